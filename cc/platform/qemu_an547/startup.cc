@@ -1,0 +1,91 @@
+// Reset and fault handling for QEMU's mps3-an547 (Cortex-M55).
+//
+// The vector table sits at address 0 (ITCM, the boot address). Reset enables
+// the FPU and MVE before any compiled code can use them, sets up .data/.bss,
+// runs static constructors and calls main().
+#include <cstdint>
+#include <cstdlib>
+
+#include "cc/platform/qemu_an547/fault_report.h"
+
+extern "C" {
+int main();
+void initialise_monitor_handles();  // newlib rdimon: semihosting stdio
+void __libc_init_array();
+
+extern uint32_t __data_start__[], __data_end__[], __data_load__[];
+extern uint32_t __bss_start__[], __bss_end__[];
+extern uint32_t __ddr_bss_start__[], __ddr_bss_end__[];
+extern uint32_t __stack_top__[];
+
+// -nostartfiles drops crti/crtbegin; newlib's init code still calls these.
+void* __dso_handle = nullptr;
+void _init() {}
+void _fini() {}
+
+[[noreturn]] void Reset_Handler();
+}
+
+namespace {
+
+constexpr uintptr_t kCpacr = 0xE000ED88;
+
+// CP10/CP11 full access: the FPU and MVE. Must precede any FP instruction,
+// including those GCC emits for memcpy/memset at -O2.
+__attribute__((always_inline)) inline void EnableFpuAndMve() {
+  *reinterpret_cast<volatile uint32_t*>(kCpacr) |= (0xFu << 20);
+  __asm volatile("dsb\n isb" ::: "memory");
+}
+
+// Plain word loops: the C library is not usable before .data exists.
+void CopyWords(uint32_t* dst, const uint32_t* src, const uint32_t* dst_end) {
+  while (dst < dst_end) *dst++ = *src++;
+}
+void ZeroWords(uint32_t* dst, const uint32_t* dst_end) {
+  while (dst < dst_end) *dst++ = 0;
+}
+
+[[noreturn]] void DefaultHandler() {
+  EnableFpuAndMve();  // the fault may have hit before CPACR was set
+  ethosu_sdk::platform::ReportFaultAndExit();
+}
+
+using Handler = void (*)();
+
+}  // namespace
+
+extern "C" [[noreturn]] void Reset_Handler() {
+  EnableFpuAndMve();
+  CopyWords(__data_start__, __data_load__, __data_end__);
+  ZeroWords(__bss_start__, __bss_end__);
+  ZeroWords(__ddr_bss_start__, __ddr_bss_end__);
+  initialise_monitor_handles();
+  __libc_init_array();
+  exit(main());
+}
+
+// Armv8-M vector table: initial SP, 15 system exceptions, then interrupts.
+// Every fault and unexpected interrupt reports and exits non-zero.
+__attribute__((section(".vectors"), used)) const Handler kVectorTable[16 + 32] = {
+    reinterpret_cast<Handler>(__stack_top__),
+    Reset_Handler,
+    DefaultHandler,  // NMI
+    DefaultHandler,  // HardFault
+    DefaultHandler,  // MemManage
+    DefaultHandler,  // BusFault
+    DefaultHandler,  // UsageFault
+    DefaultHandler,  // SecureFault
+    nullptr, nullptr, nullptr,
+    DefaultHandler,  // SVCall
+    DefaultHandler,  // DebugMonitor
+    nullptr,
+    DefaultHandler,  // PendSV
+    DefaultHandler,  // SysTick
+    // External interrupts: none are enabled; any that fires is a bug.
+    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
+    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
+    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
+    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
+    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
+    DefaultHandler, DefaultHandler,
+};

@@ -1,0 +1,79 @@
+"""Runs a firmware image on a simulated board and checks how it ended.
+
+Streams the board's console to stdout, enforces a timeout, and exits with the
+firmware's own exit status, or non-zero when an expectation fails.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import threading
+
+from absl import app, flags
+
+from ethosu_sdk.runner import boards
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("elf", None, "Firmware ELF to run.", required=True)
+flags.DEFINE_enum("board", "qemu_an547", sorted(boards.BOARDS), "Board to simulate.")
+flags.DEFINE_float("timeout", 300.0, "Seconds before the run is stopped and counted as failed.")
+flags.DEFINE_integer("expect_exit", None, "Fail unless the firmware exits with this status.")
+flags.DEFINE_multi_string("expect_output", [], "Regex that must match the console output (repeatable).")
+
+TIMEOUT_STATUS = 124
+
+
+def run(command: list[str], timeout: float) -> tuple[int, str]:
+    """Runs the simulator, echoing its output live; returns (status, output)."""
+    if shutil.which(command[0]) is None:
+        print(f"error: {command[0]} not found on PATH; run through tools/bazel, which provides it",
+              file=sys.stderr)
+        return 127, ""
+    lines: list[str] = []
+    timed_out = threading.Event()
+    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, errors="replace") as proc:
+        def stop() -> None:
+            timed_out.set()
+            proc.kill()
+
+        timer = threading.Timer(timeout, stop)
+        timer.start()
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.append(line)
+                sys.stdout.write(line)
+                sys.stdout.flush()
+            status = proc.wait()
+        finally:
+            timer.cancel()
+            if proc.poll() is None:
+                proc.kill()
+    if timed_out.is_set():
+        print(f"error: the board did not finish within {timeout:.0f} s", file=sys.stderr)
+        return TIMEOUT_STATUS, "".join(lines)
+    return status, "".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    del argv
+    status, output = run(boards.command_for(FLAGS.board, FLAGS.elf), FLAGS.timeout)
+    failed = False
+    if FLAGS.expect_exit is not None and status != FLAGS.expect_exit:
+        print(f"error: firmware exited with {status}, expected {FLAGS.expect_exit}", file=sys.stderr)
+        failed = True
+    for pattern in FLAGS.expect_output:
+        if not re.search(pattern, output, re.MULTILINE):
+            print(f"error: console output does not match {pattern!r}", file=sys.stderr)
+            failed = True
+    if failed:
+        return 1
+    return 0 if FLAGS.expect_exit is not None else status
+
+
+if __name__ == "__main__":
+    app.run(main)

@@ -1,0 +1,41 @@
+"""The firmware images are ARM ELF files built for the board's CPU, as the
+cross toolchain's own readelf reports them."""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+READELF = "arm-none-eabi-readelf"
+
+# (runfiles path, expected Tag_CPU_name, expected Tag_MVE_arch or None)
+IMAGES = [
+    ("examples/hello/firmware.elf", "cortex-m55", "MVE Integer and FP"),
+]
+
+
+def readelf(*args: str) -> str:
+    return subprocess.run([READELF, *args], check=True, capture_output=True, text=True).stdout
+
+
+@pytest.mark.parametrize("path,cpu,mve", IMAGES)
+def test_elf_header_is_32_bit_arm_executable(path: str, cpu: str, mve: str) -> None:
+    del cpu, mve
+    assert os.path.exists(path), path
+    header = readelf("-h", path)
+    assert re.search(r"Class:\s+ELF32", header)
+    assert re.search(r"Machine:\s+ARM", header)
+    assert re.search(r"Type:\s+EXEC", header)
+    # Reset vector at the AN547's boot address (ITCM at 0).
+    sections = readelf("-S", path)
+    assert re.search(r"\s\.text\s+PROGBITS\s+00000000\s", sections), sections
+
+
+@pytest.mark.parametrize("path,cpu,mve", IMAGES)
+def test_build_attributes_name_the_cpu(path: str, cpu: str, mve: str) -> None:
+    attributes = readelf("-A", path)
+    assert f'Tag_CPU_name: "{cpu}"' in attributes.replace("Cortex", "cortex"), attributes
+    assert "Tag_ABI_VFP_args: VFP registers" in attributes, attributes  # hard float
+    if mve:
+        assert f"Tag_MVE_arch: {mve}" in attributes, attributes

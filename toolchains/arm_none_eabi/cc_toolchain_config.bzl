@@ -1,0 +1,149 @@
+"""C/C++ toolchain configuration for bare-metal Cortex-M with the Arm GNU
+toolchain (arm-none-eabi-gcc, newlib).
+
+Features a target or the command line can switch:
+  semihosting  (default) newlib's rdimon: console and files through the host
+  nosys        newlib's nosys stubs instead (for an FVP or silicon image)
+  newlib_nano  (default) the size-optimised newlib
+"""
+
+load(
+    "@bazel_tools//tools/cpp:cc_toolchain_config_lib.bzl",
+    "feature",
+    "flag_group",
+    "flag_set",
+    "tool_path",
+    "with_feature_set",
+)
+load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
+
+_C_COMPILE = [ACTION_NAMES.c_compile, ACTION_NAMES.assemble, ACTION_NAMES.preprocess_assemble]
+_CXX_COMPILE = [ACTION_NAMES.cpp_compile, ACTION_NAMES.cpp_header_parsing, ACTION_NAMES.cpp_module_compile]
+_ALL_COMPILE = _C_COMPILE + _CXX_COMPILE
+_LINK = [ACTION_NAMES.cpp_link_executable, ACTION_NAMES.cpp_link_dynamic_library, ACTION_NAMES.cpp_link_nodeps_dynamic_library]
+
+# Per-core code generation. -mcpu implies the FPU and MVE of each core.
+_CPU_FLAGS = {
+    "cortex-m55": ["-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"],
+    "cortex-m85": ["-mcpu=cortex-m85", "-mthumb", "-mfloat-abi=hard"],
+}
+
+def _flags(actions, flags, features = None):
+    return flag_set(
+        actions = actions,
+        flag_groups = [flag_group(flags = flags)],
+        with_features = [with_feature_set(features = features)] if features else [],
+    )
+
+def _impl(ctx):
+    prefix = ctx.attr.tool_prefix
+    tools = ["ar", "cpp", "gcc", "gcov", "ld", "nm", "objcopy", "objdump", "strip"]
+    tool_paths = [tool_path(name = t, path = prefix + t) for t in tools]
+    cpu_flags = _CPU_FLAGS[ctx.attr.cpu]
+
+    features = [
+        feature(name = "dbg"),
+        feature(name = "opt"),
+        feature(name = "fastbuild"),
+        feature(name = "supports_pic", enabled = False),
+        feature(
+            name = "default_compile_flags",
+            enabled = True,
+            flag_sets = [
+                _flags(_ALL_COMPILE, cpu_flags + [
+                    "-ffunction-sections",
+                    "-fdata-sections",
+                    "-fno-common",
+                    # Reproducible objects: no host paths or build times.
+                    "-no-canonical-prefixes",
+                    "-fno-canonical-system-headers",
+                    "-Wno-builtin-macro-redefined",
+                    "-D__DATE__=\"redacted\"",
+                    "-D__TIMESTAMP__=\"redacted\"",
+                    "-D__TIME__=\"redacted\"",
+                ]),
+                # The firmware runtime contract: no exceptions, no RTTI.
+                _flags(_CXX_COMPILE, [
+                    "-std=c++17",
+                    "-fno-exceptions",
+                    "-fno-rtti",
+                    "-fno-threadsafe-statics",
+                ]),
+                # Even fastbuild optimises: an -O0 firmware is too slow on QEMU.
+                _flags(_ALL_COMPILE, ["-O2", "-g"], ["fastbuild"]),
+                _flags(_ALL_COMPILE, ["-O2", "-g"], ["opt"]),
+                _flags(_ALL_COMPILE, ["-Og", "-g3"], ["dbg"]),
+            ],
+        ),
+        feature(
+            name = "random_seed",
+            enabled = True,
+            flag_sets = [flag_set(
+                actions = _CXX_COMPILE + [ACTION_NAMES.c_compile],
+                flag_groups = [flag_group(
+                    flags = ["-frandom-seed=%{output_file}"],
+                    expand_if_available = "output_file",
+                )],
+            )],
+        ),
+        feature(
+            name = "default_link_flags",
+            enabled = True,
+            flag_sets = [_flags(_LINK, cpu_flags + [
+                "-no-canonical-prefixes",
+                "-Wl,--gc-sections",
+                "-Wl,--no-warn-rwx-segments",
+            ])],
+        ),
+        feature(
+            name = "newlib_nano",
+            enabled = True,
+            flag_sets = [_flags(_LINK, ["--specs=nano.specs"])],
+        ),
+        feature(
+            name = "semihosting",
+            enabled = True,
+            provides = ["syscalls"],
+            flag_sets = [_flags(_LINK, ["--specs=rdimon.specs"])],
+        ),
+        feature(
+            name = "nosys",
+            provides = ["syscalls"],
+            flag_sets = [_flags(_LINK, ["--specs=nosys.specs"])],
+        ),
+        # The C++ runtime library; after the objects, where the linker needs it.
+        feature(
+            name = "cxx_runtime_libs",
+            enabled = True,
+            flag_sets = [_flags(_LINK, ["-Wl,--start-group", "-lstdc++", "-lm", "-lc", "-lgcc", "-Wl,--end-group"])],
+        ),
+    ]
+
+    return cc_common.create_cc_toolchain_config_info(
+        ctx = ctx,
+        toolchain_identifier = "arm-none-eabi-" + ctx.attr.cpu,
+        host_system_name = "local",
+        target_system_name = "arm-none-eabi",
+        target_cpu = ctx.attr.cpu,
+        target_libc = "newlib",
+        compiler = "gcc",
+        abi_version = "eabi",
+        abi_libc_version = "newlib",
+        tool_paths = tool_paths,
+        features = features,
+        cxx_builtin_include_directories = ctx.attr.builtin_include_directories,
+    )
+
+arm_none_eabi_toolchain_config = rule(
+    implementation = _impl,
+    attrs = {
+        "cpu": attr.string(mandatory = True, values = _CPU_FLAGS.keys()),
+        "tool_prefix": attr.string(default = "/usr/bin/arm-none-eabi-"),
+        "builtin_include_directories": attr.string_list(default = [
+            "/usr/lib/gcc/arm-none-eabi",
+            "/usr/include/newlib",
+            "/usr/lib/arm-none-eabi/include",
+        ]),
+    },
+    provides = [CcToolchainConfigInfo],
+)

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds the offline build root: a Debian sid root filesystem (Bazel 7 lives
+# only in sid) with trixie's Arm GNU toolchain, QEMU and flatc added.
+#
+# Idempotent and resumable: each step leaves a stamp; an interrupted step is
+# redone from its start. The root is built in "$SDK_ROOT.partial" and renamed
+# only when complete, so a half-made root is never entered.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=common.sh
+source "$here/common.sh"
+
+packages_file="$here/root-packages.txt"
+# A complete root is updated in place (for instance when the package list
+# changes); a new one is built beside it and renamed when done.
+if [ -d "$SDK_ROOT" ]; then work="$SDK_ROOT"; else work="$SDK_ROOT.partial"; fi
+stamps="$work/.ethosu-sdk"
+
+[ "$(id -u)" = 0 ] || sdk_die "building the offline root needs root (debootstrap, chroot)"
+
+# The mirror comes from the host's own apt configuration (never from the
+# repository): the first Debian archive URI that is not a security mirror.
+host_mirror() {
+  if [ -n "${ETHOSU_SDK_APT_MIRROR:-}" ]; then
+    printf '%s\n' "$ETHOSU_SDK_APT_MIRROR"; return
+  fi
+  {
+    grep -hsE '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
+      awk '{for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; break }}'
+    grep -hsE '^[[:space:]]*URIs:' /etc/apt/sources.list.d/*.sources | awk '{for (i = 2; i <= NF; i++) print $i}'
+  } | grep -vE 'security' | grep -E '/debian/?$' | head -n 1
+}
+
+in_root() {
+  # Minimal mounts for apt inside the root, private to this process tree.
+  unshare --mount --propagation private -- /bin/sh -c '
+    root="$1"; shift
+    mount --rbind /dev "$root/dev"
+    mount -t proc proc "$root/proc"
+    exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+      PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"' sh "$work" "$@"
+}
+
+apt_root() { in_root apt-get -o Acquire::Check-Valid-Until=false -o Dpkg::Use-Pty=0 "$@"; }
+
+step_done() { [ -f "$stamps/$1" ]; }
+mark_done() { mkdir -p "$stamps"; printf '%s\n' "${2:-done}" > "$stamps/$1"; }
+
+mirror="$(host_mirror)"
+[ -n "$mirror" ] || sdk_die "no Debian mirror found in /etc/apt (set ETHOSU_SDK_APT_MIRROR)"
+mkdir -p "$SDK_LOGS"
+
+if ! step_done debootstrap; then
+  command -v debootstrap >/dev/null || {
+    sdk_log "installing debootstrap on the host (apt-get)"
+    { apt-get update && apt-get install -y debootstrap; } >> "$SDK_LOGS/host-apt.log" 2>&1 ||
+      sdk_die "could not install debootstrap; see $SDK_LOGS/host-apt.log"
+  }
+  rm -rf "$work"
+  sdk_log "debootstrap: Debian sid root with bazel-bootstrap (several minutes; log: $SDK_LOGS/debootstrap.log)"
+  # sid's snapshot leaves one package (libgrpc) unconfigurable; the next
+  # step repairs it, so a failing debootstrap is only fatal without apt.
+  if ! debootstrap --variant=minbase --include=bazel-bootstrap,build-essential sid "$work" "$mirror" \
+      > "$SDK_LOGS/debootstrap.log" 2>&1; then
+    [ -x "$work/usr/bin/apt-get" ] || sdk_die "debootstrap failed; see $SDK_LOGS/debootstrap.log"
+    sdk_log "debootstrap reported an error (expected for sid's libgrpc); repairing"
+  fi
+  mark_done debootstrap
+fi
+
+if ! step_done sources; then
+  cat > "$work/etc/apt/sources.list" <<EOF
+deb $mirror sid main
+deb $mirror trixie main
+deb $mirror trixie-updates main
+EOF
+  printf 'Acquire::Check-Valid-Until "false";\n' > "$work/etc/apt/apt.conf.d/99ethosu-sdk-snapshot"
+  printf '127.0.0.1 localhost\n::1 localhost\n' > "$work/etc/hosts"
+  mark_done sources
+fi
+
+if ! step_done repair; then
+  sdk_log "repairing the root's package state (apt-get -f install)"
+  { apt_root update && apt_root -f install -y; } >> "$SDK_LOGS/root-apt.log" 2>&1 ||
+    sdk_die "apt-get -f install failed in the root; see $SDK_LOGS/root-apt.log"
+  mark_done repair
+fi
+
+# Pinned packages: re-run whenever the list changes.
+want="$(sha256sum "$packages_file" | cut -d' ' -f1)"
+if [ "$(cat "$stamps/packages" 2>/dev/null)" != "$want" ]; then
+  sdk_log "installing pinned packages: Bazel 7, Arm GNU toolchain, QEMU, flatc (log: $SDK_LOGS/root-apt.log)"
+  apt_root update >> "$SDK_LOGS/root-apt.log" 2>&1 || sdk_die "apt-get update failed in the root; see $SDK_LOGS/root-apt.log"
+  while read -r suite pkg; do
+    case "$suite" in ''|'#'*) continue ;; esac
+    apt_root install -y --no-install-recommends -t "$suite" "$pkg" >> "$SDK_LOGS/root-apt.log" 2>&1 ||
+      sdk_die "could not install $pkg from $suite in the root; see $SDK_LOGS/root-apt.log"
+  done < "$packages_file"
+  apt_root clean >> "$SDK_LOGS/root-apt.log" 2>&1 || true
+  mark_done packages "$want"
+fi
+
+if [ "$work" != "$SDK_ROOT" ] && [ -d "$work" ]; then
+  rm -rf "$SDK_ROOT"
+  mv "$work" "$SDK_ROOT"
+fi
+sdk_log "offline build root ready: $SDK_ROOT"
