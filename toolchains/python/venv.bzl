@@ -49,7 +49,45 @@ sdk_python_repo = repository_rule(
     local = True,
 )
 
+_FIND_EXECUTORCH = """
+import importlib.util, sys
+spec = importlib.util.find_spec("executorch")
+if spec is None or not spec.submodule_search_locations:
+    sys.exit("executorch is not installed in this interpreter")
+print(list(spec.submodule_search_locations)[0])
+"""
+
+_EXECUTORCH_BUILD = """\
+# Files of the installed executorch package that the SDK builds from: the
+# .pte schema (never copied into the repository).
+package(default_visibility = ["//visibility:public"])
+
+exports_files(["schema/program.fbs", "schema/scalar_type.fbs"])
+
+filegroup(
+    name = "program_schema",
+    srcs = ["schema/program.fbs", "schema/scalar_type.fbs"],
+)
+"""
+
+def _executorch_files_repo_impl(rctx):
+    interpreter = rctx.os.environ.get("ETHOSU_SDK_PYTHON", "") or "python3"
+    result = rctx.execute([interpreter, "-c", _FIND_EXECUTORCH])
+    if result.return_code != 0:
+        fail("Cannot locate the executorch package with %s: %s" % (interpreter, result.stderr))
+    package = result.stdout.strip()
+    for name in ["program.fbs", "scalar_type.fbs"]:
+        rctx.symlink(package + "/schema/" + name, "schema/" + name)
+    rctx.file("BUILD.bazel", _EXECUTORCH_BUILD)
+
+executorch_files_repo = repository_rule(
+    implementation = _executorch_files_repo_impl,
+    environ = ["ETHOSU_SDK_PYTHON"],
+    local = True,
+)
+
 def _python_venv_impl(_mctx):
     sdk_python_repo(name = "sdk_python")
+    executorch_files_repo(name = "executorch_files")
 
 python_venv = module_extension(implementation = _python_venv_impl)
