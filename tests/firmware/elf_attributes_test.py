@@ -9,9 +9,11 @@ import pytest
 
 READELF = "arm-none-eabi-readelf"
 
-# (runfiles path, expected Tag_CPU_name, expected Tag_MVE_arch or None)
+# (runfiles path, Tag_CPU_name, Tag_MVE_arch, boot address of the vectors)
 IMAGES = [
-    ("examples/hello/firmware.elf", "cortex-m55", "MVE Integer and FP"),
+    ("examples/hello/firmware.elf", "cortex-m55", "MVE Integer and FP", 0x10000000),
+    ("examples/hello/firmware_corstone300.elf", "cortex-m55", "MVE Integer and FP", 0x10000000),
+    ("examples/hello/firmware_corstone320.elf", "cortex-m85", "MVE Integer and FP", 0x11000000),
 ]
 
 
@@ -19,21 +21,22 @@ def readelf(*args: str) -> str:
     return subprocess.run([READELF, *args], check=True, capture_output=True, text=True).stdout
 
 
-@pytest.mark.parametrize("path,cpu,mve", IMAGES)
-def test_elf_header_is_32_bit_arm_executable(path: str, cpu: str, mve: str) -> None:
+@pytest.mark.parametrize("path,cpu,mve,vectors", IMAGES)
+def test_elf_header_is_32_bit_arm_executable(path: str, cpu: str, mve: str, vectors: int) -> None:
     del cpu, mve
     assert os.path.exists(path), path
     header = readelf("-h", path)
     assert re.search(r"Class:\s+ELF32", header)
     assert re.search(r"Machine:\s+ARM", header)
     assert re.search(r"Type:\s+EXEC", header)
-    # Reset vector at the AN547's boot address (ITCM at 0).
+    # The vector table sits at the address the board boots from.
     sections = readelf("-S", path)
-    assert re.search(r"\s\.text\s+PROGBITS\s+00000000\s", sections), sections
+    assert re.search(rf"\s\.vectors\s+PROGBITS\s+{vectors:08x}\s", sections), sections
 
 
-@pytest.mark.parametrize("path,cpu,mve", IMAGES)
-def test_build_attributes_name_the_cpu(path: str, cpu: str, mve: str) -> None:
+@pytest.mark.parametrize("path,cpu,mve,vectors", IMAGES)
+def test_build_attributes_name_the_cpu(path: str, cpu: str, mve: str, vectors: int) -> None:
+    del vectors
     attributes = readelf("-A", path)
     assert f'Tag_CPU_name: "{cpu}"' in attributes.replace("Cortex", "cortex"), attributes
     assert "Tag_ABI_VFP_args: VFP registers" in attributes, attributes  # hard float

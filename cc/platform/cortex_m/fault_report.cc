@@ -1,4 +1,4 @@
-#include "cc/platform/qemu_an547/fault_report.h"
+#include "cc/platform/cortex_m/fault_report.h"
 
 #include <cstdint>
 

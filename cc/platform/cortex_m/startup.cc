@@ -1,12 +1,13 @@
-// Reset and fault handling for QEMU's mps3-an547 (Cortex-M55).
+// Reset and fault handling shared by every Cortex-M board.
 //
-// The vector table sits at address 0 (ITCM, the boot address). Reset enables
+// The vector table goes where the board boots from (its linker script places
+// .vectors in the VECTORS region). Reset enables
 // the FPU and MVE before any compiled code can use them, sets up .data/.bss,
 // runs static constructors and calls main().
 #include <cstdint>
 #include <cstdlib>
 
-#include "cc/platform/qemu_an547/fault_report.h"
+#include "cc/platform/cortex_m/fault_report.h"
 
 extern "C" {
 int main();

@@ -1,6 +1,6 @@
 // Prints the fault status registers and the faulting PC, then exits non-zero.
-#ifndef ETHOSU_SDK_CC_PLATFORM_QEMU_AN547_FAULT_REPORT_H_
-#define ETHOSU_SDK_CC_PLATFORM_QEMU_AN547_FAULT_REPORT_H_
+#ifndef ETHOSU_SDK_CC_PLATFORM_CORTEX_M_FAULT_REPORT_H_
+#define ETHOSU_SDK_CC_PLATFORM_CORTEX_M_FAULT_REPORT_H_
 
 namespace ethosu_sdk::platform {
 
@@ -11,4 +11,4 @@ inline constexpr int kFaultExitStatus = 3;
 
 }  // namespace ethosu_sdk::platform
 
-#endif  // ETHOSU_SDK_CC_PLATFORM_QEMU_AN547_FAULT_REPORT_H_
+#endif  // ETHOSU_SDK_CC_PLATFORM_CORTEX_M_FAULT_REPORT_H_
