@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cc/platform/platform.h"
+#include "cc/support/text_builder.h"
 
 namespace ethosu_sdk::platform {
 
@@ -17,7 +18,13 @@ void ConsoleWrite(const char* data, size_t size) {
 }
 
 void Exit(int status) {
-  // rdimon's _exit uses SYS_EXIT_EXTENDED, which carries the status.
+  // The exit record lets the host read the status where the simulator does
+  // not pass it on (FVPs); under QEMU, rdimon's _exit uses
+  // SYS_EXIT_EXTENDED, which carries it too.
+  char line[32];
+  TextBuilder text(line, sizeof(line));
+  text.Str("ESDK exit ").Int(status).Char('\n');
+  ConsoleWrite(text.c_str(), text.size());
   _exit(status);
 }
 

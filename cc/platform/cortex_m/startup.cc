@@ -5,9 +5,9 @@
 // the FPU and MVE before any compiled code can use them, sets up .data/.bss,
 // runs static constructors and calls main().
 #include <cstdint>
-#include <cstdlib>
 
 #include "cc/platform/cortex_m/fault_report.h"
+#include "cc/platform/platform.h"
 
 extern "C" {
 int main();
@@ -62,7 +62,8 @@ extern "C" [[noreturn]] void Reset_Handler() {
   ZeroWords(__ddr_bss_start__, __ddr_bss_end__);
   initialise_monitor_handles();
   __libc_init_array();
-  exit(main());
+  // Static destructors are not run: a firmware never tears down.
+  ethosu_sdk::platform::Exit(main());
 }
 
 // Armv8-M vector table: initial SP, 15 system exceptions, then interrupts.

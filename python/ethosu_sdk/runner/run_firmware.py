@@ -1,13 +1,15 @@
 """Runs a firmware image on a simulated board and checks how it ended.
 
 Streams the board's console to stdout, enforces a timeout, and exits with the
-firmware's own exit status, or non-zero when an expectation fails.
+firmware's own exit status, or non-zero when an expectation fails. The
+firmware's status comes from the simulator's exit status (QEMU) or from the
+`ESDK exit <status>` line every firmware prints last (FVPs end with 0
+whatever the firmware returned).
 """
 
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -19,19 +21,18 @@ from ethosu_sdk.runner import boards
 FLAGS = flags.FLAGS
 flags.DEFINE_string("elf", None, "Firmware ELF to run.", required=True)
 flags.DEFINE_enum("board", "qemu_an547", sorted(boards.BOARDS), "Board to simulate.")
+flags.DEFINE_integer("npu_macs", None, "MAC configuration of an FVP's Ethos-U (default: the board's).")
 flags.DEFINE_float("timeout", 300.0, "Seconds before the run is stopped and counted as failed.")
 flags.DEFINE_integer("expect_exit", None, "Fail unless the firmware exits with this status.")
 flags.DEFINE_multi_string("expect_output", [], "Regex that must match the console output (repeatable).")
 
 TIMEOUT_STATUS = 124
+NOT_INSTALLED_STATUS = 127
+EXIT_RECORD = re.compile(r"^ESDK exit (-?\d+)$", re.MULTILINE)
 
 
 def run(command: list[str], timeout: float) -> tuple[int, str]:
     """Runs the simulator, echoing its output live; returns (status, output)."""
-    if shutil.which(command[0]) is None:
-        print(f"error: {command[0]} not found on PATH; run through tools/bazel, which provides it",
-              file=sys.stderr)
-        return 127, ""
     lines: list[str] = []
     timed_out = threading.Event()
     with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -59,9 +60,28 @@ def run(command: list[str], timeout: float) -> tuple[int, str]:
     return status, "".join(lines)
 
 
+def firmware_status(board: boards.Board, simulator_status: int, output: str) -> int:
+    """The firmware's exit status, from the simulator or the exit record."""
+    records = EXIT_RECORD.findall(output)
+    if board.propagates_exit_status or simulator_status == TIMEOUT_STATUS:
+        return simulator_status
+    if not records:
+        print("error: the firmware ended without an 'ESDK exit' record", file=sys.stderr)
+        return 1
+    return int(records[-1])
+
+
 def main(argv: list[str]) -> int:
     del argv
-    status, output = run(boards.command_for(FLAGS.board, FLAGS.elf), FLAGS.timeout)
+    board = boards.get(FLAGS.board)
+    options = boards.RunOptions(elf=FLAGS.elf, npu_macs=FLAGS.npu_macs, timeout=FLAGS.timeout)
+    try:
+        command = board.command(options)
+    except boards.SimulatorNotFound as missing:
+        print(f"error: {missing}", file=sys.stderr)
+        return NOT_INSTALLED_STATUS
+    simulator_status, output = run(command, FLAGS.timeout)
+    status = firmware_status(board, simulator_status, output)
     failed = False
     if FLAGS.expect_exit is not None and status != FLAGS.expect_exit:
         print(f"error: firmware exited with {status}, expected {FLAGS.expect_exit}", file=sys.stderr)
