@@ -1,0 +1,104 @@
+"""One self-contained HTML page (charts inlined as PNG data URIs) plus the
+same charts as PNG files next to it."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import html
+import os
+from typing import Sequence
+
+from ethosu_sdk.report import charts
+from ethosu_sdk.report.vela_layers import Layer
+
+
+@dataclasses.dataclass
+class Report:
+    title: str
+    verdict: str | None                      # "PASS" / "FAIL" / None (no run)
+    figures: Sequence[tuple[str, str]]        # the run: label, value
+    estimates: Sequence[tuple[str, str]]      # Vela's: label, value
+    delegation: Sequence[tuple[str, str, int]]  # operator, where it runs, count
+    layers: Sequence[Layer]
+    notes: Sequence[str] = ()
+
+
+_STYLE = """
+body { font-family: sans-serif; margin: 2em auto; max-width: 1150px; color: #222; }
+h1 { margin-bottom: 0.2em; }
+.verdict { display: inline-block; padding: 0.2em 0.8em; border-radius: 0.3em; color: white; font-weight: bold; }
+.PASS { background: #2e7d32; } .FAIL { background: #c62828; } .none { background: #777; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; font-size: 0.9em; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+img.chart { width: 100%; max-width: 1100px; }
+.note { color: #555; font-size: 0.85em; }
+"""
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = []
+    for row in rows:
+        cells = []
+        for value in row:
+            css = ' class="num"' if isinstance(value, (int, float)) else ""
+            text = f"{value:,}" if isinstance(value, int) else (f"{value:.1f}" if isinstance(value, float) else str(value))
+            cells.append(f"<td{css}>{html.escape(text)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def _chart(png: bytes, alt: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img class="chart" alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
+
+
+def write(report: Report, directory: str) -> str:
+    """Writes index.html and the chart PNGs into `directory`; returns the page's path."""
+    os.makedirs(directory, exist_ok=True)
+    npu_layers = [layer for layer in report.layers if layer.target == "NPU"]
+    pngs: dict[str, tuple[str, bytes]] = {}
+    if npu_layers:
+        pngs["npu_cycles.png"] = ("NPU cycles per layer",
+                                  charts.cycles_per_layer(npu_layers, "NPU cycles per layer (Vela estimate)"))
+        pngs["memory_accesses.png"] = ("Memory accesses per layer",
+                                       charts.memory_accesses_per_layer(npu_layers, "SRAM / DRAM accesses per layer"))
+        pngs["mac_utilisation.png"] = ("MAC utilisation per layer",
+                                       charts.mac_utilisation_per_layer(npu_layers, "MAC utilisation per layer"))
+    for name, (_, png) in pngs.items():
+        with open(os.path.join(directory, name), "wb") as f:
+            f.write(png)
+
+    verdict = report.verdict or "none"
+    parts = [
+        "<!DOCTYPE html>",
+        f"<html><head><meta charset='utf-8'><title>{html.escape(report.title)}</title>",
+        f"<style>{_STYLE}</style></head><body>",
+        f"<h1>{html.escape(report.title)}</h1>",
+        f"<p><span class='verdict {verdict}'>{html.escape(report.verdict or 'not run')}</span></p>",
+    ]
+    if report.figures:
+        parts += ["<h2>Run on the board</h2>", _table(["figure", "value"], report.figures)]
+    if report.estimates:
+        parts += ["<h2>Vela's estimate</h2>", _table(["figure", "value"], report.estimates)]
+    if report.delegation:
+        parts += ["<h2>Delegation map</h2>", _table(["operator", "runs on", "count"], report.delegation)]
+    if pngs:
+        parts.append("<h2>Per layer</h2>")
+        parts += [_chart(png, alt) for alt, png in pngs.values()]
+        rows = [(i, layer.name, layer.operator, layer.cycles, layer.macs, layer.mac_utilisation,
+                 layer.sram_accesses, layer.dram_accesses) for i, layer in enumerate(npu_layers)]
+        parts.append(_table(["#", "layer", "operator", "NPU cycles", "MACs", "MAC util %", "SRAM acc.", "DRAM acc."],
+                            rows))
+    parts += [f"<p class='note'>{html.escape(note)}</p>" for note in report.notes]
+    # Lets a headless browser (tests) confirm every chart decoded.
+    parts.append("<script>window.addEventListener('load', () => { document.body.dataset.chartsLoaded = "
+                 "[...document.querySelectorAll('img.chart')].filter(i => i.complete && i.naturalWidth > 0)"
+                 ".length; });</script>")
+    parts.append("</body></html>")
+    page = os.path.join(directory, "index.html")
+    with open(page, "w", encoding="utf-8") as f:
+        f.write("\n".join(parts) + "\n")
+    return page
