@@ -93,7 +93,7 @@ _LAUNCHER_ATTRS = {
     "expect_exit": attr.int(default = -1, doc = "Required exit status (-1: pass the firmware's own through)."),
     "expect_output": attr.string_list(doc = "Regexes the console output must match."),
     "_runner": attr.label(
-        default = "//python/ethosu_sdk/runner:run_firmware",
+        default = Label("//python/ethosu_sdk/runner:run_firmware"),
         executable = True,
         cfg = "target",
     ),
