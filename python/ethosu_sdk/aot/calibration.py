@@ -7,7 +7,7 @@ example inputs' shapes, in float32. Files are used in name order.
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 import torch
@@ -26,9 +26,13 @@ def load_calibration_dir(directory: str, example_inputs: tuple[torch.Tensor, ...
         raise CalibrationError(f"cannot read calibration directory {directory!r}: {e.strerror or e}") from e
     if not names:
         raise CalibrationError(f"calibration directory {directory!r} holds no .tensors files")
+    return load_calibration_files([os.path.join(directory, n) for n in names[:MAX_SAMPLES]], example_inputs)
+
+
+def load_calibration_files(paths: Sequence[str], example_inputs: tuple[torch.Tensor, ...]) -> list[tuple[torch.Tensor, ...]]:
+    """Loads `.tensors` files, one sample each, checked against the inputs."""
     samples = []
-    for name in names[:MAX_SAMPLES]:
-        path = os.path.join(directory, name)
+    for path in paths:
         try:
             stored = read_tensor_file(path)
         except (OSError, TensorFileError) as e:
@@ -47,8 +51,11 @@ def load_calibration_dir(directory: str, example_inputs: tuple[torch.Tensor, ...
     return samples
 
 
-def calibration_samples(directory: Optional[str], example_inputs: tuple[torch.Tensor, ...]) -> list[tuple[torch.Tensor, ...]]:
-    """Samples from `directory`, or the example input alone when none is given."""
-    if directory is None:
-        return [example_inputs]
-    return load_calibration_dir(directory, example_inputs)
+def calibration_samples(
+    directory: Optional[str], files: Sequence[str], example_inputs: tuple[torch.Tensor, ...]
+) -> list[tuple[torch.Tensor, ...]]:
+    """Samples from `directory` and `files`, or the example input alone when
+    neither is given."""
+    samples = load_calibration_dir(directory, example_inputs) if directory is not None else []
+    samples += load_calibration_files(files, example_inputs)
+    return samples or [example_inputs]

@@ -46,6 +46,7 @@ class CompileOptions:
     quantize: str = "int8"  # int8 | a16w8 | none
     seed: int = 0
     calibration_dir: Optional[str] = None
+    calibration_files: tuple[str, ...] = ()
     system_config: Optional[str] = None
     memory_mode: Optional[str] = None
     state_dict: Optional[str] = None
@@ -106,7 +107,8 @@ def compile_model(
     t = time.monotonic()
     loaded = load_model(options.model, seed=options.seed, state_dict_path=options.state_dict)
     inputs = loaded.example_inputs
-    samples = calibration.calibration_samples(options.calibration_dir, inputs) if mode is not QuantMode.NONE else []
+    samples = calibration.calibration_samples(
+        options.calibration_dir, options.calibration_files, inputs) if mode is not QuantMode.NONE else []
     timings["load"] = time.monotonic() - t
 
     compile_spec = make_compile_spec(target, mode)

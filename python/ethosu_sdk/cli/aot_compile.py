@@ -26,6 +26,8 @@ flags.DEFINE_enum("quantize", "int8", [m.value for m in QuantMode],
                   "none: float (TOSA-1.0+FP and cpu only).")
 flags.DEFINE_string("calibration_dir", None, "Directory of .tensors files, one calibration sample each "
                     "(default: the example input).")
+flags.DEFINE_multi_string("calibration_file", [], "A .tensors calibration sample (repeatable; adds to "
+                          "--calibration_dir).")
 flags.DEFINE_string("system_config", None, "Vela system config (Ethos-U; default per family, as ExecuTorch).")
 flags.DEFINE_string("memory_mode", None, "Vela memory mode (Ethos-U; default per family, as ExecuTorch).")
 flags.DEFINE_string("state_dict", None, "Optional torch.save'd state dict to load into the model.")
@@ -49,6 +51,7 @@ def main(argv: list[str]) -> int:
         quantize=FLAGS.quantize,
         seed=FLAGS.seed,
         calibration_dir=FLAGS.calibration_dir,
+        calibration_files=tuple(FLAGS.calibration_file),
         system_config=FLAGS.system_config,
         memory_mode=FLAGS.memory_mode,
         state_dict=FLAGS.state_dict,
