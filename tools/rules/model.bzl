@@ -41,6 +41,7 @@ _OUTPUTS = {
 def _ethosu_model_impl(ctx):
     outputs = [ctx.outputs.pte, ctx.outputs.input, ctx.outputs.expected, ctx.outputs.summary]
     args = ctx.actions.args()
+    args.add("--quiet")  # the log is shown only when the action fails
     args.add("--model=" + ctx.attr.model)
     args.add("--target=" + ctx.attr.target)
     args.add("--quantize=" + ctx.attr.quantize)

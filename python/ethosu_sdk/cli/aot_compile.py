@@ -9,8 +9,13 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
+import tempfile
+import traceback
+from typing import Callable, Iterator
 
 from absl import app, flags, logging
 
@@ -36,11 +41,55 @@ flags.DEFINE_string("output", None, "Path of the .pte to write; references are w
 flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
 flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
 flags.DEFINE_string("timings_json", None, "Also write the step timings (seconds) to this JSON file.")
+flags.DEFINE_bool("quiet", False, "Print nothing on success; on failure, print everything that was held back "
+                  "(for build actions).")
 flags.DEFINE_bool("verbose", False, "Show the INFO logs of ExecuTorch's Arm backend and quantizer.")
 flags.mark_flags_as_required(["model", "target", "output"])
 
 
+@contextlib.contextmanager
+def _held_back_output() -> Iterator[Callable[[], None]]:
+    """Sends fds 1 and 2 to a temporary file; yields a function that replays
+    it to the real stderr (called on failure)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = (os.dup(1), os.dup(2))
+    with tempfile.TemporaryFile() as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+
+        def replay() -> None:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            log.seek(0)
+            os.write(saved[1], log.read())
+
+        try:
+            yield replay
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
 def main(argv: list[str]) -> int:
+    if FLAGS.quiet:
+        with _held_back_output() as replay:
+            try:
+                code = _main(argv)
+            except BaseException:
+                traceback.print_exc()
+                code = 1
+            if code != 0:
+                replay()
+        return code
+    return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
     if not FLAGS.verbose:
