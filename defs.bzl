@@ -1,6 +1,7 @@
 """Public Bazel API of the Ethos-U SDK. Load everything from here:
 
     load("@ethosu_sdk//:defs.bzl", "firmware_image", "firmware_run", "firmware_test")
+    load("@ethosu_sdk//:defs.bzl", "ethosu_model")
 """
 
 load(
@@ -11,9 +12,18 @@ load(
     _firmware_run = "firmware_run",
     _firmware_test = "firmware_test",
 )
+load(
+    "//tools/rules:model.bzl",
+    _EthosuModelInfo = "EthosuModelInfo",
+    _ethosu_model = "ethosu_model",
+)
 
 BOARDS = _BOARDS
 FirmwareInfo = _FirmwareInfo
 firmware_image = _firmware_image
 firmware_run = _firmware_run
 firmware_test = _firmware_test
+
+# PyTorch model -> .pte + reference tensors + summary (tools/rules/model.bzl).
+EthosuModelInfo = _EthosuModelInfo
+ethosu_model = _ethosu_model

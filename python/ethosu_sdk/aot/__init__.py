@@ -1,0 +1,47 @@
+"""Ahead-of-time flow: export, PT2E quantization, lowering, .pte + references."""
+
+from ethosu_sdk.aot.compile import OUTPUT_SUFFIXES, CompileOptions, CompileResult, compile_model, output_paths
+from ethosu_sdk.aot.errors import (
+    AotError,
+    CalibrationError,
+    ExportError,
+    InvalidOptionError,
+    LoweringError,
+    QuantizationError,
+    UnknownTargetError,
+)
+from ethosu_sdk.aot.targets import (
+    ALL_TARGETS,
+    CPU_TARGET,
+    DEFAULT_MEMORY_CONFIG,
+    ETHOS_U_TARGETS,
+    TOSA_TARGETS,
+    QuantMode,
+    Target,
+    TargetKind,
+    resolve_target,
+)
+
+__all__ = [
+    "ALL_TARGETS",
+    "AotError",
+    "CPU_TARGET",
+    "CalibrationError",
+    "CompileOptions",
+    "CompileResult",
+    "DEFAULT_MEMORY_CONFIG",
+    "ETHOS_U_TARGETS",
+    "ExportError",
+    "InvalidOptionError",
+    "LoweringError",
+    "OUTPUT_SUFFIXES",
+    "QuantMode",
+    "QuantizationError",
+    "TOSA_TARGETS",
+    "Target",
+    "TargetKind",
+    "UnknownTargetError",
+    "compile_model",
+    "output_paths",
+    "resolve_target",
+]

@@ -1,0 +1,217 @@
+"""The AOT flow end to end: model -> .pte + reference tensors + summary.
+
+Outputs for `--output=DIR/NAME.pte`, all written to a temporary directory
+next to them and renamed into place only when everything succeeded:
+
+    NAME.pte               the ExecuTorch program
+    NAME.input.tensors     the input the references were computed with
+    NAME.expected.tensors  the output of the PyTorch graph that was lowered
+                           (the converted PT2E module when quantized)
+    NAME.summary.json      delegation, sizes, Vela figures
+
+Intermediates (TOSA flatbuffers, Vela CSV reports, Vela's console report,
+delegation table) go to `intermediates_dir` on request.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from typing import Callable, Optional
+
+import numpy as np
+import torch
+
+from ethosu_sdk.aot import calibration, export, lowering, quantization, vela_capture
+from ethosu_sdk.aot.errors import InvalidOptionError
+from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
+from ethosu_sdk.models import load_model
+from ethosu_sdk.pte import parse_pte
+from ethosu_sdk.tensors import StoredTensor, encode
+
+SUMMARY_FORMAT_VERSION = 1
+OUTPUT_SUFFIXES = (".pte", ".input.tensors", ".expected.tensors", ".summary.json")
+
+
+@dataclasses.dataclass(frozen=True)
+class CompileOptions:
+    model: str  # zoo name or package.module:function
+    target: str
+    quantize: str = "int8"  # int8 | a16w8 | none
+    seed: int = 0
+    calibration_dir: Optional[str] = None
+    calibration_files: tuple[str, ...] = ()
+    system_config: Optional[str] = None
+    memory_mode: Optional[str] = None
+    state_dict: Optional[str] = None
+    intermediates_dir: Optional[str] = None
+    strict_export: bool = False
+
+
+@dataclasses.dataclass
+class CompileResult:
+    paths: dict[str, str]  # suffix -> written path
+    summary: dict
+    timings: dict[str, float]  # seconds: load, export, quantize, lower, total
+
+
+def output_paths(pte_path: str) -> dict[str, str]:
+    if not pte_path.endswith(".pte"):
+        raise InvalidOptionError(f"--output must name a .pte file, got {pte_path!r}")
+    stem = pte_path[: -len(".pte")]
+    return {suffix: stem + suffix for suffix in OUTPUT_SUFFIXES}
+
+
+def _stderr_progress(message: str) -> None:
+    print(f"[aot] {message}", file=sys.stderr, flush=True)
+
+
+def _as_tuple(value) -> tuple[torch.Tensor, ...]:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def _stored(tensors: tuple[torch.Tensor, ...], qparams: list[tuple[float, int]]) -> list[StoredTensor]:
+    return [StoredTensor(t.detach().contiguous().numpy(), s, z) for t, (s, z) in zip(tensors, qparams)]
+
+
+def _sha256(blob: bytes) -> str:
+    return hashlib.sha256(blob).hexdigest()
+
+
+def compile_model(
+    options: CompileOptions,
+    output_pte: str,
+    progress: Callable[[str], None] = _stderr_progress,
+) -> CompileResult:
+    """Runs the whole flow and writes the outputs atomically (see module doc)."""
+    started = time.monotonic()
+    timings: dict[str, float] = {}
+    paths = output_paths(output_pte)
+    mode = QuantMode.parse(options.quantize)
+    target = resolve_target(options.target, options.system_config, options.memory_mode)
+    check_quant_mode(target, mode)
+    output_dir = os.path.dirname(os.path.abspath(output_pte))
+    if not os.path.isdir(output_dir):
+        raise InvalidOptionError(f"output directory {output_dir!r} does not exist")
+
+    # Deterministic numerics for the reference outputs (thread count changes
+    # float summation order, which can move a value across a rounding edge).
+    torch.set_num_threads(1)
+
+    t = time.monotonic()
+    loaded = load_model(options.model, seed=options.seed, state_dict_path=options.state_dict)
+    inputs = loaded.example_inputs
+    samples = calibration.calibration_samples(
+        options.calibration_dir, options.calibration_files, inputs) if mode is not QuantMode.NONE else []
+    timings["load"] = time.monotonic() - t
+
+    compile_spec = make_compile_spec(target, mode)
+    progress(f"exporting {options.model}")
+    t = time.monotonic()
+    if mode is QuantMode.NONE:
+        program_to_lower = export.export_program(loaded.module, inputs, options.strict_export)
+        with torch.no_grad():
+            expected = _as_tuple(loaded.module(*inputs))
+        in_q = [(0.0, 0)] * len(inputs)
+        out_q = [(0.0, 0)] * len(expected)
+        timings["export"] = time.monotonic() - t
+        timings["quantize"] = 0.0
+    else:
+        graph_module = export.export_for_quantization(loaded.module, inputs, options.strict_export)
+        timings["export"] = time.monotonic() - t
+        progress(f"quantizing ({mode.value}, {len(samples)} calibration sample(s))")
+        t = time.monotonic()
+        converted = quantization.quantize(graph_module, compile_spec, mode, samples)
+        with torch.no_grad():
+            expected = _as_tuple(converted(*inputs))
+        in_q, out_q = quantization.io_quantization(converted)
+        program_to_lower = export.export_program(converted, inputs, options.strict_export)
+        timings["quantize"] = time.monotonic() - t
+        progress(f"quantized in {timings['quantize']:.1f} s")
+
+    with tempfile.TemporaryDirectory(prefix=".aot-", dir=output_dir) as staging:
+        progress(f"lowering for {target.name}" + (" (Vela)" if target.kind is TargetKind.ETHOS_U else ""))
+        t = time.monotonic()
+        vela_log = os.path.join(staging, "vela_stdout.txt")
+        with vela_capture.capture_vela(os.path.join(staging, "vela")) as partitions, \
+                vela_capture.stdout_to_file(vela_log):
+            edge, program = lowering.lower(program_to_lower, target, compile_spec)
+        pte = bytes(program.buffer)
+        timings["lower"] = time.monotonic() - t
+        progress(f"lowered in {timings['lower']:.1f} s: .pte of {len(pte)} bytes")
+
+        parsed = parse_pte(pte)  # our reader must accept what we ship
+        plan = parsed.plan("forward")
+        delegated_ops, cpu_ops, _ = lowering.delegation_counts(edge)
+        summary = {
+            "format_version": SUMMARY_FORMAT_VERSION,
+            "model": options.model,
+            "target": target.name,
+            "quantize": mode.value,
+            "seed": options.seed,
+            "calibration_samples": len(samples),
+            "system_config": target.system_config,
+            "memory_mode": target.memory_mode,
+            "tosa_spec": str(compile_spec.tosa_spec) if target.kind is not TargetKind.CPU else None,
+            "pte": {"file": os.path.basename(paths[".pte"]), "size_bytes": len(pte), "sha256": _sha256(pte)},
+            "delegates": [{"backend": d.id, "payload_bytes": d.payload_size} for d in plan.delegates],
+            "fully_delegated": bool(plan.delegates) and all(
+                op.startswith("quantized_decomposed::") for op in plan.kernel_calls),
+            "delegated_operators": delegated_ops,
+            "cpu_operators": cpu_ops,
+            "pte_kernel_calls": plan.kernel_calls,
+            "inputs": [{"shape": list(x.shape), "scale": s, "zero_point": z} for x, (s, z) in zip(inputs, in_q)],
+            "outputs": [{"shape": list(y.shape), "scale": s, "zero_point": z} for y, (s, z) in zip(expected, out_q)],
+            "vela": [dict(p.figures) for p in partitions],
+            "vela_total": vela_capture.total_figures(partitions),
+        }
+
+        staged = {
+            ".pte": pte,
+            ".input.tensors": encode(_stored(inputs, in_q)),
+            ".expected.tensors": encode(_stored(expected, out_q)),
+            ".summary.json": (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode(),
+        }
+        for suffix, blob in staged.items():
+            with open(os.path.join(staging, "out" + suffix), "wb") as f:
+                f.write(blob)
+
+        if options.intermediates_dir:
+            _write_intermediates(options.intermediates_dir, staging, edge, target, partitions, vela_log)
+
+        # Everything succeeded: move the outputs into place.
+        for suffix, path in paths.items():
+            os.replace(os.path.join(staging, "out" + suffix), path)
+
+    timings["total"] = time.monotonic() - started
+    return CompileResult(paths=paths, summary=summary, timings=timings)
+
+
+def _write_intermediates(directory: str, staging: str, edge, target, partitions, vela_log: str) -> None:
+    """TOSA flatbuffers, Vela reports and the delegation table, staged first."""
+    from executorch.devtools.backend_debug import get_delegation_info
+
+    stage = os.path.join(staging, "intermediates")
+    os.makedirs(stage)
+    if target.kind is TargetKind.ETHOS_U:
+        vela_capture.copy_reports(partitions, stage)
+        shutil.copyfile(vela_log, os.path.join(stage, "vela_report.txt"))
+    elif target.kind is TargetKind.TOSA:
+        for index, payload in enumerate(lowering.tosa_payloads(edge)):
+            with open(os.path.join(stage, f"partition{index}.tosa"), "wb") as f:
+                f.write(payload)
+    info = get_delegation_info(edge.exported_program().graph_module)
+    with open(os.path.join(stage, "delegation.txt"), "w") as f:
+        f.write(info.get_summary() + "\n")
+        f.write(info.get_operator_delegation_dataframe().to_string() + "\n")
+    with open(os.path.join(stage, "edge_graph.txt"), "w") as f:
+        f.write(str(edge.exported_program().graph_module.graph) + "\n")
+    os.makedirs(directory, exist_ok=True)
+    for name in sorted(os.listdir(stage)):
+        os.replace(os.path.join(stage, name), os.path.join(directory, name))

@@ -1,0 +1,98 @@
+"""PT2E quantization with the Arm quantizers (EthosUQuantizer / TOSAQuantizer)."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+import torch
+
+from ethosu_sdk.aot.errors import QuantizationError
+from ethosu_sdk.aot.targets import QuantMode
+
+
+def make_quantizer(compile_spec, mode: QuantMode):
+    """Quantizer for a compile spec with a global config for `mode`:
+    symmetric per-channel int8 weights; int8 (INT8) or int16 (A16W8) activations."""
+    from executorch.backends.arm.ethosu import EthosUCompileSpec
+    from executorch.backends.arm.quantizer import (
+        EthosUQuantizer,
+        TOSAQuantizer,
+        get_symmetric_a16w8_quantization_config,
+        get_symmetric_quantization_config,
+    )
+
+    if isinstance(compile_spec, EthosUCompileSpec):
+        quantizer = EthosUQuantizer(compile_spec)
+    else:
+        quantizer = TOSAQuantizer(compile_spec)
+    if mode is QuantMode.INT8:
+        config = get_symmetric_quantization_config(is_per_channel=True)
+    elif mode is QuantMode.A16W8:
+        if not compile_spec.tosa_spec.support_extension("int16"):
+            raise QuantizationError(f"{compile_spec.tosa_spec} has no int16 extension: A16W8 is not available")
+        config = get_symmetric_a16w8_quantization_config(is_per_channel=True)
+    else:
+        raise QuantizationError(f"no quantizer for mode {mode.value}")
+    quantizer.set_global(config)
+    return quantizer
+
+
+def quantize(
+    graph_module: torch.fx.GraphModule,
+    compile_spec,
+    mode: QuantMode,
+    samples: Sequence[tuple[torch.Tensor, ...]],
+    on_sample: Optional[Callable[[int, int], None]] = None,
+) -> torch.fx.GraphModule:
+    """prepare_pt2e, run the calibration samples, convert_pt2e."""
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    quantizer = make_quantizer(compile_spec, mode)
+    try:
+        prepared = prepare_pt2e(graph_module, quantizer)
+        with torch.no_grad():
+            for index, sample in enumerate(samples):
+                prepared(*sample)
+                if on_sample:
+                    on_sample(index + 1, len(samples))
+        return convert_pt2e(prepared)
+    except QuantizationError:
+        raise
+    except Exception as e:
+        raise QuantizationError(f"PT2E quantization failed ({type(e).__name__}): {e}") from e
+
+
+def io_quantization(graph_module: torch.fx.GraphModule) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
+    """(scale, zero point) of each graph input and output of a converted module.
+
+    An input's parameters are those of the quantize node that consumes it, an
+    output's those of the dequantize node that produces it; (0.0, 0) where a
+    tensor is not quantized or is quantized per channel.
+    """
+    per_tensor_q = {
+        torch.ops.quantized_decomposed.quantize_per_tensor.default,
+        torch.ops.quantized_decomposed.quantize_per_tensor.tensor,
+    }
+    per_tensor_dq = {
+        torch.ops.quantized_decomposed.dequantize_per_tensor.default,
+        torch.ops.quantized_decomposed.dequantize_per_tensor.tensor,
+    }
+
+    def params(node) -> tuple[float, int]:
+        scale, zero_point = node.args[1], node.args[2]
+        if isinstance(scale, (float, int)) and isinstance(zero_point, int):
+            return float(scale), int(zero_point)
+        return 0.0, 0
+
+    inputs = []
+    for node in graph_module.graph.nodes:
+        if node.op == "placeholder":
+            q = next((u for u in node.users if u.target in per_tensor_q), None)
+            inputs.append(params(q) if q is not None else (0.0, 0))
+    outputs = []
+    output_node = next(n for n in graph_module.graph.nodes if n.op == "output")
+    results = output_node.args[0]
+    for value in (results if isinstance(results, (tuple, list)) else (results,)):
+        is_dq = isinstance(value, torch.fx.Node) and value.target in per_tensor_dq
+        outputs.append(params(value) if is_dq else (0.0, 0))
+    return inputs, outputs

@@ -1,0 +1,140 @@
+"""Collects Vela's per-partition reports while ExecuTorch lowers a model.
+
+ExecuTorch's Ethos-U backend writes Vela's reports only into a debug
+directory named in the compile spec, and that path is then serialised into
+the .pte (breaking byte-identical rebuilds) and shared by all partitions (so
+later partitions overwrite earlier reports). Instead, for the duration of a
+lowering, we wrap the backend's `vela_compile` so that each call compiles in
+a directory of our own, keep the TOSA flatbuffer it was given, and ask Vela
+for its per-layer report too. The bytes Vela produces are unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import dataclasses
+import os
+import shutil
+import sys
+import tempfile
+from typing import Iterator, Optional
+
+# Summary CSV column -> our summary key (Vela's own units in the name).
+_SUMMARY_FIELDS = {
+    "cycles_npu": "npu_cycles",
+    "cycles_total": "total_cycles",
+    "nn_macs": "macs",
+    "sram_memory_used": "sram_used_kib",
+    "dram_memory_used": "dram_used_kib",
+    "on_chip_flash_memory_used": "on_chip_flash_used_kib",
+    "off_chip_flash_memory_used": "off_chip_flash_used_kib",
+    "total_npu_encoded_weights": "npu_encoded_weight_bytes",
+    "inference_time": "inference_time_s",
+    "core_clock": "core_clock_hz",
+}
+_TEXT_FIELDS = ("accelerator_configuration", "system_config", "memory_mode")
+
+
+@dataclasses.dataclass
+class VelaPartition:
+    index: int
+    tosa_flatbuffer: bytes
+    figures: dict[str, object]  # from Vela's summary CSV
+    files: dict[str, str]  # report file name -> path in the capture directory
+
+
+def _number(text: str) -> float | int:
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def read_summary_csv(path: str) -> dict[str, object]:
+    with open(path, newline="") as f:
+        row = next(csv.DictReader(f))
+    figures: dict[str, object] = {key: row[key] for key in _TEXT_FIELDS if key in row}
+    for column, key in _SUMMARY_FIELDS.items():
+        if row.get(column) not in (None, ""):
+            figures[key] = _number(row[column])
+    return figures
+
+
+@contextlib.contextmanager
+def capture_vela(directory: str) -> Iterator[list[VelaPartition]]:
+    """Within the block, each Vela compilation is recorded into the returned list."""
+    from executorch.backends.arm.ethosu import backend as ethosu_backend
+
+    original = ethosu_backend.vela_compile
+    partitions: list[VelaPartition] = []
+
+    def recording_vela_compile(tosa_flatbuffer, args, verbose=False, intermediate_path=None, block_placements=None):
+        index = len(partitions)
+        work = os.path.join(directory, f"partition{index}")
+        os.makedirs(work, exist_ok=True)
+        # A copy: vela_compile appends to the list it is given.
+        flags = list(args) + ["--verbose-performance"]
+        result = original(tosa_flatbuffer, flags, verbose=False, intermediate_path=work,
+                          block_placements=block_placements)
+        output = os.path.join(work, "output")
+        files = {name: os.path.join(output, name) for name in sorted(os.listdir(output))
+                 if name.endswith(".csv")} if os.path.isdir(output) else {}
+        summary = next((p for n, p in files.items() if "_summary_" in n), None)
+        figures = read_summary_csv(summary) if summary else {}
+        partitions.append(VelaPartition(index, bytes(tosa_flatbuffer), figures, files))
+        return result
+
+    ethosu_backend.vela_compile = recording_vela_compile
+    try:
+        yield partitions
+    finally:
+        ethosu_backend.vela_compile = original
+
+
+@contextlib.contextmanager
+def stdout_to_file(path: str) -> Iterator[None]:
+    """Sends fd 1 (Python and native writers alike) to `path` within the block:
+    Vela prints its full report to stdout, which would bury our progress."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with open(path, "ab") as sink:
+        os.dup2(sink.fileno(), 1)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+def total_figures(partitions: list[VelaPartition]) -> dict[str, object]:
+    """Sums additive figures over partitions (SRAM use is a maximum)."""
+    total: dict[str, object] = {}
+    for p in partitions:
+        for key, value in p.figures.items():
+            if not isinstance(value, (int, float)) or key in ("core_clock_hz",):
+                continue
+            if key == "sram_used_kib":
+                total[key] = max(total.get(key, 0), value)  # type: ignore[type-var]
+            else:
+                total[key] = total.get(key, 0) + value  # type: ignore[operator]
+    return total
+
+
+def copy_reports(partitions: list[VelaPartition], destination: str) -> list[str]:
+    """Copies each partition's TOSA flatbuffer and Vela CSVs to `destination`."""
+    written = []
+    os.makedirs(destination, exist_ok=True)
+    for p in partitions:
+        tosa = os.path.join(destination, f"partition{p.index}.tosa")
+        with open(tosa, "wb") as f:
+            f.write(p.tosa_flatbuffer)
+        written.append(tosa)
+        for name, path in p.files.items():
+            target = os.path.join(destination, f"partition{p.index}_vela_{name}")
+            shutil.copyfile(path, target)
+            written.append(target)
+    return written
+
+
+def new_capture_dir(parent: Optional[str] = None) -> str:
+    return tempfile.mkdtemp(prefix="vela-", dir=parent)

@@ -1,0 +1,139 @@
+"""aot_compile: PyTorch model -> ExecuTorch .pte for an Ethos-U / TOSA / CPU target.
+
+Writes NAME.pte, NAME.input.tensors, NAME.expected.tensors and
+NAME.summary.json for --output=DIR/NAME.pte (all or nothing).
+
+Example:
+  aot_compile --model=mobilenet_v2 --target=ethos-u85-256 --output=/tmp/mv2.pte
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import traceback
+from typing import Callable, Iterator
+
+from absl import app, flags, logging
+
+from ethosu_sdk.aot import ALL_TARGETS, AotError, CompileOptions, QuantMode, compile_model
+from ethosu_sdk.models import UnknownModelError, model_names
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("model", None, f"Zoo model ({', '.join(model_names())}) or package.module:function "
+                    "returning (nn.Module, example input tuple).")
+flags.DEFINE_string("target", None, f"One of: {', '.join(ALL_TARGETS)}.")
+flags.DEFINE_enum("quantize", "int8", [m.value for m in QuantMode],
+                  "int8: int8 activations, symmetric per-channel int8 weights; a16w8: int16 activations; "
+                  "none: float (TOSA-1.0+FP and cpu only).")
+flags.DEFINE_string("calibration_dir", None, "Directory of .tensors files, one calibration sample each "
+                    "(default: the example input).")
+flags.DEFINE_multi_string("calibration_file", [], "A .tensors calibration sample (repeatable; adds to "
+                          "--calibration_dir).")
+flags.DEFINE_string("system_config", None, "Vela system config (Ethos-U; default per family, as ExecuTorch).")
+flags.DEFINE_string("memory_mode", None, "Vela memory mode (Ethos-U; default per family, as ExecuTorch).")
+flags.DEFINE_string("state_dict", None, "Optional torch.save'd state dict to load into the model.")
+flags.DEFINE_string("intermediates_dir", None, "Write TOSA flatbuffers, Vela reports and the delegation table here.")
+flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
+flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
+flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
+flags.DEFINE_string("timings_json", None, "Also write the step timings (seconds) to this JSON file.")
+flags.DEFINE_bool("quiet", False, "Print nothing on success; on failure, print everything that was held back "
+                  "(for build actions).")
+flags.DEFINE_bool("verbose", False, "Show the INFO logs of ExecuTorch's Arm backend and quantizer.")
+flags.mark_flags_as_required(["model", "target", "output"])
+
+
+@contextlib.contextmanager
+def _held_back_output() -> Iterator[Callable[[], None]]:
+    """Sends fds 1 and 2 to a temporary file; yields a function that replays
+    it to the real stderr (called on failure)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = (os.dup(1), os.dup(2))
+    with tempfile.TemporaryFile() as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+
+        def replay() -> None:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            log.seek(0)
+            os.write(saved[1], log.read())
+
+        try:
+            yield replay
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
+def main(argv: list[str]) -> int:
+    if FLAGS.quiet:
+        with _held_back_output() as replay:
+            try:
+                code = _main(argv)
+            except BaseException:
+                traceback.print_exc()
+                code = 1
+            if code != 0:
+                replay()
+        return code
+    return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
+    if len(argv) > 1:
+        raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    if not FLAGS.verbose:
+        logging.set_verbosity(logging.WARNING)
+    options = CompileOptions(
+        model=FLAGS.model,
+        target=FLAGS.target,
+        quantize=FLAGS.quantize,
+        seed=FLAGS.seed,
+        calibration_dir=FLAGS.calibration_dir,
+        calibration_files=tuple(FLAGS.calibration_file),
+        system_config=FLAGS.system_config,
+        memory_mode=FLAGS.memory_mode,
+        state_dict=FLAGS.state_dict,
+        intermediates_dir=FLAGS.intermediates_dir,
+        strict_export=FLAGS.strict_export,
+    )
+    try:
+        result = compile_model(options, FLAGS.output)
+    except (AotError, UnknownModelError) as e:
+        print(f"aot_compile: error: {e}", file=sys.stderr)
+        return 2
+    summary = result.summary
+    t = result.timings
+    cpu = ", ".join(f"{op} x{n}" for op, n in summary["pte_kernel_calls"].items()) or "none"
+    print(f"[aot] {summary['model']} -> {summary['target']}: {len(summary['delegates'])} delegate(s), "
+          f"CPU operators: {cpu}", file=sys.stderr)
+    figures = summary["vela_total"]
+    if figures:
+        print(f"[aot] Vela: {figures.get('npu_cycles')} NPU cycles, {figures.get('macs')} MACs, "
+              f"SRAM {figures.get('sram_used_kib')} KiB, DRAM {figures.get('dram_used_kib')} KiB", file=sys.stderr)
+    print(f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
+          f"lower {t['lower']:.2f} s, total {t['total']:.2f} s", file=sys.stderr)
+    if FLAGS.timings_json:
+        with open(FLAGS.timings_json, "w") as f:
+            json.dump(t, f, indent=2, sort_keys=True)
+    for path in result.paths.values():
+        print(path)
+    return 0
+
+
+def run() -> None:
+    app.run(main)
+
+
+if __name__ == "__main__":
+    run()

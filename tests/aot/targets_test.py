@@ -1,0 +1,59 @@
+"""Target table: names, memory defaults (as ExecuTorch resolves them), options."""
+
+import pytest
+
+from ethosu_sdk.aot import (
+    ALL_TARGETS,
+    DEFAULT_MEMORY_CONFIG,
+    ETHOS_U_TARGETS,
+    InvalidOptionError,
+    QuantMode,
+    UnknownTargetError,
+    resolve_target,
+)
+from ethosu_sdk.aot.targets import check_quant_mode, make_compile_spec
+
+
+@pytest.mark.parametrize("name", ETHOS_U_TARGETS)
+def test_every_ethos_u_target_makes_a_compile_spec_with_executorchs_defaults(name):
+    from executorch.backends.arm.ethosu import EthosUCompileSpec
+
+    target = resolve_target(name)
+    spec = make_compile_spec(target, QuantMode.INT8)
+    reference = EthosUCompileSpec(name)  # ExecuTorch's own defaults
+    ours = dict(f.split("=", 1) for f in spec.compiler_flags if "=" in f)
+    theirs = dict(f.split("=", 1) for f in reference.compiler_flags if "=" in f)
+    assert ours["--system-config"] == theirs["--system-config"] == target.system_config
+    assert ours["--memory-mode"] == theirs["--memory-mode"] == target.memory_mode
+    assert ours["--accelerator-config"] == name
+    assert target.system_config, target.memory_mode == DEFAULT_MEMORY_CONFIG[name[:9]]
+
+
+def test_overrides_reach_vela_flags():
+    target = resolve_target("ethos-u85-256", "Ethos_U85_SYS_DRAM_High", "Dedicated_Sram_384KB")
+    flags = make_compile_spec(target, QuantMode.INT8).compiler_flags
+    assert "--system-config=Ethos_U85_SYS_DRAM_High" in flags
+    assert "--memory-mode=Dedicated_Sram_384KB" in flags
+
+
+def test_unknown_target_lists_the_known_ones():
+    with pytest.raises(UnknownTargetError, match="ethos-u85-256"):
+        resolve_target("ethos-u99-1")
+
+
+@pytest.mark.parametrize(
+    "target, mode",
+    [("TOSA-1.0+FP", QuantMode.INT8), ("TOSA-1.0+INT", QuantMode.NONE), ("ethos-u55-128", QuantMode.NONE)],
+)
+def test_impossible_quantization_modes_are_rejected(target, mode):
+    with pytest.raises(InvalidOptionError):
+        check_quant_mode(resolve_target(target), mode)
+
+
+def test_memory_options_are_rejected_off_ethos_u():
+    with pytest.raises(InvalidOptionError):
+        resolve_target("cpu", memory_mode="Sram_Only")
+
+
+def test_target_list_is_complete():
+    assert len(ALL_TARGETS) == 11 + 2 + 1

@@ -1,0 +1,171 @@
+"""ethosu_model: a PyTorch model compiled ahead of time into a .pte, as build outputs.
+
+    load("@ethosu_sdk//:defs.bzl", "ethosu_model")
+
+    ethosu_model(
+        name = "mv2_u85",
+        model = "mobilenet_v2",          # zoo name, or "my_pkg.my_module:build"
+        target = "ethos-u85-256",
+    )
+
+produces `mv2_u85.pte`, `mv2_u85.input.tensors`, `mv2_u85.expected.tensors`
+and `mv2_u85.summary.json` (addressable as `:mv2_u85.pte` etc.), written by
+the SDK's `aot_compile` CLI (python/ethosu_sdk/cli). A model of your own: put
+it in a py_library whose module has a function returning `(nn.Module,
+example input tuple)`, pass `model = "pkg.module:function"` and
+`model_deps = [":that_library"]`; the macro then builds a compiler binary
+that includes it.
+"""
+
+load("@rules_python//python:defs.bzl", "py_binary")
+
+EthosuModelInfo = provider(
+    doc = "A model compiled ahead of time for one target.",
+    fields = {
+        "pte": "File: the ExecuTorch program",
+        "input": "File: .tensors, the input the references were computed with",
+        "expected": "File: .tensors, the expected output (PyTorch quantized graph)",
+        "summary": "File: JSON summary (delegation, sizes, Vela figures)",
+        "intermediates": "File (directory) or None: TOSA flatbuffers and Vela reports",
+        "target": "string: the compile target",
+    },
+)
+
+_OUTPUTS = {
+    "pte": "%{name}.pte",
+    "input": "%{name}.input.tensors",
+    "expected": "%{name}.expected.tensors",
+    "summary": "%{name}.summary.json",
+}
+
+def _ethosu_model_impl(ctx):
+    outputs = [ctx.outputs.pte, ctx.outputs.input, ctx.outputs.expected, ctx.outputs.summary]
+    args = ctx.actions.args()
+    args.add("--quiet")  # the log is shown only when the action fails
+    args.add("--model=" + ctx.attr.model)
+    args.add("--target=" + ctx.attr.target)
+    args.add("--quantize=" + ctx.attr.quantize)
+    args.add("--seed=%d" % ctx.attr.seed)
+    args.add("--output=" + ctx.outputs.pte.path)
+    if ctx.attr.system_config:
+        args.add("--system_config=" + ctx.attr.system_config)
+    if ctx.attr.memory_mode:
+        args.add("--memory_mode=" + ctx.attr.memory_mode)
+    calibration = ctx.files.calibration
+    for f in calibration:
+        args.add("--calibration_file=" + f.path)
+    inputs = list(calibration)
+    if ctx.file.state_dict:
+        args.add("--state_dict=" + ctx.file.state_dict.path)
+        inputs.append(ctx.file.state_dict)
+    intermediates = None
+    if ctx.attr.intermediates:
+        intermediates = ctx.actions.declare_directory(ctx.label.name + ".intermediates")
+        args.add("--intermediates_dir=" + intermediates.path)
+        outputs.append(intermediates)
+    ctx.actions.run(
+        executable = ctx.executable.compiler,
+        arguments = [args],
+        inputs = inputs,
+        outputs = outputs,
+        mnemonic = "EthosuModel",
+        progress_message = "Compiling model %s for %s (%%{label})" % (ctx.attr.model, ctx.attr.target),
+        # A fixed environment: hash seeds and thread counts change nothing in
+        # the outputs, but keep the action independent of the caller's shell.
+        env = {"PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1"},
+    )
+    files = [ctx.outputs.pte, ctx.outputs.input, ctx.outputs.expected, ctx.outputs.summary]
+    return [
+        DefaultInfo(files = depset(files + ([intermediates] if intermediates else []))),
+        EthosuModelInfo(
+            pte = ctx.outputs.pte,
+            input = ctx.outputs.input,
+            expected = ctx.outputs.expected,
+            summary = ctx.outputs.summary,
+            intermediates = intermediates,
+            target = ctx.attr.target,
+        ),
+    ]
+
+_ethosu_model = rule(
+    implementation = _ethosu_model_impl,
+    doc = "Runs aot_compile; see ethosu_model.",
+    outputs = _OUTPUTS,
+    attrs = {
+        "model": attr.string(mandatory = True),
+        "target": attr.string(mandatory = True),
+        "quantize": attr.string(default = "int8", values = ["int8", "a16w8", "none"]),
+        "seed": attr.int(default = 0),
+        "system_config": attr.string(),
+        "memory_mode": attr.string(),
+        "calibration": attr.label_list(allow_files = [".tensors"]),
+        "state_dict": attr.label(allow_single_file = True),
+        "intermediates": attr.bool(default = False),
+        "compiler": attr.label(
+            default = Label("//python/ethosu_sdk/cli:aot_compile"),
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+)
+
+def ethosu_model(
+        name,
+        model,
+        target,
+        quantize = "int8",
+        seed = 0,
+        calibration = [],
+        system_config = None,
+        memory_mode = None,
+        state_dict = None,
+        intermediates = False,
+        model_deps = [],
+        **kwargs):
+    """Compiles `model` for `target`: `<name>.pte` plus references and a summary.
+
+    Args:
+      name: target name; outputs are `<name>.pte`, `<name>.input.tensors`,
+        `<name>.expected.tensors`, `<name>.summary.json`.
+      model: a zoo model name (python/ethosu_sdk/models) or
+        "package.module:function" returning (nn.Module, example inputs).
+      target: ethos-u55-32/64/128/256, ethos-u65-256/512,
+        ethos-u85-128/256/512/1024/2048, TOSA-1.0+INT, TOSA-1.0+FP or cpu.
+      quantize: "int8", "a16w8" or "none" (float: TOSA-1.0+FP and cpu).
+      seed: seed of the zoo model's weights and example input.
+      calibration: `.tensors` files, one calibration sample each (default:
+        the example input).
+      system_config: Vela system config (default: ExecuTorch's per family).
+      memory_mode: Vela memory mode (default: ExecuTorch's per family).
+      state_dict: optional state-dict file to load into the model.
+      intermediates: also output `<name>.intermediates/` (TOSA flatbuffers,
+        Vela reports, delegation table).
+      model_deps: py_library targets providing `model`'s module.
+      **kwargs: common attributes (visibility, tags, testonly, ...).
+    """
+    compiler = None
+    if model_deps:
+        compiler = name + ".aot_compile"
+        py_binary(
+            name = compiler,
+            srcs = [Label("//python/ethosu_sdk/cli:aot_compile.py")],
+            main = Label("//python/ethosu_sdk/cli:aot_compile.py"),
+            deps = [Label("//python/ethosu_sdk/cli:aot_compile_lib")] + model_deps,
+            tags = ["manual"],
+            visibility = ["//visibility:private"],
+            testonly = kwargs.get("testonly", False),
+        )
+    _ethosu_model(
+        name = name,
+        model = model,
+        target = target,
+        quantize = quantize,
+        seed = seed,
+        calibration = calibration,
+        system_config = system_config or "",
+        memory_mode = memory_mode or "",
+        state_dict = state_dict,
+        intermediates = intermediates,
+        compiler = compiler,
+        **kwargs
+    )
