@@ -18,6 +18,7 @@ that includes it.
 """
 
 load("@rules_python//python:defs.bzl", "py_binary")
+load(":host_transition.bzl", "to_host_platform")
 
 EthosuModelInfo = provider(
     doc = "A model compiled ahead of time for one target.",
@@ -90,6 +91,8 @@ def _ethosu_model_impl(ctx):
 _ethosu_model = rule(
     implementation = _ethosu_model_impl,
     doc = "Runs aot_compile; see ethosu_model.",
+    # Target-independent outputs: one AOT run serves host tests and firmware.
+    cfg = to_host_platform,
     outputs = _OUTPUTS,
     attrs = {
         "model": attr.string(mandatory = True),
