@@ -88,10 +88,9 @@ Status Program::Load(const void* data, size_t size, Program* out) {
 
   // Every segment must lie inside the file, after the segment base.
   if (const auto* segments = program->segments()) {
-    if (segments->size() > 0 && segment_base == 0) {
-      return Status::Error(ErrorCode::kInvalidProgram, "segments without an extended header");
-    }
-    const uint64_t available = size - segment_base;
+    // Without an extended header there is no segment data; the serializer
+    // still lists an empty segment for an empty constant segment.
+    const uint64_t available = segment_base == 0 ? 0 : size - segment_base;
     for (uint32_t i = 0; i < segments->size(); ++i) {
       const fb::DataSegment* segment = segments->Get(i);
       if (segment->offset() > available || segment->size() > available - segment->offset()) {
@@ -151,7 +150,7 @@ Status Program::Segment(uint32_t index, Span<const uint8_t>* out) const {
   }
   // Ranges were checked against the file in Load.
   const fb::DataSegment* segment = segments->Get(index);
-  out->data = data_ + segment_base_ + segment->offset();
+  out->data = segment->size() == 0 ? data_ : data_ + segment_base_ + segment->offset();
   out->size = static_cast<size_t>(segment->size());
   return Status::Ok();
 }

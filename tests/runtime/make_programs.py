@@ -5,11 +5,17 @@ to_executorch, no delegate. Quantized programs spell out
 quantized_decomposed quantize/dequantize ops in the model, so integer tensors
 flow between CPU kernels exactly as in a CPU-only PT2E lowering.
 
-    make_programs --name=conv_int8 --pte=out.pte --input=out.tensors
+    make_programs --out_dir=DIR   # DIR/<name>.pte and DIR/<name>.tensors for
+                                  # every program, plus the broken_*.pte variants
+
+The broken variants are valid flatbuffers with one index or offset out of
+range, for the runtime's error tests.
 """
 
 from __future__ import annotations
 
+import copy
+import os
 import struct
 from typing import Callable, Dict, List, Tuple
 
@@ -17,11 +23,10 @@ import torch
 from absl import app, flags
 import executorch.kernels.quantized  # noqa: F401  (registers the quantized_decomposed .out ops)
 from executorch.exir import EdgeCompileConfig, to_edge
+from executorch.exir._serialize._program import deserialize_pte_binary, serialize_pte_binary
 
 FLAGS = flags.FLAGS
-flags.DEFINE_string("name", None, "Program name (see PROGRAMS).")
-flags.DEFINE_string("pte", None, "Output .pte path.")
-flags.DEFINE_string("input", None, "Output .tensors path with the program's inputs.")
+flags.DEFINE_string("out_dir", None, "Directory for the .pte and .tensors files.")
 flags.DEFINE_bool("list", False, "Print the program names and exit.")
 
 qd = torch.ops.quantized_decomposed
@@ -138,7 +143,8 @@ class QuantLinearOut(torch.nn.Module):
         super().__init__()
         torch.manual_seed(2)
         self.fc = torch.nn.Linear(12, 7)
-        self.register_buffer("s", torch.tensor([0.01, 0.02, 0.03, 0.05, 0.07, 0.11, 0.13]))
+        # ExecuTorch's quantize_per_channel kernel takes float64 scales.
+        self.register_buffer("s", torch.tensor([0.01, 0.02, 0.03, 0.05, 0.07, 0.11, 0.13], dtype=torch.float64))
         self.register_buffer("zp", torch.tensor([0, 1, -2, 3, -4, 5, -6], dtype=torch.int64))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -200,18 +206,74 @@ def tensor_file(tensors: List[torch.Tensor]) -> bytes:
     return bytes(out)
 
 
+def _first_tensor(plan, predicate) -> int:
+    for i, value in enumerate(plan.values):
+        if type(value.val).__name__ == "Tensor" and predicate(value.val):
+            return i
+    raise ValueError("no such tensor")
+
+
+def broken_variants(pte: bytes) -> Dict[str, bytes]:
+    """Copies of `pte` with one index or offset out of range each."""
+    out: Dict[str, bytes] = {}
+
+    def mutate(name: str, change: Callable[[object], None]) -> None:
+        pte_file = deserialize_pte_binary(pte)
+        change(pte_file.program.execution_plan[0])
+        out[name] = bytes(serialize_pte_binary(copy.deepcopy(pte_file)))
+
+    def op_index(plan) -> None:
+        plan.chains[0].instructions[0].instr_args.op_index = len(plan.operators) + 7
+
+    def value_index(plan) -> None:
+        plan.chains[0].instructions[0].instr_args.args[0] = len(plan.values) + 100
+
+    def constant_index(plan) -> None:
+        plan.values[_first_tensor(plan, lambda t: t.data_buffer_idx > 0)].val.data_buffer_idx = 1000
+
+    def memory_offset(plan) -> None:
+        tensor = plan.values[_first_tensor(plan, lambda t: t.allocation_info is not None)].val
+        tensor.allocation_info.memory_offset_low = plan.non_const_buffer_sizes[1] - 4
+
+    def memory_id(plan) -> None:
+        tensor = plan.values[_first_tensor(plan, lambda t: t.allocation_info is not None)].val
+        tensor.allocation_info.memory_id = 9
+
+    def jump(plan) -> None:
+        from executorch.exir.schema import Instruction, JumpFalseCall
+
+        cond = next(i for i, v in enumerate(plan.values) if type(v.val).__name__ == "Bool")
+        plan.chains[0].instructions.append(Instruction(JumpFalseCall(cond_value_index=cond, destination_instruction=500)))
+
+    for name, change in [
+        ("broken_op_index", op_index),
+        ("broken_value_index", value_index),
+        ("broken_constant_index", constant_index),
+        ("broken_memory_offset", memory_offset),
+        ("broken_memory_id", memory_id),
+        ("broken_jump", jump),
+    ]:
+        mutate(name, change)
+    return out
+
+
 def main(argv: List[str]) -> None:
     del argv
     if FLAGS.list:
         print("\n".join(PROGRAMS))
         return
-    pte, inputs = build(FLAGS.name)
-    with open(FLAGS.pte, "wb") as f:
-        f.write(pte)
-    with open(FLAGS.input, "wb") as f:
-        f.write(tensor_file(list(inputs)))
+    os.makedirs(FLAGS.out_dir, exist_ok=True)
+    for name in PROGRAMS:
+        pte, inputs = build(name)
+        with open(os.path.join(FLAGS.out_dir, name + ".pte"), "wb") as f:
+            f.write(pte)
+        with open(os.path.join(FLAGS.out_dir, name + ".tensors"), "wb") as f:
+            f.write(tensor_file(list(inputs)))
+        if name == "conv_net_f32":
+            for broken, data in broken_variants(pte).items():
+                with open(os.path.join(FLAGS.out_dir, broken + ".pte"), "wb") as f:
+                    f.write(data)
 
 
 if __name__ == "__main__":
-    flags.mark_flags_as_required(["name"])
     app.run(main)
