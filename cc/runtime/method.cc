@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "cc/runtime/flatbuffer_util.h"
 #include "schema/program_generated.h"
 
 namespace ethosu_sdk::runtime {
@@ -101,7 +102,7 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
     }
     const uint64_t offset = static_cast<uint64_t>(allocation->memory_offset_high()) << 32 |
                             allocation->memory_offset_low();
-    const int64_t planned_size = buffer_sizes->Get(id);
+    const int64_t planned_size = internal::VectorElement(buffer_sizes, id);
     if (planned_size < 0 || offset > static_cast<uint64_t>(planned_size) ||
         out->nbytes > static_cast<uint64_t>(planned_size) - offset) {
       return Status::Error(ErrorCode::kOutOfRange, "tensor past its planned buffer",
@@ -156,7 +157,7 @@ Status Method::PlannedBufferSizes(const Program& program, const char* name, size
                          static_cast<int64_t>(n), static_cast<int64_t>(capacity));
   }
   for (size_t i = 0; i < n; ++i) {
-    const int64_t size = buffer_sizes->Get(static_cast<uint32_t>(i + 1));
+    const int64_t size = internal::VectorElement(buffer_sizes, static_cast<uint32_t>(i + 1));
     if (size < 0 || static_cast<uint64_t>(size) > SIZE_MAX) {
       return Status::Error(ErrorCode::kOutOfRange, "planned buffer size", static_cast<int64_t>(i),
                            size);
@@ -179,7 +180,7 @@ Status Method::Load(const Program& program, const char* name, const Registries& 
   const auto* buffer_sizes = plan->non_const_buffer_sizes();
   const uint32_t buffer_count = buffer_sizes ? buffer_sizes->size() : 0;
   for (uint32_t id = 1; id < buffer_count; ++id) {
-    const int64_t needed = buffer_sizes->Get(id);
+    const int64_t needed = internal::VectorElement(buffer_sizes, id);
     if (needed < 0) return Status::Error(ErrorCode::kInvalidProgram, "planned buffer size", needed);
     if (id - 1 >= memory.planned.size) {
       return Status::Error(ErrorCode::kOutOfMemory, "planned arena missing for memory id", id,
@@ -276,7 +277,7 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
         if (ints == nullptr && n > 0) return OutOfMemory("runtime arena: int list", n);
         for (uint32_t k = 0; k < n; ++k) {
           // Items are indices of Int values (ExecuTorch's symbolic-int layout).
-          const int64_t index = items->Get(k);
+          const int64_t index = internal::VectorElement(items, k);
           if (index < 0 || static_cast<uint64_t>(index) >= count) {
             return Status::Error(ErrorCode::kOutOfRange, "int list item index", index,
                                  static_cast<int64_t>(count));
@@ -295,7 +296,7 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
         const size_t n = items ? items->size() : 0;
         double* doubles = arena->New<double>(n);
         if (doubles == nullptr && n > 0) return OutOfMemory("runtime arena: double list", n);
-        for (uint32_t k = 0; k < n; ++k) doubles[k] = items->Get(k);
+        for (uint32_t k = 0; k < n; ++k) doubles[k] = internal::VectorElement(items, k);
         v.tag = Value::Tag::kDoubleList;
         v.double_list = {doubles, n};
         break;

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "cc/runtime/flatbuffer_util.h"
 #include "schema/program_generated.h"
 
 namespace ethosu_sdk::runtime {
@@ -179,7 +180,7 @@ Status Program::ConstantData(uint32_t index, size_t nbytes, const void** out) co
   }
   Span<const uint8_t> segment;
   ESDK_RETURN_IF_ERROR(Segment(constants->segment_index(), &segment));
-  const uint64_t offset = offsets->Get(index);
+  const uint64_t offset = internal::VectorElement(offsets, index);
   if (offset > segment.size || nbytes > segment.size - offset) {
     return Status::Error(ErrorCode::kOutOfRange, "constant data past its segment",
                          static_cast<int64_t>(offset), static_cast<int64_t>(nbytes));
