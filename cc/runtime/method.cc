@@ -219,6 +219,11 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
   for (uint32_t i = 0; i < count; ++i) {
     const fb::EValue* value = values->Get(i);
     Value& v = resolved[i];
+    // The Verifier accepts a union whose type is set but whose table is
+    // absent; every val_as_*() below relies on this check.
+    if (value->val_type() != fb::KernelTypes::NONE && value->val() == nullptr) {
+      return Status::Error(ErrorCode::kInvalidProgram, "value without its table", i);
+    }
     switch (value->val_type()) {
       case fb::KernelTypes::NONE:
       case fb::KernelTypes::Null:
@@ -434,6 +439,9 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
   for (uint32_t pc = 0; pc < count; ++pc) {
     const fb::Instruction* instruction = list->Get(pc);
     Instruction& out = instructions[pc];
+    if (instruction->instr_args() == nullptr) {
+      return Status::Error(ErrorCode::kInvalidProgram, "instruction without arguments", pc);
+    }
     switch (instruction->instr_args_type()) {
       case fb::InstructionArguments::KernelCall: {
         const fb::KernelCall* call = instruction->instr_args_as_KernelCall();
