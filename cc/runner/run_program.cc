@@ -53,11 +53,14 @@ RunResult RunProgram(const RunConfig& config) {
 
   TensorFile inputs;
   status = TensorFile::Parse(config.inputs, config.inputs_size, &inputs);
-  if (status.ok()) status = SetInputs(method, inputs);
   if (!status.ok()) return Fail(status);
 
   const uint32_t iterations = config.iterations == 0 ? 1 : config.iterations;
   for (uint32_t i = 0; i < iterations; ++i) {
+    // Memory planning may reuse an input's buffer once it is consumed, so
+    // inputs are copied in again before every run (not timed).
+    status = SetInputs(method, inputs);
+    if (!status.ok()) return Fail(status);
     const uint64_t start = platform::TimerTicks();
     status = method.Execute();
     const uint64_t ticks = platform::TimerTicks() - start;

@@ -50,6 +50,8 @@ class Method {
   const Value& Output(size_t i) const { return *outputs_[i]; }
 
   // Copies `nbytes` into input tensor `i`; size must match the tensor's.
+  // Set every input before every Execute: memory planning may reuse an
+  // input's buffer for later values once the input has been consumed.
   Status SetInput(size_t i, const void* data, size_t nbytes);
 
   // Runs the instruction chain once. On an error, FailedInstruction() tells

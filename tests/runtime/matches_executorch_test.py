@@ -88,7 +88,8 @@ def test_matches_executorch(name: str, tmp_path: Path) -> None:
     expected_path.write_bytes(tensor_file([torch.from_numpy(r) for r in reference]))
 
     run = subprocess.run(
-        [str(HERE / f"{name}_runner"), f"--pte={pte}", f"--input={inputs_path}", f"--expected={expected_path}"],
+        [str(HERE / f"{name}_runner"), f"--pte={pte}", f"--input={inputs_path}", f"--expected={expected_path}",
+         "--iterations=3"],  # outputs of the last run: inputs must survive reuse
         capture_output=True, text=True, timeout=120, check=False)
     outputs, compares, result = parse_protocol(run.stdout)
     assert result == "PASS" and run.returncode == 0, run.stdout[-2000:] + run.stderr
