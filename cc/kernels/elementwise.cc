@@ -1,0 +1,175 @@
+// Elementwise arithmetic and activations: add, sub, mul (with broadcasting),
+// relu, hardtanh, clamp. Float math is done in float like ExecuTorch's
+// portable kernels; integer math wraps like two's complement hardware.
+#include <cstdint>
+
+#include "cc/kernels/kernel_util.h"
+#include "cc/kernels/kernels.h"
+
+namespace ethosu_sdk::kernels {
+namespace {
+
+enum class BinaryOp { kAdd, kSub, kMul };
+
+template <typename T>
+T Apply(BinaryOp op, T a, T b, T alpha) {
+  switch (op) {
+    case BinaryOp::kAdd: return a + alpha * b;
+    case BinaryOp::kSub: return a - alpha * b;
+    case BinaryOp::kMul: return a * b;
+  }
+  return a;
+}
+
+// Integers: computed modulo 2^64 (unsigned, so overflow is defined), then
+// truncated to the element type, which equals wrapping in the narrow type.
+template <typename T>
+T ApplyInt(BinaryOp op, T a, T b, T alpha) {
+  const uint64_t ua = static_cast<uint64_t>(static_cast<int64_t>(a));
+  const uint64_t ub = static_cast<uint64_t>(static_cast<int64_t>(b));
+  const uint64_t ualpha = static_cast<uint64_t>(static_cast<int64_t>(alpha));
+  uint64_t r = 0;
+  switch (op) {
+    case BinaryOp::kAdd: r = ua + ualpha * ub; break;
+    case BinaryOp::kSub: r = ua - ualpha * ub; break;
+    case BinaryOp::kMul: r = ua * ub; break;
+  }
+  return static_cast<T>(r);
+}
+
+template <typename T, bool kIsFloat>
+void RunBinary(BinaryOp op, const Tensor& a, const Tensor& b, Tensor& out, double alpha,
+               const BroadcastIndex& ia, const BroadcastIndex& ib) {
+  const T* pa = a.Data<const T>();
+  const T* pb = b.Data<const T>();
+  T* po = out.Data<T>();
+  const T alpha_t = SaturateCast<T>(alpha);
+  auto apply = [&](T x, T y) {
+    if constexpr (kIsFloat) {
+      return Apply<T>(op, x, y, alpha_t);
+    } else {
+      return ApplyInt<T>(op, x, y, alpha_t);
+    }
+  };
+  if (ia.trivial() && ib.trivial()) {
+    for (size_t i = 0; i < out.numel; ++i) po[i] = apply(pa[i], pb[i]);
+    return;
+  }
+  int32_t coord[runtime::kMaxRank] = {};
+  for (size_t i = 0; i < out.numel; ++i) {
+    po[i] = apply(pa[ia.Map(coord)], pb[ib.Map(coord)]);
+    NextCoord(coord, out.sizes, out.rank);
+  }
+}
+
+Status Binary(KernelArgs args, BinaryOp op, const char* name) {
+  const bool has_alpha = op != BinaryOp::kMul;
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, has_alpha ? 5 : 4, name));
+  Tensor *a, *b, *out;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &a));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &b));
+  double alpha = 1.0;
+  if (has_alpha) ESDK_RETURN_IF_ERROR(ScalarArg(args, 2, &alpha));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, has_alpha ? 3 : 2, &out));
+  if (a->dtype != out->dtype || b->dtype != out->dtype) {
+    return Status::ErrorNamed(ErrorCode::kNotSupported, "mixed dtypes in", name,
+                              __builtin_strlen(name));
+  }
+  // out must be exactly the broadcast of a and b.
+  const int32_t rank = a->rank > b->rank ? a->rank : b->rank;
+  int32_t sizes[runtime::kMaxRank];
+  for (int32_t d = 0; d < rank; ++d) {
+    const int32_t da = d - (rank - a->rank), db = d - (rank - b->rank);
+    const int32_t sa = da >= 0 ? a->sizes[da] : 1, sb = db >= 0 ? b->sizes[db] : 1;
+    if (sa != sb && sa != 1 && sb != 1) return ShapeError("operands do not broadcast", sa, sb);
+    sizes[d] = sa == 1 ? sb : sa;
+  }
+  ESDK_RETURN_IF_ERROR(ExpectShape(*out, sizes, rank, name));
+  BroadcastIndex ia, ib;
+  ESDK_RETURN_IF_ERROR(ia.Init(*a, *out));
+  ESDK_RETURN_IF_ERROR(ib.Init(*b, *out));
+  switch (out->dtype) {
+    case ScalarType::kFloat: RunBinary<float, true>(op, *a, *b, *out, alpha, ia, ib); break;
+    case ScalarType::kDouble: RunBinary<double, true>(op, *a, *b, *out, alpha, ia, ib); break;
+    case ScalarType::kChar: RunBinary<int8_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
+    case ScalarType::kByte: RunBinary<uint8_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
+    case ScalarType::kShort: RunBinary<int16_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
+    case ScalarType::kInt: RunBinary<int32_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
+    case ScalarType::kLong: RunBinary<int64_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
+    default: return DtypeError(name, *out);
+  }
+  return Status::Ok();
+}
+
+// Clamps to [lo, hi]; either bound may be absent.
+template <typename T>
+void RunClamp(const Tensor& in, Tensor& out, bool has_lo, double lo, bool has_hi, double hi) {
+  const T* pi = in.Data<const T>();
+  T* po = out.Data<T>();
+  const T lo_t = SaturateCast<T>(lo), hi_t = SaturateCast<T>(hi);
+  for (size_t i = 0; i < out.numel; ++i) {
+    T v = pi[i];
+    if (has_lo && v < lo_t) v = lo_t;
+    if (has_hi && v > hi_t) v = hi_t;
+    po[i] = v;
+  }
+}
+
+Status Clamp(const Tensor& in, Tensor& out, bool has_lo, double lo, bool has_hi, double hi,
+             const char* name) {
+  if (in.dtype != out.dtype) return DtypeError(name, in);
+  ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
+  switch (out.dtype) {
+    case ScalarType::kFloat: RunClamp<float>(in, out, has_lo, lo, has_hi, hi); break;
+    case ScalarType::kDouble: RunClamp<double>(in, out, has_lo, lo, has_hi, hi); break;
+    case ScalarType::kChar: RunClamp<int8_t>(in, out, has_lo, lo, has_hi, hi); break;
+    case ScalarType::kByte: RunClamp<uint8_t>(in, out, has_lo, lo, has_hi, hi); break;
+    case ScalarType::kShort: RunClamp<int16_t>(in, out, has_lo, lo, has_hi, hi); break;
+    case ScalarType::kInt: RunClamp<int32_t>(in, out, has_lo, lo, has_hi, hi); break;
+    case ScalarType::kLong: RunClamp<int64_t>(in, out, has_lo, lo, has_hi, hi); break;
+    default: return DtypeError(name, in);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status AddOut(KernelArgs args) { return Binary(args, BinaryOp::kAdd, "aten::add.out"); }
+Status SubOut(KernelArgs args) { return Binary(args, BinaryOp::kSub, "aten::sub.out"); }
+Status MulOut(KernelArgs args) { return Binary(args, BinaryOp::kMul, "aten::mul.out"); }
+
+// relu(self, *, out)
+Status ReluOut(KernelArgs args) {
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 3, "aten::relu.out"));
+  Tensor *in, *out;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &out));
+  return Clamp(*in, *out, true, 0.0, false, 0.0, "aten::relu.out");
+}
+
+// hardtanh(self, min_val, max_val, *, out)
+Status HardtanhOut(KernelArgs args) {
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 5, "aten::hardtanh.out"));
+  Tensor *in, *out;
+  double lo, hi;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(ScalarArg(args, 1, &lo));
+  ESDK_RETURN_IF_ERROR(ScalarArg(args, 2, &hi));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 3, &out));
+  return Clamp(*in, *out, true, lo, true, hi, "aten::hardtanh.out");
+}
+
+// clamp(self, Scalar? min, Scalar? max, *, out)
+Status ClampOut(KernelArgs args) {
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 5, "aten::clamp.out"));
+  Tensor *in, *out;
+  bool has_lo, has_hi;
+  double lo = 0, hi = 0;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(OptionalScalarArg(args, 1, &has_lo, &lo));
+  ESDK_RETURN_IF_ERROR(OptionalScalarArg(args, 2, &has_hi, &hi));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 3, &out));
+  return Clamp(*in, *out, has_lo, lo, has_hi, hi, "aten::clamp.out");
+}
+
+}  // namespace ethosu_sdk::kernels

@@ -1,0 +1,178 @@
+#include "cc/kernels/kernel_util.h"
+
+namespace ethosu_sdk::kernels {
+
+Status ExpectArgCount(KernelArgs args, size_t count, const char* op) {
+  if (args.size != count) {
+    return Status::ErrorNamed(ErrorCode::kInvalidProgram, "wrong argument count for", op,
+                              __builtin_strlen(op));
+  }
+  return Status::Ok();
+}
+
+Status TensorArg(KernelArgs args, size_t i, Tensor** out) {
+  if (i >= args.size || !args[i]->IsTensor()) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not a tensor",
+                         static_cast<int64_t>(i));
+  }
+  Tensor* t = args[i]->tensor;
+  if (t->data == nullptr && t->nbytes > 0) {
+    return Status::Error(ErrorCode::kInvalidProgram, "tensor argument has no memory",
+                         static_cast<int64_t>(i));
+  }
+  *out = t;
+  return Status::Ok();
+}
+
+Status OptionalTensorArg(KernelArgs args, size_t i, Tensor** out) {
+  if (i < args.size && args[i]->IsNone()) {
+    *out = nullptr;
+    return Status::Ok();
+  }
+  return TensorArg(args, i, out);
+}
+
+Status IntArg(KernelArgs args, size_t i, int64_t* out) {
+  if (i >= args.size || args[i]->tag != Value::Tag::kInt) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not an int",
+                         static_cast<int64_t>(i));
+  }
+  *out = args[i]->i;
+  return Status::Ok();
+}
+
+Status OptionalIntArg(KernelArgs args, size_t i, bool* present, int64_t* out) {
+  *present = !(i < args.size && args[i]->IsNone());
+  if (!*present) return Status::Ok();
+  return IntArg(args, i, out);
+}
+
+Status BoolArg(KernelArgs args, size_t i, bool* out) {
+  if (i >= args.size || args[i]->tag != Value::Tag::kBool) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not a bool",
+                         static_cast<int64_t>(i));
+  }
+  *out = args[i]->b;
+  return Status::Ok();
+}
+
+Status ScalarArg(KernelArgs args, size_t i, double* out) {
+  if (i < args.size) {
+    switch (args[i]->tag) {
+      case Value::Tag::kInt: *out = static_cast<double>(args[i]->i); return Status::Ok();
+      case Value::Tag::kDouble: *out = args[i]->d; return Status::Ok();
+      case Value::Tag::kBool: *out = args[i]->b ? 1.0 : 0.0; return Status::Ok();
+      default: break;
+    }
+  }
+  return Status::Error(ErrorCode::kInvalidProgram, "argument is not a scalar",
+                       static_cast<int64_t>(i));
+}
+
+Status OptionalScalarArg(KernelArgs args, size_t i, bool* present, double* out) {
+  *present = !(i < args.size && args[i]->IsNone());
+  if (!*present) return Status::Ok();
+  return ScalarArg(args, i, out);
+}
+
+Status IntListArg(KernelArgs args, size_t i, IntList* out) {
+  if (i >= args.size || args[i]->tag != Value::Tag::kIntList) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not an int list",
+                         static_cast<int64_t>(i));
+  }
+  *out = args[i]->int_list;
+  return Status::Ok();
+}
+
+Status TensorListArg(KernelArgs args, size_t i, runtime::Span<Tensor* const>* out) {
+  if (i >= args.size || args[i]->tag != Value::Tag::kTensorList) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not a tensor list",
+                         static_cast<int64_t>(i));
+  }
+  *out = args[i]->tensor_list;
+  for (Tensor* t : *out) {
+    if (t == nullptr || (t->data == nullptr && t->nbytes > 0)) {
+      return Status::Error(ErrorCode::kInvalidProgram, "tensor list item has no memory",
+                           static_cast<int64_t>(i));
+    }
+  }
+  return Status::Ok();
+}
+
+Status NormalizeDim(int64_t dim, int32_t rank, int32_t* out) {
+  const int64_t r = rank == 0 ? 1 : rank;  // a scalar accepts dim 0 and -1
+  if (dim < -r || dim >= r) return Status::Error(ErrorCode::kInvalidArgument, "dim out of range", dim, rank);
+  *out = static_cast<int32_t>(dim < 0 ? dim + r : dim);
+  return Status::Ok();
+}
+
+Status ExpectDtype(const Tensor& t, ScalarType dtype, const char* what) {
+  if (t.dtype != dtype) {
+    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "unexpected dtype", what,
+                              __builtin_strlen(what));
+  }
+  return Status::Ok();
+}
+
+Status ExpectSameShape(const Tensor& a, const Tensor& b, const char* what) {
+  if (!a.SameShape(b)) {
+    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "shape mismatch", what,
+                              __builtin_strlen(what));
+  }
+  return Status::Ok();
+}
+
+Status ExpectShape(const Tensor& out, const int32_t* sizes, int32_t rank, const char* what) {
+  bool same = out.rank == rank;
+  for (int32_t d = 0; same && d < rank; ++d) same = out.sizes[d] == sizes[d];
+  if (!same) {
+    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "output shape mismatch", what,
+                              __builtin_strlen(what));
+  }
+  return Status::Ok();
+}
+
+Status ShapeError(const char* what, int64_t a, int64_t b) {
+  return Status::Error(ErrorCode::kInvalidArgument, what, a, b);
+}
+
+Status DtypeError(const char* op, const Tensor& t) {
+  (void)t;
+  return Status::ErrorNamed(ErrorCode::kNotSupported, "dtype not supported by", op,
+                            __builtin_strlen(op));
+}
+
+Status BroadcastIndex::Init(const Tensor& in, const Tensor& out) {
+  if (in.rank > out.rank) return ShapeError("broadcast: input rank above output rank", in.rank, out.rank);
+  rank_ = out.rank;
+  trivial_ = in.SameShape(out);
+  size_t stride = 1;
+  for (int32_t d = out.rank - 1; d >= 0; --d) {
+    const int32_t in_d = d - (out.rank - in.rank);
+    const int32_t in_size = in_d >= 0 ? in.sizes[in_d] : 1;
+    if (in_size == out.sizes[d]) {
+      strides_[d] = stride;
+    } else if (in_size == 1) {
+      strides_[d] = 0;
+    } else {
+      return ShapeError("broadcast: size mismatch at dim", d, in_size);
+    }
+    stride *= static_cast<size_t>(in_size);
+  }
+  return Status::Ok();
+}
+
+size_t BroadcastIndex::Map(const int32_t* coord) const {
+  size_t index = 0;
+  for (int32_t d = 0; d < rank_; ++d) index += strides_[d] * static_cast<size_t>(coord[d]);
+  return index;
+}
+
+void NextCoord(int32_t* coord, const int32_t* sizes, int32_t rank) {
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    if (++coord[d] < sizes[d]) return;
+    coord[d] = 0;
+  }
+}
+
+}  // namespace ethosu_sdk::kernels

@@ -1,0 +1,87 @@
+// Argument access and shape checks shared by the CPU kernels. Every accessor
+// validates the value's kind (and a tensor's memory), so a kernel never
+// touches memory the loader did not place.
+#ifndef ETHOSU_SDK_CC_KERNELS_KERNEL_UTIL_H_
+#define ETHOSU_SDK_CC_KERNELS_KERNEL_UTIL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "cc/runtime/operator_registry.h"
+#include "cc/runtime/status.h"
+#include "cc/runtime/tensor.h"
+#include "cc/runtime/value.h"
+
+namespace ethosu_sdk::kernels {
+
+using runtime::ErrorCode;
+using runtime::KernelArgs;
+using runtime::ScalarType;
+using runtime::Status;
+using runtime::Tensor;
+using runtime::Value;
+using IntList = runtime::Span<const int64_t>;
+
+Status ExpectArgCount(KernelArgs args, size_t count, const char* op);
+// A tensor argument whose memory is present (or which is empty).
+Status TensorArg(KernelArgs args, size_t i, Tensor** out);
+// Null for None.
+Status OptionalTensorArg(KernelArgs args, size_t i, Tensor** out);
+Status IntArg(KernelArgs args, size_t i, int64_t* out);
+Status BoolArg(KernelArgs args, size_t i, bool* out);
+// A Scalar (Int, Double or Bool) as a double.
+Status ScalarArg(KernelArgs args, size_t i, double* out);
+// `*present` is false for None.
+Status OptionalScalarArg(KernelArgs args, size_t i, bool* present, double* out);
+Status OptionalIntArg(KernelArgs args, size_t i, bool* present, int64_t* out);
+Status IntListArg(KernelArgs args, size_t i, IntList* out);
+Status TensorListArg(KernelArgs args, size_t i, runtime::Span<Tensor* const>* out);
+
+// A dim in [-rank, rank) normalised to [0, rank).
+Status NormalizeDim(int64_t dim, int32_t rank, int32_t* out);
+Status ExpectDtype(const Tensor& t, ScalarType dtype, const char* what);
+Status ExpectSameShape(const Tensor& a, const Tensor& b, const char* what);
+// `out` has exactly the given shape.
+Status ExpectShape(const Tensor& out, const int32_t* sizes, int32_t rank, const char* what);
+Status ShapeError(const char* what, int64_t a = Status::kNoValue, int64_t b = Status::kNoValue);
+Status DtypeError(const char* op, const Tensor& t);
+
+// Elementwise broadcasting (numpy rules) of `in` onto `out`'s shape: for each
+// output element, the index of the input element it reads.
+class BroadcastIndex {
+ public:
+  // Fails when `in` does not broadcast to `out`.
+  Status Init(const Tensor& in, const Tensor& out);
+  bool trivial() const { return trivial_; }
+  // Index into `in` of output element with coordinates `coord` (out's rank).
+  size_t Map(const int32_t* coord) const;
+
+ private:
+  bool trivial_ = true;
+  int32_t rank_ = 0;
+  size_t strides_[runtime::kMaxRank] = {};  // 0 on broadcast dims
+};
+
+// Converts a Scalar to an element type; integers saturate (NaN becomes 0),
+// so an out-of-range argument from a .pte is never undefined behaviour.
+template <typename T>
+T SaturateCast(double v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(v);
+  } else {
+    if (!(v == v)) return T(0);
+    // Compare in double: the bounds of every type up to 32 bits are exact.
+    if (v <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+    if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    return static_cast<T>(v);
+  }
+}
+
+// Advances a coordinate vector in row-major order.
+void NextCoord(int32_t* coord, const int32_t* sizes, int32_t rank);
+
+}  // namespace ethosu_sdk::kernels
+
+#endif  // ETHOSU_SDK_CC_KERNELS_KERNEL_UTIL_H_

@@ -1,0 +1,120 @@
+// Matrix products for float: mm, addmm, linear. Each output element is one
+// dot product accumulated in index order from 0, as in ExecuTorch's portable
+// kernels, then scaled and biased.
+#include <cstdint>
+#include <initializer_list>
+
+#include "cc/kernels/kernel_util.h"
+#include "cc/kernels/kernels.h"
+
+namespace ethosu_sdk::kernels {
+namespace {
+
+// out[m x p] = a[m x n] @ b, where b is [n x p], or [p x n] when transposed.
+void MatMul(const float* a, const float* b, bool b_transposed, int32_t m, int32_t n, int32_t p,
+            float* out) {
+  for (int32_t i = 0; i < m; ++i) {
+    for (int32_t j = 0; j < p; ++j) {
+      float sum = 0.0f;
+      for (int32_t k = 0; k < n; ++k) {
+        const float bv = b_transposed ? b[static_cast<size_t>(j) * n + k]
+                                      : b[static_cast<size_t>(k) * p + j];
+        sum += a[static_cast<size_t>(i) * n + k] * bv;
+      }
+      out[static_cast<size_t>(i) * p + j] = sum;
+    }
+  }
+}
+
+Status Expect2dFloat(const Tensor& t, const char* name) {
+  if (t.dtype != ScalarType::kFloat) return DtypeError(name, t);
+  if (t.rank != 2) return ShapeError("expected a matrix, rank", t.rank);
+  return Status::Ok();
+}
+
+// out = out * alpha + bias * beta, with `bias` broadcast to out's shape.
+Status AddBias(const Tensor& bias, double beta, double alpha, Tensor& out, const char* name) {
+  if (bias.dtype != ScalarType::kFloat) return DtypeError(name, bias);
+  BroadcastIndex index;
+  ESDK_RETURN_IF_ERROR(index.Init(bias, out));
+  const float* pb = bias.Data<const float>();
+  float* po = out.Data<float>();
+  const float alpha_f = static_cast<float>(alpha), beta_f = static_cast<float>(beta);
+  int32_t coord[runtime::kMaxRank] = {};
+  for (size_t i = 0; i < out.numel; ++i) {
+    po[i] = po[i] * alpha_f + pb[index.Map(coord)] * beta_f;
+    NextCoord(coord, out.sizes, out.rank);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+// mm(self, mat2, *, out)
+Status MmOut(KernelArgs args) {
+  static constexpr char kName[] = "aten::mm.out";
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, kName));
+  Tensor *a, *b, *out;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &a));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &b));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
+  for (const Tensor* t : {a, b, out}) ESDK_RETURN_IF_ERROR(Expect2dFloat(*t, kName));
+  if (a->sizes[1] != b->sizes[0]) return ShapeError("mm inner sizes", a->sizes[1], b->sizes[0]);
+  const int32_t shape[2] = {a->sizes[0], b->sizes[1]};
+  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, 2, kName));
+  MatMul(a->Data<const float>(), b->Data<const float>(), false, a->sizes[0], a->sizes[1],
+         b->sizes[1], out->Data<float>());
+  return Status::Ok();
+}
+
+// addmm(self, mat1, mat2, *, beta, alpha, out) = beta * self + alpha * (mat1 @ mat2)
+Status AddmmOut(KernelArgs args) {
+  static constexpr char kName[] = "aten::addmm.out";
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 7, kName));
+  Tensor *bias, *a, *b, *out;
+  double beta, alpha;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &bias));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &a));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &b));
+  ESDK_RETURN_IF_ERROR(ScalarArg(args, 3, &beta));
+  ESDK_RETURN_IF_ERROR(ScalarArg(args, 4, &alpha));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 5, &out));
+  for (const Tensor* t : {a, b, out}) ESDK_RETURN_IF_ERROR(Expect2dFloat(*t, kName));
+  if (a->sizes[1] != b->sizes[0]) return ShapeError("addmm inner sizes", a->sizes[1], b->sizes[0]);
+  const int32_t shape[2] = {a->sizes[0], b->sizes[1]};
+  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, 2, kName));
+  if (bias->data == out->data && bias->nbytes > 0) {
+    return Status::Error(ErrorCode::kNotSupported, "addmm with bias aliasing the output");
+  }
+  MatMul(a->Data<const float>(), b->Data<const float>(), false, a->sizes[0], a->sizes[1],
+         b->sizes[1], out->Data<float>());
+  return AddBias(*bias, beta, alpha, *out, kName);
+}
+
+// linear(input, weight, bias?, *, out) = input @ weight^T + bias, input [.., in]
+Status LinearOut(KernelArgs args) {
+  static constexpr char kName[] = "aten::linear.out";
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 5, kName));
+  Tensor *in, *weight, *bias, *out;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &weight));
+  ESDK_RETURN_IF_ERROR(OptionalTensorArg(args, 2, &bias));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 3, &out));
+  ESDK_RETURN_IF_ERROR(Expect2dFloat(*weight, kName));
+  if (in->dtype != ScalarType::kFloat || out->dtype != ScalarType::kFloat) return DtypeError(kName, *in);
+  if (in->rank < 1 || in->sizes[in->rank - 1] != weight->sizes[1]) {
+    return ShapeError("linear input features", in->rank ? in->sizes[in->rank - 1] : -1,
+                      weight->sizes[1]);
+  }
+  int32_t shape[runtime::kMaxRank];
+  for (int32_t d = 0; d < in->rank; ++d) shape[d] = in->sizes[d];
+  shape[in->rank - 1] = weight->sizes[0];
+  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, in->rank, kName));
+  const int32_t rows = static_cast<int32_t>(in->numel / static_cast<size_t>(weight->sizes[1] ? weight->sizes[1] : 1));
+  MatMul(in->Data<const float>(), weight->Data<const float>(), true, rows, weight->sizes[1],
+         weight->sizes[0], out->Data<float>());
+  if (bias == nullptr) return Status::Ok();
+  return AddBias(*bias, 1.0, 1.0, *out, kName);
+}
+
+}  // namespace ethosu_sdk::kernels

@@ -1,0 +1,30 @@
+"""selected_kernels: an operator registry holding only the kernels that the
+given .pte programs use (selective registration)."""
+
+load("@rules_cc//cc:defs.bzl", "cc_library")
+
+def selected_kernels(name, ptes, **kwargs):
+    """cc_library `name` defining ethosu_sdk::kernels::Registry() for `ptes`.
+
+    Args:
+      name: target name.
+      ptes: labels of .pte files; their operators are registered.
+      **kwargs: passed to cc_library (visibility, tags, ...).
+    """
+    src = name + "_registration.cc"
+    native.genrule(
+        name = name + "_gen",
+        srcs = ptes,
+        outs = [src],
+        cmd = "$(location @ethosu_sdk//cc/kernels:gen_registration) --out=$@ " +
+              " ".join(["--pte=$(location %s)" % p for p in ptes]),
+        tools = [Label("//cc/kernels:gen_registration")],
+    )
+    cc_library(
+        name = name,
+        srcs = [src],
+        deps = [Label("//cc/kernels")],
+        # Linked whole: the runner references Registry() from an earlier library.
+        alwayslink = True,
+        **kwargs
+    )

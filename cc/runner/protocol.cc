@@ -1,0 +1,150 @@
+#include "cc/runner/protocol.h"
+
+#include <cstring>
+
+#include "cc/platform/platform.h"
+#include "cc/support/text_builder.h"
+
+namespace ethosu_sdk::runner {
+namespace {
+
+// Relative tolerance of float outputs, with an absolute floor for values
+// near zero (where a relative bound is meaningless).
+constexpr float kRelativeTolerance = 1e-5f;
+constexpr float kAbsoluteFloor = 1e-6f;
+
+constexpr size_t kLineCapacity = 512;
+
+void Emit(TextBuilder& line) {
+  line.Char('\n');
+  platform::ConsoleWrite(line.c_str(), line.size());
+}
+
+void Shape(TextBuilder& line, const runtime::Tensor& t) {
+  line.Str(" shape=");
+  if (t.rank == 0) line.Str("scalar");
+  for (int32_t d = 0; d < t.rank; ++d) {
+    if (d > 0) line.Char('x');
+    line.Int(t.sizes[d]);
+  }
+}
+
+uint64_t ElementBits(const runtime::Tensor& t, size_t i) {
+  const size_t size = t.ElementSize();
+  uint64_t bits = 0;
+  std::memcpy(&bits, t.Data<const uint8_t>() + i * size, size);  // little-endian targets
+  return bits;
+}
+
+uint32_t FloatBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+double ElementAsDouble(const runtime::Tensor& t, size_t i) {
+  switch (t.dtype) {
+    case runtime::ScalarType::kFloat: return t.Data<const float>()[i];
+    case runtime::ScalarType::kDouble: return t.Data<const double>()[i];
+    default: return 0.0;
+  }
+}
+
+}  // namespace
+
+bool IsExactType(runtime::ScalarType type) {
+  return type != runtime::ScalarType::kFloat && type != runtime::ScalarType::kDouble;
+}
+
+void PrintBegin(const char* method, size_t inputs, size_t outputs) {
+  char buffer[kLineCapacity];
+  TextBuilder line(buffer, sizeof(buffer));
+  line.Str("ESDK BEGIN method=").Str(method).Str(" inputs=").UInt(inputs).Str(" outputs=").UInt(outputs);
+  Emit(line);
+}
+
+void PrintTensor(const char* key, size_t index, const runtime::Tensor& tensor) {
+  char buffer[kLineCapacity];
+  TextBuilder line(buffer, sizeof(buffer));
+  line.Str("ESDK ").Str(key).Char(' ').UInt(index).Str(" dtype=").Str(runtime::ScalarTypeName(tensor.dtype));
+  Shape(line, tensor);
+  line.Str(" numel=").UInt(tensor.numel);
+  Emit(line);
+  const int digits = static_cast<int>(tensor.ElementSize() * 2);
+  for (size_t start = 0; start < tensor.numel; start += kElementsPerLine) {
+    line.Clear();
+    line.Str("ESDK DATA ").UInt(index).Char(' ').UInt(start);
+    for (size_t i = start; i < tensor.numel && i < start + kElementsPerLine; ++i) {
+      line.Char(' ').Hex(ElementBits(tensor, i), digits);
+    }
+    Emit(line);
+  }
+}
+
+void PrintComparison(size_t index, const Comparison& c, bool exact) {
+  char buffer[kLineCapacity];
+  TextBuilder line(buffer, sizeof(buffer));
+  const bool pass = c.shape_ok && c.mismatches == 0;
+  line.Str("ESDK COMPARE ").UInt(index).Str(pass ? " PASS" : " FAIL");
+  line.Str(" mismatches=").UInt(c.mismatches);
+  line.Str(" shape=").Str(c.shape_ok ? "ok" : "differs");
+  line.Str(" rule=").Str(exact ? "exact" : "rel1e-5");
+  if (!exact) line.Str(" max_abs_diff_f32=").Hex(FloatBits(c.max_abs_diff), 8);
+  Emit(line);
+}
+
+void PrintTime(uint32_t iteration, uint64_t ticks, uint64_t ticks_per_second) {
+  char buffer[kLineCapacity];
+  TextBuilder line(buffer, sizeof(buffer));
+  line.Str("ESDK TIME ").UInt(iteration).Str(" ticks=").UInt(ticks).Str(" ticks_per_second=").UInt(ticks_per_second);
+  Emit(line);
+}
+
+void PrintError(const runtime::Status& status, int64_t instruction) {
+  char buffer[kLineCapacity];
+  TextBuilder line(buffer, sizeof(buffer));
+  line.Str("ESDK ERROR ").Str(runtime::ErrorCodeName(status.code()));
+  line.Str(" instruction=").Int(instruction).Char(' ').Str(status.message());
+  Emit(line);
+}
+
+void PrintResult(const char* result) {
+  char buffer[kLineCapacity];
+  TextBuilder line(buffer, sizeof(buffer));
+  line.Str("ESDK RESULT ").Str(result);
+  Emit(line);
+}
+
+void PrintEnd() {
+  char buffer[16];
+  TextBuilder line(buffer, sizeof(buffer));
+  line.Str("ESDK END");
+  Emit(line);
+}
+
+Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected) {
+  Comparison c;
+  if (actual.dtype != expected.dtype || !actual.SameShape(expected)) {
+    c.shape_ok = false;
+    return c;
+  }
+  const bool exact = IsExactType(actual.dtype);
+  for (size_t i = 0; i < actual.numel; ++i) {
+    if (exact) {
+      if (ElementBits(actual, i) != ElementBits(expected, i)) ++c.mismatches;
+      continue;
+    }
+    const double a = ElementAsDouble(actual, i), e = ElementAsDouble(expected, i);
+    if (a != a || e != e) {  // NaN matches only NaN
+      if (!(a != a && e != e)) ++c.mismatches;
+      continue;
+    }
+    const double diff = a > e ? a - e : e - a;
+    const double magnitude = e < 0 ? -e : e;
+    if (diff > kRelativeTolerance * magnitude + kAbsoluteFloor) ++c.mismatches;
+    if (static_cast<float>(diff) > c.max_abs_diff) c.max_abs_diff = static_cast<float>(diff);
+  }
+  return c;
+}
+
+}  // namespace ethosu_sdk::runner

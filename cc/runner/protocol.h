@@ -1,0 +1,41 @@
+// The runner's console line protocol (PROTOCOL.md): one record per line,
+// "ESDK <KEY> <fields...>", tensors as the exact bits of every element so
+// the host can compare bit for bit. Shared by the host runner and the
+// firmware: output goes through the board's ConsoleWrite.
+#ifndef ETHOSU_SDK_CC_RUNNER_PROTOCOL_H_
+#define ETHOSU_SDK_CC_RUNNER_PROTOCOL_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/runtime/status.h"
+#include "cc/runtime/tensor.h"
+
+namespace ethosu_sdk::runner {
+
+// Elements per DATA line.
+constexpr size_t kElementsPerLine = 16;
+
+struct Comparison {
+  size_t mismatches = 0;
+  float max_abs_diff = 0.0f;  // float outputs only
+  bool shape_ok = true;
+};
+
+void PrintBegin(const char* method, size_t inputs, size_t outputs);
+// OUTPUT header and DATA lines of output `index`.
+void PrintTensor(const char* key, size_t index, const runtime::Tensor& tensor);
+void PrintComparison(size_t index, const Comparison& comparison, bool exact);
+void PrintTime(uint32_t iteration, uint64_t ticks, uint64_t ticks_per_second);
+void PrintError(const runtime::Status& status, int64_t instruction);
+void PrintResult(const char* result);
+void PrintEnd();
+
+// Integer outputs must be equal; float ones within the tolerances of
+// PROTOCOL.md. Shapes and dtypes must match.
+Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected);
+bool IsExactType(runtime::ScalarType type);
+
+}  // namespace ethosu_sdk::runner
+
+#endif  // ETHOSU_SDK_CC_RUNNER_PROTOCOL_H_

@@ -1,0 +1,104 @@
+#include "cc/runner/run_program.h"
+
+#include "cc/platform/platform.h"
+#include "cc/runner/protocol.h"
+#include "cc/runner/tensor_file.h"
+#include "cc/runtime/program.h"
+
+namespace ethosu_sdk::runner {
+namespace {
+
+using runtime::ErrorCode;
+using runtime::Status;
+
+RunResult Fail(const Status& status, int64_t instruction = -1) {
+  PrintError(status, instruction);
+  PrintResult("ERROR");
+  PrintEnd();
+  return kRunError;
+}
+
+Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
+  if (inputs.count() != method.InputCount()) {
+    return Status::Error(ErrorCode::kInvalidArgument, "input count (file, method)", inputs.count(),
+                         static_cast<int64_t>(method.InputCount()));
+  }
+  for (uint32_t i = 0; i < inputs.count(); ++i) {
+    TensorRecord record;
+    ESDK_RETURN_IF_ERROR(inputs.Get(i, &record));
+    const runtime::Value& value = method.Input(i);
+    if (!value.IsTensor()) return Status::Error(ErrorCode::kNotSupported, "non-tensor input", i);
+    if (value.tensor->dtype != record.tensor.dtype || !value.tensor->SameShape(record.tensor)) {
+      return Status::Error(ErrorCode::kInvalidArgument, "input dtype or shape differs", i);
+    }
+    ESDK_RETURN_IF_ERROR(method.SetInput(i, record.tensor.data, record.tensor.nbytes));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+RunResult RunProgram(const RunConfig& config) {
+  runtime::Program program;
+  Status status = runtime::Program::Load(config.pte, config.pte_size, &program);
+  if (!status.ok()) return Fail(status);
+
+  runtime::MethodMemory memory;
+  memory.runtime = config.runtime_arena;
+  memory.planned = config.planned;
+  runtime::Method method;
+  status = runtime::Method::Load(program, config.method, config.registries, memory, &method);
+  if (!status.ok()) return Fail(status);
+  PrintBegin(config.method, method.InputCount(), method.OutputCount());
+
+  TensorFile inputs;
+  status = TensorFile::Parse(config.inputs, config.inputs_size, &inputs);
+  if (!status.ok()) return Fail(status);
+
+  const uint32_t iterations = config.iterations == 0 ? 1 : config.iterations;
+  for (uint32_t i = 0; i < iterations; ++i) {
+    // Memory planning may reuse an input's buffer once it is consumed, so
+    // inputs are copied in again before every run (not timed).
+    status = SetInputs(method, inputs);
+    if (!status.ok()) return Fail(status);
+    const uint64_t start = platform::TimerTicks();
+    status = method.Execute();
+    const uint64_t ticks = platform::TimerTicks() - start;
+    if (!status.ok()) return Fail(status, method.FailedInstruction());
+    PrintTime(i, ticks, platform::TimerTicksPerSecond());
+  }
+
+  for (size_t o = 0; o < method.OutputCount(); ++o) {
+    const runtime::Value& value = method.Output(o);
+    if (!value.IsTensor()) return Fail(Status::Error(ErrorCode::kNotSupported, "non-tensor output", static_cast<int64_t>(o)));
+    if (config.print_outputs) PrintTensor("OUTPUT", o, *value.tensor);
+  }
+
+  if (config.expected == nullptr) {
+    PrintResult("DONE");
+    PrintEnd();
+    return kRunPass;
+  }
+  TensorFile expected;
+  status = TensorFile::Parse(config.expected, config.expected_size, &expected);
+  if (status.ok() && expected.count() != method.OutputCount()) {
+    status = Status::Error(ErrorCode::kInvalidArgument, "expected output count (file, method)",
+                           expected.count(), static_cast<int64_t>(method.OutputCount()));
+  }
+  if (!status.ok()) return Fail(status);
+  bool all_pass = true;
+  for (uint32_t o = 0; o < expected.count(); ++o) {
+    TensorRecord record;
+    status = expected.Get(o, &record);
+    if (!status.ok()) return Fail(status);
+    const runtime::Tensor& actual = *method.Output(o).tensor;
+    const Comparison c = Compare(actual, record.tensor);
+    PrintComparison(o, c, IsExactType(actual.dtype));
+    all_pass = all_pass && c.shape_ok && c.mismatches == 0;
+  }
+  PrintResult(all_pass ? "PASS" : "FAIL");
+  PrintEnd();
+  return all_pass ? kRunPass : kRunMismatch;
+}
+
+}  // namespace ethosu_sdk::runner

@@ -1,0 +1,99 @@
+#include "cc/runner/tensor_file.h"
+
+#include <cstring>
+
+namespace ethosu_sdk::runner {
+namespace {
+
+using runtime::ErrorCode;
+using runtime::Status;
+
+constexpr size_t kFileHeader = 16;
+constexpr size_t kRecordHeader = 56;
+
+uint32_t U32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);  // the file is little-endian, like every target
+  return v;
+}
+
+// Reads the record at `offset`; `*next` is where the following one starts.
+Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord* out, size_t* next) {
+  if (offset > size || size - offset < kRecordHeader) {
+    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: record header past the end",
+                         static_cast<int64_t>(offset));
+  }
+  const uint8_t* h = data + offset;
+  const uint32_t dtype = U32(h);
+  const uint32_t rank = U32(h + 4);
+  const size_t element = runtime::ScalarTypeSize(static_cast<int32_t>(dtype));
+  if (element == 0) return Status::Error(ErrorCode::kNotSupported, "tensor file: dtype", dtype);
+  if (rank > static_cast<uint32_t>(runtime::kMaxRank)) {
+    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: rank", rank);
+  }
+  runtime::Tensor& t = out->tensor;
+  t = runtime::Tensor{};
+  t.dtype = static_cast<runtime::ScalarType>(dtype);
+  t.rank = static_cast<int32_t>(rank);
+  uint64_t numel = 1;
+  for (uint32_t d = 0; d < rank; ++d) {
+    const uint32_t s = U32(h + 8 + 4 * d);
+    if (s > (1u << 30)) return Status::Error(ErrorCode::kInvalidArgument, "tensor file: size", d, s);
+    t.sizes[d] = static_cast<int32_t>(s);
+    numel *= s;
+    if (numel > (uint64_t{1} << 30)) return Status::Error(ErrorCode::kInvalidArgument, "tensor file: too many elements");
+  }
+  std::memcpy(&out->scale, h + 40, 4);
+  std::memcpy(&out->zero_point, h + 44, 4);
+  uint64_t nbytes;
+  std::memcpy(&nbytes, h + 48, 8);
+  if (nbytes != numel * element) {
+    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: data size differs from shape",
+                         static_cast<int64_t>(nbytes), static_cast<int64_t>(numel * element));
+  }
+  const size_t data_offset = offset + kRecordHeader;
+  if (nbytes > size - data_offset) {
+    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: data past the end",
+                         static_cast<int64_t>(nbytes), static_cast<int64_t>(size - data_offset));
+  }
+  t.numel = static_cast<size_t>(numel);
+  t.nbytes = static_cast<size_t>(nbytes);
+  t.data = const_cast<uint8_t*>(data + data_offset);
+  *next = data_offset + static_cast<size_t>((nbytes + 7) & ~uint64_t{7});
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status TensorFile::Parse(const void* data, size_t size, TensorFile* out) {
+  const uint8_t* bytes = static_cast<const uint8_t*>(data);
+  if (bytes == nullptr || reinterpret_cast<uintptr_t>(bytes) % 8 != 0) {
+    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: buffer not 8-byte aligned");
+  }
+  if (size < kFileHeader || std::memcmp(bytes, "ESDKTEN1", 8) != 0) {
+    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: bad magic");
+  }
+  out->data_ = bytes;
+  out->size_ = size;
+  out->count_ = U32(bytes + 8);
+  // Walk once so that a damaged file fails here, not halfway through a run.
+  size_t offset = kFileHeader;
+  for (uint32_t i = 0; i < out->count_; ++i) {
+    TensorRecord record;
+    ESDK_RETURN_IF_ERROR(ReadRecord(bytes, size, offset, &record, &offset));
+  }
+  return Status::Ok();
+}
+
+Status TensorFile::Get(uint32_t index, TensorRecord* out) const {
+  if (index >= count_) {
+    return Status::Error(ErrorCode::kOutOfRange, "tensor file: index", index, count_);
+  }
+  size_t offset = kFileHeader;
+  for (uint32_t i = 0; i <= index; ++i) {
+    ESDK_RETURN_IF_ERROR(ReadRecord(data_, size_, offset, out, &offset));
+  }
+  return Status::Ok();
+}
+
+}  // namespace ethosu_sdk::runner

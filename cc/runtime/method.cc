@@ -1,0 +1,591 @@
+#include "cc/runtime/method.h"
+
+#include <cstring>
+
+#include "cc/runtime/flatbuffer_util.h"
+#include "schema/program_generated.h"
+
+namespace ethosu_sdk::runtime {
+namespace {
+
+namespace fb = ::executorch_flatbuffer;
+using IndexVector = flatbuffers::Vector<int32_t>;
+
+// Largest tensor the runtime accepts, in bytes: keeps every later product of
+// sizes far from overflow on 32-bit targets.
+constexpr size_t kMaxTensorBytes = size_t{1} << 30;
+
+const fb::ExecutionPlan* Plan(const void* plan) {
+  return static_cast<const fb::ExecutionPlan*>(plan);
+}
+
+Status OutOfMemory(const char* what, size_t count) {
+  return Status::Error(ErrorCode::kOutOfMemory, what, static_cast<int64_t>(count));
+}
+
+size_t VectorSize(const IndexVector* v) { return v == nullptr ? 0 : v->size(); }
+
+// Shape, dtype and layout of a serialized tensor; data placement is separate.
+Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
+  const size_t element_size = ScalarTypeSize(static_cast<int32_t>(t->scalar_type()));
+  if (element_size == 0) {
+    return Status::Error(ErrorCode::kNotSupported, "tensor dtype",
+                         static_cast<int64_t>(t->scalar_type()));
+  }
+  out->dtype = static_cast<ScalarType>(t->scalar_type());
+  const auto* sizes = t->sizes();
+  const uint32_t rank = sizes ? sizes->size() : 0;
+  if (rank > static_cast<uint32_t>(kMaxRank)) {
+    return Status::Error(ErrorCode::kNotSupported, "tensor rank", rank, kMaxRank);
+  }
+  out->rank = static_cast<int32_t>(rank);
+  size_t numel = 1;
+  for (uint32_t d = 0; d < rank; ++d) {
+    const int32_t size = sizes->Get(d);
+    if (size < 0) return Status::Error(ErrorCode::kInvalidProgram, "negative tensor size", size);
+    out->sizes[d] = size;
+    if (size != 0 && numel > kMaxTensorBytes / static_cast<size_t>(size)) {
+      return Status::Error(ErrorCode::kOutOfRange, "tensor too large", d, size);
+    }
+    numel *= static_cast<size_t>(size);
+  }
+  if (numel > kMaxTensorBytes / element_size) {
+    return Status::Error(ErrorCode::kOutOfRange, "tensor too large (elements)",
+                         static_cast<int64_t>(numel));
+  }
+  out->numel = numel;
+  out->nbytes = numel * element_size;
+  if (const auto* dim_order = t->dim_order()) {
+    if (dim_order->size() != rank) {
+      return Status::Error(ErrorCode::kInvalidProgram, "dim order length", dim_order->size(),
+                           rank);
+    }
+    for (uint32_t d = 0; d < rank; ++d) {
+      if (dim_order->Get(d) != d) {
+        return Status::Error(ErrorCode::kNotSupported, "non-contiguous dim order", d,
+                             dim_order->Get(d));
+      }
+    }
+  }
+  if (t->storage_offset() != 0) {
+    return Status::Error(ErrorCode::kNotSupported, "tensor storage offset", t->storage_offset());
+  }
+  if (t->shape_dynamism() == fb::TensorShapeDynamism::DYNAMIC_UNBOUND) {
+    return Status::Error(ErrorCode::kNotSupported, "tensor with unbounded dynamic shape");
+  }
+  if (t->extra_tensor_info() != nullptr &&
+      t->extra_tensor_info()->location() == fb::TensorDataLocation::EXTERNAL) {
+    return Status::Error(ErrorCode::kNotSupported, "tensor data outside the .pte");
+  }
+  return Status::Ok();
+}
+
+// Points the tensor at planned memory, constant data, or nothing (inputs
+// that the caller provides are planned too; anything else stays null).
+Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::ExecutionPlan* plan,
+                   const MethodMemory& memory, Tensor* out) {
+  const fb::AllocationDetails* allocation = t->allocation_info();
+  if (allocation != nullptr) {
+    if (t->data_buffer_idx() != 0) {
+      return Status::Error(ErrorCode::kNotSupported, "mutable tensor with initial data",
+                           t->data_buffer_idx());
+    }
+    const auto* buffer_sizes = plan->non_const_buffer_sizes();
+    const uint32_t id = allocation->memory_id();
+    const uint32_t buffer_count = buffer_sizes ? buffer_sizes->size() : 0;
+    if (id == 0 || id >= buffer_count) {
+      return Status::Error(ErrorCode::kOutOfRange, "memory id", id, buffer_count);
+    }
+    if (id - 1 >= memory.planned.size) {
+      return Status::Error(ErrorCode::kOutOfMemory, "no arena for memory id", id,
+                           static_cast<int64_t>(memory.planned.size));
+    }
+    const uint64_t offset = static_cast<uint64_t>(allocation->memory_offset_high()) << 32 |
+                            allocation->memory_offset_low();
+    const int64_t planned_size = internal::VectorElement(buffer_sizes, id);
+    if (planned_size < 0 || offset > static_cast<uint64_t>(planned_size) ||
+        out->nbytes > static_cast<uint64_t>(planned_size) - offset) {
+      return Status::Error(ErrorCode::kOutOfRange, "tensor past its planned buffer",
+                           static_cast<int64_t>(offset), static_cast<int64_t>(out->nbytes));
+    }
+    const Span<uint8_t>& arena = memory.planned[id - 1];
+    if (offset + out->nbytes > arena.size) {
+      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small for a tensor", id,
+                           static_cast<int64_t>(arena.size));
+    }
+    out->data = arena.data + offset;
+  } else if (t->data_buffer_idx() != 0) {
+    const void* data = nullptr;
+    ESDK_RETURN_IF_ERROR(program.ConstantData(t->data_buffer_idx(), out->nbytes, &data));
+    // Kernels only read constants; the const is restored by their signatures.
+    out->data = const_cast<void*>(data);
+  }
+  if (out->data != nullptr && reinterpret_cast<uintptr_t>(out->data) % out->ElementSize() != 0) {
+    return Status::Error(ErrorCode::kInvalidProgram, "tensor data misaligned",
+                         static_cast<int64_t>(reinterpret_cast<uintptr_t>(out->data) % 16));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+const char* ValueTagName(Value::Tag tag) {
+  switch (tag) {
+    case Value::Tag::kNone: return "None";
+    case Value::Tag::kInt: return "Int";
+    case Value::Tag::kDouble: return "Double";
+    case Value::Tag::kBool: return "Bool";
+    case Value::Tag::kTensor: return "Tensor";
+    case Value::Tag::kString: return "String";
+    case Value::Tag::kIntList: return "IntList";
+    case Value::Tag::kDoubleList: return "DoubleList";
+    case Value::Tag::kBoolList: return "BoolList";
+    case Value::Tag::kTensorList: return "TensorList";
+    case Value::Tag::kOptionalTensorList: return "OptionalTensorList";
+  }
+  return "?";
+}
+
+Status Method::PlannedBufferSizes(const Program& program, const char* name, size_t* sizes,
+                                  size_t capacity, size_t* count) {
+  const fb::ExecutionPlan* plan = nullptr;
+  ESDK_RETURN_IF_ERROR(program.FindMethod(name, &plan));
+  const auto* buffer_sizes = plan->non_const_buffer_sizes();
+  const size_t n = buffer_sizes == nullptr || buffer_sizes->size() == 0 ? 0 : buffer_sizes->size() - 1;
+  if (n > capacity) {
+    return Status::Error(ErrorCode::kOutOfMemory, "too many planned buffers",
+                         static_cast<int64_t>(n), static_cast<int64_t>(capacity));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t size = internal::VectorElement(buffer_sizes, static_cast<uint32_t>(i + 1));
+    if (size < 0 || static_cast<uint64_t>(size) > SIZE_MAX) {
+      return Status::Error(ErrorCode::kOutOfRange, "planned buffer size", static_cast<int64_t>(i),
+                           size);
+    }
+    sizes[i] = static_cast<size_t>(size);
+  }
+  *count = n;
+  return Status::Ok();
+}
+
+Status Method::Load(const Program& program, const char* name, const Registries& registries,
+                    const MethodMemory& memory, Method* out) {
+  if (memory.runtime == nullptr || out == nullptr) {
+    return Status::Error(ErrorCode::kInvalidArgument, "no runtime arena");
+  }
+  const fb::ExecutionPlan* plan = nullptr;
+  ESDK_RETURN_IF_ERROR(program.FindMethod(name, &plan));
+
+  // The caller's planned arenas must cover what the plan asks for.
+  const auto* buffer_sizes = plan->non_const_buffer_sizes();
+  const uint32_t buffer_count = buffer_sizes ? buffer_sizes->size() : 0;
+  for (uint32_t id = 1; id < buffer_count; ++id) {
+    const int64_t needed = internal::VectorElement(buffer_sizes, id);
+    if (needed < 0) return Status::Error(ErrorCode::kInvalidProgram, "planned buffer size", needed);
+    if (id - 1 >= memory.planned.size) {
+      return Status::Error(ErrorCode::kOutOfMemory, "planned arena missing for memory id", id,
+                           static_cast<int64_t>(memory.planned.size));
+    }
+    if (static_cast<uint64_t>(needed) > memory.planned[id - 1].size) {
+      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small (needed, given)",
+                           needed, static_cast<int64_t>(memory.planned[id - 1].size));
+    }
+  }
+
+  Method method;
+  ESDK_RETURN_IF_ERROR(method.LoadValues(program, plan, memory));
+  ESDK_RETURN_IF_ERROR(method.LoadDelegates(program, plan, registries, memory.runtime));
+  ESDK_RETURN_IF_ERROR(method.LoadInstructions(plan, registries, memory.runtime));
+  Span<Value*> inputs;
+  ESDK_RETURN_IF_ERROR(method.ResolveIndexList(plan->inputs(), memory.runtime, &inputs));
+  Span<Value*> outputs;
+  ESDK_RETURN_IF_ERROR(method.ResolveIndexList(plan->outputs(), memory.runtime, &outputs));
+  method.inputs_ = inputs;
+  method.outputs_ = outputs;
+  *out = method;
+  return Status::Ok();
+}
+
+Status Method::LoadValues(const Program& program, const void* plan_ptr, const MethodMemory& memory) {
+  const fb::ExecutionPlan* plan = Plan(plan_ptr);
+  Arena* arena = memory.runtime;
+  const auto* values = plan->values();
+  const size_t count = values ? values->size() : 0;
+  Value* resolved = arena->New<Value>(count);
+  if (resolved == nullptr && count > 0) return OutOfMemory("runtime arena: values", count);
+  values_ = {resolved, count};
+
+  // Pass 1: scalars, strings and tensors, which lists refer to by index.
+  for (uint32_t i = 0; i < count; ++i) {
+    const fb::EValue* value = values->Get(i);
+    Value& v = resolved[i];
+    // The Verifier accepts a union whose type is set but whose table is
+    // absent; every val_as_*() below relies on this check.
+    if (value->val_type() != fb::KernelTypes::NONE && value->val() == nullptr) {
+      return Status::Error(ErrorCode::kInvalidProgram, "value without its table", i);
+    }
+    switch (value->val_type()) {
+      case fb::KernelTypes::NONE:
+      case fb::KernelTypes::Null:
+        v.tag = Value::Tag::kNone;
+        break;
+      case fb::KernelTypes::Int:
+        v.tag = Value::Tag::kInt;
+        v.i = value->val_as_Int()->int_val();
+        break;
+      case fb::KernelTypes::Bool:
+        v.tag = Value::Tag::kBool;
+        v.b = value->val_as_Bool()->bool_val();
+        break;
+      case fb::KernelTypes::Double:
+        v.tag = Value::Tag::kDouble;
+        v.d = value->val_as_Double()->double_val();
+        break;
+      case fb::KernelTypes::String: {
+        const auto* s = value->val_as_String()->string_val();
+        v.tag = Value::Tag::kString;
+        v.string = {s ? s->c_str() : "", s ? s->size() : 0};
+        break;
+      }
+      case fb::KernelTypes::Tensor: {
+        Tensor* tensor = arena->New<Tensor>(1);
+        if (tensor == nullptr) return OutOfMemory("runtime arena: tensor", i);
+        const fb::Tensor* t = value->val_as_Tensor();
+        Status status = LoadTensorShape(t, tensor);
+        if (status.ok()) status = PlaceTensor(t, program, plan, memory, tensor);
+        if (!status.ok()) return status;
+        v.tag = Value::Tag::kTensor;
+        v.tensor = tensor;
+        break;
+      }
+      case fb::KernelTypes::IntList:
+      case fb::KernelTypes::DoubleList:
+      case fb::KernelTypes::BoolList:
+      case fb::KernelTypes::TensorList:
+      case fb::KernelTypes::OptionalTensorList:
+        break;  // pass 2
+      default:
+        return Status::Error(ErrorCode::kNotSupported, "value type",
+                             static_cast<int64_t>(value->val_type()), i);
+    }
+  }
+
+  // Pass 2: lists, resolved into arrays in the arena.
+  for (uint32_t i = 0; i < count; ++i) {
+    const fb::EValue* value = values->Get(i);
+    Value& v = resolved[i];
+    switch (value->val_type()) {
+      case fb::KernelTypes::IntList: {
+        const auto* items = value->val_as_IntList()->items();
+        const size_t n = items ? items->size() : 0;
+        int64_t* ints = arena->New<int64_t>(n);
+        if (ints == nullptr && n > 0) return OutOfMemory("runtime arena: int list", n);
+        for (uint32_t k = 0; k < n; ++k) {
+          // Items are indices of Int values (ExecuTorch's symbolic-int layout).
+          const int64_t index = internal::VectorElement(items, k);
+          if (index < 0 || static_cast<uint64_t>(index) >= count) {
+            return Status::Error(ErrorCode::kOutOfRange, "int list item index", index,
+                                 static_cast<int64_t>(count));
+          }
+          if (resolved[index].tag != Value::Tag::kInt) {
+            return Status::Error(ErrorCode::kInvalidProgram, "int list item is not an Int", index);
+          }
+          ints[k] = resolved[index].i;
+        }
+        v.tag = Value::Tag::kIntList;
+        v.int_list = {ints, n};
+        break;
+      }
+      case fb::KernelTypes::DoubleList: {
+        const auto* items = value->val_as_DoubleList()->items();
+        const size_t n = items ? items->size() : 0;
+        double* doubles = arena->New<double>(n);
+        if (doubles == nullptr && n > 0) return OutOfMemory("runtime arena: double list", n);
+        for (uint32_t k = 0; k < n; ++k) doubles[k] = internal::VectorElement(items, k);
+        v.tag = Value::Tag::kDoubleList;
+        v.double_list = {doubles, n};
+        break;
+      }
+      case fb::KernelTypes::BoolList: {
+        const auto* items = value->val_as_BoolList()->items();
+        const size_t n = items ? items->size() : 0;
+        bool* bools = arena->New<bool>(n);
+        if (bools == nullptr && n > 0) return OutOfMemory("runtime arena: bool list", n);
+        for (uint32_t k = 0; k < n; ++k) bools[k] = items->Get(k) != 0;
+        v.tag = Value::Tag::kBoolList;
+        v.bool_list = {bools, n};
+        break;
+      }
+      case fb::KernelTypes::TensorList:
+      case fb::KernelTypes::OptionalTensorList: {
+        const bool optional = value->val_type() == fb::KernelTypes::OptionalTensorList;
+        const IndexVector* items = optional ? value->val_as_OptionalTensorList()->items()
+                                            : value->val_as_TensorList()->items();
+        const size_t n = VectorSize(items);
+        Tensor** tensors = arena->New<Tensor*>(n);
+        if (tensors == nullptr && n > 0) return OutOfMemory("runtime arena: tensor list", n);
+        for (uint32_t k = 0; k < n; ++k) {
+          const int32_t index = items->Get(k);
+          if (optional && index == -1) continue;  // None
+          if (index < 0 || static_cast<size_t>(index) >= count) {
+            return Status::Error(ErrorCode::kOutOfRange, "tensor list item index", index,
+                                 static_cast<int64_t>(count));
+          }
+          if (resolved[index].tag == Value::Tag::kTensor) {
+            tensors[k] = resolved[index].tensor;
+          } else if (!(optional && resolved[index].tag == Value::Tag::kNone)) {
+            return Status::Error(ErrorCode::kInvalidProgram, "tensor list item is not a Tensor",
+                                 index);
+          }
+        }
+        v.tag = optional ? Value::Tag::kOptionalTensorList : Value::Tag::kTensorList;
+        v.tensor_list = {tensors, n};
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return Status::Ok();
+}
+
+Status Method::ResolveIndexList(const void* list_ptr, Arena* arena, Span<Value*>* out) {
+  const IndexVector* list = static_cast<const IndexVector*>(list_ptr);
+  const size_t n = VectorSize(list);
+  Value** resolved = arena->New<Value*>(n);
+  if (resolved == nullptr && n > 0) return OutOfMemory("runtime arena: value indices", n);
+  for (uint32_t k = 0; k < n; ++k) {
+    const int32_t index = list->Get(k);
+    if (index < 0 || static_cast<size_t>(index) >= values_.size) {
+      return Status::Error(ErrorCode::kOutOfRange, "value index", index,
+                           static_cast<int64_t>(values_.size));
+    }
+    resolved[k] = &values_[static_cast<size_t>(index)];
+  }
+  *out = {resolved, n};
+  return Status::Ok();
+}
+
+Status Method::ResolveArgs(const void* list_ptr, Arena* arena, Span<Value* const>* out) {
+  Span<Value*> resolved;
+  ESDK_RETURN_IF_ERROR(ResolveIndexList(list_ptr, arena, &resolved));
+  *out = {resolved.data, resolved.size};
+  return Status::Ok();
+}
+
+Status Method::LoadDelegates(const Program& program, const void* plan_ptr,
+                             const Registries& registries, Arena* arena) {
+  const auto* delegates = Plan(plan_ptr)->delegates();
+  const size_t count = delegates ? delegates->size() : 0;
+  Delegate* resolved = arena->New<Delegate>(count);
+  if (resolved == nullptr && count > 0) return OutOfMemory("runtime arena: delegates", count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const fb::BackendDelegate* delegate = delegates->Get(i);
+    const auto* id = delegate->id();
+    if (id == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "delegate without id", i);
+    Backend* backend = registries.backends.Find(id->c_str(), id->size());
+    if (backend == nullptr) {
+      return Status::ErrorNamed(ErrorCode::kNotFound, "backend not registered", id->c_str(),
+                                id->size());
+    }
+    DelegateInit init{};
+    ESDK_RETURN_IF_ERROR(program.DelegateData(delegate->processed(), &init.processed));
+    const auto* specs = delegate->compile_specs();
+    const size_t spec_count = specs ? specs->size() : 0;
+    CompileSpec* compile_specs = arena->New<CompileSpec>(spec_count);
+    if (compile_specs == nullptr && spec_count > 0) {
+      return OutOfMemory("runtime arena: compile specs", spec_count);
+    }
+    for (uint32_t k = 0; k < spec_count; ++k) {
+      const auto* key = specs->Get(k)->key();
+      const auto* value = specs->Get(k)->value();
+      compile_specs[k].key = {key ? key->c_str() : "", key ? key->size() : 0};
+      compile_specs[k].value = {value ? value->data() : nullptr, value ? value->size() : 0};
+    }
+    init.compile_specs = {compile_specs, spec_count};
+    init.arena = arena;
+    resolved[i].backend = backend;
+    resolved[i].handle = nullptr;
+    ESDK_RETURN_IF_ERROR(backend->Init(init, &resolved[i].handle));
+  }
+  delegates_ = {resolved, count};
+  return Status::Ok();
+}
+
+Status Method::LoadInstructions(const void* plan_ptr, const Registries& registries, Arena* arena) {
+  const fb::ExecutionPlan* plan = Plan(plan_ptr);
+  const auto* chains = plan->chains();
+  const size_t chain_count = chains ? chains->size() : 0;
+  if (chain_count > 1) {
+    return Status::Error(ErrorCode::kNotSupported, "more than one chain",
+                         static_cast<int64_t>(chain_count));
+  }
+  const auto* list = chain_count == 1 ? chains->Get(0)->instructions() : nullptr;
+  const size_t count = list ? list->size() : 0;
+  Instruction* instructions = arena->New<Instruction>(count);
+  if (instructions == nullptr && count > 0) return OutOfMemory("runtime arena: instructions", count);
+  const auto* operators = plan->operators();
+  const uint32_t operator_count = operators ? operators->size() : 0;
+
+  auto value_at = [this](int32_t index, Value** out) -> Status {
+    if (index < 0 || static_cast<size_t>(index) >= values_.size) {
+      return Status::Error(ErrorCode::kOutOfRange, "value index", index,
+                           static_cast<int64_t>(values_.size));
+    }
+    *out = &values_[static_cast<size_t>(index)];
+    return Status::Ok();
+  };
+
+  for (uint32_t pc = 0; pc < count; ++pc) {
+    const fb::Instruction* instruction = list->Get(pc);
+    Instruction& out = instructions[pc];
+    if (instruction->instr_args() == nullptr) {
+      return Status::Error(ErrorCode::kInvalidProgram, "instruction without arguments", pc);
+    }
+    switch (instruction->instr_args_type()) {
+      case fb::InstructionArguments::KernelCall: {
+        const fb::KernelCall* call = instruction->instr_args_as_KernelCall();
+        if (call->op_index() < 0 || static_cast<uint32_t>(call->op_index()) >= operator_count) {
+          return Status::Error(ErrorCode::kOutOfRange, "operator index", call->op_index(),
+                               operator_count);
+        }
+        const fb::Operator* op = operators->Get(static_cast<uint32_t>(call->op_index()));
+        const auto* name = op->name();
+        const auto* overload = op->overload();
+        if (name == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "operator without name");
+        out.kind = Instruction::Kind::kKernel;
+        out.kernel = registries.operators.Find(name->c_str(), name->size(),
+                                               overload ? overload->c_str() : "",
+                                               overload ? overload->size() : 0);
+        if (out.kernel == nullptr) {
+          return Status::ErrorNamed(ErrorCode::kNotFound, "operator not registered",
+                                    name->c_str(), name->size());
+        }
+        ESDK_RETURN_IF_ERROR(ResolveArgs(call->args(), arena, &out.args));
+        break;
+      }
+      case fb::InstructionArguments::DelegateCall: {
+        const fb::DelegateCall* call = instruction->instr_args_as_DelegateCall();
+        if (call->delegate_index() < 0 ||
+            static_cast<size_t>(call->delegate_index()) >= delegates_.size) {
+          return Status::Error(ErrorCode::kOutOfRange, "delegate index", call->delegate_index(),
+                               static_cast<int64_t>(delegates_.size));
+        }
+        out.kind = Instruction::Kind::kDelegate;
+        out.delegate = static_cast<uint32_t>(call->delegate_index());
+        ESDK_RETURN_IF_ERROR(ResolveArgs(call->args(), arena, &out.args));
+        break;
+      }
+      case fb::InstructionArguments::MoveCall: {
+        const fb::MoveCall* call = instruction->instr_args_as_MoveCall();
+        out.kind = Instruction::Kind::kMove;
+        ESDK_RETURN_IF_ERROR(value_at(call->move_from(), &out.from));
+        ESDK_RETURN_IF_ERROR(value_at(call->move_to(), &out.to));
+        break;
+      }
+      case fb::InstructionArguments::JumpFalseCall: {
+        const fb::JumpFalseCall* call = instruction->instr_args_as_JumpFalseCall();
+        out.kind = Instruction::Kind::kJumpFalse;
+        ESDK_RETURN_IF_ERROR(value_at(call->cond_value_index(), &out.from));
+        if (call->destination_instruction() < 0 ||
+            static_cast<size_t>(call->destination_instruction()) >= count) {
+          return Status::Error(ErrorCode::kOutOfRange, "jump destination",
+                               call->destination_instruction(), static_cast<int64_t>(count));
+        }
+        out.destination = static_cast<uint32_t>(call->destination_instruction());
+        break;
+      }
+      case fb::InstructionArguments::FreeCall: {
+        const fb::FreeCall* call = instruction->instr_args_as_FreeCall();
+        out.kind = Instruction::Kind::kFree;
+        ESDK_RETURN_IF_ERROR(value_at(call->value_index(), &out.from));
+        if (!out.from->IsTensor()) {
+          return Status::Error(ErrorCode::kInvalidProgram, "free of a non-tensor value",
+                               call->value_index());
+        }
+        break;
+      }
+      default:
+        return Status::Error(ErrorCode::kInvalidProgram, "instruction type",
+                             static_cast<int64_t>(instruction->instr_args_type()), pc);
+    }
+  }
+  instructions_ = {instructions, count};
+  return Status::Ok();
+}
+
+Status Method::SetInput(size_t i, const void* data, size_t nbytes) {
+  if (i >= inputs_.size) {
+    return Status::Error(ErrorCode::kOutOfRange, "input index", static_cast<int64_t>(i),
+                         static_cast<int64_t>(inputs_.size));
+  }
+  const Value& value = *inputs_[i];
+  if (!value.IsTensor()) {
+    return Status::Error(ErrorCode::kNotSupported, "non-tensor input", static_cast<int64_t>(i));
+  }
+  Tensor& tensor = *value.tensor;
+  if (nbytes != tensor.nbytes) {
+    return Status::Error(ErrorCode::kInvalidArgument, "input size (given, expected)",
+                         static_cast<int64_t>(nbytes), static_cast<int64_t>(tensor.nbytes));
+  }
+  if (tensor.data == nullptr) {
+    return Status::Error(ErrorCode::kNotSupported, "input tensor is not memory-planned",
+                         static_cast<int64_t>(i));
+  }
+  if (nbytes > 0) std::memmove(tensor.data, data, nbytes);
+  return Status::Ok();
+}
+
+Status Method::Execute() {
+  failed_instruction_ = -1;
+  uint64_t steps = 0;
+  size_t pc = 0;
+  while (pc < instructions_.size) {
+    if (++steps > budget_) {
+      failed_instruction_ = static_cast<int64_t>(pc);
+      return Status::Error(ErrorCode::kInvalidProgram, "instruction budget exhausted",
+                           static_cast<int64_t>(budget_));
+    }
+    const Instruction& instruction = instructions_[pc];
+    Status status;
+    size_t next = pc + 1;
+    switch (instruction.kind) {
+      case Instruction::Kind::kKernel:
+        status = instruction.kernel(instruction.args);
+        break;
+      case Instruction::Kind::kDelegate: {
+        const Delegate& delegate = delegates_[instruction.delegate];
+        status = delegate.backend->Execute(delegate.handle, instruction.args);
+        break;
+      }
+      case Instruction::Kind::kMove:
+        *instruction.to = *instruction.from;
+        break;
+      case Instruction::Kind::kJumpFalse: {
+        const Value& cond = *instruction.from;
+        bool value = false;
+        if (cond.tag == Value::Tag::kBool) {
+          value = cond.b;
+        } else if (cond.IsTensor() && cond.tensor->dtype == ScalarType::kBool &&
+                   cond.tensor->numel == 1 && cond.tensor->data != nullptr) {
+          value = *cond.tensor->Data<const uint8_t>() != 0;
+        } else {
+          status = Status::Error(ErrorCode::kInvalidProgram, "jump condition is not a bool");
+        }
+        if (status.ok() && !value) next = instruction.destination;
+        break;
+      }
+      case Instruction::Kind::kFree:
+        // Planned memory belongs to the caller's arenas: nothing to release.
+        break;
+    }
+    if (!status.ok()) {
+      failed_instruction_ = static_cast<int64_t>(pc);
+      return status;
+    }
+    pc = next;
+  }
+  return Status::Ok();
+}
+
+}  // namespace ethosu_sdk::runtime

@@ -1,0 +1,99 @@
+// One method of a loaded program, ready to run: values resolved, tensors
+// placed in the caller's planned arenas, kernels and delegates bound. Load
+// does all validation and all allocation; Execute only runs instructions.
+//
+//   Program program;   Program::Load(pte, pte_size, &program);
+//   size_t sizes[4];   size_t count;
+//   Method::PlannedBufferSizes(program, "forward", sizes, 4, &count);
+//   ... provide `count` arenas of at least those sizes ...
+//   Method method;     Method::Load(program, "forward", registries, memory, &method);
+//   method.SetInput(0, data, nbytes);  method.Execute();  method.Output(0);
+#ifndef ETHOSU_SDK_CC_RUNTIME_METHOD_H_
+#define ETHOSU_SDK_CC_RUNTIME_METHOD_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/runtime/arena.h"
+#include "cc/runtime/backend.h"
+#include "cc/runtime/operator_registry.h"
+#include "cc/runtime/program.h"
+#include "cc/runtime/status.h"
+#include "cc/runtime/value.h"
+
+namespace ethosu_sdk::runtime {
+
+struct MethodMemory {
+  // Values, tensors, resolved lists, instruction tables, delegate state.
+  Arena* runtime = nullptr;
+  // planned[i] backs the program's memory_id i + 1 (memory id 0 is reserved).
+  Span<const Span<uint8_t>> planned;
+};
+
+struct Registries {
+  OperatorRegistry operators;
+  BackendRegistry backends;
+};
+
+class Method {
+ public:
+  // Sizes of the planned buffers `name` needs, in memory-id order from 1.
+  static Status PlannedBufferSizes(const Program& program, const char* name, size_t* sizes,
+                                   size_t capacity, size_t* count);
+
+  static Status Load(const Program& program, const char* name, const Registries& registries,
+                     const MethodMemory& memory, Method* out);
+
+  size_t InputCount() const { return inputs_.size; }
+  size_t OutputCount() const { return outputs_.size; }
+  const Value& Input(size_t i) const { return *inputs_[i]; }
+  const Value& Output(size_t i) const { return *outputs_[i]; }
+
+  // Copies `nbytes` into input tensor `i`; size must match the tensor's.
+  // Set every input before every Execute: memory planning may reuse an
+  // input's buffer for later values once the input has been consumed.
+  Status SetInput(size_t i, const void* data, size_t nbytes);
+
+  // Runs the instruction chain once. On an error, FailedInstruction() tells
+  // which instruction reported it.
+  Status Execute();
+  int64_t FailedInstruction() const { return failed_instruction_; }
+
+  // At most this many instructions per Execute (guards against jump loops).
+  void SetInstructionBudget(uint64_t budget) { budget_ = budget; }
+
+ private:
+  struct Instruction {
+    enum class Kind : uint8_t { kKernel, kDelegate, kMove, kJumpFalse, kFree };
+    Kind kind;
+    KernelFn kernel;          // kKernel
+    uint32_t delegate;        // kDelegate: index into delegates_
+    Span<Value* const> args;  // kKernel, kDelegate
+    Value* from;              // kMove: source; kJumpFalse: condition; kFree: the tensor
+    Value* to;                // kMove
+    uint32_t destination;     // kJumpFalse
+  };
+  struct Delegate {
+    Backend* backend;
+    void* handle;
+  };
+
+  Status LoadValues(const Program& program, const void* plan, const MethodMemory& memory);
+  Status LoadInstructions(const void* plan, const Registries& registries, Arena* arena);
+  Status LoadDelegates(const Program& program, const void* plan, const Registries& registries,
+                       Arena* arena);
+  Status ResolveArgs(const void* flatbuffer_args, Arena* arena, Span<Value* const>* out);
+  Status ResolveIndexList(const void* flatbuffer_list, Arena* arena, Span<Value*>* out);
+
+  Span<Value> values_;
+  Span<Value*> inputs_;
+  Span<Value*> outputs_;
+  Span<Instruction> instructions_;
+  Span<Delegate> delegates_;
+  uint64_t budget_ = 1u << 24;
+  int64_t failed_instruction_ = -1;
+};
+
+}  // namespace ethosu_sdk::runtime
+
+#endif  // ETHOSU_SDK_CC_RUNTIME_METHOD_H_

@@ -1,0 +1,211 @@
+#include "cc/runtime/program.h"
+
+#include <cstring>
+
+#include "cc/runtime/flatbuffer_util.h"
+#include "schema/program_generated.h"
+
+namespace ethosu_sdk::runtime {
+namespace {
+
+namespace fb = ::executorch_flatbuffer;
+
+// Extended header (written by ExecuTorch's serializer after the flatbuffer's
+// root offset and file identifier): magic, length, program size, segment
+// base offset, and (when length allows) segment data size. Little-endian.
+constexpr size_t kHeaderOffset = 8;
+constexpr size_t kHeaderMinLength = 24;
+constexpr size_t kHeaderFullLength = 32;
+
+uint32_t ReadU32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+         static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+}
+
+uint64_t ReadU64(const uint8_t* p) {
+  return static_cast<uint64_t>(ReadU32(p)) | static_cast<uint64_t>(ReadU32(p + 4)) << 32;
+}
+
+}  // namespace
+
+Status Program::Load(const void* data, size_t size, Program* out) {
+  if (data == nullptr || out == nullptr) {
+    return Status::Error(ErrorCode::kInvalidArgument, "null program buffer");
+  }
+  if (reinterpret_cast<uintptr_t>(data) % 16 != 0) {
+    return Status::Error(ErrorCode::kInvalidArgument, "program buffer not 16-byte aligned");
+  }
+  const uint8_t* bytes = static_cast<const uint8_t*>(data);
+  if (size < kHeaderOffset) {
+    return Status::Error(ErrorCode::kInvalidProgram, "file shorter than a flatbuffer header",
+                         static_cast<int64_t>(size));
+  }
+  if (!flatbuffers::BufferHasIdentifier(bytes, fb::ProgramIdentifier())) {
+    return Status::Error(ErrorCode::kInvalidProgram, "file identifier is not ET12");
+  }
+
+  uint64_t program_size = size;
+  uint64_t segment_base = 0;
+  if (size >= kHeaderOffset + kHeaderMinLength &&
+      std::memcmp(bytes + kHeaderOffset, "eh00", 4) == 0) {
+    const uint8_t* header = bytes + kHeaderOffset;
+    const uint32_t length = ReadU32(header + 4);
+    if (length < kHeaderMinLength || length > size - kHeaderOffset) {
+      return Status::Error(ErrorCode::kInvalidProgram, "extended header length", length);
+    }
+    program_size = ReadU64(header + 8);
+    segment_base = ReadU64(header + 16);
+    if (program_size < kHeaderOffset + length || program_size > size) {
+      return Status::Error(ErrorCode::kInvalidProgram, "program size outside the file",
+                           static_cast<int64_t>(program_size), static_cast<int64_t>(size));
+    }
+    if (segment_base > size || (segment_base != 0 && segment_base < program_size)) {
+      return Status::Error(ErrorCode::kInvalidProgram, "segment base offset outside the file",
+                           static_cast<int64_t>(segment_base), static_cast<int64_t>(size));
+    }
+    if (length >= kHeaderFullLength) {
+      const uint64_t segment_data_size = ReadU64(header + 24);
+      if (segment_data_size > size - segment_base) {
+        return Status::Error(ErrorCode::kInvalidProgram, "segment data past the end of the file",
+                             static_cast<int64_t>(segment_data_size),
+                             static_cast<int64_t>(size - segment_base));
+      }
+    }
+  }
+  if (program_size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
+    return Status::Error(ErrorCode::kInvalidProgram, "flatbuffer too large",
+                         static_cast<int64_t>(program_size));
+  }
+
+  flatbuffers::Verifier::Options options;
+  options.max_depth = 64;
+  options.max_tables = 1000000;
+  options.check_alignment = true;
+  flatbuffers::Verifier verifier(bytes, static_cast<size_t>(program_size), options);
+  if (!fb::VerifyProgramBuffer(verifier)) {
+    return Status::Error(ErrorCode::kInvalidProgram, "flatbuffer verification failed");
+  }
+  const fb::Program* program = fb::GetProgram(bytes);
+
+  // Every segment must lie inside the file, after the segment base.
+  if (const auto* segments = program->segments()) {
+    // Without an extended header there is no segment data; the serializer
+    // still lists an empty segment for an empty constant segment.
+    const uint64_t available = segment_base == 0 ? 0 : size - segment_base;
+    for (uint32_t i = 0; i < segments->size(); ++i) {
+      const fb::DataSegment* segment = segments->Get(i);
+      if (segment->offset() > available || segment->size() > available - segment->offset()) {
+        return Status::Error(ErrorCode::kOutOfRange, "segment outside the file", i,
+                             static_cast<int64_t>(segment->offset()));
+      }
+    }
+  }
+  const bool has_constant_buffer = program->constant_buffer() != nullptr &&
+                                   program->constant_buffer()->size() > 0;
+  const fb::SubsegmentOffsets* constant_segment = program->constant_segment();
+  if (constant_segment != nullptr && constant_segment->offsets() != nullptr &&
+      constant_segment->offsets()->size() > 0) {
+    if (has_constant_buffer) {
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "both constant_buffer and constant_segment are set");
+    }
+    const uint32_t segment_count = program->segments() ? program->segments()->size() : 0;
+    if (constant_segment->segment_index() >= segment_count) {
+      return Status::Error(ErrorCode::kOutOfRange, "constant segment index",
+                           constant_segment->segment_index(), segment_count);
+    }
+  }
+  if (program->execution_plan() == nullptr || program->execution_plan()->size() == 0) {
+    return Status::Error(ErrorCode::kInvalidProgram, "program has no methods");
+  }
+
+  out->data_ = bytes;
+  out->size_ = size;
+  out->segment_base_ = segment_base;
+  out->program_ = program;
+  return Status::Ok();
+}
+
+size_t Program::MethodCount() const {
+  return program_ == nullptr ? 0 : program_->execution_plan()->size();
+}
+
+Status Program::FindMethod(const char* name, const fb::ExecutionPlan** out) const {
+  if (program_ == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "program not loaded");
+  const auto* plans = program_->execution_plan();
+  for (uint32_t i = 0; i < plans->size(); ++i) {
+    const fb::ExecutionPlan* plan = plans->Get(i);
+    if (plan->name() != nullptr && std::strcmp(plan->name()->c_str(), name) == 0) {
+      *out = plan;
+      return Status::Ok();
+    }
+  }
+  return Status::ErrorNamed(ErrorCode::kNotFound, "no method", name, std::strlen(name));
+}
+
+Status Program::Segment(uint32_t index, Span<const uint8_t>* out) const {
+  const auto* segments = program_->segments();
+  const uint32_t count = segments ? segments->size() : 0;
+  if (index >= count) {
+    return Status::Error(ErrorCode::kOutOfRange, "segment index", index, count);
+  }
+  // Ranges were checked against the file in Load.
+  const fb::DataSegment* segment = segments->Get(index);
+  out->data = segment->size() == 0 ? data_ : data_ + segment_base_ + segment->offset();
+  out->size = static_cast<size_t>(segment->size());
+  return Status::Ok();
+}
+
+Status Program::ConstantData(uint32_t index, size_t nbytes, const void** out) const {
+  const auto* buffers = program_->constant_buffer();
+  if (buffers != nullptr && buffers->size() > 0) {
+    if (index >= buffers->size()) {
+      return Status::Error(ErrorCode::kOutOfRange, "constant buffer index", index,
+                           buffers->size());
+    }
+    const auto* storage = buffers->Get(index)->storage();
+    const size_t available = storage ? storage->size() : 0;
+    if (nbytes > available) {
+      return Status::Error(ErrorCode::kOutOfRange, "constant buffer smaller than its tensor",
+                           static_cast<int64_t>(available), static_cast<int64_t>(nbytes));
+    }
+    *out = storage ? storage->data() : nullptr;
+    return Status::Ok();
+  }
+  const fb::SubsegmentOffsets* constants = program_->constant_segment();
+  const auto* offsets = constants ? constants->offsets() : nullptr;
+  const uint32_t count = offsets ? offsets->size() : 0;
+  if (index >= count) {
+    return Status::Error(ErrorCode::kOutOfRange, "constant index", index, count);
+  }
+  Span<const uint8_t> segment;
+  ESDK_RETURN_IF_ERROR(Segment(constants->segment_index(), &segment));
+  const uint64_t offset = internal::VectorElement(offsets, index);
+  if (offset > segment.size || nbytes > segment.size - offset) {
+    return Status::Error(ErrorCode::kOutOfRange, "constant data past its segment",
+                         static_cast<int64_t>(offset), static_cast<int64_t>(nbytes));
+  }
+  *out = segment.data + offset;
+  return Status::Ok();
+}
+
+Status Program::DelegateData(const fb::BackendDelegateDataReference* ref,
+                             Span<const uint8_t>* out) const {
+  if (ref == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "delegate without data");
+  if (ref->location() == fb::DataLocation::SEGMENT) return Segment(ref->index(), out);
+  if (ref->location() != fb::DataLocation::INLINE) {
+    return Status::Error(ErrorCode::kInvalidProgram, "delegate data location",
+                         static_cast<int64_t>(ref->location()));
+  }
+  const auto* inline_data = program_->backend_delegate_data();
+  const uint32_t count = inline_data ? inline_data->size() : 0;
+  if (ref->index() >= count) {
+    return Status::Error(ErrorCode::kOutOfRange, "inline delegate data index", ref->index(), count);
+  }
+  const auto* bytes = inline_data->Get(ref->index())->data();
+  out->data = bytes ? bytes->data() : nullptr;
+  out->size = bytes ? bytes->size() : 0;
+  return Status::Ok();
+}
+
+}  // namespace ethosu_sdk::runtime

@@ -1,0 +1,53 @@
+"""Runs a .pte with ExecuTorch's host runtime (`executorch.runtime`) on the
+inputs of a tensor file and writes the outputs as a tensor file: the
+expected outputs that a firmware compares itself with on the board.
+
+    reference_outputs --pte=p.pte --input=in.tensors --out=expected.tensors
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import List
+
+import numpy as np
+import torch
+from absl import app, flags
+
+import executorch.kernels.quantized  # noqa: F401  (quantized_decomposed kernels)
+from executorch.runtime import Runtime
+from make_programs import tensor_file
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("pte", None, "Program.")
+flags.DEFINE_string("input", None, "Input tensor file.")
+flags.DEFINE_string("out", None, "Output tensor file.")
+
+_NUMPY = {0: np.uint8, 1: np.int8, 2: np.int16, 3: np.int32, 4: np.int64, 6: np.float32, 7: np.float64, 11: np.bool_}
+
+
+def read_tensor_file(path: str) -> List[torch.Tensor]:
+    with open(path, "rb") as f:
+        data = f.read()
+    (count,) = struct.unpack_from("<I", data, 8)
+    offset, out = 16, []
+    for _ in range(count):
+        dtype, rank, *sizes = struct.unpack_from("<II8I", data, offset)
+        (nbytes,) = struct.unpack_from("<Q", data, offset + 48)
+        array = np.frombuffer(data[offset + 56:offset + 56 + nbytes], dtype=_NUMPY[dtype])
+        out.append(torch.from_numpy(array.reshape(sizes[:rank]).copy()))
+        offset += 56 + (nbytes + 7) // 8 * 8
+    return out
+
+
+def main(argv: List[str]) -> None:
+    del argv
+    method = Runtime.get().load_program(FLAGS.pte).load_method("forward")
+    outputs = method.execute(read_tensor_file(FLAGS.input))
+    with open(FLAGS.out, "wb") as f:
+        f.write(tensor_file(list(outputs)))
+
+
+if __name__ == "__main__":
+    flags.mark_flags_as_required(["pte", "input", "out"])
+    app.run(main)

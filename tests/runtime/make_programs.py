@@ -1,0 +1,279 @@
+"""Generates small CPU-only ExecuTorch programs (.pte) and their inputs.
+
+Each program is exported with torch.export, lowered with to_edge and
+to_executorch, no delegate. Quantized programs spell out
+quantized_decomposed quantize/dequantize ops in the model, so integer tensors
+flow between CPU kernels exactly as in a CPU-only PT2E lowering.
+
+    make_programs --out_dir=DIR   # DIR/<name>.pte and DIR/<name>.tensors for
+                                  # every program, plus the broken_*.pte variants
+
+The broken variants are valid flatbuffers with one index or offset out of
+range, for the runtime's error tests.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import struct
+from typing import Callable, Dict, List, Tuple
+
+import torch
+from absl import app, flags
+import executorch.kernels.quantized  # noqa: F401  (registers the quantized_decomposed .out ops)
+from executorch.exir import EdgeCompileConfig, to_edge
+from executorch.exir._serialize._program import deserialize_pte_binary, serialize_pte_binary
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("out_dir", None, "Directory for the .pte and .tensors files.")
+flags.DEFINE_bool("list", False, "Print the program names and exit.")
+
+qd = torch.ops.quantized_decomposed
+
+
+def _q(x: torch.Tensor, scale: float, zp: int) -> torch.Tensor:
+    return qd.quantize_per_tensor(x, scale, zp, -128, 127, torch.int8)
+
+
+def _dq(x: torch.Tensor, scale: float, zp: int) -> torch.Tensor:
+    return qd.dequantize_per_tensor(x, scale, zp, -128, 127, torch.int8)
+
+
+class Add(torch.nn.Module):
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return a + b
+
+
+class ArithChain(torch.nn.Module):
+    """sub, mul with a broadcast, relu, hardtanh, clamp, clone."""
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        x = torch.relu((a - b) * b[0:1])
+        x = torch.nn.functional.hardtanh(x, -0.5, 1.5)
+        return torch.clamp(x * 3.0, min=0.25, max=2.0).clone() + a
+
+
+class ConvNet(torch.nn.Module):
+    """conv, depthwise conv, grouped conv, pools, relu, mean, linear, softmax."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, stride=1, padding=1)
+        self.dw = torch.nn.Conv2d(8, 8, 3, stride=2, padding=1, groups=8)
+        self.grouped = torch.nn.Conv2d(8, 8, 1, groups=2, bias=False)
+        self.fc = torch.nn.Linear(8, 5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.conv(x))
+        x = torch.nn.functional.max_pool2d(x, 2, 2)
+        x = torch.nn.functional.hardtanh(self.dw(x), 0.0, 6.0)
+        x = torch.nn.functional.avg_pool2d(self.grouped(x), 2, 1)
+        x = x.mean(dim=(2, 3))
+        return torch.softmax(self.fc(x), dim=-1)
+
+
+class Mlp(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = torch.nn.Linear(16, 32)
+        self.fc2 = torch.nn.Linear(32, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.fc1(x.view(2, 16)))
+        return torch.softmax(self.fc2(x), dim=1)
+
+
+class Shapes(torch.nn.Module):
+    """permute, cat, view, mm, addmm."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(6, 4))
+        self.bias = torch.nn.Parameter(torch.randn(4))
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        x = torch.cat([a.permute(0, 2, 1), b], dim=1)  # (2, 6, 3)
+        y = x.reshape(6, 6)
+        return torch.addmm(self.bias, y, self.w).reshape(2, 3, 4) + torch.mm(y, self.w).view(2, 3, 4)
+
+
+class QuantAdd(torch.nn.Module):
+    """int8 in, int8 out: dequantize, add, quantize (CPU int8 arithmetic)."""
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return _q(_dq(a, 0.05, 3) + _dq(b, 0.02, -7), 0.06, -1)
+
+
+class QuantRoundTrip(torch.nn.Module):
+    """float in, int8 out: tests quantize rounding (ties, saturation)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return _q(x, 0.1, 5)
+
+
+class QuantConv(torch.nn.Module):
+    """int8 conv net as a CPU-only PT2E lowering leaves it: per-channel int8
+    weights dequantized in the graph, activations quantized per tensor."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(1)
+        w = torch.randn(6, 3, 3, 3) * 0.3
+        self.w_scale = (w.abs().amax(dim=(1, 2, 3)) / 127.0).to(torch.float32)
+        self.register_buffer("w_q", torch.round(w / self.w_scale.view(-1, 1, 1, 1)).clamp(-127, 127).to(torch.int8))
+        self.register_buffer("w_s", self.w_scale)
+        self.register_buffer("w_zp", torch.zeros(6, dtype=torch.int64))
+        self.bias = torch.nn.Parameter(torch.randn(6) * 0.1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        xq = _q(x, 0.02, 0)
+        xf = _dq(xq, 0.02, 0)
+        wf = qd.dequantize_per_channel(self.w_q, self.w_s, self.w_zp, 0, -127, 127, torch.int8)
+        y = torch.nn.functional.conv2d(xf, wf, self.bias, stride=1, padding=1)
+        y = torch.relu(y)
+        yq = _q(y, 0.03, -128)
+        return _dq(yq, 0.03, -128)
+
+
+class QuantLinearOut(torch.nn.Module):
+    """Per-channel quantize of a float tensor and an int8 output."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(2)
+        self.fc = torch.nn.Linear(12, 7)
+        # ExecuTorch's quantize_per_channel kernel takes float64 scales.
+        self.register_buffer("s", torch.tensor([0.01, 0.02, 0.03, 0.05, 0.07, 0.11, 0.13], dtype=torch.float64))
+        self.register_buffer("zp", torch.tensor([0, 1, -2, 3, -4, 5, -6], dtype=torch.int64))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = _dq(_q(x, 0.01, 2), 0.01, 2)
+        y = self.fc(x)
+        return qd.quantize_per_channel(y, self.s, self.zp, 1, -128, 127, torch.int8)
+
+
+Program = Tuple[Callable[[], torch.nn.Module], Callable[[], Tuple[torch.Tensor, ...]]]
+
+
+def _rand(*shape: int) -> torch.Tensor:
+    return torch.randn(*shape)
+
+
+def _int8(*shape: int) -> torch.Tensor:
+    return torch.randint(-128, 128, shape, dtype=torch.int8)
+
+
+PROGRAMS: Dict[str, Program] = {
+    "add_f32": (Add, lambda: (_rand(2, 3, 4), _rand(2, 3, 4))),
+    "add_broadcast_f32": (Add, lambda: (_rand(2, 3, 4), _rand(1, 4))),
+    "add_i32": (Add, lambda: (torch.randint(-1000, 1000, (3, 5), dtype=torch.int32),) * 1 + (torch.randint(-1000, 1000, (3, 5), dtype=torch.int32),)),
+    "arith_chain_f32": (ArithChain, lambda: (_rand(4, 6), _rand(4, 6))),
+    "conv_net_f32": (ConvNet, lambda: (_rand(1, 3, 16, 16),)),
+    "mlp_softmax_f32": (Mlp, lambda: (_rand(4, 8),)),
+    "shapes_f32": (Shapes, lambda: (_rand(2, 3, 3), _rand(2, 3, 3))),
+    "quant_add_int8": (QuantAdd, lambda: (_int8(2, 8), _int8(2, 8))),
+    "quantize_int8": (QuantRoundTrip, lambda: (torch.tensor([[-20.0, -0.25, -0.15, -0.05, 0.05, 0.15, 0.25, 0.35, 12.65, 30.0]]) ,)),
+    "quant_conv_int8": (QuantConv, lambda: (_rand(1, 3, 8, 8),)),
+    "quant_linear_int8": (QuantLinearOut, lambda: (_rand(3, 12),)),
+}
+
+
+def build(name: str) -> Tuple[bytes, Tuple[torch.Tensor, ...]]:
+    """Lowers program `name` without a delegate; returns the .pte and inputs."""
+    make_model, make_inputs = PROGRAMS[name]
+    torch.manual_seed(0)
+    model = make_model().eval()
+    inputs = make_inputs()
+    exported = torch.export.export(model, inputs)
+    edge = to_edge(exported, compile_config=EdgeCompileConfig(_check_ir_validity=False))
+    return edge.to_executorch().buffer, inputs
+
+
+_DTYPE_CODES = {torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4, torch.float32: 6, torch.float64: 7, torch.bool: 11}
+
+
+def tensor_file(tensors: List[torch.Tensor]) -> bytes:
+    """Serialises tensors in the format of schema/tensor_file.md."""
+    out = bytearray(b"ESDKTEN1" + struct.pack("<II", len(tensors), 0))
+    for t in tensors:
+        t = t.contiguous()
+        sizes = list(t.shape) + [0] * (8 - t.dim())
+        data = t.numpy().tobytes()
+        out += struct.pack("<II8IfiQ", _DTYPE_CODES[t.dtype], t.dim(), *sizes, 0.0, 0, len(data))
+        out += data
+        out += b"\0" * (-len(out) % 8)
+    return bytes(out)
+
+
+def _first_tensor(plan, predicate) -> int:
+    for i, value in enumerate(plan.values):
+        if type(value.val).__name__ == "Tensor" and predicate(value.val):
+            return i
+    raise ValueError("no such tensor")
+
+
+def broken_variants(pte: bytes) -> Dict[str, bytes]:
+    """Copies of `pte` with one index or offset out of range each."""
+    out: Dict[str, bytes] = {}
+
+    def mutate(name: str, change: Callable[[object], None]) -> None:
+        pte_file = deserialize_pte_binary(pte)
+        change(pte_file.program.execution_plan[0])
+        out[name] = bytes(serialize_pte_binary(copy.deepcopy(pte_file)))
+
+    def op_index(plan) -> None:
+        plan.chains[0].instructions[0].instr_args.op_index = len(plan.operators) + 7
+
+    def value_index(plan) -> None:
+        plan.chains[0].instructions[0].instr_args.args[0] = len(plan.values) + 100
+
+    def constant_index(plan) -> None:
+        plan.values[_first_tensor(plan, lambda t: t.data_buffer_idx > 0)].val.data_buffer_idx = 1000
+
+    def memory_offset(plan) -> None:
+        tensor = plan.values[_first_tensor(plan, lambda t: t.allocation_info is not None)].val
+        tensor.allocation_info.memory_offset_low = plan.non_const_buffer_sizes[1] - 4
+
+    def memory_id(plan) -> None:
+        tensor = plan.values[_first_tensor(plan, lambda t: t.allocation_info is not None)].val
+        tensor.allocation_info.memory_id = 9
+
+    def jump(plan) -> None:
+        from executorch.exir.schema import Instruction, JumpFalseCall
+
+        cond = next(i for i, v in enumerate(plan.values) if type(v.val).__name__ == "Bool")
+        plan.chains[0].instructions.append(Instruction(JumpFalseCall(cond_value_index=cond, destination_instruction=500)))
+
+    for name, change in [
+        ("broken_op_index", op_index),
+        ("broken_value_index", value_index),
+        ("broken_constant_index", constant_index),
+        ("broken_memory_offset", memory_offset),
+        ("broken_memory_id", memory_id),
+        ("broken_jump", jump),
+    ]:
+        mutate(name, change)
+    return out
+
+
+def main(argv: List[str]) -> None:
+    del argv
+    if FLAGS.list:
+        print("\n".join(PROGRAMS))
+        return
+    os.makedirs(FLAGS.out_dir, exist_ok=True)
+    for name in PROGRAMS:
+        pte, inputs = build(name)
+        with open(os.path.join(FLAGS.out_dir, name + ".pte"), "wb") as f:
+            f.write(pte)
+        with open(os.path.join(FLAGS.out_dir, name + ".tensors"), "wb") as f:
+            f.write(tensor_file(list(inputs)))
+        if name == "conv_net_f32":
+            for broken, data in broken_variants(pte).items():
+                with open(os.path.join(FLAGS.out_dir, broken + ".pte"), "wb") as f:
+                    f.write(data)
+
+
+if __name__ == "__main__":
+    app.run(main)
