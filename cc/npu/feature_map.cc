@@ -18,6 +18,18 @@ constexpr int kTransposeAxes[8][3] = {
 }  // namespace
 
 Status FeatureMap::Offset(int y, int x, int c, size_t* offset) const {
+  if (chained) {
+    if (y < 0 || y >= chain_height || x < 0 || x >= chain_width || c < 0 || c >= chain_depth) {
+      return Status::Error("chain buffer access (%d,%d,%d) outside %dx%dx%d", y, x, c,
+                           chain_height, chain_width, chain_depth);
+    }
+    *offset = ((size_t(y) * size_t(chain_width) + size_t(x)) * size_t(chain_depth) + size_t(c)) *
+              size_t(element_bytes);
+    if (region == nullptr || region->read == nullptr || *offset + element_bytes > region->size) {
+      return Status::Error("chain buffer not produced by a previous operation");
+    }
+    return Status::Ok();
+  }
   if (transpose != 0) {
     const int source[3] = {y, x, c};
     const int* axes = kTransposeAxes[transpose & 7];

@@ -25,6 +25,10 @@ struct FeatureMap {
   int transpose = 0;       // activation_transpose (OFM only)
   int broadcast = 0;       // broadcast_mode (IFM/IFM2 only)
   int32_t zero_point = 0;
+  // Chained storage (U85): the tensor lives in the NPU's internal chain
+  // buffer, not in memory. The model keeps it dense HWC with these sizes.
+  bool chained = false;
+  int chain_height = 0, chain_width = 0, chain_depth = 0;
 
   // Byte offset inside the region of element (y, x, c), or an error.
   Status Offset(int y, int x, int c, size_t* offset) const;

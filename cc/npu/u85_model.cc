@@ -52,23 +52,35 @@ struct ScaleRecord {
 // Bump allocator over the caller's workspace, reset for every operation.
 class Arena {
  public:
-  Arena(uint8_t* data, size_t size) : data_(data), size_(size) {}
+  Arena(uint8_t* data, size_t size) : data_(data), size_(size), top_(size) {}
   void* Take(size_t bytes, const char* what, Status* status) {
     const size_t aligned = (used_ + 15) & ~size_t(15);
-    if (aligned > size_ || bytes > size_ - aligned) {
+    if (aligned > top_ || bytes > top_ - aligned) {
       *status = Status::Error("workspace too small for %s (%u bytes more)", what,
-                              unsigned(bytes - (size_ > aligned ? size_ - aligned : 0)));
+                              unsigned(bytes - (top_ > aligned ? top_ - aligned : 0)));
       return nullptr;
     }
     used_ = aligned + bytes;
     return data_ + aligned;
   }
   void Reset(size_t to) { used_ = to; }
+  // The chain buffer lives at the top of the workspace, across operations.
+  uint8_t* TakeTop(size_t bytes, Status* status) {
+    top_ = size_;
+    const size_t limit = (used_ + 15) & ~size_t(15);
+    if (bytes > size_ || size_ - bytes < limit) {
+      *status = Status::Error("workspace too small for a chain buffer of %u bytes", unsigned(bytes));
+      return nullptr;
+    }
+    top_ = (size_ - bytes) & ~size_t(15);
+    return data_ + top_;
+  }
   size_t used() const { return used_; }
 
  private:
   uint8_t* data_;
   size_t size_;
+  size_t top_;
   size_t used_ = 0;
 };
 
@@ -87,7 +99,7 @@ class Machine {
   int64_t Stride(uint16_t op) const { return int64_t(Address(op)); }
 
   Status Ifm(bool second, FeatureMap* fm) const;
-  Status Ofm(FeatureMap* fm) const;
+  Status Ofm(FeatureMap* fm);
   Status Execute(uint16_t opcode, uint16_t param);
   Status Convolution(bool depthwise);
   Status Pooling(int mode);
@@ -104,6 +116,8 @@ class Machine {
   Registers& r_;
   Arena arena_;
   RunStats* stats_;
+  Region chain_;  // the chain buffer the last chained OFM was written to
+  int chain_dims_[3] = {0, 0, 0};
 };
 
 int ElementBytes(int precision) { return 1 << precision; }
@@ -129,10 +143,17 @@ Status Machine::Ifm(bool second, FeatureMap* fm) const {
   const uint16_t zp = C0(second ? kIfm2ZeroPoint : kIfmZeroPoint);
   fm->zero_point = fm->is_signed ? int32_t(int16_t(zp)) : int32_t(zp);
   fm->depth = C0(kIfmDepthM1) + 1;
+  if (((precision >> 14) & 3) == 2) {
+    fm->chained = true;
+    fm->region = &chain_;
+    fm->chain_height = chain_dims_[0];
+    fm->chain_width = chain_dims_[1];
+    fm->chain_depth = chain_dims_[2];
+  }
   return Status::Ok();
 }
 
-Status Machine::Ofm(FeatureMap* fm) const {
+Status Machine::Ofm(FeatureMap* fm) {
   const uint16_t precision = C0(kOfmPrecision);
   fm->region_index = C0(kOfmRegion) & 7;
   fm->region = &regions_[fm->region_index];
@@ -156,6 +177,24 @@ Status Machine::Ofm(FeatureMap* fm) const {
   if (fm->transpose == 4 || fm->transpose == 5) return Status::Error("bad OFM transpose");
   const uint16_t zp = C0(kOfmZeroPoint);
   fm->zero_point = fm->is_signed ? int32_t(int16_t(zp)) : int32_t(zp);
+  if (((precision >> 14) & 3) == 2) {
+    if (fm->transpose != 0) return Status::Error("transposed chained OFM not supported");
+    Status status;
+    const size_t bytes = size_t(fm->height) * fm->width * fm->depth * fm->element_bytes;
+    uint8_t* buffer = arena_.TakeTop(bytes, &status);
+    if (buffer == nullptr) return status;
+    chain_.read = buffer;
+    chain_.write = buffer;
+    chain_.size = bytes;
+    chain_dims_[0] = fm->height;
+    chain_dims_[1] = fm->width;
+    chain_dims_[2] = fm->depth;
+    fm->chained = true;
+    fm->region = &chain_;
+    fm->chain_height = fm->height;
+    fm->chain_width = fm->width;
+    fm->chain_depth = fm->depth;
+  }
   return Status::Ok();
 }
 
@@ -258,9 +297,6 @@ Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_
   if (out == nullptr) return status;
   memset(out, 0, total * 2);
 
-  const size_t stream_count = ForEachU85Weight(layout, [](int, int, int, int) { return true; });
-  auto* stream = static_cast<int16_t*>(arena_.Take(stream_count * 2, "weight stream", &status));
-  if (stream == nullptr) return status;
   const int region_index = C0(kWeightRegion) & 7;
   const Region& region = regions_[region_index];
   const uint64_t base = Address(kWeightBase);
@@ -269,11 +305,27 @@ Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_
     return Status::Error("weight stream outside region %d", region_index);
   }
   const uint8_t* data = region.read + base;
-  const bool fast = (C0(kWeightFormat) & 1) != 0;
   if ((C0(kWeightFormat) >> 4) & 1) return Status::Error("sparse weights not supported");
-  if (fast) {
-    NPU_RETURN_IF_ERROR(DecodeFwdWeights(data, size_t(length), stream, stream_count));
+  bool padding_nonzero = false;
+  auto place = [&](int o, int ky, int kx, int i, int16_t w) {
+    if (o < 0) {
+      padding_nonzero |= w != 0;
+    } else {
+      out[((size_t(o) * layout.kernel_h + size_t(ky)) * layout.kernel_w + size_t(kx)) *
+              layout.ifm_depth + size_t(i)] = w;
+    }
+  };
+  if ((C0(kWeightFormat) & 1) != 0) {  // FWD: decode while walking the layout
+    FwdDecoder decoder(data, size_t(length));
+    ForEachU85Weight(layout, [&](int o, int ky, int kx, int i) {
+      place(o, ky, kx, i, decoder.Next());
+      return !decoder.overrun();
+    });
+    if (decoder.overrun()) return Status::Error("FWD weight stream shorter than the kernel");
   } else {
+    const size_t stream_count = ForEachU85Weight(layout, [](int, int, int, int) { return true; });
+    auto* stream = static_cast<int16_t*>(arena_.Take(stream_count * 2, "weight stream", &status));
+    if (stream == nullptr) return status;
     void* scratch = arena_.Take(SwdScratchBytes(), "SWD decoder", &status);
     if (scratch == nullptr) return status;
     size_t decoded = 0;
@@ -283,19 +335,12 @@ Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_
       return Status::Error("SWD stream has %u weights, kernel needs %u", unsigned(decoded),
                            unsigned(stream_count));
     }
+    size_t at = 0;
+    ForEachU85Weight(layout, [&](int o, int ky, int kx, int i) {
+      place(o, ky, kx, i, stream[at++]);
+      return true;
+    });
   }
-  size_t at = 0;
-  bool padding_nonzero = false;
-  ForEachU85Weight(layout, [&](int o, int ky, int kx, int i) {
-    const int16_t w = stream[at++];
-    if (o < 0) {
-      padding_nonzero |= w != 0;
-    } else {
-      out[((size_t(o) * layout.kernel_h + size_t(ky)) * layout.kernel_w + size_t(kx)) *
-              layout.ifm_depth + size_t(i)] = w;
-    }
-    return true;
-  });
   if (padding_nonzero) return Status::Error("weight stream has non-zero padding weights");
   *weights = out;
   return Status::Ok();

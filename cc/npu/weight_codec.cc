@@ -31,26 +31,17 @@ struct Palette {
 
 }  // namespace
 
-Status DecodeFwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t count) {
-  BitReader bits(data, size);
-  const bool raw = bits.Get(1) != 0;
-  const bool small_lut = bits.Get(1) != 0;
-  bits.Skip(102);
-  const int zero_adjust = int(int8_t(uint8_t(bits.Get(8))));
-  int lut[16];
-  for (int& entry : lut) entry = Unfold(bits.Get(9));
-  for (size_t i = 0; i < count; ++i) {
-    if (raw) {
-      out[i] = int16_t(int(int8_t(uint8_t(bits.Get(8)))) - zero_adjust);
-    } else {
-      out[i] = int16_t(lut[bits.Get(small_lut ? 2 : 4)]);
-    }
-  }
-  if (bits.overrun()) {
-    return Status::Error("FWD weight stream of %u bytes too short for %u weights",
-                         unsigned(size), unsigned(count));
-  }
-  return Status::Ok();
+FwdDecoder::FwdDecoder(const uint8_t* data, size_t size) : bits_(data, size) {
+  raw_ = bits_.Get(1) != 0;
+  small_lut_ = bits_.Get(1) != 0;
+  bits_.Skip(102);
+  zero_adjust_ = int(int8_t(uint8_t(bits_.Get(8))));
+  for (int& entry : lut_) entry = Unfold(bits_.Get(9));
+}
+
+int16_t FwdDecoder::Next() {
+  if (raw_) return int16_t(int(int8_t(uint8_t(bits_.Get(8)))) - zero_adjust_);
+  return int16_t(lut_[bits_.Get(small_lut_ ? 2 : 4)]);
 }
 
 size_t SwdScratchBytes() { return sizeof(SwdScratch); }

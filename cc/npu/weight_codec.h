@@ -13,12 +13,26 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/npu/bit_reader.h"
 #include "cc/npu/status.h"
 
 namespace npu {
 
-// Decodes exactly `count` weights of an FWD stream into `out`.
-Status DecodeFwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t count);
+// Streaming FWD decoder: one header, then one weight per Next().
+class FwdDecoder {
+ public:
+  FwdDecoder(const uint8_t* data, size_t size);
+  int16_t Next();
+  // True if any Next() read past the end of the stream.
+  bool overrun() const { return bits_.overrun(); }
+
+ private:
+  BitReader bits_;
+  bool raw_ = false;
+  bool small_lut_ = false;
+  int zero_adjust_ = 0;
+  int lut_[16] = {0};
+};
 
 // Decodes an SWD stream into `out` (capacity `capacity`), sets *count.
 // `scratch` holds one slice's symbols: at least SwdScratchBytes() bytes.
