@@ -32,12 +32,19 @@ struct RunStats {
   uint64_t macs = 0;
 };
 
+// Bounds on the work one command may ask for, so that a corrupt stream
+// (say, zero strides and huge dimensions) fails fast instead of running for
+// hours. The default is far above any real network layer.
+struct RunLimits {
+  uint64_t max_work_per_operation = uint64_t(1) << 34;  // multiply-accumulates
+};
+
 enum class Architecture { kEthosU85 };
 
 // Executes `num_words` 32-bit command words (the register stream without the
 // driver payload header). Every address is checked against its region.
 Status RunCommandStream(Architecture arch, const uint32_t* words, size_t num_words,
                         const Region (&regions)[kNumRegions], Workspace workspace,
-                        RunStats* stats);
+                        RunStats* stats, const RunLimits& limits = RunLimits());
 
 }  // namespace npu

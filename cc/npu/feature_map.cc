@@ -84,6 +84,32 @@ Status FeatureMap::Read(int y, int x, int c, int32_t* value) const {
   return Status::Ok();
 }
 
+Status FeatureMap::ReadChannels(int y, int x, int count, int32_t* out) const {
+  if (count <= 0) return Status::Ok();
+  // Fast path for 8-bit NHWC/NHCWB16 memory tensors: one bounds check per
+  // 16-channel run instead of one per element.
+  if (element_bytes == 1 && !chained && transpose == 0) {
+    for (int c = 0; c < count; c += 16) {
+      const int run = count - c < 16 ? count - c : 16;
+      size_t first = 0, last = 0;
+      NPU_RETURN_IF_ERROR(Offset(y, x, c, &first));
+      NPU_RETURN_IF_ERROR(Offset(y, x, c + run - 1, &last));
+      if (last != first + size_t(run - 1)) break;  // not contiguous: slow path
+      const uint8_t* p = region->read + first;
+      for (int k = 0; k < run; ++k) {
+        out[c + k] = (is_signed ? int32_t(int8_t(p[k])) : int32_t(p[k])) - zero_point;
+      }
+      if (c + run == count) return Status::Ok();
+    }
+  }
+  for (int c = 0; c < count; ++c) {
+    int32_t v = 0;
+    NPU_RETURN_IF_ERROR(Read(y, x, c, &v));
+    out[c] = v - zero_point;
+  }
+  return Status::Ok();
+}
+
 Status FeatureMap::Write(int y, int x, int c, int32_t value) const {
   size_t at = 0;
   NPU_RETURN_IF_ERROR(Offset(y, x, c, &at));

@@ -34,6 +34,8 @@ struct FeatureMap {
   Status Offset(int y, int x, int c, size_t* offset) const;
   Status Read(int y, int x, int c, int32_t* value) const;
   Status Write(int y, int x, int c, int32_t value) const;
+  // Reads channels [0, count) at (y, x) minus the zero point into out.
+  Status ReadChannels(int y, int x, int count, int32_t* out) const;
   // Value range of the element type.
   int64_t MinValue() const;
   int64_t MaxValue() const;

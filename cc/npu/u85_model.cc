@@ -86,8 +86,9 @@ class Arena {
 
 class Machine {
  public:
-  Machine(const Region (&regions)[kNumRegions], Registers* regs, Arena arena, RunStats* stats)
-      : regions_(regions), r_(*regs), arena_(arena), stats_(stats) {}
+  Machine(const Region (&regions)[kNumRegions], Registers* regs, Arena arena, RunStats* stats,
+          const RunLimits& limits)
+      : regions_(regions), r_(*regs), arena_(arena), stats_(stats), limits_(limits) {}
 
   Status Run(const uint32_t* words, size_t count);
 
@@ -105,6 +106,13 @@ class Machine {
   Status Pooling(int mode);
   Status Elementwise(int mode);
   Status Dma();
+  Status CheckWork(uint64_t work) const {
+    if (work > limits_.max_work_per_operation) {
+      return Status::Error("operation needs %llu MACs, limit %llu", (unsigned long long)work,
+                           (unsigned long long)limits_.max_work_per_operation);
+    }
+    return Status::Ok();
+  }
   Status LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights);
   Status LoadScales(int ofm_depth, ScaleRecord** records);
   Scale OfmScale() const;
@@ -116,6 +124,7 @@ class Machine {
   Registers& r_;
   Arena arena_;
   RunStats* stats_;
+  const RunLimits& limits_;
   Region chain_;  // the chain buffer the last chained OFM was written to
   int chain_dims_[3] = {0, 0, 0};
 };
@@ -386,6 +395,9 @@ Status Machine::Convolution(bool depthwise) {
   if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
   if (depthwise && ifm.depth < ofm.depth) return Status::Error("depthwise IFM depth too small");
   const Window w = MakeWindow(r_, ofm);
+  const uint64_t ofm_elements = uint64_t(ofm.height) * ofm.width * ofm.depth;
+  NPU_RETURN_IF_ERROR(CheckWork(ofm_elements * w.kernel_h * w.kernel_w *
+                                (depthwise ? 1 : uint64_t(ifm.depth))));
   int16_t* weights = nullptr;
   ScaleRecord* scales = nullptr;
   NPU_RETURN_IF_ERROR(LoadWeights(depthwise, ofm.depth, ifm.depth, &weights));
@@ -393,23 +405,39 @@ Status Machine::Convolution(bool depthwise) {
   if (!PerChannel()) return Status::Error("global OFM scale on convolution not supported");
   Scale scale = OfmScale();
   const int cin = depthwise ? 1 : ifm.depth;
+  // Gather the receptive field of one output position once (IFM values
+  // minus zero point, padding as 0), then one dot product per channel.
+  const int taps = w.kernel_h * w.kernel_w;
+  const int channels = depthwise ? ofm.depth : cin;  // IFM channels read per tap
+  Status status;
+  auto* field = static_cast<int32_t*>(
+      arena_.Take(sizeof(int32_t) * size_t(taps) * size_t(channels), "receptive field", &status));
+  if (field == nullptr) return status;
   for (int y = 0; y < ofm.height; ++y) {
     for (int x = 0; x < ofm.width; ++x) {
+      for (int ky = 0; ky < w.kernel_h; ++ky) {
+        const int iy = y * w.stride_y - w.pad_top + ky * w.dilation_y;
+        for (int kx = 0; kx < w.kernel_w; ++kx) {
+          const int ix = x * w.stride_x - w.pad_left + kx * w.dilation_x;
+          int32_t* tap = field + size_t(ky * w.kernel_w + kx) * size_t(channels);
+          if (iy < 0 || iy >= w.ifm_h || ix < 0 || ix >= w.ifm_w) {
+            for (int i = 0; i < channels; ++i) tap[i] = 0;
+          } else {
+            NPU_RETURN_IF_ERROR(ifm.ReadChannels(iy, ix, channels, tap));
+          }
+        }
+      }
       for (int o = 0; o < ofm.depth; ++o) {
         int64_t sum = 0;
-        for (int ky = 0; ky < w.kernel_h; ++ky) {
-          const int iy = y * w.stride_y - w.pad_top + ky * w.dilation_y;
-          if (iy < 0 || iy >= w.ifm_h) continue;
-          for (int kx = 0; kx < w.kernel_w; ++kx) {
-            const int ix = x * w.stride_x - w.pad_left + kx * w.dilation_x;
-            if (ix < 0 || ix >= w.ifm_w) continue;
-            const int16_t* k = weights + ((size_t(o) * w.kernel_h + ky) * w.kernel_w + kx) * cin;
-            for (int i = 0; i < cin; ++i) {
-              int32_t v = 0;
-              NPU_RETURN_IF_ERROR(ifm.Read(iy, ix, depthwise ? o : i, &v));
-              sum += int64_t(v - ifm.zero_point) * k[i];
-            }
-          }
+        if (depthwise) {
+          const int16_t* k = weights + size_t(o) * size_t(taps);
+          for (int t = 0; t < taps; ++t) sum += int64_t(field[size_t(t) * size_t(channels) + size_t(o)]) * k[t];
+        } else {
+          const int16_t* k = weights + size_t(o) * size_t(taps) * size_t(cin);
+          const size_t n = size_t(taps) * size_t(cin);
+          int64_t partial = 0;
+          for (size_t j = 0; j < n; ++j) partial += int64_t(field[j]) * k[j];
+          sum = partial;
         }
         // Accumulators are 32-bit: wrap like the hardware would.
         int64_t total = int64_t(int32_t(uint32_t(sum + scales[o].bias)));
@@ -438,6 +466,8 @@ Status Machine::Pooling(int mode) {
     return Status::Error("pooling mode %d not supported", mode);
   }
   const Window w = MakeWindow(r_, ofm);
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth * w.kernel_h *
+                                w.kernel_w * (mode == kReduceSum ? uint64_t(ifm.depth) : 1)));
   ScaleRecord* scales = nullptr;
   if (PerChannel()) NPU_RETURN_IF_ERROR(LoadScales(ofm.depth, &scales));
   Scale scale = OfmScale();
@@ -511,6 +541,7 @@ Status Machine::Elementwise(int mode) {
   NPU_RETURN_IF_ERROR(Ifm(true, &b));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
   if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
   const bool scalar = b.broadcast == 8;
   const int32_t scalar_value = int32_t(r_.cmd1_payload[kOpScalar]);
   const Scale sa = IfmScale(kIfmScale), sb = IfmScale(kIfm2Scale);
@@ -631,7 +662,7 @@ Status Machine::Run(const uint32_t* words, size_t count) {
 
 Status RunCommandStream(Architecture arch, const uint32_t* words, size_t num_words,
                         const Region (&regions)[kNumRegions], Workspace workspace,
-                        RunStats* stats) {
+                        RunStats* stats, const RunLimits& limits) {
   if (arch != Architecture::kEthosU85) return Status::Error("architecture not supported");
   if (words == nullptr && num_words != 0) return Status::Error("null command stream");
   RunStats local;
@@ -642,7 +673,7 @@ Status RunCommandStream(Architecture arch, const uint32_t* words, size_t num_wor
       arena.Take(sizeof(u85::Registers), "register file", &status));
   if (regs == nullptr) return status;
   memset(regs, 0, sizeof(*regs));
-  u85::Machine machine(regions, regs, arena, stats);
+  u85::Machine machine(regions, regs, arena, stats, limits);
   return machine.Run(words, num_words);
 }
 

@@ -22,7 +22,8 @@ struct DelegateBuffers {
   size_t scratch_size = 0;
   uint8_t* fast_scratch = nullptr;  // optional region 2
   size_t fast_scratch_size = 0;
-  npu::Workspace workspace;  // model working memory (see RecommendedWorkspaceBytes)
+  npu::Workspace workspace;  // model working memory (see kRecommendedWorkspaceBytes)
+  npu::RunLimits limits;
 };
 
 // Working memory that covers the largest kernel Vela emits for ethos-u85-256
