@@ -17,6 +17,7 @@ constexpr size_t kWorkspace = 1u << 20;
 
 void RunPayload(const uint8_t* data, size_t size) {
   // Exactly-sized, 4-aligned copy: ASan sees any overread.
+  if (size == 0) return;
   std::vector<uint32_t> aligned((size + 3) / 4);
   memcpy(aligned.data(), data, size);
   ethosu::VelaPayload payload;
@@ -58,6 +59,7 @@ void RunPayload(const uint8_t* data, size_t size) {
 }
 
 void RunCommands(const uint8_t* data, size_t size) {
+  if (size < 4) return;
   std::vector<uint32_t> words(size / 4);
   memcpy(words.data(), data, words.size() * 4);
   static uint8_t weights[4096];

@@ -14,5 +14,6 @@ for payload in "$@"; do
   i=$((i + 1))
 done
 # shellcheck disable=SC2086
-exec "$fuzzer" -seed=1 -max_total_time="${FUZZ_SECONDS:-20}" -timeout=10 -rss_limit_mb=2048 \
+artifacts="${TEST_UNDECLARED_OUTPUTS_DIR:-${TEST_TMPDIR:-/tmp}}/"
+exec "$fuzzer" -seed=1 -artifact_prefix="$artifacts" -max_total_time="${FUZZ_SECONDS:-20}" -timeout=10 -rss_limit_mb=2048 \
   -print_final_stats=1 ${FUZZ_FLAGS:-} "$corpus"
