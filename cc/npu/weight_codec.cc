@@ -71,7 +71,7 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
       zdiv = bits.Get(3);
     }
     if (done) break;
-    if (zdiv > 3 && zdiv != kZdivDisable) return Status::Error("SWD: bad zero divisor %u", zdiv);
+    if (zdiv > 3 && zdiv != kZdivDisable) return Status::Error("SWD: bad zero divisor %u", unsigned(zdiv));
     const bool zero_runs = zdiv != kZdivDisable;
     const int weight_count = int(bits.Get(kSliceLenBits)) + 1;
     uint32_t wdiv = bits.Get(3);
@@ -99,7 +99,7 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
       }
       wdiv = uint32_t(needed);
     } else if (wdiv > 5) {
-      return Status::Error("SWD: bad weight divisor %u", wdiv);
+      return Status::Error("SWD: bad weight divisor %u", unsigned(wdiv));
     }
     const int zero_count = weight_count + (new_palette ? 1 : 0);
     for (int i = 0; i < zero_count; ++i) scratch.zero_runs[i] = 0;

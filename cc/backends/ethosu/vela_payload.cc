@@ -20,7 +20,7 @@ bool NameIs(const uint8_t* name, const char* expected) {
 Status ParseIos(const uint8_t* data, size_t size, const char* what, VelaIo* ios, int* count) {
   if (size < 4) return Status::Error("vela: %s block too short", what);
   const int32_t n = int32_t(ReadU32(data));
-  if (n < 0 || n > kMaxVelaIos) return Status::Error("vela: %d %s (max %d)", n, what, kMaxVelaIos);
+  if (n < 0 || n > kMaxVelaIos) return Status::Error("vela: %d %s (max %d)", int(n), what, kMaxVelaIos);
   if (size != 4 + size_t(n) * 36) return Status::Error("vela: %s block size %u", what, unsigned(size));
   for (int i = 0; i < n; ++i) {
     const uint8_t* p = data + 4 + size_t(i) * 36;
@@ -28,17 +28,17 @@ Status ParseIos(const uint8_t* data, size_t size, const char* what, VelaIo* ios,
     for (int d = 0; d < 6; ++d) {
       io.shape[d] = int32_t(ReadU32(p + 4 * d));
       if (io.shape[d] < 0 || io.shape[d] > (1 << 20)) {
-        return Status::Error("vela: %s %d has bad dimension %d", what, i, io.shape[d]);
+        return Status::Error("vela: %s %d has bad dimension %d", what, i, int(io.shape[d]));
       }
     }
     io.element_size = int32_t(ReadU32(p + 24));
     io.offset = int32_t(ReadU32(p + 28));
     io.region = int32_t(ReadU32(p + 32));
     if (io.element_size != 1 && io.element_size != 2 && io.element_size != 4) {
-      return Status::Error("vela: %s %d has element size %d", what, i, io.element_size);
+      return Status::Error("vela: %s %d has element size %d", what, i, int(io.element_size));
     }
     if (io.offset < 0 || io.region < 0 || io.region > 7) {
-      return Status::Error("vela: %s %d has offset %d region %d", what, i, io.offset, io.region);
+      return Status::Error("vela: %s %d has offset %d region %d", what, i, int(io.offset), int(io.region));
     }
     uint64_t elements = 1;
     for (int d = 0; d < 6; ++d) elements *= uint64_t(io.shape[d]);
@@ -143,7 +143,7 @@ Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
   for (int k = 0; k < 2; ++k) {
     for (int i = 0; i < counts[k]; ++i) {
       const VelaIo& io = all[k][i];
-      if (io.region != 1) return Status::Error("vela: I/O in region %d, only scratch (1) supported", io.region);
+      if (io.region != 1) return Status::Error("vela: I/O in region %d, only scratch (1) supported", int(io.region));
       if (size_t(io.offset) > out->scratch_size || io.bytes() > out->scratch_size - size_t(io.offset)) {
         return Status::Error("vela: I/O %d outside scratch", i);
       }
