@@ -1,0 +1,45 @@
+// The Vela payload that ExecuTorch's Arm backend stores as the delegate's
+// processed bytes (layout of executorch/backends/arm/arm_vela.py): named
+// 16-byte-aligned blocks from "vela_bin_stream" to "vela_end_stream".
+// Parsing only points into the caller's buffer; nothing is copied.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/npu/status.h"
+
+namespace ethosu {
+
+using npu::Status;
+
+constexpr int kMaxVelaIos = 16;
+
+struct VelaIo {
+  int32_t shape[6];  // Vela pads every shape to 6-D
+  int32_t element_size;
+  int32_t offset;    // byte offset inside `region`
+  int32_t region;    // base-pointer region (1: scratch)
+  size_t bytes() const;
+};
+
+struct VelaPayload {
+  // Register command stream (driver payload header already removed).
+  const uint32_t* commands = nullptr;
+  size_t num_commands = 0;
+  uint32_t arch_config = 0;   // COP1 header words
+  uint32_t arch_version = 0;
+  const uint8_t* weights = nullptr;  // region 0, read-only
+  size_t weights_size = 0;
+  uint32_t scratch_size = 0;         // region 1 bytes the caller provides
+  int num_inputs = 0;
+  VelaIo inputs[kMaxVelaIos];
+  int num_outputs = 0;
+  VelaIo outputs[kMaxVelaIos];
+};
+
+// Validates every block header, size and I/O record. `data` must stay alive
+// and be 4-byte aligned (the command stream is read as 32-bit words).
+Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out);
+
+}  // namespace ethosu

@@ -1,0 +1,50 @@
+// The driver interface: run a Vela command stream against base-pointer
+// regions. The functional model behind it is bit-exact, not cycle-accurate.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/npu/status.h"
+
+namespace npu {
+
+// Ethos-U addresses are region index (0..7) plus offset; the region table
+// plays the role of the BASEP registers.
+constexpr int kNumRegions = 8;
+
+struct Region {
+  const uint8_t* read = nullptr;  // null: region not bound
+  uint8_t* write = nullptr;       // null: read-only (weights, constants)
+  size_t size = 0;
+};
+
+// Memory the model may use while running (decoded weights, scale records).
+// Allocated once by the caller; the model never touches the heap.
+struct Workspace {
+  uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+struct RunStats {
+  uint32_t operations = 0;  // NPU_OP_* kernels executed
+  uint32_t dma_transfers = 0;
+  uint64_t macs = 0;
+};
+
+// Bounds on the work one command may ask for, so that a corrupt stream
+// (say, zero strides and huge dimensions) fails fast instead of running for
+// hours. The default is far above any real network layer.
+struct RunLimits {
+  uint64_t max_work_per_operation = uint64_t(1) << 34;  // multiply-accumulates
+};
+
+enum class Architecture { kEthosU85 };
+
+// Executes `num_words` 32-bit command words (the register stream without the
+// driver payload header). Every address is checked against its region.
+Status RunCommandStream(Architecture arch, const uint32_t* words, size_t num_words,
+                        const Region (&regions)[kNumRegions], Workspace workspace,
+                        RunStats* stats, const RunLimits& limits = RunLimits());
+
+}  // namespace npu

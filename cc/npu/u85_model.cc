@@ -1,0 +1,680 @@
+// Functional model of the Ethos-U85: decodes the register command stream,
+// keeps register state across operations (Vela omits unchanged writes) and
+// executes each NPU_OP_* kernel on the bound regions.
+#include <cstring>
+
+#include "cc/npu/driver.h"
+#include "cc/npu/feature_map.h"
+#include "cc/npu/output_stage.h"
+#include "cc/npu/u85_registers.h"
+#include "cc/npu/weight_codec.h"
+#include "cc/npu/weight_layout_u85.h"
+
+namespace npu {
+namespace u85 {
+
+bool IsKnownCmd0(uint16_t op) {
+  return op <= kOpResize ? op != 4 : (op >= kOpDmaStart && op <= kOpPmuMask) ||
+         (op >= kIfmPadTop && op <= kIfmRegion && op != 262 && op != 269 && op != 270) ||
+         (op >= kOfmWidthM1 && op <= kOfmRegion && op != 281 && op != 285 && op != 286) ||
+         (op >= kKernelWidthM1 && op <= kDma0IdxRegion && op != 291) ||
+         op == kIfm2Broadcast || op == kIfm2Precision || op == kIfm2ZeroPoint ||
+         (op >= kIfm2Width0M1 && op <= kIfm2Height1M1) || op == kIfm2Region;
+}
+
+bool IsKnownCmd1(uint16_t op) {
+  return op <= kIfmStrideC || (op >= kOfmBase0 && op <= kOfmStrideC) ||
+         (op >= kWeightBase && op <= kOpScalar) || (op >= kDma0Src && op <= kDma0IdxSkip1) ||
+         (op >= kIfm2Base0 && op <= kIfm2StrideC) || (op >= kWeight1Base && op <= kResizeY) ||
+         op == kOpBranch;
+}
+
+namespace {
+
+struct Registers {
+  uint16_t cmd0[1024];
+  uint16_t cmd1_param[512];
+  uint32_t cmd1_payload[512];
+};
+
+struct Scale {
+  int64_t scale = 1;
+  int shift = 0;
+  RoundMode round = RoundMode::kNatural;
+};
+
+struct ScaleRecord {
+  int32_t bias;
+  uint32_t scale;
+  int shift;
+};
+
+// Bump allocator over the caller's workspace, reset for every operation.
+class Arena {
+ public:
+  Arena(uint8_t* data, size_t size) : data_(data), size_(size), top_(size) {}
+  void* Take(size_t bytes, const char* what, Status* status) {
+    const size_t aligned = (used_ + 15) & ~size_t(15);
+    if (aligned > top_ || bytes > top_ - aligned) {
+      *status = Status::Error("workspace too small for %s (%u bytes more)", what,
+                              unsigned(bytes - (top_ > aligned ? top_ - aligned : 0)));
+      return nullptr;
+    }
+    used_ = aligned + bytes;
+    return data_ + aligned;
+  }
+  void Reset(size_t to) { used_ = to; }
+  // The chain buffer lives at the top of the workspace, across operations.
+  uint8_t* TakeTop(size_t bytes, Status* status) {
+    top_ = size_;
+    const size_t limit = (used_ + 15) & ~size_t(15);
+    if (bytes > size_ || size_ - bytes < limit) {
+      *status = Status::Error("workspace too small for a chain buffer of %u bytes", unsigned(bytes));
+      return nullptr;
+    }
+    top_ = (size_ - bytes) & ~size_t(15);
+    return data_ + top_;
+  }
+  size_t used() const { return used_; }
+
+ private:
+  uint8_t* data_;
+  size_t size_;
+  size_t top_;
+  size_t used_ = 0;
+};
+
+class Machine {
+ public:
+  Machine(const Region (&regions)[kNumRegions], Registers* regs, Arena arena, RunStats* stats,
+          const RunLimits& limits)
+      : regions_(regions), r_(*regs), arena_(arena), stats_(stats), limits_(limits) {}
+
+  Status Run(const uint32_t* words, size_t count);
+
+ private:
+  uint16_t C0(uint16_t op) const { return r_.cmd0[op]; }
+  uint64_t Address(uint16_t op) const {
+    return (uint64_t(r_.cmd1_param[op] & 0xFF) << 32) | r_.cmd1_payload[op];
+  }
+  int64_t Stride(uint16_t op) const { return int64_t(Address(op)); }
+
+  Status Ifm(bool second, FeatureMap* fm) const;
+  Status Ofm(FeatureMap* fm);
+  Status Execute(uint16_t opcode, uint16_t param);
+  Status Convolution(bool depthwise);
+  Status Pooling(int mode);
+  Status Elementwise(int mode);
+  Status Dma();
+  Status CheckWork(uint64_t work) const {
+    if (work > limits_.max_work_per_operation) {
+      return Status::Error("operation needs %llu MACs, limit %llu", (unsigned long long)work,
+                           (unsigned long long)limits_.max_work_per_operation);
+    }
+    return Status::Ok();
+  }
+  Status LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights);
+  Status LoadScales(int ofm_depth, ScaleRecord** records);
+  Scale OfmScale() const;
+  Scale IfmScale(uint16_t op) const;
+  Status Output(const FeatureMap& ofm, int y, int x, int c, int64_t acc, const Scale& scale);
+  bool PerChannel() const { return ((C0(kOfmPrecision) >> 8) & 1) == 0; }
+
+  const Region (&regions_)[kNumRegions];
+  Registers& r_;
+  Arena arena_;
+  RunStats* stats_;
+  const RunLimits& limits_;
+  Region chain_;  // the chain buffer the last chained OFM was written to
+  int chain_dims_[3] = {0, 0, 0};
+};
+
+int ElementBytes(int precision) { return 1 << precision; }
+
+Status Machine::Ifm(bool second, FeatureMap* fm) const {
+  const uint16_t precision = C0(second ? kIfm2Precision : kIfmPrecision);
+  fm->region_index = C0(second ? kIfm2Region : kIfmRegion) & 7;
+  fm->region = &regions_[fm->region_index];
+  const uint16_t base = second ? kIfm2Base0 : kIfmBase0;
+  for (int t = 0; t < 4; ++t) fm->base[t] = Address(uint16_t(base + t));
+  fm->width0 = C0(second ? kIfm2Width0M1 : kIfmWidth0M1) + 1;
+  fm->height0 = C0(second ? kIfm2Height0M1 : kIfmHeight0M1) + 1;
+  fm->height1 = C0(second ? kIfm2Height1M1 : kIfmHeight1M1) + 1;
+  fm->stride_x = Stride(second ? kIfm2StrideX : kIfmStrideX);
+  fm->stride_y = Stride(second ? kIfm2StrideY : kIfmStrideY);
+  fm->stride_c = Stride(second ? kIfm2StrideC : kIfmStrideC);
+  fm->is_signed = (precision & 1) != 0;
+  const int bits = (precision >> 2) & 3;
+  if (bits == 3) return Status::Error("64-bit IFM not supported");
+  fm->element_bytes = ElementBytes(bits);
+  fm->brick = ((precision >> 6) & 3) == 1;
+  fm->broadcast = C0(second ? kIfm2Broadcast : kIfmBroadcast) & 0xF;
+  const uint16_t zp = C0(second ? kIfm2ZeroPoint : kIfmZeroPoint);
+  fm->zero_point = fm->is_signed ? int32_t(int16_t(zp)) : int32_t(zp);
+  fm->depth = C0(kIfmDepthM1) + 1;
+  if (((precision >> 14) & 3) == 2) {
+    fm->chained = true;
+    fm->region = &chain_;
+    fm->chain_height = chain_dims_[0];
+    fm->chain_width = chain_dims_[1];
+    fm->chain_depth = chain_dims_[2];
+  }
+  return Status::Ok();
+}
+
+Status Machine::Ofm(FeatureMap* fm) {
+  const uint16_t precision = C0(kOfmPrecision);
+  fm->region_index = C0(kOfmRegion) & 7;
+  fm->region = &regions_[fm->region_index];
+  for (int t = 0; t < 4; ++t) fm->base[t] = Address(uint16_t(kOfmBase0 + t));
+  fm->width0 = C0(kOfmWidth0M1) + 1;
+  fm->height0 = C0(kOfmHeight0M1) + 1;
+  fm->height1 = C0(kOfmHeight1M1) + 1;
+  fm->width = C0(kOfmWidthM1) + 1;
+  fm->height = C0(kOfmHeightM1) + 1;
+  fm->depth = C0(kOfmDepthM1) + 1;
+  fm->stride_x = Stride(kOfmStrideX);
+  fm->stride_y = Stride(kOfmStrideY);
+  fm->stride_c = Stride(kOfmStrideC);
+  fm->is_signed = (precision & 1) != 0;
+  const int bits = (precision >> 1) & 3;
+  if (bits == 3) return Status::Error("64-bit OFM not supported");
+  fm->element_bytes = ElementBytes(bits);
+  fm->brick = ((precision >> 6) & 3) == 1;
+  if (((precision >> 9) & 3) != 0) return Status::Error("OFM reverse not supported");
+  fm->transpose = (precision >> 11) & 7;
+  if (fm->transpose == 4 || fm->transpose == 5) return Status::Error("bad OFM transpose");
+  const uint16_t zp = C0(kOfmZeroPoint);
+  fm->zero_point = fm->is_signed ? int32_t(int16_t(zp)) : int32_t(zp);
+  if (((precision >> 14) & 3) == 2) {
+    if (fm->transpose != 0) return Status::Error("transposed chained OFM not supported");
+    Status status;
+    const size_t bytes = size_t(fm->height) * fm->width * fm->depth * fm->element_bytes;
+    uint8_t* buffer = arena_.TakeTop(bytes, &status);
+    if (buffer == nullptr) return status;
+    chain_.read = buffer;
+    chain_.write = buffer;
+    chain_.size = bytes;
+    chain_dims_[0] = fm->height;
+    chain_dims_[1] = fm->width;
+    chain_dims_[2] = fm->depth;
+    fm->chained = true;
+    fm->region = &chain_;
+    fm->chain_height = fm->height;
+    fm->chain_width = fm->width;
+    fm->chain_depth = fm->depth;
+  }
+  return Status::Ok();
+}
+
+Scale Machine::OfmScale() const {
+  Scale s;
+  const uint16_t param = r_.cmd1_param[kOfmScale];
+  s.shift = param & 0x3F;
+  s.round = RoundMode((param >> 13) & 7);
+  s.scale = r_.cmd1_payload[kOfmScale] & 0x7FFFFFFFu;
+  return s;
+}
+
+Scale Machine::IfmScale(uint16_t op) const {
+  Scale s;
+  const uint16_t param = r_.cmd1_param[op];
+  s.shift = param & 0x3F;
+  s.round = ((param >> 13) & 1) ? RoundMode::kNatural : RoundMode::kDoubleSymmetric;
+  s.scale = r_.cmd1_payload[op] & 0x7FFFFFFFu;
+  return s;
+}
+
+Status Machine::Output(const FeatureMap& ofm, int y, int x, int c, int64_t acc,
+                       const Scale& scale) {
+  int64_t v = ScaleAndRound(acc, scale.scale, scale.shift, scale.round) + ofm.zero_point;
+  const uint16_t activation = C0(kActivation);
+  if (((activation >> 12) & 1) == 0) {  // clip range B16: ACTIVATION_MIN/MAX apply
+    v = Clamp(v, int16_t(C0(kActivationMin)), int16_t(C0(kActivationMax)));
+  }
+  v = Clamp(v, ofm.MinValue(), ofm.MaxValue());
+  return ofm.Write(y, x, c, int32_t(v));
+}
+
+Status Machine::LoadScales(int ofm_depth, ScaleRecord** records) {
+  const int region_index = C0(kScaleRegion) & 7;
+  const Region& region = regions_[region_index];
+  const uint64_t base = Address(kScaleBase);
+  const uint64_t length = Address(kScaleLength);
+  const uint64_t needed = uint64_t(ofm_depth) * 10;
+  if (length < needed) {
+    return Status::Error("scale stream of %llu bytes too short for %d channels",
+                         (unsigned long long)length, ofm_depth);
+  }
+  if (region.read == nullptr || base > region.size || needed > region.size - base) {
+    return Status::Error("scale stream outside region %d", region_index);
+  }
+  Status status;
+  auto* out = static_cast<ScaleRecord*>(
+      arena_.Take(sizeof(ScaleRecord) * size_t(ofm_depth), "scale records", &status));
+  if (out == nullptr) return status;
+  // U85 32-bit accumulator record: int32 bias, 31-bit scale, 6-bit shift.
+  if ((C0(kAccFormat) & 3) != 0) return Status::Error("48-bit accumulators not supported");
+  for (int c = 0; c < ofm_depth; ++c) {
+    const uint8_t* p = region.read + base + uint64_t(c) * 10;
+    out[c].bias = int32_t(uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) |
+                          (uint32_t(p[3]) << 24));
+    out[c].scale = (uint32_t(p[4]) | (uint32_t(p[5]) << 8) | (uint32_t(p[6]) << 16) |
+                    (uint32_t(p[7]) << 24)) & 0x7FFFFFFFu;
+    out[c].shift = p[8] & 0x3F;
+  }
+  *records = out;
+  return Status::Ok();
+}
+
+Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights) {
+  const uint16_t stride = C0(kKernelStride);
+  U85WeightLayout layout;
+  layout.ofm_depth = ofm_depth;
+  layout.ifm_depth = depthwise ? 1 : ifm_depth;
+  layout.kernel_w = C0(kKernelWidthM1) + 1;
+  layout.kernel_h = C0(kKernelHeightM1) + 1;
+  layout.stride_x = (((stride >> 6) & 1) << 1 | (stride & 1)) + 1;
+  layout.stride_y = (((stride >> 9) & 1) << 1 | ((stride >> 1) & 1)) + 1;
+  layout.dilation_x = ((stride >> 3) & 1) + 1;
+  layout.dilation_y = ((stride >> 4) & 1) + 1;
+  layout.ofm_block_depth = C0(kOfmBlkDepthM1) + 1;
+  layout.ifm_bits = 8 * ElementBytes((C0(kIfmPrecision) >> 2) & 3);
+  layout.macs = 256;
+  layout.cores = 1;
+  // Microblock (ACC_FORMAT bits 10:8) gives the OFM microblock depth; the
+  // table is U85-256's: 1x2x16, 1x4x8, 2x2x8.
+  const int microblock = (C0(kAccFormat) >> 8) & 7;
+  if (microblock == 1) {
+    layout.ofm_ublock_depth = 16;
+  } else if (microblock == 2 || microblock == 3) {
+    layout.ofm_ublock_depth = 8;
+  } else {
+    return Status::Error("microblock %d not valid for Ethos-U85-256", microblock);
+  }
+  layout.traversal = depthwise ? U85Traversal::kDepthwise
+                     : ((stride >> 2) & 1) ? U85Traversal::kPartKernelFirst
+                                           : U85Traversal::kDepthFirst;
+  if (Address(kWeight1Length) != 0 || Address(kWeight2Length) != 0 ||
+      Address(kWeight3Length) != 0) {
+    return Status::Error("multiple weight streams not supported on one core");
+  }
+  const int kernel_elements = layout.kernel_w * layout.kernel_h;
+  const size_t total = size_t(ofm_depth) * size_t(kernel_elements) * size_t(layout.ifm_depth);
+  Status status;
+  auto* out = static_cast<int16_t*>(arena_.Take(total * 2, "weights", &status));
+  if (out == nullptr) return status;
+  memset(out, 0, total * 2);
+
+  const int region_index = C0(kWeightRegion) & 7;
+  const Region& region = regions_[region_index];
+  const uint64_t base = Address(kWeightBase);
+  const uint64_t length = Address(kWeightLength);
+  if (region.read == nullptr || base > region.size || length > region.size - base) {
+    return Status::Error("weight stream outside region %d", region_index);
+  }
+  const uint8_t* data = region.read + base;
+  if ((C0(kWeightFormat) >> 4) & 1) return Status::Error("sparse weights not supported");
+  bool padding_nonzero = false;
+  auto place = [&](int o, int ky, int kx, int i, int16_t w) {
+    if (o < 0) {
+      padding_nonzero |= w != 0;
+    } else {
+      out[((size_t(o) * layout.kernel_h + size_t(ky)) * layout.kernel_w + size_t(kx)) *
+              layout.ifm_depth + size_t(i)] = w;
+    }
+  };
+  if ((C0(kWeightFormat) & 1) != 0) {  // FWD: decode while walking the layout
+    FwdDecoder decoder(data, size_t(length));
+    ForEachU85Weight(layout, [&](int o, int ky, int kx, int i) {
+      place(o, ky, kx, i, decoder.Next());
+      return !decoder.overrun();
+    });
+    if (decoder.overrun()) return Status::Error("FWD weight stream shorter than the kernel");
+  } else {
+    const size_t stream_count = ForEachU85Weight(layout, [](int, int, int, int) { return true; });
+    auto* stream = static_cast<int16_t*>(arena_.Take(stream_count * 2, "weight stream", &status));
+    if (stream == nullptr) return status;
+    void* scratch = arena_.Take(SwdScratchBytes(), "SWD decoder", &status);
+    if (scratch == nullptr) return status;
+    size_t decoded = 0;
+    NPU_RETURN_IF_ERROR(
+        DecodeSwdWeights(data, size_t(length), stream, stream_count, &decoded, scratch));
+    if (decoded != stream_count) {
+      return Status::Error("SWD stream has %u weights, kernel needs %u", unsigned(decoded),
+                           unsigned(stream_count));
+    }
+    size_t at = 0;
+    ForEachU85Weight(layout, [&](int o, int ky, int kx, int i) {
+      place(o, ky, kx, i, stream[at++]);
+      return true;
+    });
+  }
+  if (padding_nonzero) return Status::Error("weight stream has non-zero padding weights");
+  *weights = out;
+  return Status::Ok();
+}
+
+struct Window {
+  int kernel_w, kernel_h, stride_x, stride_y, dilation_x, dilation_y;
+  int pad_top, pad_left, pad_bottom, pad_right;
+  int ifm_w, ifm_h;
+};
+
+Window MakeWindow(const Registers& r, const FeatureMap& ofm) {
+  Window w;
+  const uint16_t stride = r.cmd0[kKernelStride];
+  w.kernel_w = r.cmd0[kKernelWidthM1] + 1;
+  w.kernel_h = r.cmd0[kKernelHeightM1] + 1;
+  w.stride_x = (((stride >> 6) & 1) << 1 | (stride & 1)) + 1;
+  w.stride_y = (((stride >> 9) & 1) << 1 | ((stride >> 1) & 1)) + 1;
+  w.dilation_x = ((stride >> 3) & 1) + 1;
+  w.dilation_y = ((stride >> 4) & 1) + 1;
+  w.pad_top = r.cmd0[kIfmPadTop];
+  w.pad_left = r.cmd0[kIfmPadLeft];
+  w.pad_bottom = r.cmd0[kIfmPadBottom];
+  w.pad_right = r.cmd0[kIfmPadRight];
+  // There is no IFM width/height register beyond the tiles: the input
+  // extent follows from the OFM, the kernel and the padding.
+  w.ifm_w = (ofm.width - 1) * w.stride_x + (w.kernel_w - 1) * w.dilation_x + 1 - w.pad_left -
+            w.pad_right;
+  w.ifm_h = (ofm.height - 1) * w.stride_y + (w.kernel_h - 1) * w.dilation_y + 1 - w.pad_top -
+            w.pad_bottom;
+  return w;
+}
+
+Status Machine::Convolution(bool depthwise) {
+  FeatureMap ifm, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  const uint16_t acc = C0(kAccFormat);
+  if (((acc >> 4) & 3) != 0 || ((acc >> 6) & 1) != 0) {
+    return Status::Error("accumulator chaining not supported");
+  }
+  if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
+  if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
+  if (depthwise && ifm.depth < ofm.depth) return Status::Error("depthwise IFM depth too small");
+  const Window w = MakeWindow(r_, ofm);
+  const uint64_t ofm_elements = uint64_t(ofm.height) * ofm.width * ofm.depth;
+  NPU_RETURN_IF_ERROR(CheckWork(ofm_elements * w.kernel_h * w.kernel_w *
+                                (depthwise ? 1 : uint64_t(ifm.depth))));
+  int16_t* weights = nullptr;
+  ScaleRecord* scales = nullptr;
+  NPU_RETURN_IF_ERROR(LoadWeights(depthwise, ofm.depth, ifm.depth, &weights));
+  NPU_RETURN_IF_ERROR(LoadScales(ofm.depth, &scales));
+  if (!PerChannel()) return Status::Error("global OFM scale on convolution not supported");
+  Scale scale = OfmScale();
+  const int cin = depthwise ? 1 : ifm.depth;
+  // Gather the receptive field of one output position once (IFM values
+  // minus zero point, padding as 0), then one dot product per channel.
+  const int taps = w.kernel_h * w.kernel_w;
+  const int channels = depthwise ? ofm.depth : cin;  // IFM channels read per tap
+  Status status;
+  auto* field = static_cast<int32_t*>(
+      arena_.Take(sizeof(int32_t) * size_t(taps) * size_t(channels), "receptive field", &status));
+  if (field == nullptr) return status;
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      for (int ky = 0; ky < w.kernel_h; ++ky) {
+        const int iy = y * w.stride_y - w.pad_top + ky * w.dilation_y;
+        for (int kx = 0; kx < w.kernel_w; ++kx) {
+          const int ix = x * w.stride_x - w.pad_left + kx * w.dilation_x;
+          int32_t* tap = field + size_t(ky * w.kernel_w + kx) * size_t(channels);
+          if (iy < 0 || iy >= w.ifm_h || ix < 0 || ix >= w.ifm_w) {
+            for (int i = 0; i < channels; ++i) tap[i] = 0;
+          } else {
+            NPU_RETURN_IF_ERROR(ifm.ReadChannels(iy, ix, channels, tap));
+          }
+        }
+      }
+      for (int o = 0; o < ofm.depth; ++o) {
+        int64_t sum = 0;
+        if (depthwise) {
+          const int16_t* k = weights + size_t(o) * size_t(taps);
+          for (int t = 0; t < taps; ++t) sum += int64_t(field[size_t(t) * size_t(channels) + size_t(o)]) * k[t];
+        } else {
+          const int16_t* k = weights + size_t(o) * size_t(taps) * size_t(cin);
+          const size_t n = size_t(taps) * size_t(cin);
+          int64_t partial = 0;
+          for (size_t j = 0; j < n; ++j) partial += int64_t(field[j]) * k[j];
+          sum = partial;
+        }
+        // Accumulators are 32-bit: wrap like the hardware would.
+        int64_t total = int64_t(int32_t(uint32_t(sum + scales[o].bias)));
+        scale.scale = scales[o].scale;
+        scale.shift = scales[o].shift;
+        NPU_RETURN_IF_ERROR(Output(ofm, y, x, o, total, scale));
+      }
+    }
+  }
+  stats_->macs += uint64_t(ofm.height) * ofm.width * ofm.depth * w.kernel_h * w.kernel_w * cin;
+  return Status::Ok();
+}
+
+Status Machine::Pooling(int mode) {
+  FeatureMap ifm, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
+  if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
+  const uint16_t acc = C0(kAccFormat);
+  if (((acc >> 4) & 3) != 0 || ((acc >> 6) & 1) != 0) {
+    return Status::Error("accumulator chaining not supported");
+  }
+  enum { kMax = 0, kAverage = 1, kReduceSum = 2, kSum = 3, kMin = 5 };
+  if (mode != kMax && mode != kAverage && mode != kSum && mode != kMin && mode != kReduceSum) {
+    return Status::Error("pooling mode %d not supported", mode);
+  }
+  const Window w = MakeWindow(r_, ofm);
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth * w.kernel_h *
+                                w.kernel_w * (mode == kReduceSum ? uint64_t(ifm.depth) : 1)));
+  ScaleRecord* scales = nullptr;
+  if (PerChannel()) NPU_RETURN_IF_ERROR(LoadScales(ofm.depth, &scales));
+  Scale scale = OfmScale();
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      for (int c = 0; c < ofm.depth; ++c) {
+        int64_t sum = 0;
+        int64_t best = 0;
+        int count = 0;
+        for (int ky = 0; ky < w.kernel_h; ++ky) {
+          const int iy = y * w.stride_y - w.pad_top + ky;
+          if (iy < 0 || iy >= w.ifm_h) continue;
+          for (int kx = 0; kx < w.kernel_w; ++kx) {
+            const int ix = x * w.stride_x - w.pad_left + kx;
+            if (ix < 0 || ix >= w.ifm_w) continue;
+            if (mode == kReduceSum) {
+              for (int i = 0; i < ifm.depth; ++i) {
+                int32_t v = 0;
+                NPU_RETURN_IF_ERROR(ifm.Read(iy, ix, i, &v));
+                sum += v - ifm.zero_point;
+              }
+              ++count;
+              continue;
+            }
+            int32_t v = 0;
+            NPU_RETURN_IF_ERROR(ifm.Read(iy, ix, c, &v));
+            const int64_t value = int64_t(v) - ifm.zero_point;
+            if (count == 0 || (mode == kMax && value > best) || (mode == kMin && value < best)) {
+              best = value;
+            }
+            sum += value;
+            ++count;
+          }
+        }
+        int64_t result = sum;
+        if (mode == kMax || mode == kMin) {
+          result = best;
+        } else if (mode == kAverage) {
+          // GUESS (undocumented): the divisor counts only elements inside
+          // the IFM, rounding half away from zero. Pinned by the avgpool
+          // test against the TOSA reference model.
+          if (count == 0) return Status::Error("average pool window with no elements");
+          result = sum >= 0 ? (sum + count / 2) / count : -((-sum + count / 2) / count);
+        }
+        if (scales != nullptr) {
+          scale.scale = scales[c].scale;
+          scale.shift = scales[c].shift;
+          result += scales[c].bias;
+        }
+        NPU_RETURN_IF_ERROR(Output(ofm, y, x, c, result, scale));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// Broadcast modes (bit set: that axis reads index 0): H=1, W=2, C=4;
+// SCALAR (8) reads the OP_SCALAR register instead of memory.
+Status ReadBroadcast(const FeatureMap& fm, int y, int x, int c, int32_t* v) {
+  if (fm.broadcast & 1) y = 0;
+  if (fm.broadcast & 2) x = 0;
+  if (fm.broadcast & 4) c = 0;
+  return fm.Read(y, x, c, v);
+}
+
+Status Machine::Elementwise(int mode) {
+  enum { kMul = 0, kAdd = 1, kSub = 2, kMin = 3, kMax = 4 };
+  if (mode > kMax) return Status::Error("elementwise mode %d not supported", mode);
+  FeatureMap a, b, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(false, &a));
+  NPU_RETURN_IF_ERROR(Ifm(true, &b));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  const bool scalar = b.broadcast == 8;
+  const int32_t scalar_value = int32_t(r_.cmd1_payload[kOpScalar]);
+  const Scale sa = IfmScale(kIfmScale), sb = IfmScale(kIfm2Scale);
+  const Scale so = OfmScale();
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      for (int c = 0; c < ofm.depth; ++c) {
+        int32_t va = 0, vb = 0;
+        NPU_RETURN_IF_ERROR(ReadBroadcast(a, y, x, c, &va));
+        if (scalar) {
+          vb = scalar_value;
+        } else {
+          NPU_RETURN_IF_ERROR(ReadBroadcast(b, y, x, c, &vb));
+        }
+        int64_t ia = int64_t(va) - a.zero_point, ib = int64_t(vb) - b.zero_point;
+        int64_t result = 0;
+        if (mode == kMul) {
+          result = ia * ib;
+        } else {
+          ia = ScaleAndRound(ia, sa.scale, sa.shift, sa.round);
+          ib = ScaleAndRound(ib, sb.scale, sb.shift, sb.round);
+          if (mode == kAdd) result = ia + ib;
+          if (mode == kSub) result = ia - ib;
+          if (mode == kMin) result = ia < ib ? ia : ib;
+          if (mode == kMax) result = ia > ib ? ia : ib;
+        }
+        result = int64_t(int32_t(uint32_t(result)));
+        NPU_RETURN_IF_ERROR(Output(ofm, y, x, c, result, so));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status Machine::Dma() {
+  const uint16_t src = C0(kDma0SrcRegion), dst = C0(kDma0DstRegion);
+  if (((src >> 9) & 3) != 0) return Status::Error("strided DMA not supported");
+  if (((src >> 11) & 1) || ((dst >> 11) & 1)) return Status::Error("indexed DMA not supported");
+  const Region& from = regions_[src & 7];
+  const Region& to = regions_[dst & 7];
+  const uint64_t src_addr = Address(kDma0Src), dst_addr = Address(kDma0Dst);
+  const uint64_t length = Address(kDma0Len);
+  if (from.read == nullptr || src_addr > from.size || length > from.size - src_addr) {
+    return Status::Error("DMA source outside region %d", src & 7);
+  }
+  if (to.write == nullptr || dst_addr > to.size || length > to.size - dst_addr) {
+    return Status::Error("DMA destination outside writable region %d", dst & 7);
+  }
+  memmove(to.write + dst_addr, from.read + src_addr, size_t(length));
+  ++stats_->dma_transfers;
+  return Status::Ok();
+}
+
+Status Machine::Execute(uint16_t opcode, uint16_t param) {
+  const size_t mark = arena_.used();
+  Status status;
+  switch (opcode) {
+    case kOpConv:
+      if (param & 1) return Status::Error("weights from IFM2 (matmul) not supported");
+      status = Convolution(false);
+      break;
+    case kOpDepthwise:
+      status = Convolution(true);
+      break;
+    case kOpPool:
+      status = Pooling(param & 7);
+      break;
+    case kOpElementwise:
+      status = Elementwise(param & 0x3F);
+      break;
+    case kOpResize:
+      return Status::Error("resize not supported");
+    default:
+      return Status::Ok();
+  }
+  arena_.Reset(mark);
+  ++stats_->operations;
+  return status;
+}
+
+Status Machine::Run(const uint32_t* words, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t word = words[i];
+    const uint16_t opcode = word & 0x3FF;
+    const uint16_t control = (word >> 14) & 3;
+    const uint16_t param = uint16_t(word >> 16);
+    if (control == 0) {
+      if (!IsKnownCmd0(opcode)) {
+        return Status::Error("unknown command 0x%03x at word %u", opcode, unsigned(i));
+      }
+      if (opcode == kOpStop) return Status::Ok();
+      if (opcode < 256) {
+        Status status = opcode == kOpDmaStart ? Dma() : Execute(opcode, param);
+        if (!status.ok()) {
+          return Status::Error("word %u: %s", unsigned(i), status.message());
+        }
+      } else {
+        r_.cmd0[opcode] = param;
+      }
+    } else if (control == 1) {
+      if (i + 1 >= count) return Status::Error("command stream ends inside a command");
+      if (!IsKnownCmd1(opcode)) {
+        return Status::Error("unknown command 0x%03x (with payload) at word %u", opcode,
+                             unsigned(i));
+      }
+      if (opcode == kOpBranch) return Status::Error("NPU_OP_BRANCH not supported");
+      r_.cmd1_param[opcode] = param;
+      r_.cmd1_payload[opcode] = words[++i];
+    } else {
+      return Status::Error("bad control field %u at word %u", control, unsigned(i));
+    }
+  }
+  return Status::Error("command stream has no NPU_OP_STOP");
+}
+
+}  // namespace
+}  // namespace u85
+
+Status RunCommandStream(Architecture arch, const uint32_t* words, size_t num_words,
+                        const Region (&regions)[kNumRegions], Workspace workspace,
+                        RunStats* stats, const RunLimits& limits) {
+  if (arch != Architecture::kEthosU85) return Status::Error("architecture not supported");
+  if (words == nullptr && num_words != 0) return Status::Error("null command stream");
+  RunStats local;
+  if (stats == nullptr) stats = &local;
+  u85::Arena arena(workspace.data, workspace.size);
+  Status status;
+  auto* regs = static_cast<u85::Registers*>(
+      arena.Take(sizeof(u85::Registers), "register file", &status));
+  if (regs == nullptr) return status;
+  memset(regs, 0, sizeof(*regs));
+  u85::Machine machine(regions, regs, arena, stats, limits);
+  return machine.Run(words, num_words);
+}
+
+}  // namespace npu

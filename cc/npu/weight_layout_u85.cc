@@ -1,0 +1,14 @@
+#include "cc/npu/weight_layout_u85.h"
+
+namespace npu {
+
+int U85IfmBlockDepth(const U85WeightLayout& layout) {
+  if (layout.traversal == U85Traversal::kPartKernelFirst) return 16;
+  if (layout.ifm_bits == 32 ||
+      ((layout.macs == 128 || layout.macs == 256) && layout.ofm_ublock_depth == 16)) {
+    return 32;
+  }
+  return 64;
+}
+
+}  // namespace npu

@@ -1,0 +1,159 @@
+"""Writes one NPU test case: the Vela payload from a lowered .pte, an input,
+and the TOSA reference model's output for the same quantized graph.
+
+The model under test never sees the TOSA graph; the reference never sees the
+command stream. Both come from one ExecuTorch Arm lowering of a small
+quantized torch module, so a difference is the NPU model's (or Vela's).
+"""
+
+import os
+import struct
+import tempfile
+from typing import Callable, Dict, List, Tuple
+
+from absl import app, flags
+import numpy as np
+import torch
+
+from executorch.backends.arm.ethosu import EthosUCompileSpec, EthosUPartitioner
+from executorch.backends.arm.quantizer import (
+    EthosUQuantizer,
+    get_symmetric_quantization_config,
+)
+from executorch.exir import to_edge_transform_and_lower
+from executorch.exir._serialize._program import _extract_delegate_payload
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+import tosa_reference_model
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("case", None, "case name (see CASES)")
+flags.DEFINE_string("target", "ethos-u85-256", "Ethos-U accelerator config")
+flags.DEFINE_string("payload_out", None, "where to write the delegate payload")
+flags.DEFINE_string("tensors_out", None, "where to write inputs then expected outputs (.tensors)")
+flags.DEFINE_string("tosa_out", None, "optional: where to copy the TOSA flatbuffer")
+
+Shapes = List[Tuple[int, ...]]
+
+
+class _Lambda(torch.nn.Module):
+    def __init__(self, fn: Callable[..., torch.Tensor], *mods: torch.nn.Module) -> None:
+        super().__init__()
+        self.mods = torch.nn.ModuleList(mods)
+        self.fn = fn
+
+    def forward(self, *xs: torch.Tensor) -> torch.Tensor:
+        return self.fn(self.mods, *xs)
+
+
+def _conv(cin: int, cout: int, k: int, s: int, p: int, groups: int = 1) -> torch.nn.Module:
+    return _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(cin, cout, k, s, p, groups=groups))
+
+
+class _AvgPool(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.avg_pool2d(x, 2, 2)
+
+
+class _Mean(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.mean(dim=(2, 3), keepdim=True)
+
+
+def _mobilenet_v2() -> torch.nn.Module:
+    from mobilenet_v2 import MobileNetV2
+
+    return MobileNetV2()
+
+
+# name -> (module factory, input shapes). Shapes are kept small so a case
+# lowers in seconds; channel counts cross 16 to exercise bricks.
+CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
+    "conv1x1": (lambda: _conv(24, 40, 1, 1, 0), [(1, 24, 7, 6)]),
+    "conv3x3": (lambda: _conv(8, 16, 3, 1, 0), [(1, 8, 9, 9)]),
+    "conv3x3_s2_pad": (lambda: _conv(8, 16, 3, 2, 1), [(1, 8, 9, 9)]),
+    "conv3x3_pad_c40": (lambda: _conv(40, 24, 3, 1, 1), [(1, 40, 8, 7)]),
+    "depthwise3x3": (lambda: _conv(32, 32, 3, 1, 1, groups=32), [(1, 32, 8, 8)]),
+    "depthwise3x3_s2": (lambda: _conv(24, 24, 3, 2, 1, groups=24), [(1, 24, 9, 9)]),
+    "linear": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Linear(40, 20)), [(2, 40)]),
+    "add": (lambda: _Lambda(lambda m, a, b: a + b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "mul": (lambda: _Lambda(lambda m, a, b: a * b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "avgpool": (_AvgPool, [(1, 16, 8, 8)]),
+    "maxpool": (lambda: _Lambda(lambda m, x: torch.nn.functional.max_pool2d(x, 3, 2, 1)), [(1, 16, 9, 9)]),
+    "mean": (_Mean, [(1, 32, 7, 7)]),
+    "conv_relu": (lambda: _Lambda(lambda m, x: torch.relu(m[0](x)), torch.nn.Conv2d(8, 16, 3, 1, 1)), [(1, 8, 6, 6)]),
+    "conv_relu6": (lambda: _Lambda(lambda m, x: torch.nn.functional.relu6(m[0](x)), torch.nn.Conv2d(8, 16, 3, 1, 1)), [(1, 8, 6, 6)]),
+    "conv_clamp": (lambda: _Lambda(lambda m, x: torch.clamp(m[0](x), -0.5, 0.7), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 6, 6)]),
+    "concat": (lambda: _Lambda(lambda m, a, b: torch.cat([a, b], dim=1)), [(1, 8, 5, 5), (1, 24, 5, 5)]),
+    "reshape": (lambda: _Lambda(lambda m, x: m[0](x).reshape(1, 16, 25), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 5, 5)]),
+    "mobilenet_v2": (_mobilenet_v2, [(1, 3, 224, 224)]),
+}
+
+_SCALAR_TYPE = {np.dtype(np.uint8): 0, np.dtype(np.int8): 1, np.dtype(np.int16): 2, np.dtype(np.int32): 3}
+
+
+def write_tensors(path: str, arrays: List[np.ndarray]) -> None:
+    """Writes arrays in the format of schema/tensor_file.md."""
+    out = bytearray(b"ESDKTEN1" + struct.pack("<II", len(arrays), 0))
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        if a.ndim > 8:
+            raise ValueError("rank > 8")
+        sizes = list(a.shape) + [0] * (8 - a.ndim)
+        out += struct.pack("<II8IfiQ", _SCALAR_TYPE[a.dtype], a.ndim, *sizes, 0.0, 0, a.nbytes)
+        out += a.tobytes()
+        out += b"\0" * (-len(out) % 8)
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def lower(case: str, target: str, work_dir: str) -> Tuple[bytes, bytes]:
+    """Quantizes and lowers the case; returns (.pte bytes, TOSA flatbuffer)."""
+    factory, shapes = CASES[case]
+    torch.manual_seed(0)
+    module = factory().eval()
+    calib = tuple(torch.randn(s) for s in shapes)
+    spec = EthosUCompileSpec(target)
+    spec.dump_intermediate_artifacts_to(work_dir)
+    quantizer = EthosUQuantizer(spec)
+    quantizer.set_global(get_symmetric_quantization_config())
+    graph = torch.export.export(module, calib).module(check_guards=False)
+    prepared = prepare_pt2e(graph, quantizer)
+    for _ in range(4):
+        prepared(*(torch.randn(s) for s in shapes))
+    prepared(*calib)
+    converted = convert_pt2e(prepared)
+    edge = to_edge_transform_and_lower(
+        torch.export.export(converted, calib), partitioner=[EthosUPartitioner(spec)]
+    )
+    pte = edge.to_executorch().buffer
+    tosa_files = [f for f in os.listdir(work_dir) if f.startswith("output_tag") and f.endswith(".tosa")]
+    if len(tosa_files) != 1:
+        raise RuntimeError(f"expected one TOSA graph (one delegate), got {tosa_files}")
+    with open(os.path.join(work_dir, tosa_files[0]), "rb") as f:
+        return pte, f.read()
+
+
+def main(argv: List[str]) -> None:
+    del argv
+    with tempfile.TemporaryDirectory() as work_dir:
+        pte, tosa = lower(FLAGS.case, FLAGS.target, work_dir)
+    payload = _extract_delegate_payload(pte, "EthosUBackend")
+    if payload is None:
+        raise RuntimeError("no EthosUBackend delegate in the program")
+    _, shapes = CASES[FLAGS.case]
+    rng = np.random.RandomState(1234)
+    inputs = [rng.randint(-128, 128, size=s).astype(np.int8) for s in shapes]
+    outputs, status = tosa_reference_model.run(tosa, inputs)
+    if status != tosa_reference_model.GraphStatus.TOSA_VALID:
+        raise RuntimeError(f"TOSA reference model: {status}")
+    with open(FLAGS.payload_out, "wb") as f:
+        f.write(payload)
+    write_tensors(FLAGS.tensors_out, inputs + [np.asarray(o) for o in outputs])
+    if FLAGS.tosa_out:
+        with open(FLAGS.tosa_out, "wb") as f:
+            f.write(tosa)
+
+
+if __name__ == "__main__":
+    flags.mark_flags_as_required(["case", "payload_out", "tensors_out"])
+    app.run(main)

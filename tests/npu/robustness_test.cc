@@ -1,0 +1,167 @@
+// Corrupt and truncated payloads and command streams must come back as
+// errors, never crash or touch memory outside the given buffers. Built twice:
+// as a plain test and with AddressSanitizer (see BUILD.bazel).
+// Usage: robustness_test PAYLOAD   (a valid Vela payload to corrupt)
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "cc/backends/ethosu/ethosu_delegate.h"
+#include "cc/backends/ethosu/vela_payload.h"
+
+namespace {
+
+int failures = 0;
+
+void Expect(bool condition, const char* what) {
+  if (!condition) {
+    ++failures;
+    printf("FAIL: %s\n", what);
+  }
+}
+
+std::vector<uint8_t> ReadFile(const char* path) {
+  std::vector<uint8_t> out;
+  FILE* f = fopen(path, "rb");
+  if (f == nullptr) return out;
+  int c;
+  while ((c = fgetc(f)) != EOF) out.push_back(uint8_t(c));
+  fclose(f);
+  return out;
+}
+
+// Runs a payload with exactly-sized buffers; returns the status.
+npu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr) {
+  // Copy into an exactly-sized heap block so ASan sees any overread.
+  std::vector<uint8_t> copy(data, data + size);
+  ethosu::VelaPayload payload;
+  npu::Status status = ethosu::ParseVelaPayload(copy.data(), copy.size(), &payload);
+  if (!status.ok()) return status;
+  std::vector<std::vector<uint8_t>> inputs(static_cast<size_t>(payload.num_inputs));
+  std::vector<std::vector<uint8_t>> outputs(static_cast<size_t>(payload.num_outputs));
+  std::vector<const void*> in_ptrs;
+  std::vector<void*> out_ptrs;
+  std::vector<size_t> in_sizes, out_sizes;
+  for (int i = 0; i < payload.num_inputs; ++i) {
+    inputs[size_t(i)].assign(payload.inputs[i].bytes(), 7);
+    in_ptrs.push_back(inputs[size_t(i)].data());
+    in_sizes.push_back(inputs[size_t(i)].size());
+  }
+  for (int i = 0; i < payload.num_outputs; ++i) {
+    outputs[size_t(i)].assign(payload.outputs[i].bytes(), 0);
+    out_ptrs.push_back(outputs[size_t(i)].data());
+    out_sizes.push_back(outputs[size_t(i)].size());
+  }
+  std::vector<uint8_t> scratch(payload.scratch_size);
+  std::vector<uint8_t> workspace(1u << 20);
+  ethosu::DelegateBuffers b;
+  b.inputs = in_ptrs.data();
+  b.input_sizes = in_sizes.data();
+  b.num_inputs = payload.num_inputs;
+  b.outputs = out_ptrs.data();
+  b.output_sizes = out_sizes.data();
+  b.num_outputs = payload.num_outputs;
+  b.scratch = scratch.data();
+  b.scratch_size = scratch.size();
+  b.workspace = {workspace.data(), workspace.size()};
+  b.limits.max_work_per_operation = 1u << 22;
+  npu::RunStats local;
+  return ethosu::ExecuteVelaPayload(payload, b, stats ? stats : &local);
+}
+
+// Offset of the register command stream inside the payload file.
+size_t CommandOffset(const std::vector<uint8_t>& file) {
+  ethosu::VelaPayload payload;
+  if (!ethosu::ParseVelaPayload(file.data(), file.size(), &payload).ok()) return 0;
+  return size_t(reinterpret_cast<const uint8_t*>(payload.commands) - file.data());
+}
+
+void PutWord(std::vector<uint8_t>* file, size_t at, uint32_t word) {
+  for (int i = 0; i < 4; ++i) (*file)[at + size_t(i)] = uint8_t(word >> (8 * i));
+}
+
+// Writes "STOP" over the stream after `prefix` words of `commands`.
+std::vector<uint8_t> WithCommands(const std::vector<uint8_t>& file, size_t offset,
+                                  const std::vector<uint32_t>& commands) {
+  std::vector<uint8_t> out = file;
+  for (size_t i = 0; i < commands.size(); ++i) PutWord(&out, offset + 4 * i, commands[i]);
+  return out;
+}
+
+bool Contains(const npu::Status& s, const char* text) {
+  return !s.ok() && strstr(s.message(), text) != nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s PAYLOAD\n", argv[0]);
+    return 2;
+  }
+  const std::vector<uint8_t> file = ReadFile(argv[1]);
+  Expect(!file.empty(), "payload readable");
+  Expect(Run(file.data(), file.size()).ok(), "unmodified payload runs");
+
+  // Every truncation is rejected by the parser (the payload ends with the
+  // footer block, so no proper prefix is complete).
+  int truncations_accepted = 0;
+  for (size_t n = 0; n < file.size(); ++n) truncations_accepted += Run(file.data(), n).ok();
+  Expect(truncations_accepted == 0, "every truncated payload is an error");
+
+  const size_t cmd = CommandOffset(file);
+  Expect(cmd != 0, "command stream found");
+
+  // Unknown opcode.
+  npu::Status s = Run(WithCommands(file, cmd, {0x0000007Fu}).data(), file.size());
+  Expect(Contains(s, "unknown command"), "unknown opcode is an error");
+  // IFM in an unbound region (5), then a pooling op.
+  // (OFM_PRECISION 0x100: global scale, so no scale stream is needed.)
+  s = Run(WithCommands(file, cmd, {0x01000114u, 0x0005010Fu, 0x00030005u}).data(), file.size());
+  Expect(Contains(s, "region"), "unbound region is an error");
+  // IFM base far outside the scratch region.
+  s = Run(WithCommands(file, cmd, {0x01000114u, 0x00014000u, 0x7FFFFFF0u, 0x00030005u}).data(), file.size());
+  Expect(Contains(s, "outside region"), "out-of-range address is an error");
+  // OFM in the read-only weight region (0).
+  s = Run(WithCommands(file, cmd, {0x01000114u, 0x0000011Fu, 0x00030005u}).data(), file.size());
+  Expect(!s.ok(), "write to the weight region is an error");
+  // A payload command at the very end of the stream.
+  {
+    const uint32_t words[1] = {0x00004024u};  // OFM_SCALE without its payload word
+    npu::Region regions[npu::kNumRegions];
+    std::vector<uint8_t> workspace(1u << 16);
+    s = npu::RunCommandStream(npu::Architecture::kEthosU85, words, 1, regions,
+                              {workspace.data(), workspace.size()}, nullptr);
+    Expect(Contains(s, "inside a command"), "stream cut inside a command is an error");
+  }
+  // DMA past the end of its source.
+  s = Run(WithCommands(file, cmd, {0x00000130u, 0x00010131u, 0x00004030u, 0xFFFFFF00u,
+                                   0x00004031u, 0x0u, 0x00004032u, 0x1000u, 0x00000010u})
+              .data(),
+          file.size());
+  Expect(Contains(s, "DMA"), "out-of-range DMA is an error");
+
+  // Random single-byte corruption of the whole payload: any result is
+  // allowed except a crash or an out-of-bounds access (ASan build).
+  uint32_t rng = 12345;
+  int errors = 0, runs = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::vector<uint8_t> bad = file;
+    const int flips = 1 + trial % 4;
+    for (int f = 0; f < flips; ++f) {
+      rng = rng * 1664525u + 1013904223u;
+      const size_t at = (trial % 2 == 0 && cmd != 0)
+                            ? cmd + (rng >> 8) % (file.size() - cmd)
+                            : (rng >> 8) % file.size();
+      rng = rng * 1664525u + 1013904223u;
+      bad[at] ^= uint8_t(1u << ((rng >> 16) & 7));
+    }
+    errors += !Run(bad.data(), bad.size()).ok();
+    ++runs;
+  }
+  printf("%d corrupted payloads: %d rejected with an error, %d ran to completion\n", runs, errors,
+         runs - errors);
+  printf("%d passed, %d failed\n", failures == 0 ? 1 : 0, failures);
+  return failures == 0 ? 0 : 1;
+}
