@@ -1,7 +1,7 @@
 """Public Bazel API of the Ethos-U SDK. Load everything from here:
 
     load("@ethosu_sdk//:defs.bzl", "firmware_image", "firmware_run", "firmware_test")
-    load("@ethosu_sdk//:defs.bzl", "ethosu_model")
+    load("@ethosu_sdk//:defs.bzl", "ethosu_model", "ethosu_firmware")
 """
 
 load(
@@ -12,6 +12,7 @@ load(
     _firmware_run = "firmware_run",
     _firmware_test = "firmware_test",
 )
+load("//tools/rules:firmware_model.bzl", _ethosu_firmware = "ethosu_firmware")
 load(
     "//tools/rules:model.bzl",
     _EthosuModelInfo = "EthosuModelInfo",
@@ -27,3 +28,6 @@ firmware_test = _firmware_test
 # PyTorch model -> .pte + reference tensors + summary (tools/rules/model.bzl).
 EthosuModelInfo = _EthosuModelInfo
 ethosu_model = _ethosu_model
+
+# A board firmware running one ethosu_model (tools/rules/firmware_model.bzl).
+ethosu_firmware = _ethosu_firmware

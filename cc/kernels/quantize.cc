@@ -44,7 +44,7 @@ Status CheckQuantRange(ScalarType dtype, int64_t quant_min, int64_t quant_max) {
 // Scale of each element: a per-tensor value, or per channel along an axis.
 struct QuantParams {
   const Tensor* scales = nullptr;       // per channel: float or double
-  const Tensor* zero_points = nullptr;  // per channel: int64, may be null
+  const Tensor* zero_points = nullptr;  // per channel: int64 or int32, may be null
   double scale = 1.0;
   int64_t zero_point = 0;
   size_t inner = 1;         // elements after the axis
@@ -58,7 +58,9 @@ struct QuantParams {
   }
   int64_t ZeroPoint(size_t c) const {
     if (scales == nullptr) return zero_point;
-    return zero_points == nullptr ? 0 : zero_points->Data<const int64_t>()[c];
+    if (zero_points == nullptr) return 0;
+    return zero_points->dtype == ScalarType::kInt ? zero_points->Data<const int32_t>()[c]
+                                                  : zero_points->Data<const int64_t>()[c];
   }
 };
 
@@ -76,7 +78,11 @@ Status PerChannelParams(const Tensor& in, Tensor* scales, Tensor* zero_points, i
                       static_cast<int64_t>(p->channels));
   }
   if (zero_points != nullptr) {
-    ESDK_RETURN_IF_ERROR(ExpectDtype(*zero_points, ScalarType::kLong, "zero points"));
+    // Quantizers store per-channel zero points as int64 or int32 (the Arm
+    // quantizer's weights): both hold the same small integers.
+    if (zero_points->dtype != ScalarType::kInt) {
+      ESDK_RETURN_IF_ERROR(ExpectDtype(*zero_points, ScalarType::kLong, "zero points"));
+    }
     if (zero_points->numel != p->channels) {
       return ShapeError("zero point count differs from channels",
                         static_cast<int64_t>(zero_points->numel), static_cast<int64_t>(p->channels));

@@ -1,0 +1,111 @@
+#include "cc/backends/ethosu/ethosu_backend.h"
+
+#include "cc/backends/ethosu/ethosu_delegate.h"
+#include "cc/backends/ethosu/vela_payload.h"
+#include "cc/platform/platform.h"
+
+namespace ethosu_sdk::backends {
+namespace {
+
+using runtime::ErrorCode;
+using runtime::Status;
+
+struct Handle {
+  ethosu::VelaPayload payload;
+  uint8_t* scratch = nullptr;
+};
+
+// The NPU layer's messages, carried into the runtime's status.
+Status FromNpu(const npu::Status& status) {
+  if (status.ok()) return Status::Ok();
+  const char* message = status.message();
+  size_t size = 0;
+  while (message[size] != '\0') ++size;
+  return Status::ErrorNamed(ErrorCode::kBackendFailed, "Ethos-U", message, size);
+}
+
+}  // namespace
+
+Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
+  if (init.arena == nullptr || handle == nullptr) {
+    return Status::Error(ErrorCode::kInvalidArgument, "Ethos-U Init without an arena or handle");
+  }
+  // The command stream is read as 32-bit words in place.
+  if (reinterpret_cast<uintptr_t>(init.processed.data) % 4 != 0) {
+    return Status::Error(ErrorCode::kInvalidProgram, "Ethos-U payload not 4-byte aligned");
+  }
+  Handle* h = init.arena->New<Handle>(1);
+  if (h == nullptr) return Status::Error(ErrorCode::kOutOfMemory, "arena too small for the Ethos-U handle");
+  ESDK_RETURN_IF_ERROR(FromNpu(ethosu::ParseVelaPayload(init.processed.data, init.processed.size, &h->payload)));
+
+  h->scratch = static_cast<uint8_t*>(init.arena->Allocate(h->payload.scratch_size, 16));
+  if (h->scratch == nullptr && h->payload.scratch_size > 0) {
+    return Status::Error(ErrorCode::kOutOfMemory, "arena too small for Ethos-U scratch (bytes, free)",
+                         h->payload.scratch_size, static_cast<int64_t>(init.arena->size() - init.arena->used()));
+  }
+  scratch_bytes_ += h->payload.scratch_size;
+  if (workspace_.data == nullptr) {
+    workspace_.data = static_cast<uint8_t*>(init.arena->Allocate(workspace_bytes_, 16));
+    if (workspace_.data == nullptr) {
+      return Status::Error(ErrorCode::kOutOfMemory, "arena too small for the NPU workspace (bytes, free)",
+                           static_cast<int64_t>(workspace_bytes_),
+                           static_cast<int64_t>(init.arena->size() - init.arena->used()));
+    }
+    workspace_.size = workspace_bytes_;
+  }
+  *handle = h;
+  return Status::Ok();
+}
+
+Status EthosUBackend::Execute(void* handle, runtime::Span<runtime::Value* const> args) {
+  const Handle* h = static_cast<const Handle*>(handle);
+  const ethosu::VelaPayload& payload = h->payload;
+  const size_t expected = static_cast<size_t>(payload.num_inputs + payload.num_outputs);
+  if (args.size != expected) {
+    return Status::Error(ErrorCode::kInvalidProgram, "Ethos-U delegate call arguments (got, payload expects)",
+                         static_cast<int64_t>(args.size), static_cast<int64_t>(expected));
+  }
+  const void* inputs[ethosu::kMaxVelaIos];
+  size_t input_sizes[ethosu::kMaxVelaIos];
+  void* outputs[ethosu::kMaxVelaIos];
+  size_t output_sizes[ethosu::kMaxVelaIos];
+  for (size_t i = 0; i < args.size; ++i) {
+    const runtime::Value* value = args.data[i];
+    if (value == nullptr || !value->IsTensor() || value->tensor == nullptr || value->tensor->data == nullptr) {
+      return Status::Error(ErrorCode::kInvalidProgram, "Ethos-U delegate argument is not a tensor with memory",
+                           static_cast<int64_t>(i));
+    }
+    const runtime::Tensor& tensor = *value->tensor;
+    // Byte counts are checked against Vela's I/O records by the delegate.
+    if (i < static_cast<size_t>(payload.num_inputs)) {
+      inputs[i] = tensor.data;
+      input_sizes[i] = tensor.nbytes;
+    } else {
+      const size_t o = i - static_cast<size_t>(payload.num_inputs);
+      outputs[o] = tensor.data;
+      output_sizes[o] = tensor.nbytes;
+    }
+  }
+  ethosu::DelegateBuffers buffers;
+  buffers.inputs = inputs;
+  buffers.input_sizes = input_sizes;
+  buffers.num_inputs = payload.num_inputs;
+  buffers.outputs = outputs;
+  buffers.output_sizes = output_sizes;
+  buffers.num_outputs = payload.num_outputs;
+  buffers.scratch = h->scratch;
+  buffers.scratch_size = payload.scratch_size;
+  buffers.workspace = workspace_;
+  npu::RunStats run{};
+  const uint64_t start = platform::TimerTicks();
+  const npu::Status status = ethosu::ExecuteVelaPayload(payload, buffers, &run);
+  ticks_ += platform::TimerTicks() - start;
+  ESDK_RETURN_IF_ERROR(FromNpu(status));
+  ++calls_;
+  stats_.operations += run.operations;
+  stats_.dma_transfers += run.dma_transfers;
+  stats_.macs += run.macs;
+  return Status::Ok();
+}
+
+}  // namespace ethosu_sdk::backends

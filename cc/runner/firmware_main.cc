@@ -1,0 +1,76 @@
+// The firmware's main: runs the model linked into the image (its .pte, input
+// and expected output, embedded by the ethosu_firmware rule) with the
+// runtime, the selected CPU kernels and the Ethos-U backend, and reports in
+// the line protocol (PROTOCOL.md), adding the memory and NPU figures.
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/backends/ethosu/ethosu_backend.h"
+#include "cc/kernels/registry.h"
+#include "cc/platform/platform.h"
+#include "cc/runner/firmware_memory.h"
+#include "cc/runner/run_program.h"
+#include "cc/runtime/arena.h"
+#include "cc/support/crc32.h"
+#include "cc/support/text_builder.h"
+
+// Embedded by the ethosu_firmware rule (tools/rules/embed.bzl).
+extern "C" const unsigned char esdk_model_pte[], esdk_model_pte_end[];
+extern "C" const unsigned char esdk_model_input[], esdk_model_input_end[];
+extern "C" const unsigned char esdk_model_expected[], esdk_model_expected_end[];
+
+namespace {
+
+using ethosu_sdk::TextBuilder;
+
+size_t Size(const unsigned char* begin, const unsigned char* end) { return static_cast<size_t>(end - begin); }
+
+void Emit(TextBuilder& line) {
+  line.Char('\n');
+  ethosu_sdk::platform::ConsoleWrite(line.c_str(), line.size());
+}
+
+}  // namespace
+
+int main() {
+  const auto& memory = ethosu_sdk::firmware::kMemory;
+  static ethosu_sdk::backends::EthosUBackend ethosu_backend(memory.npu_workspace_bytes);
+  ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
+  const size_t pte_size = Size(esdk_model_pte, esdk_model_pte_end);
+  char buffer[256];
+  TextBuilder line(buffer, sizeof(buffer));
+  // Which program this image carries, so the host can tie results to a build.
+  line.Str("ESDK PROGRAM board=").Str(ethosu_sdk::platform::BoardName()).Str(" bytes=").UInt(pte_size);
+  line.Str(" crc32=").Hex(ethosu_sdk::Crc32(esdk_model_pte, pte_size), 8);
+  Emit(line);
+
+  ethosu_sdk::runtime::Arena runtime_arena(memory.runtime_arena.data, memory.runtime_arena.size);
+  ethosu_sdk::runner::RunConfig config;
+  config.pte = esdk_model_pte;
+  config.pte_size = pte_size;
+  config.inputs = esdk_model_input;
+  config.inputs_size = Size(esdk_model_input, esdk_model_input_end);
+  config.expected = esdk_model_expected;
+  config.expected_size = Size(esdk_model_expected, esdk_model_expected_end);
+  config.registries.operators = ethosu_sdk::kernels::Registry();
+  config.registries.backends = ethosu_sdk::runtime::BackendRegistry(backends, 1);
+  config.runtime_arena = &runtime_arena;
+  config.planned = {memory.planned.data, memory.planned.size};
+  const int result = ethosu_sdk::runner::RunProgram(config);
+
+  size_t planned_bytes = 0;
+  for (const auto& span : memory.planned) planned_bytes += span.size;
+  line.Clear();
+  line.Str("ESDK MEMORY program=").UInt(pte_size).Str(" planned=").UInt(planned_bytes);
+  line.Str(" runtime_arena_used=").UInt(runtime_arena.used()).Str(" runtime_arena=").UInt(runtime_arena.size());
+  line.Str(" npu_scratch=").UInt(ethosu_backend.scratch_bytes()).Str(" npu_workspace=").UInt(ethosu_backend.workspace_bytes());
+  line.Str(" peak=").UInt(planned_bytes + runtime_arena.used());
+  Emit(line);
+  const auto& npu = ethosu_backend.stats();
+  line.Clear();
+  line.Str("ESDK NPU delegate_calls=").UInt(ethosu_backend.delegate_calls()).Str(" operations=").UInt(npu.operations);
+  line.Str(" dma_transfers=").UInt(npu.dma_transfers).Str(" macs=").UInt(npu.macs);
+  line.Str(" ticks=").UInt(ethosu_backend.ticks());
+  Emit(line);
+  return result;
+}

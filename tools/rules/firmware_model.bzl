@@ -1,0 +1,104 @@
+"""ethosu_firmware: a board firmware that runs one compiled model.
+
+    ethosu_model(name = "mv2", model = "mobilenet_v2", target = "ethos-u85-256")
+    ethosu_firmware(name = "mv2_fw", model = ":mv2", board = "qemu_an547")
+
+links the model's .pte, reference input and expected output into the image
+(embedded_blob, in DDR), registers only the CPU kernels the .pte uses
+(selected_kernels), sizes the memory-planned buffers from the .pte, adds the
+Ethos-U backend (the functional NPU model on boards without an NPU) and the
+runner main (cc/runner/firmware_main.cc). The result is a firmware_image.
+"""
+
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
+load("//cc/kernels:selective.bzl", "selected_kernels")
+load(":embed.bzl", "embedded_blob")
+load(":firmware.bzl", "firmware_image")
+
+def _model_file(model, suffix):
+    # ethosu_model's predeclared outputs: "<label>.pte" etc.
+    return model + suffix
+
+def ethosu_firmware(
+        name,
+        model,
+        board = "qemu_an547",
+        runtime_arena_bytes = 8 << 20,
+        npu_workspace_bytes = 3 << 20,
+        pte = None,
+        **kwargs):
+    """A firmware_image `name` running `model` on `board`.
+
+    Args:
+      name: the firmware_image; helper targets are prefixed with it.
+      model: an ethosu_model target (same or other package).
+      board: qemu_an547 (default), corstone300 or corstone320.
+      runtime_arena_bytes: arena for method state, delegate scratch and the
+        NPU model's workspace (in the board's DDR).
+      npu_workspace_bytes: the NPU model's working memory (decoded weights).
+      pte: a .pte to embed instead of the model's own (tests use a corrupted
+        one); kernels, memory sizes, input and expected output still come
+        from `model`.
+      **kwargs: common attributes (visibility, tags, testonly).
+    """
+    testonly = kwargs.get("testonly", False)
+    model_pte = _model_file(model, ".pte")
+    blobs = {
+        "pte": pte or model_pte,
+        "input": _model_file(model, ".input.tensors"),
+        "expected": _model_file(model, ".expected.tensors"),
+    }
+    for key, src in blobs.items():
+        embedded_blob(
+            name = "%s_%s_blob" % (name, key),
+            src = src,
+            symbol = "esdk_model_" + key,
+            testonly = testonly,
+            visibility = ["//visibility:private"],
+        )
+    selected_kernels(
+        name = name + "_kernels",
+        ptes = [model_pte],
+        testonly = testonly,
+        visibility = ["//visibility:private"],
+    )
+    native.genrule(
+        name = name + "_memory_gen",
+        srcs = [model_pte],
+        outs = [name + "_memory.cc"],
+        cmd = "$(location %s) --pte=$(location %s) --runtime_arena_bytes=%d --npu_workspace_bytes=%d --out=$@" % (
+            Label("//python/ethosu_sdk/firmware:gen_memory"),
+            model_pte,
+            runtime_arena_bytes,
+            npu_workspace_bytes,
+        ),
+        tools = [Label("//python/ethosu_sdk/firmware:gen_memory")],
+        testonly = testonly,
+        visibility = ["//visibility:private"],
+    )
+    cc_library(
+        name = name + "_memory",
+        srcs = [name + "_memory.cc"],
+        deps = [Label("//cc/runner:firmware_memory")],
+        testonly = testonly,
+        visibility = ["//visibility:private"],
+    )
+    cc_binary(
+        name = name + "_elf",
+        deps = [
+            Label("//cc/runner:firmware_main"),
+            Label("//cc/platform:board"),
+            ":%s_kernels" % name,
+            ":%s_memory" % name,
+        ] + [":%s_%s_blob" % (name, key) for key in blobs],
+        # Only meaningful for a board: built through firmware_image.
+        tags = ["manual"],
+        testonly = testonly,
+        visibility = ["//visibility:private"],
+    )
+    firmware_image(
+        name = name,
+        binary = name + "_elf",
+        board = board,
+        **kwargs
+    )
