@@ -1,7 +1,7 @@
 """Public Bazel API of the Ethos-U SDK. Load everything from here:
 
     load("@ethosu_sdk//:defs.bzl", "firmware_image", "firmware_run", "firmware_test")
-    load("@ethosu_sdk//:defs.bzl", "ethosu_model", "ethosu_firmware")
+    load("@ethosu_sdk//:defs.bzl", "ethosu_model", "ethosu_firmware", "ethosu_run")
 """
 
 load(
@@ -13,6 +13,7 @@ load(
     _firmware_test = "firmware_test",
 )
 load("//tools/rules:firmware_model.bzl", _ethosu_firmware = "ethosu_firmware")
+load("//tools/rules:run.bzl", _ethosu_run = "ethosu_run", _ethosu_run_test = "ethosu_run_test")
 load(
     "//tools/rules:model.bzl",
     _EthosuModelInfo = "EthosuModelInfo",
@@ -31,3 +32,7 @@ ethosu_model = _ethosu_model
 
 # A board firmware running one ethosu_model (tools/rules/firmware_model.bzl).
 ethosu_firmware = _ethosu_firmware
+
+# Run a model's firmware on its board with the full report (tools/rules/run.bzl).
+ethosu_run = _ethosu_run
+ethosu_run_test = _ethosu_run_test

@@ -81,15 +81,16 @@ void PrintTensor(const char* key, size_t index, const runtime::Tensor& tensor) {
   }
 }
 
-void PrintComparison(size_t index, const Comparison& c, bool exact) {
+void PrintComparison(size_t index, const Comparison& c) {
   char buffer[kLineCapacity];
   TextBuilder line(buffer, sizeof(buffer));
   const bool pass = c.shape_ok && c.mismatches == 0;
   line.Str("ESDK COMPARE ").UInt(index).Str(pass ? " PASS" : " FAIL");
   line.Str(" mismatches=").UInt(c.mismatches);
   line.Str(" shape=").Str(c.shape_ok ? "ok" : "differs");
-  line.Str(" rule=").Str(exact ? "exact" : "rel1e-5");
-  if (!exact) line.Str(" max_abs_diff_f32=").Hex(FloatBits(c.max_abs_diff), 8);
+  const char* rule = c.rule == Rule::kExact ? "exact" : c.rule == Rule::kRelative ? "rel1e-5" : "q1step";
+  line.Str(" rule=").Str(rule).Str(" exact=").UInt(c.exact);
+  if (c.rule != Rule::kExact) line.Str(" max_abs_diff_f32=").Hex(FloatBits(c.max_abs_diff), 8);
   Emit(line);
 }
 
@@ -122,16 +123,21 @@ void PrintEnd() {
   Emit(line);
 }
 
-Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected) {
+Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected, float quant_scale) {
   Comparison c;
+  const bool exact = IsExactType(actual.dtype);
+  c.rule = exact ? Rule::kExact : quant_scale > 0.0f ? Rule::kQuantization : Rule::kRelative;
   if (actual.dtype != expected.dtype || !actual.SameShape(expected)) {
     c.shape_ok = false;
     return c;
   }
-  const bool exact = IsExactType(actual.dtype);
+  // One step, with room for the float rounding of dequantization itself.
+  const double step_tolerance = 1.001 * static_cast<double>(quant_scale);
   for (size_t i = 0; i < actual.numel; ++i) {
+    const bool same_bits = ElementBits(actual, i) == ElementBits(expected, i);
+    if (same_bits) ++c.exact;
     if (exact) {
-      if (ElementBits(actual, i) != ElementBits(expected, i)) ++c.mismatches;
+      if (!same_bits) ++c.mismatches;
       continue;
     }
     const double a = ElementAsDouble(actual, i), e = ElementAsDouble(expected, i);
@@ -141,7 +147,9 @@ Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expecte
     }
     const double diff = a > e ? a - e : e - a;
     const double magnitude = e < 0 ? -e : e;
-    if (diff > kRelativeTolerance * magnitude + kAbsoluteFloor) ++c.mismatches;
+    const double tolerance = c.rule == Rule::kQuantization ? step_tolerance
+                                                            : kRelativeTolerance * magnitude + kAbsoluteFloor;
+    if (diff > tolerance) ++c.mismatches;
     if (static_cast<float>(diff) > c.max_abs_diff) c.max_abs_diff = static_cast<float>(diff);
   }
   return c;

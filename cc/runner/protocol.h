@@ -16,8 +16,17 @@ namespace ethosu_sdk::runner {
 // Elements per DATA line.
 constexpr size_t kElementsPerLine = 16;
 
+// How an output is compared with its expected tensor (PROTOCOL.md).
+enum class Rule {
+  kExact,         // integers and bool: bit for bit
+  kRelative,      // float: |a - e| <= 1e-5 |e| + 1e-6
+  kQuantization,  // float holding quantized values: within one quantization step
+};
+
 struct Comparison {
+  Rule rule = Rule::kExact;
   size_t mismatches = 0;
+  size_t exact = 0;           // elements with identical bits
   float max_abs_diff = 0.0f;  // float outputs only
   bool shape_ok = true;
 };
@@ -25,15 +34,17 @@ struct Comparison {
 void PrintBegin(const char* method, size_t inputs, size_t outputs);
 // OUTPUT header and DATA lines of output `index`.
 void PrintTensor(const char* key, size_t index, const runtime::Tensor& tensor);
-void PrintComparison(size_t index, const Comparison& comparison, bool exact);
+void PrintComparison(size_t index, const Comparison& comparison);
 void PrintTime(uint32_t iteration, uint64_t ticks, uint64_t ticks_per_second);
 void PrintError(const runtime::Status& status, int64_t instruction);
 void PrintResult(const char* result);
 void PrintEnd();
 
 // Integer outputs must be equal; float ones within the tolerances of
-// PROTOCOL.md. Shapes and dtypes must match.
-Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected);
+// PROTOCOL.md: one quantization step when the expected tensor says it holds
+// quantized values (`quant_scale` > 0), else a relative bound. Shapes and
+// dtypes must match.
+Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected, float quant_scale = 0.0f);
 bool IsExactType(runtime::ScalarType type);
 
 }  // namespace ethosu_sdk::runner

@@ -92,8 +92,8 @@ RunResult RunProgram(const RunConfig& config) {
     status = expected.Get(o, &record);
     if (!status.ok()) return Fail(status);
     const runtime::Tensor& actual = *method.Output(o).tensor;
-    const Comparison c = Compare(actual, record.tensor);
-    PrintComparison(o, c, IsExactType(actual.dtype));
+    const Comparison c = Compare(actual, record.tensor, record.scale);
+    PrintComparison(o, c);
     all_pass = all_pass && c.shape_ok && c.mismatches == 0;
   }
   PrintResult(all_pass ? "PASS" : "FAIL");

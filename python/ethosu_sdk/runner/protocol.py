@@ -24,7 +24,8 @@ class Comparison:
     index: int
     passed: bool
     mismatches: int
-    rule: str
+    rule: str      # exact / rel1e-5 / q1step
+    exact: int     # elements with identical bits
 
 
 @dataclasses.dataclass
@@ -71,7 +72,7 @@ def parse(text: str) -> Run:
             elif key == "COMPARE":
                 positional, named = _fields(rest)
                 run.comparisons.append(Comparison(int(positional[0]), positional[1] == "PASS",
-                                                  int(named["mismatches"]), named["rule"]))
+                                                  int(named["mismatches"]), named["rule"], int(named["exact"])))
             elif key == "TIME":
                 _, named = _fields(rest)
                 run.ticks.append(int(named["ticks"]))

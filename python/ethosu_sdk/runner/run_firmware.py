@@ -10,13 +10,12 @@ whatever the firmware returned).
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
-import threading
 
 from absl import app, flags
 
 from ethosu_sdk.runner import boards
+from ethosu_sdk.runner.simulate import NOT_INSTALLED_STATUS, firmware_status, run
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("elf", None, "Firmware ELF to run.", required=True)
@@ -25,50 +24,6 @@ flags.DEFINE_integer("npu_macs", None, "MAC configuration of an FVP's Ethos-U (d
 flags.DEFINE_float("timeout", 300.0, "Seconds before the run is stopped and counted as failed.")
 flags.DEFINE_integer("expect_exit", None, "Fail unless the firmware exits with this status.")
 flags.DEFINE_multi_string("expect_output", [], "Regex that must match the console output (repeatable).")
-
-TIMEOUT_STATUS = 124
-NOT_INSTALLED_STATUS = 127
-EXIT_RECORD = re.compile(r"^ESDK exit (-?\d+)$", re.MULTILINE)
-
-
-def run(command: list[str], timeout: float) -> tuple[int, str]:
-    """Runs the simulator, echoing its output live; returns (status, output)."""
-    lines: list[str] = []
-    timed_out = threading.Event()
-    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, errors="replace") as proc:
-        def stop() -> None:
-            timed_out.set()
-            proc.kill()
-
-        timer = threading.Timer(timeout, stop)
-        timer.start()
-        try:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                lines.append(line)
-                sys.stdout.write(line)
-                sys.stdout.flush()
-            status = proc.wait()
-        finally:
-            timer.cancel()
-            if proc.poll() is None:
-                proc.kill()
-    if timed_out.is_set():
-        print(f"error: the board did not finish within {timeout:.0f} s", file=sys.stderr)
-        return TIMEOUT_STATUS, "".join(lines)
-    return status, "".join(lines)
-
-
-def firmware_status(board: boards.Board, simulator_status: int, output: str) -> int:
-    """The firmware's exit status, from the simulator or the exit record."""
-    records = EXIT_RECORD.findall(output)
-    if board.propagates_exit_status or simulator_status == TIMEOUT_STATUS:
-        return simulator_status
-    if not records:
-        print("error: the firmware ended without an 'ESDK exit' record", file=sys.stderr)
-        return 1
-    return int(records[-1])
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,211 @@
+"""Runs a compiled model's firmware on its board and reports, in order: the
+quantize-and-lower summary, Vela's estimate, the firmware image, the run
+(top-5, PASS/FAIL against the reference, CPU instructions, memory) and the
+path of an HTML report. Used by the ethosu_run rule (`bazel run`/`test`).
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+from absl import app, flags
+
+from ethosu_sdk.report import html_report, vela_layers
+from ethosu_sdk.runner import boards, model_run, protocol, simulate
+from ethosu_sdk.tensors import tensor_file
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("name", "model", "Name of the run (report title, report directory).")
+flags.DEFINE_string("elf", None, "Firmware image.", required=True)
+flags.DEFINE_enum("board", "qemu_an547", sorted(boards.BOARDS), "Board to simulate.")
+flags.DEFINE_string("summary", None, "The model's AOT summary (.summary.json).", required=True)
+flags.DEFINE_string("expected", None, "The reference output (.expected.tensors).", required=True)
+flags.DEFINE_string("intermediates", None, "The model's intermediates directory (Vela CSVs), if built.")
+flags.DEFINE_string("report_dir", None,
+                    "Where to write the HTML report (default: bazel-reports/NAME in the workspace under "
+                    "`bazel run`, the test's undeclared outputs under `bazel test`).")
+flags.DEFINE_float("timeout", 900.0, "Seconds before the simulation is stopped.")
+flags.DEFINE_string("size_tool", "arm-none-eabi-size", "Prints an ELF's section sizes (Berkeley format).")
+
+_PEAK_MACS = re.compile(r"ethos-u\d+-(\d+)$")
+
+
+def say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def _count(n: float) -> str:
+    return f"{int(n):,}"
+
+
+def _operators(counts: dict[str, int]) -> str:
+    # "aten_convolution_default" -> "convolution"
+    def short(name: str) -> str:
+        return re.sub(r"_(default|tensor|Tensor)$", "", re.sub(r"^(aten|quantized_decomposed|dim_order_ops)_", "", name))
+    return ", ".join(f"{short(k)} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+def vela_summary_rows(intermediates: str | None) -> dict[str, float]:
+    """Totals from Vela's summary CSVs (SRAM/DRAM traffic in bytes)."""
+    totals: dict[str, float] = {}
+    if not intermediates:
+        return totals
+    for path in sorted(glob.glob(os.path.join(intermediates, "*summary*.csv"))):
+        with open(path, newline="") as f:
+            row = next(csv.DictReader(f))
+        for key in ("sram_total_bytes", "dram_total_bytes", "on_chip_flash_total_bytes", "off_chip_flash_total_bytes"):
+            if row.get(key):
+                totals[key] = totals.get(key, 0.0) + float(row[key])
+    return totals
+
+
+def per_layer(intermediates: str | None) -> list[vela_layers.Layer]:
+    layers: list[vela_layers.Layer] = []
+    if intermediates:
+        for path in sorted(glob.glob(os.path.join(intermediates, "*per-layer*.csv"))):
+            layers += vela_layers.read(path)
+    return layers
+
+
+def image_sizes(elf: str) -> dict[str, int] | None:
+    try:
+        out = subprocess.run([FLAGS.size_tool, elf], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    text, data, bss = (int(v) for v in out.splitlines()[1].split()[:3])
+    return {"text": text, "data": data, "bss": bss}
+
+
+def default_report_dir(name: str) -> str:
+    if os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR"):
+        return os.path.join(os.environ["TEST_UNDECLARED_OUTPUTS_DIR"], "report")
+    root = os.environ.get("BUILD_WORKSPACE_DIRECTORY") or os.getcwd()
+    return os.path.join(root, "bazel-reports", name)
+
+
+def main(argv: list[str]) -> int:
+    del argv
+    with open(FLAGS.summary) as f:
+        summary = json.load(f)
+    board = boards.get(FLAGS.board)
+    target = summary.get("target", "?")
+    say(f"== {summary.get('model', FLAGS.name)} for {target} on {board.name} ==")
+
+    # 1. Quantize and lower.
+    say("[1/4] Quantize (PT2E, EthosUQuantizer) and lower (ExecuTorch Arm backend: TOSA, then Vela)")
+    delegates = summary.get("delegates", [])
+    delegated = summary.get("delegated_operators", {})
+    on_cpu = summary.get("cpu_operators", {})
+    say(f"      delegates: {len(delegates)} ({', '.join(d['backend'] + ' ' + _count(d['payload_bytes']) + ' B' for d in delegates)})")
+    say(f"      delegated operators: {sum(delegated.values())} ({_operators(delegated)})")
+    say(f"      left on the CPU: {_operators(on_cpu) or 'none'}")
+    say(f"      .pte: {_count(summary['pte']['size_bytes'])} bytes")
+
+    # 2. Vela's estimate.
+    vela = summary.get("vela", [])
+    estimates: list[tuple[str, str]] = []
+    traffic = vela_summary_rows(FLAGS.intermediates)
+    if vela:
+        v = vela[0]
+        cycles = sum(p.get("npu_cycles", 0) for p in vela)
+        macs = sum(p.get("macs", 0) for p in vela)
+        clock = v.get("core_clock_hz", 0) or 1
+        say(f"[2/4] Vela's estimate ({v.get('accelerator_configuration')}, {v.get('system_config')}, "
+            f"{v.get('memory_mode')}, {clock / 1e9:g} GHz)")
+        estimates.append(("NPU cycles", f"{_count(cycles)} ({cycles / clock * 1e3:.2f} ms at {clock / 1e6:g} MHz)"))
+        peak = _PEAK_MACS.search(target)
+        if peak and cycles:
+            utilisation = 100.0 * macs / (cycles * int(peak.group(1)))
+            estimates.append(("MACs", f"{_count(macs)}, {utilisation:.1f}% of the peak {peak.group(1)} MACs/cycle"))
+        estimates.append(("SRAM used", f"{sum(p.get('sram_used_kib', 0) for p in vela):,.0f} KiB"))
+        estimates.append(("DRAM used", f"{sum(p.get('dram_used_kib', 0) for p in vela):,.0f} KiB"))
+        for key, label in (("sram_total_bytes", "SRAM traffic"), ("dram_total_bytes", "DRAM traffic"),
+                           ("on_chip_flash_total_bytes", "on-chip flash traffic"),
+                           ("off_chip_flash_total_bytes", "off-chip flash traffic")):
+            if traffic.get(key):
+                estimates.append((label, f"{_count(traffic[key])} bytes"))
+    else:
+        say("[2/4] Vela's estimate: none (no Ethos-U delegate)")
+    for label, value in estimates:
+        say(f"      {label}: {value}")
+
+    # 3. The firmware image.
+    sizes = image_sizes(FLAGS.elf)
+    say(f"[3/4] Firmware for {board.name}: " +
+        (f"text {_count(sizes['text'])}, data {_count(sizes['data'])}, bss {_count(sizes['bss'])} bytes"
+         if sizes else "(size tool unavailable)"))
+
+    # 4. The run.
+    say(f"[4/4] Running on {board.description} ...")
+    try:
+        command = board.command(boards.RunOptions(elf=FLAGS.elf, timeout=FLAGS.timeout))
+    except boards.SimulatorNotFound as missing:
+        say(f"error: {missing}")
+        return simulate.NOT_INSTALLED_STATUS
+    started = time.monotonic()
+
+    def echo(line: str) -> None:
+        if not line.startswith("ESDK "):  # firmware logs and faults; records are summarised below
+            sys.stdout.write("      | " + line)
+
+    status, output = simulate.run(command, FLAGS.timeout, echo=echo)
+    wall = time.monotonic() - started
+    run = protocol.parse(output)
+    expected = tensor_file.read_tensor_file(FLAGS.expected)
+    verdict = model_run.check_outputs(run, expected)
+    figures: list[tuple[str, str]] = [("board", board.description), ("simulation wall time", f"{wall:.1f} s")]
+    if 0 in run.outputs:
+        top = model_run.top_k(run.outputs[0])
+        say("      top-5: " + ", ".join(f"class {i} ({v:.3f})" for i, v in top))
+        figures.append(("top-5 classes", ", ".join(f"{i} ({v:.3f})" for i, v in top)))
+    for c in verdict.checks:
+        line = (f"output {c.index}: {c.within_one_step}/{c.elements} within one quantization step, "
+                f"{c.bit_exact} bit-exact, max {c.max_steps:.2f} steps")
+        say("      " + line)
+        figures.append((f"output {c.index} vs reference", line.split(": ", 1)[1]))
+    cost = model_run.costs(run)
+    if cost:
+        say(f"      CPU instructions: {_count(cost.cpu_instructions)} per inference "
+            f"(QEMU -icount; the NPU model's own simulation: {_count(cost.npu_model_instructions)})")
+        figures.append(("CPU instructions per inference", _count(cost.cpu_instructions)))
+        figures.append(("NPU model simulation (instructions)", _count(cost.npu_model_instructions)))
+    memory = run.records.get("MEMORY", {})
+    if memory:
+        say(f"      memory: program {_count(memory['program'])}, planned arena {_count(memory['planned'])}, "
+            f"runtime arena {_count(memory['runtime_arena_used'])} of {_count(memory['runtime_arena'])} "
+            f"(NPU scratch {_count(memory['npu_scratch'])}, NPU model workspace {_count(memory['npu_workspace'])}), "
+            f"peak {_count(memory['peak'])} bytes")
+        for key in ("program", "planned", "runtime_arena_used", "npu_scratch", "npu_workspace", "peak"):
+            figures.append((f"memory: {key.replace('_', ' ')} (bytes)", _count(memory[key])))
+    if sizes:
+        figures.append(("firmware text / data / bss (bytes)", f"{_count(sizes['text'])} / {_count(sizes['data'])} / {_count(sizes['bss'])}"))
+    result = "PASS" if verdict.passed else "FAIL"
+    say(f"      {result}: {verdict.reason}")
+
+    report = html_report.Report(
+        title=f"{summary.get('model', FLAGS.name)} on {board.name} ({target})",
+        verdict=result,
+        figures=figures,
+        estimates=estimates,
+        delegation=[(k, "NPU", v) for k, v in sorted(delegated.items())] +
+                   [(k, "CPU", v) for k, v in sorted(on_cpu.items())],
+        layers=per_layer(FLAGS.intermediates),
+        notes=["NPU cycles and memory traffic are Vela's estimates. The board run uses the SDK's functional "
+               "Ethos-U model (bit-exact, verified against the TOSA reference model; not cycle-accurate)."],
+    )
+    page = html_report.write(report, FLAGS.report_dir or default_report_dir(FLAGS.name))
+    say(f"Report: {page}")
+    if status not in (0, 1) and not verdict.passed:
+        return 2  # the firmware failed to run, not just to match
+    return 0 if verdict.passed else 1
+
+
+if __name__ == "__main__":
+    app.run(main)

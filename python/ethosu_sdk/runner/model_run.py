@@ -1,0 +1,101 @@
+"""A compiled model's run on a board, judged and measured: outputs against the
+reference (PyTorch's quantized graph), top-k classes, instructions, memory."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ethosu_sdk.runner import protocol
+from ethosu_sdk.tensors import tensor_file
+
+# Under QEMU with -icount shift=0 one instruction takes 1 ns of board time.
+NANOSECONDS_PER_SECOND = 1_000_000_000
+
+
+@dataclasses.dataclass
+class OutputCheck:
+    index: int
+    elements: int
+    bit_exact: int          # elements with identical bits
+    within_one_step: int    # elements no more than one quantization step away
+    max_steps: float        # largest difference, in quantization steps (or absolute)
+    scale: float            # quantization step of the output (0: not quantized)
+
+    @property
+    def passed(self) -> bool:
+        return self.within_one_step == self.elements
+
+
+@dataclasses.dataclass
+class Verdict:
+    passed: bool
+    checks: list[OutputCheck]
+    reason: str
+
+
+def check_outputs(run: protocol.Run, expected: list[tensor_file.StoredTensor]) -> Verdict:
+    """Every output within one quantization step of the reference (the rule of
+    the AOT numerics tests); float outputs without a scale must be equal."""
+    if run.errors:
+        return Verdict(False, [], "the firmware reported: " + "; ".join(run.errors))
+    if not run.ended:
+        return Verdict(False, [], "the firmware ended before its report was complete")
+    if len(run.outputs) != len(expected):
+        return Verdict(False, [], f"{len(run.outputs)} outputs printed, {len(expected)} expected")
+    checks = []
+    for index, reference in enumerate(expected):
+        actual = run.outputs.get(index)
+        want = np.asarray(reference.data)
+        if actual is None or actual.shape != want.shape or actual.dtype != want.dtype:
+            return Verdict(False, checks, f"output {index}: shape or dtype differs from the reference")
+        diff = np.abs(actual.astype(np.float64) - want.astype(np.float64))
+        step = float(reference.scale or 0.0)
+        steps = diff / step if step > 0 else diff
+        same_bits = np.all(actual.reshape(-1).view(np.uint8).reshape(actual.size, -1) ==
+                           want.reshape(-1).view(np.uint8).reshape(want.size, -1), axis=1)
+        bit_exact = int(same_bits.sum())
+        within = int(np.sum(steps <= 1.001)) if step > 0 else bit_exact
+        checks.append(OutputCheck(index, int(actual.size), bit_exact, within,
+                                  float(steps.max()) if steps.size else 0.0, step))
+    failed = [c for c in checks if not c.passed]
+    if failed:
+        c = failed[0]
+        return Verdict(False, checks, f"output {c.index}: {c.elements - c.within_one_step} elements beyond one step "
+                                      f"(max {c.max_steps:.2f})")
+    return Verdict(True, checks, "every output within one quantization step of the reference")
+
+
+def top_k(values: np.ndarray, k: int = 5) -> list[tuple[int, float]]:
+    flat = values.reshape(-1).astype(np.float64)
+    order = np.argsort(-flat, kind="stable")[:k]
+    return [(int(i), float(flat[i])) for i in order]
+
+
+@dataclasses.dataclass
+class Costs:
+    inference_ticks: int
+    ticks_per_second: int
+    npu_model_ticks: int
+
+    def instructions(self, ticks: int) -> int:
+        """Board time as instructions (valid under QEMU's -icount shift=0)."""
+        return ticks * NANOSECONDS_PER_SECOND // self.ticks_per_second
+
+    @property
+    def cpu_instructions(self) -> int:
+        """The inference without the NPU: what the Cortex-M itself executes."""
+        return self.instructions(self.inference_ticks - self.npu_model_ticks)
+
+    @property
+    def npu_model_instructions(self) -> int:
+        """Instructions spent simulating the NPU on the CPU (not an NPU cost)."""
+        return self.instructions(self.npu_model_ticks)
+
+
+def costs(run: protocol.Run) -> Costs | None:
+    if not run.ticks or not run.ticks_per_second:
+        return None
+    npu_ticks = int(run.records.get("NPU", {}).get("ticks", 0))
+    return Costs(run.ticks[-1], run.ticks_per_second, npu_ticks)
