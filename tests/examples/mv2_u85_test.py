@@ -1,0 +1,68 @@
+"""`bazel run //examples:mv2_u85` end to end: MobileNetV2 quantized, lowered
+for an Ethos-U85-256, run on QEMU with the functional NPU model. The run must
+PASS (every output within one quantization step of PyTorch's quantized graph),
+print every figure the README promises, in order, and write a report that a
+headless browser renders with its charts."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+import pytest
+
+RUN = "examples/mv2_u85.sh"
+
+# In the order the run prints them.
+FIGURES = [
+    r"^\[1/4\] Quantize",
+    r"delegates: 1 \(EthosUBackend [\d,]+ B\)",
+    r"delegated operators: \d+ \(.*convolution 52",
+    r"left on the CPU: dequantize_per_tensor 1, quantize_per_tensor 1$",
+    r"\.pte: [\d,]+ bytes",
+    r"^\[2/4\] Vela's estimate \(Ethos_U85_256",
+    r"NPU cycles: [\d,]+ \([\d.]+ ms",
+    r"MACs: [\d,]+, [\d.]+% of the peak 256 MACs/cycle",
+    r"SRAM used: [\d,]+ KiB",
+    r"SRAM traffic: [\d,]+ bytes",
+    r"^\[3/4\] Firmware for qemu_an547: text [\d,]+, data [\d,]+, bss [\d,]+ bytes",
+    r"^\[4/4\] Running on QEMU mps3-an547",
+    r"top-5: (class \d+ \(-?[\d.]+\)(, )?){5}$",
+    r"output 0: 1000/1000 within one quantization step, \d+ bit-exact",
+    r"CPU instructions: [\d,]+ per inference",
+    r"memory: program [\d,]+, planned arena [\d,]+, runtime arena [\d,]+ of [\d,]+ \(NPU scratch [\d,]+, "
+    r"NPU model workspace [\d,]+\), peak [\d,]+ bytes",
+    r"PASS: every output within one quantization step of the reference",
+    r"^Report: .*/index\.html$",
+]
+
+
+@pytest.fixture(scope="module")
+def run_output() -> str:
+    result = subprocess.run([RUN], capture_output=True, text=True, timeout=1500)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    return result.stdout
+
+
+def test_prints_every_figure_in_order(run_output: str) -> None:
+    position = 0
+    for pattern in FIGURES:
+        match = re.compile(pattern, re.MULTILINE).search(run_output, position)
+        assert match, f"missing (after position {position}): {pattern}\n{run_output}"
+        position = match.end()
+
+
+def test_report_renders_with_its_charts(run_output: str, tmp_path) -> None:
+    page = re.search(r"^Report: (.*)$", run_output, re.MULTILINE).group(1)
+    assert os.path.exists(page)
+    pngs = sorted(f for f in os.listdir(os.path.dirname(page)) if f.endswith(".png"))
+    assert pngs == ["mac_utilisation.png", "memory_accesses.png", "npu_cycles.png"]
+    dom = subprocess.run(
+        ["chromium-headless-shell", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path}/chromium",
+         "--dump-dom", f"file://{page}"],
+        capture_output=True, text=True, timeout=120).stdout
+    # Set by the page once every chart image has decoded.
+    assert 'data-charts-loaded="3"' in dom, dom[-2000:]
+    assert "PASS" in dom and "Delegation map" in dom and "Vela" in dom
