@@ -1,0 +1,48 @@
+"""Two clean builds of the release, in two fresh output bases and with no
+cache to share, give bit-identical tarballs (compared by sha256)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+import re
+import subprocess
+
+
+def sdk_root() -> pathlib.Path:
+    # Runfiles are symlinks into the source tree: follow one back to it.
+    return pathlib.Path(os.path.realpath("MODULE.bazel")).parent
+
+
+def build_release(root: pathlib.Path, output_root: pathlib.Path, home: pathlib.Path) -> str:
+    startup = [f"--output_user_root={output_root}"]
+    if os.environ.get("ETHOSU_SDK_MACHINE_RC"):
+        startup.append(f"--bazelrc={os.environ['ETHOSU_SDK_MACHINE_RC']}")  # the venv
+    if os.environ.get("ETHOSU_SDK_OFFLINE"):
+        rc = home / "offline.bazelrc"
+        rc.write_text((root / "third_party/offline/offline.bazelrc").read_text().replace("%workspace%", str(root)))
+        startup.append(f"--bazelrc={rc}")
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+    command = ["bazel", *startup, "build", "//release", "--disk_cache=", "--symlink_prefix=/",
+               "--show_result=0"]
+    try:
+        result = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=3000)
+        assert result.returncode == 0, (result.stdout + result.stderr)[-6000:]
+        path = subprocess.run(["bazel", *startup, "cquery", "--output=files", "//release"], cwd=root, env=env,
+                              capture_output=True, text=True, check=True).stdout.strip()
+        with open(root / path if not os.path.isabs(path) else path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    finally:
+        subprocess.run(["bazel", *startup, "shutdown"], cwd=root, env=env, capture_output=True)
+
+
+def test_two_clean_builds_are_bit_identical(tmp_path: pathlib.Path) -> None:
+    root = sdk_root()
+    digests = []
+    for name in ("first", "second"):
+        home = tmp_path / name
+        home.mkdir()
+        digests.append(build_release(root, home / "bazel", home))
+    assert re.fullmatch(r"[0-9a-f]{64}", digests[0])
+    assert digests[0] == digests[1], digests

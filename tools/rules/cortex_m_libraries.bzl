@@ -1,0 +1,39 @@
+"""cortex_m_libraries: the static libraries of C++ targets, built for one
+board's CPU (through the board's platform), for shipping in a release."""
+
+load("@rules_cc//cc:defs.bzl", "CcInfo")
+load(":firmware.bzl", "BOARDS", "check_board")
+
+def _to_board_impl(settings, attr):
+    if attr.board not in BOARDS:
+        return {"//command_line_option:platforms": settings["//command_line_option:platforms"]}
+    return {"//command_line_option:platforms": str(BOARDS[attr.board])}
+
+_to_board = transition(
+    implementation = _to_board_impl,
+    inputs = ["//command_line_option:platforms"],
+    outputs = ["//command_line_option:platforms"],
+)
+
+def _impl(ctx):
+    check_board(ctx.attr.board)
+    archives = {}
+    for dep in ctx.attr.deps:
+        for linker_input in dep[CcInfo].linking_context.linker_inputs.to_list():
+            for library in linker_input.libraries:
+                archive = library.static_library or library.pic_static_library
+                if archive:
+                    archives[archive.path] = archive
+    return [DefaultInfo(files = depset([archives[p] for p in sorted(archives)]))]
+
+cortex_m_libraries = rule(
+    implementation = _impl,
+    doc = "Every static library (.a) that `deps` link, built for `board`.",
+    attrs = {
+        "deps": attr.label_list(providers = [CcInfo], cfg = _to_board),
+        "board": attr.string(mandatory = True, doc = "A key of BOARDS; sets the CPU."),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    },
+)
