@@ -25,21 +25,27 @@ def check_board(board):
     if board not in BOARDS:
         fail("unknown board %r; known boards: %s" % (board, ", ".join(sorted(BOARDS))))
 
+CONSOLES = ["semihosting", "uart"]
+_CONSOLE_FLAG = str(Label("//cc/platform:console"))
+
 def _board_transition_impl(settings, attr):
+    console = attr.console if attr.console in CONSOLES else settings[_CONSOLE_FLAG]
     if attr.board not in BOARDS:
         # Left to the rule to report: a failing transition aborts the build
         # without a testable analysis error.
-        return {"//command_line_option:platforms": settings["//command_line_option:platforms"]}
-    return {"//command_line_option:platforms": str(BOARDS[attr.board])}
+        return {"//command_line_option:platforms": settings["//command_line_option:platforms"], _CONSOLE_FLAG: console}
+    return {"//command_line_option:platforms": str(BOARDS[attr.board]), _CONSOLE_FLAG: console}
 
 board_transition = transition(
     implementation = _board_transition_impl,
-    inputs = ["//command_line_option:platforms"],
-    outputs = ["//command_line_option:platforms"],
+    inputs = ["//command_line_option:platforms", _CONSOLE_FLAG],
+    outputs = ["//command_line_option:platforms", _CONSOLE_FLAG],
 )
 
 def _firmware_image_impl(ctx):
     check_board(ctx.attr.board)
+    if ctx.attr.console not in CONSOLES:
+        fail("unknown console %r; consoles: %s" % (ctx.attr.console, ", ".join(CONSOLES)))
     binary = ctx.attr.binary[0]
     elf_in = binary[DefaultInfo].files_to_run.executable or binary[DefaultInfo].files.to_list()[0]
     elf = ctx.actions.declare_file(ctx.label.name + ".elf")
@@ -62,6 +68,10 @@ firmware_image = rule(
         "board": attr.string(
             default = "qemu_an547",
             doc = "Board (Bazel platform) to build for: one of BOARDS.",
+        ),
+        "console": attr.string(
+            default = "semihosting",
+            doc = "semihosting, or uart (the board's CMSDK UART; exit stays semihosting).",
         ),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",

@@ -3,8 +3,12 @@ console, timer) for the Cortex-M boards."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
 
-def cortex_m_board(name, board, memory_ld, srcs, deps = []):
+def cortex_m_board(name, board, memory_ld, srcs, deps = [], uart_base = None):
     """Declares the platform library of one Cortex-M board.
+
+    The console is semihosting, or the board's CMSDK UART when the firmware
+    is built with --//cc/platform:console=uart (firmware_image's `console`)
+    and the board has one (`uart_base`). Exit is always semihosting.
 
     Args:
       name: library name.
@@ -12,11 +16,25 @@ def cortex_m_board(name, board, memory_ld, srcs, deps = []):
       memory_ld: the board's MEMORY + region aliases (see sections.ld).
       srcs: the board's own sources (BoardName, a timer, ...).
       deps: more deps.
+      uart_base: address of the board's console UART (CMSDK), if any.
     """
     sections = Label("//cc/platform/cortex_m:sections.ld")
+    semihosting = [Label("//cc/platform/cortex_m:semihosting_console")]
+    if uart_base:
+        console_srcs = select({
+            Label("//cc/platform:console_uart"): [Label("//cc/platform/cortex_m:cmsdk_uart_console.cc")],
+            "//conditions:default": [],
+        })
+        console_deps = select({
+            Label("//cc/platform:console_uart"): [],
+            "//conditions:default": semihosting,
+        })
+    else:
+        console_srcs, console_deps = [], semihosting
     cc_library(
         name = name,
-        srcs = srcs,
+        srcs = srcs + console_srcs,
+        local_defines = ["ESDK_UART_BASE=%s" % uart_base] if uart_base else [],
         additional_linker_inputs = [memory_ld, sections],
         # ld accumulates multiple -T scripts: memory first, then sections.
         linkopts = [
@@ -28,7 +46,8 @@ def cortex_m_board(name, board, memory_ld, srcs, deps = []):
         visibility = ["//visibility:public"],
         deps = [
             Label("//cc/platform:interface"),
+            Label("//cc/platform/cortex_m:semihosting_exit"),
             Label("//cc/platform/cortex_m:startup"),
-        ] + deps,
+        ] + deps + console_deps,
         alwayslink = True,
     )
