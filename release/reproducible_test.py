@@ -29,10 +29,12 @@ def build_release(root: pathlib.Path, output_root: pathlib.Path, home: pathlib.P
     try:
         result = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=3000)
         assert result.returncode == 0, (result.stdout + result.stderr)[-6000:]
-        path = subprocess.run(["bazel", *startup, "cquery", "--output=files", "//release"], cwd=root, env=env,
-                              capture_output=True, text=True, check=True).stdout.strip()
-        with open(root / path if not os.path.isabs(path) else path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+        info = subprocess.run(["bazel", *startup, "info", "--disk_cache=", "bazel-bin"], cwd=root, env=env,
+                              capture_output=True, text=True)
+        assert info.returncode == 0, info.stderr[-3000:]
+        version = re.search(r'SDK_VERSION = "([^"]+)"', (root / "version.bzl").read_text())[1]
+        tarball = pathlib.Path(info.stdout.strip()) / "release" / f"ethosu_sdk-{version}.tar.gz"
+        return hashlib.sha256(tarball.read_bytes()).hexdigest()
     finally:
         subprocess.run(["bazel", *startup, "shutdown"], cwd=root, env=env, capture_output=True)
 
