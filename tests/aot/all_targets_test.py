@@ -2,6 +2,9 @@
 for the requested configuration, with Vela's figures for it."""
 
 import json
+import struct
+
+import numpy as np
 
 import pytest
 
@@ -42,16 +45,37 @@ def test_larger_u85_configurations_take_fewer_cycles():
     assert cycles[1] < cycles[0]
 
 
+def vela_io_element_sizes(payload: bytes, block: str) -> list[int]:
+    """Element size of each NPU input/output, from the delegate's `inputs` /
+    `outputs` block (layout of executorch's arm_vela.py: i32 count, then per
+    tensor 6 x i32 shape, i32 element size, i32 offset, i32 region)."""
+    offset = 0
+    while offset < len(payload):
+        name = payload[offset:offset + 16].split(b"\0", 1)[0].decode()
+        (length,) = struct.unpack_from("<I", payload, offset + 16)
+        data = payload[offset + 32: offset + 32 + length]
+        if name == block:
+            (count,) = struct.unpack_from("<i", data, 0)
+            return [struct.unpack_from("<9i", data, 4 + 36 * i)[6] for i in range(count)]
+        offset += 32 + (length + 15) // 16 * 16
+    raise KeyError(block)
+
+
 @pytest.mark.parametrize("name", ["mlp_u55_128_a16w8", "mlp_u85_256_a16w8"])
-def test_a16w8_has_int16_io(name):
+def test_a16w8_runs_int16_activations_on_the_npu(name):
     summary, program = load(name)
     assert summary["quantize"] == "a16w8" and len(program.plan().delegates) == 1
-    blocks = vela_blocks(delegate_payload(open(f"tests/aot/{name}.pte", "rb").read(), program))
-    assert blocks["cmd_data"] > 0
+    payload = delegate_payload(open(f"tests/aot/{name}.pte", "rb").read(), program)
+    assert vela_blocks(payload)["cmd_data"] > 0
+    assert vela_io_element_sizes(payload, "inputs") == [2]
+    assert vela_io_element_sizes(payload, "outputs") == [2]
     (x,) = read_tensor_file(f"tests/aot/{name}.input.tensors")
-    # An int16 activation scale is ~256x finer than the int8 one for the same range.
+    # Symmetric int16: the input spans far more than int8's 127 steps.
+    assert x.zero_point == 0 and 127 < np.abs(x.data).max() / x.scale <= 32767
     (x8,) = read_tensor_file("tests/aot/mlp_ethos_u55_128.input.tensors")
-    assert 100 < x8.scale / x.scale < 400
+    assert vela_io_element_sizes(
+        delegate_payload(open("tests/aot/mlp_ethos_u55_128.pte", "rb").read(),
+                         read_pte("tests/aot/mlp_ethos_u55_128.pte")), "inputs") == [1]
 
 
 def test_tosa_fp_is_float_throughout():
