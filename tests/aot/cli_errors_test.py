@@ -32,6 +32,8 @@ def outputs_in(directory):
         (["--model=aot_test_models:not_exportable", "--target=ethos-u85-256"], "torch.export failed"),
         (["--model=no_such_module:build", "--target=cpu"], "cannot import model module"),
         (["--model=mlp_softmax", "--target=TOSA-1.0+FP"], "use --quantize=none"),
+        (["--model=mlp_softmax", "--target=cpu", "--quantize=none", "--calibration_dir=/tmp"],
+         "calibration data needs a quantized compilation"),
     ],
 )
 def test_bad_input_fails_cleanly(extra, message, tmp_path, capsys):

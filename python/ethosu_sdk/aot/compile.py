@@ -89,13 +89,18 @@ def compile_model(
     output_pte: str,
     progress: Callable[[str], None] = _stderr_progress,
 ) -> CompileResult:
-    """Runs the whole flow and writes the outputs atomically (see module doc)."""
+    """Runs the whole flow and writes the outputs atomically (see module doc).
+
+    Sets torch to one thread (process-wide) so reference outputs do not
+    depend on the machine's core count."""
     started = time.monotonic()
     timings: dict[str, float] = {}
     paths = output_paths(output_pte)
     mode = QuantMode.parse(options.quantize)
     target = resolve_target(options.target, options.system_config, options.memory_mode)
     check_quant_mode(target, mode)
+    if mode is QuantMode.NONE and (options.calibration_dir or options.calibration_files):
+        raise InvalidOptionError("calibration data needs a quantized compilation (--quantize=int8 or a16w8)")
     output_dir = os.path.dirname(os.path.abspath(output_pte))
     if not os.path.isdir(output_dir):
         raise InvalidOptionError(f"output directory {output_dir!r} does not exist")

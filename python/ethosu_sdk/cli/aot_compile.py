@@ -92,6 +92,9 @@ def main(argv: list[str]) -> int:
 def _main(argv: list[str]) -> int:
     if len(argv) > 1:
         raise app.UsageError(f"unexpected arguments: {' '.join(argv[1:])}")
+    # Under `bazel run`, relative paths are the caller's, not the runfiles'.
+    if os.environ.get("BUILD_WORKING_DIRECTORY"):
+        os.chdir(os.environ["BUILD_WORKING_DIRECTORY"])
     if not FLAGS.verbose:
         logging.set_verbosity(logging.WARNING)
     options = CompileOptions(

@@ -76,7 +76,9 @@ def encode(tensors: Iterable[StoredTensor | np.ndarray]) -> bytes:
     items = [_as_stored(t) for t in tensors]
     parts = [_FILE_HEADER.pack(MAGIC, len(items), 0)]
     for index, item in enumerate(items):
-        data = np.ascontiguousarray(item.data)
+        data = np.asarray(item.data)
+        if not data.flags.c_contiguous:  # (ascontiguousarray would make rank 0 rank 1)
+            data = data.copy(order="C")
         if data.ndim > MAX_RANK:
             raise TensorFileError(f"tensor {index}: rank {data.ndim} > {MAX_RANK}")
         scalar_type = scalar_type_of(data.dtype)
