@@ -257,6 +257,36 @@ def broken_variants(pte: bytes) -> Dict[str, bytes]:
     return out
 
 
+class _Sin(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sin(x)
+
+
+class _Delegated(torch.nn.Module):
+    def __init__(self, lowered: torch.nn.Module) -> None:
+        super().__init__()
+        self.lowered = lowered
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.lowered(x)) + x
+
+
+def delegate_demo() -> Tuple[bytes, torch.Tensor, torch.Tensor]:
+    """A program with one DelegateCall (ExecuTorch's BackendWithCompilerDemo,
+    sin) followed by CPU kernels; returns it, its input and PyTorch's output."""
+    import executorch.exir.backend.test.backend_with_compiler_demo  # noqa: F401  (registers the backend)
+    from executorch.exir.backend.backend_api import to_backend
+    from executorch.exir.backend.compile_spec_schema import CompileSpec
+
+    torch.manual_seed(3)
+    x = torch.randn(2, 3)
+    edge = to_edge(torch.export.export(_Sin(), (x,)))
+    lowered = to_backend("BackendWithCompilerDemo", edge.exported_program(), [CompileSpec("max_value", bytes([4]))])
+    model = _Delegated(lowered)
+    program = to_edge(torch.export.export(model, (x,)), compile_config=EdgeCompileConfig(_check_ir_validity=False))
+    return program.to_executorch().buffer, x, torch.relu(torch.sin(x)) + x
+
+
 def main(argv: List[str]) -> None:
     del argv
     if FLAGS.list:
@@ -270,6 +300,13 @@ def main(argv: List[str]) -> None:
         with open(os.path.join(FLAGS.out_dir, name + ".tensors"), "wb") as f:
             f.write(tensor_file(list(inputs)))
         if name == "conv_net_f32":
+            pte_demo, x, expected = delegate_demo()
+            with open(os.path.join(FLAGS.out_dir, "delegate_demo.pte"), "wb") as f:
+                f.write(pte_demo)
+            with open(os.path.join(FLAGS.out_dir, "delegate_demo.tensors"), "wb") as f:
+                f.write(tensor_file([x]))
+            with open(os.path.join(FLAGS.out_dir, "delegate_demo.expected.tensors"), "wb") as f:
+                f.write(tensor_file([expected]))
             for broken, data in broken_variants(pte).items():
                 with open(os.path.join(FLAGS.out_dir, broken + ".pte"), "wb") as f:
                     f.write(data)
