@@ -18,12 +18,16 @@ Status MulOut(KernelArgs args);        // aten::mul.out
 Status ReluOut(KernelArgs args);       // aten::relu.out
 Status HardtanhOut(KernelArgs args);   // aten::hardtanh.out
 Status ClampOut(KernelArgs args);      // aten::clamp.out
+Status SigmoidOut(KernelArgs args);    // aten::sigmoid.out
+Status TanhOut(KernelArgs args);       // aten::tanh.out
 // convolution.cc
 Status ConvolutionOut(KernelArgs args);  // aten::convolution.out
 // matmul.cc
 Status MmOut(KernelArgs args);      // aten::mm.out
 Status AddmmOut(KernelArgs args);   // aten::addmm.out
 Status LinearOut(KernelArgs args);  // aten::linear.out
+// normalization.cc
+Status NativeBatchNormNoTrainingOut(KernelArgs args);  // aten::_native_batch_norm_legit_no_training.out
 // reduce.cc
 Status MeanOut(KernelArgs args);     // aten::mean.out
 Status SoftmaxOut(KernelArgs args);  // aten::_softmax.out

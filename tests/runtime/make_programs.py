@@ -73,6 +73,30 @@ class ConvNet(torch.nn.Module):
         return torch.softmax(self.fc(x), dim=-1)
 
 
+class ZooLike(torch.nn.Module):
+    """What a CPU-only lowering of a zoo CNN leaves: conv, inference batch
+    norm, relu6, adaptive pooling (as mean), flatten, SiLU, dropout (as a
+    clone), linear, tanh."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.bn.running_mean.uniform_(-0.5, 0.5)
+        self.bn.running_var.uniform_(0.5, 2.0)
+        self.bn.weight.data.uniform_(0.5, 1.5)
+        self.bn.bias.data.uniform_(-0.2, 0.2)
+        self.pool = torch.nn.AdaptiveAvgPool2d((1, 1))
+        self.drop = torch.nn.Dropout(0.2)
+        self.fc = torch.nn.Linear(8, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.nn.functional.relu6(self.bn(self.conv(x)))
+        x = torch.flatten(self.pool(x), 1)
+        x = torch.sigmoid(x) * x
+        return self.fc(self.drop(x)).tanh()
+
+
 class Mlp(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -171,6 +195,7 @@ PROGRAMS: Dict[str, Program] = {
     "arith_chain_f32": (ArithChain, lambda: (_rand(4, 6), _rand(4, 6))),
     "conv_net_f32": (ConvNet, lambda: (_rand(1, 3, 16, 16),)),
     "mlp_softmax_f32": (Mlp, lambda: (_rand(4, 8),)),
+    "zoo_like_f32": (ZooLike, lambda: (_rand(1, 3, 16, 16),)),
     "shapes_f32": (Shapes, lambda: (_rand(2, 3, 3), _rand(2, 3, 3))),
     "quant_add_int8": (QuantAdd, lambda: (_int8(2, 8), _int8(2, 8))),
     "quantize_int8": (QuantRoundTrip, lambda: (torch.tensor([[-20.0, -0.25, -0.15, -0.05, 0.05, 0.15, 0.25, 0.35, 12.65, 30.0]]) ,)),
