@@ -44,6 +44,8 @@ KERNELS: Dict[str, str] = {
     "aten::cat.out": "CatOut",
     "aten::slice_copy.Tensor_out": "SliceCopyTensorOut",
     "aten::clone.out": "CloneOut",
+    "aten::unsqueeze_copy.out": "UnsqueezeCopyOut",
+    "aten::squeeze_copy.dims_out": "SqueezeCopyDimsOut",
     "dim_order_ops::_clone_dim_order.out": "CloneDimOrderOut",
     "quantized_decomposed::quantize_per_tensor.out": "QuantizePerTensorOut",
     "quantized_decomposed::dequantize_per_tensor.out": "DequantizePerTensorOut",

@@ -40,6 +40,8 @@ Status PermuteCopyOut(KernelArgs args);      // aten::permute_copy.out
 Status CatOut(KernelArgs args);              // aten::cat.out
 Status SliceCopyTensorOut(KernelArgs args);  // aten::slice_copy.Tensor_out
 Status CloneOut(KernelArgs args);            // aten::clone.out
+Status UnsqueezeCopyOut(KernelArgs args);    // aten::unsqueeze_copy.out
+Status SqueezeCopyDimsOut(KernelArgs args);  // aten::squeeze_copy.dims_out
 Status CloneDimOrderOut(KernelArgs args);    // dim_order_ops::_clone_dim_order.out
 // quantize.cc
 Status QuantizePerTensorOut(KernelArgs args);     // quantized_decomposed::quantize_per_tensor.out

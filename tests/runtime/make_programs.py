@@ -97,6 +97,48 @@ class ZooLike(torch.nn.Module):
         return self.fc(self.drop(x)).tanh()
 
 
+class PoolEdges(torch.nn.Module):
+    """Pooling corner cases: padding, ceil_mode, count_include_pad=False,
+    divisor_override, dilated max pooling."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = torch.nn.functional
+        a = f.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)
+        b = f.avg_pool2d(x, 2, stride=2, padding=1, ceil_mode=True, count_include_pad=True)
+        c = f.avg_pool2d(x, 3, stride=3, divisor_override=5)
+        d = f.max_pool2d(x, 3, stride=2, padding=1, dilation=2, ceil_mode=True)
+        return torch.cat([t.flatten(1) for t in (a, b, c, d)], dim=1)
+
+
+class DilatedConv1d(torch.nn.Module):
+    """1-D convolution with stride, dilation and groups, then a strided
+    2-D convolution without bias."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1d = torch.nn.Conv1d(4, 6, 3, stride=2, padding=2, dilation=2, groups=2)
+        self.conv2d = torch.nn.Conv2d(1, 3, (2, 3), stride=(2, 1), padding=(0, 1), bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.conv1d(x)  # (1, 6, L)
+        return self.conv2d(y.unsqueeze(1))
+
+
+class QuantUint8(torch.nn.Module):
+    """uint8 quantization with non-zero zero points, per-channel dequantize
+    with int64 zero points, integer output."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("s", torch.tensor([0.05, 0.1, 0.02], dtype=torch.float64))
+        self.register_buffer("zp", torch.tensor([128, 100, 3], dtype=torch.int64))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        q = qd.quantize_per_channel(x, self.s, self.zp, 1, 0, 255, torch.uint8)
+        y = qd.dequantize_per_channel(q, self.s, self.zp, 1, 0, 255, torch.uint8)
+        return qd.quantize_per_tensor(y * 2.0, 0.07, 130, 0, 255, torch.uint8)
+
+
 class Mlp(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -196,6 +238,9 @@ PROGRAMS: Dict[str, Program] = {
     "conv_net_f32": (ConvNet, lambda: (_rand(1, 3, 16, 16),)),
     "mlp_softmax_f32": (Mlp, lambda: (_rand(4, 8),)),
     "zoo_like_f32": (ZooLike, lambda: (_rand(1, 3, 16, 16),)),
+    "pool_edges_f32": (PoolEdges, lambda: (_rand(1, 2, 9, 11),)),
+    "conv1d_dilated_f32": (DilatedConv1d, lambda: (_rand(1, 4, 17),)),
+    "quant_uint8": (QuantUint8, lambda: (_rand(2, 3, 5) * 4,)),
     "shapes_f32": (Shapes, lambda: (_rand(2, 3, 3), _rand(2, 3, 3))),
     "quant_add_int8": (QuantAdd, lambda: (_int8(2, 8), _int8(2, 8))),
     "quantize_int8": (QuantRoundTrip, lambda: (torch.tensor([[-20.0, -0.25, -0.15, -0.05, 0.05, 0.15, 0.25, 0.35, 12.65, 30.0]]) ,)),
