@@ -224,7 +224,8 @@ Status SliceCopyTensorOut(KernelArgs args) {
   if (start > size) start = size;
   if (end < start) end = start;
   if (end > size) end = size;
-  const int64_t count = (end - start + step - 1) / step;
+  // Written so that a huge step cannot overflow.
+  const int64_t count = end == start ? 0 : (end - start - 1) / step + 1;
   int32_t shape[runtime::kMaxRank];
   for (int32_t k = 0; k < in->rank; ++k) shape[k] = in->sizes[k];
   shape[d] = static_cast<int32_t>(count);
