@@ -155,6 +155,8 @@ Status Dequantize(const Tensor& in, Tensor& out, const QuantParams& p, int64_t q
   }
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
   ESDK_RETURN_IF_ERROR(CheckQuantRange(in.dtype, quant_min, quant_max));
+  // Also keeps (q - zero_point) far from int64 overflow.
+  ESDK_RETURN_IF_ERROR(CheckZeroPoints(p, quant_min, quant_max));
   switch (in.dtype) {
     case ScalarType::kByte: RunDequantize<uint8_t>(in, out, p); break;
     case ScalarType::kChar: RunDequantize<int8_t>(in, out, p); break;
