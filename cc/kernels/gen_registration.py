@@ -36,6 +36,7 @@ KERNELS: Dict[str, str] = {
     "aten::addmm.out": "AddmmOut",
     "aten::linear.out": "LinearOut",
     "aten::mean.out": "MeanOut",
+    "aten::sum.IntList_out": "SumIntListOut",
     "aten::_softmax.out": "SoftmaxOut",
     "aten::avg_pool2d.out": "AvgPool2dOut",
     "aten::max_pool2d_with_indices.out": "MaxPool2dWithIndicesOut",

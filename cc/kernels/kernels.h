@@ -29,7 +29,8 @@ Status LinearOut(KernelArgs args);  // aten::linear.out
 // normalization.cc
 Status NativeBatchNormNoTrainingOut(KernelArgs args);  // aten::_native_batch_norm_legit_no_training.out
 // reduce.cc
-Status MeanOut(KernelArgs args);     // aten::mean.out
+Status MeanOut(KernelArgs args);        // aten::mean.out
+Status SumIntListOut(KernelArgs args);  // aten::sum.IntList_out
 Status SoftmaxOut(KernelArgs args);  // aten::_softmax.out
 // pool.cc
 Status AvgPool2dOut(KernelArgs args);             // aten::avg_pool2d.out

@@ -58,7 +58,9 @@ struct QuantParams {
   }
   int64_t ZeroPoint(size_t c) const {
     if (scales == nullptr) return zero_point;
-    return zero_points == nullptr ? 0 : zero_points->Data<const int64_t>()[c];
+    if (zero_points == nullptr) return 0;
+    return zero_points->dtype == ScalarType::kInt ? zero_points->Data<const int32_t>()[c]
+                                                  : zero_points->Data<const int64_t>()[c];
   }
 };
 
@@ -76,7 +78,10 @@ Status PerChannelParams(const Tensor& in, Tensor* scales, Tensor* zero_points, i
                       static_cast<int64_t>(p->channels));
   }
   if (zero_points != nullptr) {
-    ESDK_RETURN_IF_ERROR(ExpectDtype(*zero_points, ScalarType::kLong, "zero points"));
+    // int64, or int32 as PT2E writes for int32 biases.
+    if (zero_points->dtype != ScalarType::kLong && zero_points->dtype != ScalarType::kInt) {
+      return DtypeError("per-channel zero points", *zero_points);
+    }
     if (zero_points->numel != p->channels) {
       return ShapeError("zero point count differs from channels",
                         static_cast<int64_t>(zero_points->numel), static_cast<int64_t>(p->channels));

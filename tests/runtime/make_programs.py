@@ -139,6 +139,37 @@ class QuantUint8(torch.nn.Module):
         return qd.quantize_per_tensor(y * 2.0, 0.07, 130, 0, 255, torch.uint8)
 
 
+class SmallCnn(torch.nn.Module):
+    """Quantized with PT2E and ExecuTorch's EthosUQuantizer, then lowered
+    without a delegate (see _pt2e_quantized): int8 activations, per-channel
+    int8 weights and int32 biases, all quantize/dequantize on the CPU."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.dw = torch.nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.fc = torch.nn.Linear(8, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.conv(x))
+        x = torch.relu(self.dw(x)) + x
+        return self.fc(x.mean(dim=(2, 3)))
+
+
+def _pt2e_quantized(model: torch.nn.Module, inputs: Tuple[torch.Tensor, ...]) -> torch.nn.Module:
+    """PT2E: EthosUQuantizer's symmetric int8 config, calibrated on `inputs`."""
+    from executorch.backends.arm.ethosu import EthosUCompileSpec
+    from executorch.backends.arm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    quantizer = EthosUQuantizer(EthosUCompileSpec("ethos-u55-128"))
+    quantizer.set_global(get_symmetric_quantization_config())
+    graph = torch.export.export(model, inputs).module(check_guards=False)
+    prepared = prepare_pt2e(graph, quantizer)
+    prepared(*inputs)
+    return convert_pt2e(prepared)
+
+
 class Mlp(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -241,6 +272,7 @@ PROGRAMS: Dict[str, Program] = {
     "pool_edges_f32": (PoolEdges, lambda: (_rand(1, 2, 9, 11),)),
     "conv1d_dilated_f32": (DilatedConv1d, lambda: (_rand(1, 4, 17),)),
     "quant_uint8": (QuantUint8, lambda: (_rand(2, 3, 5) * 4,)),
+    "pt2e_cnn_int8": (SmallCnn, lambda: (_rand(1, 3, 8, 8),)),
     "shapes_f32": (Shapes, lambda: (_rand(2, 3, 3), _rand(2, 3, 3))),
     "quant_add_int8": (QuantAdd, lambda: (_int8(2, 8), _int8(2, 8))),
     "quantize_int8": (QuantRoundTrip, lambda: (torch.tensor([[-20.0, -0.25, -0.15, -0.05, 0.05, 0.15, 0.25, 0.35, 12.65, 30.0]]) ,)),
@@ -255,6 +287,8 @@ def build(name: str) -> Tuple[bytes, Tuple[torch.Tensor, ...]]:
     torch.manual_seed(0)
     model = make_model().eval()
     inputs = make_inputs()
+    if name.startswith("pt2e_"):
+        model = _pt2e_quantized(model, inputs)
     exported = torch.export.export(model, inputs)
     edge = to_edge(exported, compile_config=EdgeCompileConfig(_check_ir_validity=False))
     return edge.to_executorch().buffer, inputs
