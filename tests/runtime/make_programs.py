@@ -1,15 +1,18 @@
 """Generates small CPU-only ExecuTorch programs (.pte) and their inputs.
 
 Each program is exported with torch.export, lowered with to_edge and
-to_executorch, no delegate. Quantized programs spell out
+to_executorch, no delegate. Most quantized programs spell out
 quantized_decomposed quantize/dequantize ops in the model, so integer tensors
-flow between CPU kernels exactly as in a CPU-only PT2E lowering.
+flow between CPU kernels; `pt2e_*` programs are quantized with PT2E and
+ExecuTorch's EthosUQuantizer, then lowered without the NPU partitioner.
 
     make_programs --out_dir=DIR   # DIR/<name>.pte and DIR/<name>.tensors for
-                                  # every program, plus the broken_*.pte variants
+                                  # every program, plus the extra files below
 
-The broken variants are valid flatbuffers with one index or offset out of
-range, for the runtime's error tests.
+Extra files: broken_*.pte, valid flatbuffers with one index or offset out of
+range (the runtime's error tests); delegate_demo.pte/.tensors/
+.expected.tensors, a program with a DelegateCall to ExecuTorch's demo
+backend and PyTorch's output for it (the backend interface test).
 """
 
 from __future__ import annotations
