@@ -1,6 +1,7 @@
 // Elementwise arithmetic and activations: add, sub, mul (with broadcasting),
-// relu, hardtanh, clamp. Float math is done in float like ExecuTorch's
+// relu, hardtanh, clamp, sigmoid, tanh. Float math is done in float like ExecuTorch's
 // portable kernels; integer math wraps like two's complement hardware.
+#include <cmath>
 #include <cstdint>
 
 #include "cc/kernels/kernel_util.h"
@@ -132,7 +133,30 @@ Status Clamp(const Tensor& in, Tensor& out, bool has_lo, double lo, bool has_hi,
   return Status::Ok();
 }
 
+// A float unary function of a float tensor: f(self, *, out).
+template <typename Fn>
+Status UnaryFloat(KernelArgs args, const char* name, Fn fn) {
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 3, name));
+  Tensor *in, *out;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &out));
+  if (in->dtype != ScalarType::kFloat || out->dtype != ScalarType::kFloat) return DtypeError(name, *in);
+  ESDK_RETURN_IF_ERROR(ExpectSameShape(*in, *out, name));
+  const float* pi = in->Data<const float>();
+  float* po = out->Data<float>();
+  for (size_t i = 0; i < out->numel; ++i) po[i] = fn(pi[i]);
+  return Status::Ok();
+}
+
 }  // namespace
+
+Status SigmoidOut(KernelArgs args) {
+  return UnaryFloat(args, "aten::sigmoid.out", [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+}
+
+Status TanhOut(KernelArgs args) {
+  return UnaryFloat(args, "aten::tanh.out", [](float x) { return std::tanh(x); });
+}
 
 Status AddOut(KernelArgs args) { return Binary(args, BinaryOp::kAdd, "aten::add.out"); }
 Status SubOut(KernelArgs args) { return Binary(args, BinaryOp::kSub, "aten::sub.out"); }

@@ -18,14 +18,19 @@ Status MulOut(KernelArgs args);        // aten::mul.out
 Status ReluOut(KernelArgs args);       // aten::relu.out
 Status HardtanhOut(KernelArgs args);   // aten::hardtanh.out
 Status ClampOut(KernelArgs args);      // aten::clamp.out
+Status SigmoidOut(KernelArgs args);    // aten::sigmoid.out
+Status TanhOut(KernelArgs args);       // aten::tanh.out
 // convolution.cc
 Status ConvolutionOut(KernelArgs args);  // aten::convolution.out
 // matmul.cc
 Status MmOut(KernelArgs args);      // aten::mm.out
 Status AddmmOut(KernelArgs args);   // aten::addmm.out
 Status LinearOut(KernelArgs args);  // aten::linear.out
+// normalization.cc
+Status NativeBatchNormNoTrainingOut(KernelArgs args);  // aten::_native_batch_norm_legit_no_training.out
 // reduce.cc
-Status MeanOut(KernelArgs args);     // aten::mean.out
+Status MeanOut(KernelArgs args);        // aten::mean.out
+Status SumIntListOut(KernelArgs args);  // aten::sum.IntList_out
 Status SoftmaxOut(KernelArgs args);  // aten::_softmax.out
 // pool.cc
 Status AvgPool2dOut(KernelArgs args);             // aten::avg_pool2d.out
@@ -36,6 +41,8 @@ Status PermuteCopyOut(KernelArgs args);      // aten::permute_copy.out
 Status CatOut(KernelArgs args);              // aten::cat.out
 Status SliceCopyTensorOut(KernelArgs args);  // aten::slice_copy.Tensor_out
 Status CloneOut(KernelArgs args);            // aten::clone.out
+Status UnsqueezeCopyOut(KernelArgs args);    // aten::unsqueeze_copy.out
+Status SqueezeCopyDimsOut(KernelArgs args);  // aten::squeeze_copy.dims_out
 Status CloneDimOrderOut(KernelArgs args);    // dim_order_ops::_clone_dim_order.out
 // quantize.cc
 Status QuantizePerTensorOut(KernelArgs args);     // quantized_decomposed::quantize_per_tensor.out

@@ -54,7 +54,7 @@ Status SetUpPool(const Tensor& in, const Tensor& out, IntList kernel, IntList st
   for (int i = 0; i < 2; ++i) {
     if (s->kernel[i] < 1 || s->kernel[i] > (1 << 16) || s->stride[i] < 1 ||
         s->stride[i] > (1 << 16) || s->dilation[i] < 1 || s->dilation[i] > (1 << 16) ||
-        s->padding[i] < 0 || s->padding[i] * 2 > s->kernel[i]) {
+        s->padding[i] < 0 || s->padding[i] > s->kernel[i] / 2) {
       return ShapeError("pooling kernel/stride/padding out of range", s->kernel[i], s->padding[i]);
     }
   }

@@ -78,10 +78,9 @@ Status PerChannelParams(const Tensor& in, Tensor* scales, Tensor* zero_points, i
                       static_cast<int64_t>(p->channels));
   }
   if (zero_points != nullptr) {
-    // Quantizers store per-channel zero points as int64 or int32 (the Arm
-    // quantizer's weights): both hold the same small integers.
-    if (zero_points->dtype != ScalarType::kInt) {
-      ESDK_RETURN_IF_ERROR(ExpectDtype(*zero_points, ScalarType::kLong, "zero points"));
+    // int64, or int32 as PT2E writes for int32 biases.
+    if (zero_points->dtype != ScalarType::kLong && zero_points->dtype != ScalarType::kInt) {
+      return DtypeError("per-channel zero points", *zero_points);
     }
     if (zero_points->numel != p->channels) {
       return ShapeError("zero point count differs from channels",
@@ -161,6 +160,8 @@ Status Dequantize(const Tensor& in, Tensor& out, const QuantParams& p, int64_t q
   }
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
   ESDK_RETURN_IF_ERROR(CheckQuantRange(in.dtype, quant_min, quant_max));
+  // Also keeps (q - zero_point) far from int64 overflow.
+  ESDK_RETURN_IF_ERROR(CheckZeroPoints(p, quant_min, quant_max));
   switch (in.dtype) {
     case ScalarType::kByte: RunDequantize<uint8_t>(in, out, p); break;
     case ScalarType::kChar: RunDequantize<int8_t>(in, out, p); break;

@@ -1,4 +1,4 @@
-// Reductions over dims for float: mean and softmax.
+// Reductions over dims for float: sum, mean and softmax.
 #include <cmath>
 #include <cstdint>
 
@@ -7,9 +7,10 @@
 
 namespace ethosu_sdk::kernels {
 
-// mean.out(self, int[]? dim, bool keepdim, ScalarType? dtype, *, out)
-Status MeanOut(KernelArgs args) {
-  static constexpr char kName[] = "aten::mean.out";
+namespace {
+
+// sum or mean over `dim` (None or empty: all dims), in input order.
+Status Reduce(KernelArgs args, bool mean, const char* kName) {
   ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 6, kName));
   Tensor *in, *out;
   bool keepdim;
@@ -58,10 +59,19 @@ Status MeanOut(KernelArgs args) {
     po[o] += pi[i];
     NextCoord(coord, in->sizes, in->rank);
   }
+  if (!mean) return Status::Ok();
   const float divisor = static_cast<float>(count);
   for (size_t i = 0; i < out->numel; ++i) po[i] = po[i] / divisor;
   return Status::Ok();
 }
+
+}  // namespace
+
+// mean.out(self, int[]? dim, bool keepdim, ScalarType? dtype, *, out)
+Status MeanOut(KernelArgs args) { return Reduce(args, true, "aten::mean.out"); }
+
+// sum.IntList_out(self, int[]? dim, bool keepdim, ScalarType? dtype, *, out)
+Status SumIntListOut(KernelArgs args) { return Reduce(args, false, "aten::sum.IntList_out"); }
 
 // _softmax.out(self, int dim, bool half_to_float, *, out)
 Status SoftmaxOut(KernelArgs args) {

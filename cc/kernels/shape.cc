@@ -37,6 +37,48 @@ Status ViewCopyOut(KernelArgs args) {
   return CopyWhole(*in, *out, kName);
 }
 
+// unsqueeze_copy(self, int dim, *, out): a size-1 dim inserted at `dim`.
+Status UnsqueezeCopyOut(KernelArgs args) {
+  static constexpr char kName[] = "aten::unsqueeze_copy.out";
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, kName));
+  Tensor *in, *out;
+  int64_t dim;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(IntArg(args, 1, &dim));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
+  if (in->rank >= runtime::kMaxRank) return ShapeError("unsqueeze of a rank-8 tensor");
+  int32_t d;
+  ESDK_RETURN_IF_ERROR(NormalizeDim(dim, in->rank + 1, &d));
+  int32_t shape[runtime::kMaxRank];
+  for (int32_t k = 0, j = 0; k <= in->rank; ++k) shape[k] = k == d ? 1 : in->sizes[j++];
+  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, in->rank + 1, kName));
+  return CopyWhole(*in, *out, kName);
+}
+
+// squeeze_copy.dims(self, int[] dim, *, out): size-1 dims among `dim` removed.
+Status SqueezeCopyDimsOut(KernelArgs args) {
+  static constexpr char kName[] = "aten::squeeze_copy.dims_out";
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, kName));
+  Tensor *in, *out;
+  IntList dims;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(IntListArg(args, 1, &dims));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
+  bool drop[runtime::kMaxRank] = {};
+  for (int64_t dim : dims) {
+    int32_t d;
+    ESDK_RETURN_IF_ERROR(NormalizeDim(dim, in->rank, &d));
+    if (d < in->rank && in->sizes[d] == 1) drop[d] = true;
+  }
+  int32_t shape[runtime::kMaxRank];
+  int32_t rank = 0;
+  for (int32_t k = 0; k < in->rank; ++k) {
+    if (!drop[k]) shape[rank++] = in->sizes[k];
+  }
+  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, rank, kName));
+  return CopyWhole(*in, *out, kName);
+}
+
 // clone(self, *, memory_format?, out)
 Status CloneOut(KernelArgs args) {
   ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, "aten::clone.out"));
@@ -182,7 +224,8 @@ Status SliceCopyTensorOut(KernelArgs args) {
   if (start > size) start = size;
   if (end < start) end = start;
   if (end > size) end = size;
-  const int64_t count = (end - start + step - 1) / step;
+  // Written so that a huge step cannot overflow.
+  const int64_t count = end == start ? 0 : (end - start - 1) / step + 1;
   int32_t shape[runtime::kMaxRank];
   for (int32_t k = 0; k < in->rank; ++k) shape[k] = in->sizes[k];
   shape[d] = static_cast<int32_t>(count);

@@ -1,15 +1,18 @@
 """Generates small CPU-only ExecuTorch programs (.pte) and their inputs.
 
 Each program is exported with torch.export, lowered with to_edge and
-to_executorch, no delegate. Quantized programs spell out
+to_executorch, no delegate. Most quantized programs spell out
 quantized_decomposed quantize/dequantize ops in the model, so integer tensors
-flow between CPU kernels exactly as in a CPU-only PT2E lowering.
+flow between CPU kernels; `pt2e_*` programs are quantized with PT2E and
+ExecuTorch's EthosUQuantizer, then lowered without the NPU partitioner.
 
     make_programs --out_dir=DIR   # DIR/<name>.pte and DIR/<name>.tensors for
-                                  # every program, plus the broken_*.pte variants
+                                  # every program, plus the extra files below
 
-The broken variants are valid flatbuffers with one index or offset out of
-range, for the runtime's error tests.
+Extra files: broken_*.pte, valid flatbuffers with one index or offset out of
+range (the runtime's error tests); delegate_demo.pte/.tensors/
+.expected.tensors, a program with a DelegateCall to ExecuTorch's demo
+backend and PyTorch's output for it (the backend interface test).
 """
 
 from __future__ import annotations
@@ -71,6 +74,103 @@ class ConvNet(torch.nn.Module):
         x = torch.nn.functional.avg_pool2d(self.grouped(x), 2, 1)
         x = x.mean(dim=(2, 3))
         return torch.softmax(self.fc(x), dim=-1)
+
+
+class ZooLike(torch.nn.Module):
+    """What a CPU-only lowering of a zoo CNN leaves: conv, inference batch
+    norm, relu6, adaptive pooling (as mean), flatten, SiLU, dropout (as a
+    clone), linear, tanh."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.bn.running_mean.uniform_(-0.5, 0.5)
+        self.bn.running_var.uniform_(0.5, 2.0)
+        self.bn.weight.data.uniform_(0.5, 1.5)
+        self.bn.bias.data.uniform_(-0.2, 0.2)
+        self.pool = torch.nn.AdaptiveAvgPool2d((1, 1))
+        self.drop = torch.nn.Dropout(0.2)
+        self.fc = torch.nn.Linear(8, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.nn.functional.relu6(self.bn(self.conv(x)))
+        x = torch.flatten(self.pool(x), 1)
+        x = torch.sigmoid(x) * x
+        return self.fc(self.drop(x)).tanh()
+
+
+class PoolEdges(torch.nn.Module):
+    """Pooling corner cases: padding, ceil_mode, count_include_pad=False,
+    divisor_override, dilated max pooling."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = torch.nn.functional
+        a = f.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)
+        b = f.avg_pool2d(x, 2, stride=2, padding=1, ceil_mode=True, count_include_pad=True)
+        c = f.avg_pool2d(x, 3, stride=3, divisor_override=5)
+        d = f.max_pool2d(x, 3, stride=2, padding=1, dilation=2, ceil_mode=True)
+        return torch.cat([t.flatten(1) for t in (a, b, c, d)], dim=1)
+
+
+class DilatedConv1d(torch.nn.Module):
+    """1-D convolution with stride, dilation and groups, then a strided
+    2-D convolution without bias."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1d = torch.nn.Conv1d(4, 6, 3, stride=2, padding=2, dilation=2, groups=2)
+        self.conv2d = torch.nn.Conv2d(1, 3, (2, 3), stride=(2, 1), padding=(0, 1), bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.conv1d(x)  # (1, 6, L)
+        return self.conv2d(y.unsqueeze(1))
+
+
+class QuantUint8(torch.nn.Module):
+    """uint8 quantization with non-zero zero points, per-channel dequantize
+    with int64 zero points, integer output."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("s", torch.tensor([0.05, 0.1, 0.02], dtype=torch.float64))
+        self.register_buffer("zp", torch.tensor([128, 100, 3], dtype=torch.int64))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        q = qd.quantize_per_channel(x, self.s, self.zp, 1, 0, 255, torch.uint8)
+        y = qd.dequantize_per_channel(q, self.s, self.zp, 1, 0, 255, torch.uint8)
+        return qd.quantize_per_tensor(y * 2.0, 0.07, 130, 0, 255, torch.uint8)
+
+
+class SmallCnn(torch.nn.Module):
+    """Quantized with PT2E and ExecuTorch's EthosUQuantizer, then lowered
+    without a delegate (see _pt2e_quantized): int8 activations, per-channel
+    int8 weights and int32 biases, all quantize/dequantize on the CPU."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.dw = torch.nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.fc = torch.nn.Linear(8, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.conv(x))
+        x = torch.relu(self.dw(x)) + x
+        return self.fc(x.mean(dim=(2, 3)))
+
+
+def _pt2e_quantized(model: torch.nn.Module, inputs: Tuple[torch.Tensor, ...]) -> torch.nn.Module:
+    """PT2E: EthosUQuantizer's symmetric int8 config, calibrated on `inputs`."""
+    from executorch.backends.arm.ethosu import EthosUCompileSpec
+    from executorch.backends.arm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    quantizer = EthosUQuantizer(EthosUCompileSpec("ethos-u55-128"))
+    quantizer.set_global(get_symmetric_quantization_config())
+    graph = torch.export.export(model, inputs).module(check_guards=False)
+    prepared = prepare_pt2e(graph, quantizer)
+    prepared(*inputs)
+    return convert_pt2e(prepared)
 
 
 class Mlp(torch.nn.Module):
@@ -171,6 +271,11 @@ PROGRAMS: Dict[str, Program] = {
     "arith_chain_f32": (ArithChain, lambda: (_rand(4, 6), _rand(4, 6))),
     "conv_net_f32": (ConvNet, lambda: (_rand(1, 3, 16, 16),)),
     "mlp_softmax_f32": (Mlp, lambda: (_rand(4, 8),)),
+    "zoo_like_f32": (ZooLike, lambda: (_rand(1, 3, 16, 16),)),
+    "pool_edges_f32": (PoolEdges, lambda: (_rand(1, 2, 9, 11),)),
+    "conv1d_dilated_f32": (DilatedConv1d, lambda: (_rand(1, 4, 17),)),
+    "quant_uint8": (QuantUint8, lambda: (_rand(2, 3, 5) * 4,)),
+    "pt2e_cnn_int8": (SmallCnn, lambda: (_rand(1, 3, 8, 8),)),
     "shapes_f32": (Shapes, lambda: (_rand(2, 3, 3), _rand(2, 3, 3))),
     "quant_add_int8": (QuantAdd, lambda: (_int8(2, 8), _int8(2, 8))),
     "quantize_int8": (QuantRoundTrip, lambda: (torch.tensor([[-20.0, -0.25, -0.15, -0.05, 0.05, 0.15, 0.25, 0.35, 12.65, 30.0]]) ,)),
@@ -185,6 +290,8 @@ def build(name: str) -> Tuple[bytes, Tuple[torch.Tensor, ...]]:
     torch.manual_seed(0)
     model = make_model().eval()
     inputs = make_inputs()
+    if name.startswith("pt2e_"):
+        model = _pt2e_quantized(model, inputs)
     exported = torch.export.export(model, inputs)
     edge = to_edge(exported, compile_config=EdgeCompileConfig(_check_ir_validity=False))
     return edge.to_executorch().buffer, inputs
@@ -257,6 +364,36 @@ def broken_variants(pte: bytes) -> Dict[str, bytes]:
     return out
 
 
+class _Sin(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sin(x)
+
+
+class _Delegated(torch.nn.Module):
+    def __init__(self, lowered: torch.nn.Module) -> None:
+        super().__init__()
+        self.lowered = lowered
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.lowered(x)) + x
+
+
+def delegate_demo() -> Tuple[bytes, torch.Tensor, torch.Tensor]:
+    """A program with one DelegateCall (ExecuTorch's BackendWithCompilerDemo,
+    sin) followed by CPU kernels; returns it, its input and PyTorch's output."""
+    import executorch.exir.backend.test.backend_with_compiler_demo  # noqa: F401  (registers the backend)
+    from executorch.exir.backend.backend_api import to_backend
+    from executorch.exir.backend.compile_spec_schema import CompileSpec
+
+    torch.manual_seed(3)
+    x = torch.randn(2, 3)
+    edge = to_edge(torch.export.export(_Sin(), (x,)))
+    lowered = to_backend("BackendWithCompilerDemo", edge.exported_program(), [CompileSpec("max_value", bytes([4]))])
+    model = _Delegated(lowered)
+    program = to_edge(torch.export.export(model, (x,)), compile_config=EdgeCompileConfig(_check_ir_validity=False))
+    return program.to_executorch().buffer, x, torch.relu(torch.sin(x)) + x
+
+
 def main(argv: List[str]) -> None:
     del argv
     if FLAGS.list:
@@ -270,6 +407,13 @@ def main(argv: List[str]) -> None:
         with open(os.path.join(FLAGS.out_dir, name + ".tensors"), "wb") as f:
             f.write(tensor_file(list(inputs)))
         if name == "conv_net_f32":
+            pte_demo, x, expected = delegate_demo()
+            with open(os.path.join(FLAGS.out_dir, "delegate_demo.pte"), "wb") as f:
+                f.write(pte_demo)
+            with open(os.path.join(FLAGS.out_dir, "delegate_demo.tensors"), "wb") as f:
+                f.write(tensor_file([x]))
+            with open(os.path.join(FLAGS.out_dir, "delegate_demo.expected.tensors"), "wb") as f:
+                f.write(tensor_file([expected]))
             for broken, data in broken_variants(pte).items():
                 with open(os.path.join(FLAGS.out_dir, broken + ".pte"), "wb") as f:
                     f.write(data)
