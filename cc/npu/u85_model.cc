@@ -428,19 +428,21 @@ Status Machine::Convolution(bool depthwise) {
         }
       }
       for (int o = 0; o < ofm.depth; ++o) {
-        int64_t sum = 0;
+        // 32-bit accumulation with wrap-around (modular, so no overflow UB);
+        // the hardware's accumulators for 8-bit IFMs are 32-bit.
+        uint32_t sum = 0;
         if (depthwise) {
           const int16_t* k = weights + size_t(o) * size_t(taps);
-          for (int t = 0; t < taps; ++t) sum += int64_t(field[size_t(t) * size_t(channels) + size_t(o)]) * k[t];
+          for (int t = 0; t < taps; ++t) {
+            sum += uint32_t(field[size_t(t) * size_t(channels) + size_t(o)]) * uint32_t(int32_t(k[t]));
+          }
         } else {
           const int16_t* k = weights + size_t(o) * size_t(taps) * size_t(cin);
           const size_t n = size_t(taps) * size_t(cin);
-          int64_t partial = 0;
-          for (size_t j = 0; j < n; ++j) partial += int64_t(field[j]) * k[j];
-          sum = partial;
+          for (size_t j = 0; j < n; ++j) sum += uint32_t(field[j]) * uint32_t(int32_t(k[j]));
         }
         // Accumulators are 32-bit: wrap like the hardware would.
-        int64_t total = int64_t(int32_t(uint32_t(sum + scales[o].bias)));
+        int64_t total = int64_t(int32_t(sum + uint32_t(scales[o].bias)));
         scale.scale = scales[o].scale;
         scale.shift = scales[o].shift;
         NPU_RETURN_IF_ERROR(Output(ofm, y, x, o, total, scale));
