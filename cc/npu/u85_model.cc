@@ -272,12 +272,13 @@ Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_
   U85WeightLayout layout;
   layout.ofm_depth = ofm_depth;
   layout.ifm_depth = depthwise ? 1 : ifm_depth;
-  layout.kernel_w = C0(kKernelWidthM1) + 1;
-  layout.kernel_h = C0(kKernelHeightM1) + 1;
   layout.stride_x = (((stride >> 6) & 1) << 1 | (stride & 1)) + 1;
   layout.stride_y = (((stride >> 9) & 1) << 1 | ((stride >> 1) & 1)) + 1;
   layout.dilation_x = ((stride >> 3) & 1) + 1;
   layout.dilation_y = ((stride >> 4) & 1) + 1;
+  // KERNEL_WIDTH/HEIGHT hold the dilated extent; weights cover the taps.
+  layout.kernel_w = C0(kKernelWidthM1) / layout.dilation_x + 1;
+  layout.kernel_h = C0(kKernelHeightM1) / layout.dilation_y + 1;
   layout.ofm_block_depth = C0(kOfmBlkDepthM1) + 1;
   layout.ifm_bits = 8 * ElementBytes((C0(kIfmPrecision) >> 2) & 3);
   layout.macs = 256;
@@ -364,12 +365,13 @@ struct Window {
 Window MakeWindow(const Registers& r, const FeatureMap& ofm) {
   Window w;
   const uint16_t stride = r.cmd0[kKernelStride];
-  w.kernel_w = r.cmd0[kKernelWidthM1] + 1;
-  w.kernel_h = r.cmd0[kKernelHeightM1] + 1;
   w.stride_x = (((stride >> 6) & 1) << 1 | (stride & 1)) + 1;
   w.stride_y = (((stride >> 9) & 1) << 1 | ((stride >> 1) & 1)) + 1;
   w.dilation_x = ((stride >> 3) & 1) + 1;
   w.dilation_y = ((stride >> 4) & 1) + 1;
+  // The kernel registers hold the dilated extent; count taps.
+  w.kernel_w = r.cmd0[kKernelWidthM1] / w.dilation_x + 1;
+  w.kernel_h = r.cmd0[kKernelHeightM1] / w.dilation_y + 1;
   w.pad_top = r.cmd0[kIfmPadTop];
   w.pad_left = r.cmd0[kIfmPadLeft];
   w.pad_bottom = r.cmd0[kIfmPadBottom];
