@@ -107,6 +107,7 @@ class Machine {
   Status Convolution(bool depthwise);
   Status Pooling(int mode);
   Status Elementwise(int mode);
+  Status ElementwiseU55(int mode);
   Status Dma();
   Status CheckWork(uint64_t work) const {
     if (work > limits_.max_work_per_operation) {
@@ -648,7 +649,7 @@ Status Machine::Elementwise(int mode) {
   NPU_RETURN_IF_ERROR(Ifm(false, &a));
   NPU_RETURN_IF_ERROR(Ifm(true, &b));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
-  if (U55()) return Status::Error("U55 elementwise operations not supported yet");
+  if (U55()) return ElementwiseU55(mode);
   if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
   NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
   const bool scalar = b.broadcast == 8;
@@ -676,6 +677,82 @@ Status Machine::Elementwise(int mode) {
           if (mode == kSub) result = ia - ib;
           if (mode == kMin) result = ia < ib ? ia : ib;
           if (mode == kMax) result = ia > ib ? ia : ib;
+        }
+        result = int64_t(int32_t(uint32_t(result)));
+        NPU_RETURN_IF_ERROR(Output(ofm, y, x, c, result, so));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// Ethos-U55 elementwise. Operand A is the IFM and B the IFM2 unless
+// IFM2_BROADCAST.operand_order (bit 6) swaps them. ADD/SUB pre-scaling
+// follows IFM_PRECISION.scale_mode:
+//   OPA_OPB_16: A * OPA_SCALE, B * OPB_SCALE (integer scales, no shift);
+//   OPA_32 / OPB_32: that operand * scale >> shift (OPA_SCALE register,
+//   IFM round mode); GUESS (undocumented): the other operand is multiplied
+//   by 2^19 for 8-bit inputs, the fixed pre-shift of Vela's 8-bit ADD
+//   scaling (its 16-bit OPB_SCALE field cannot hold it). Pinned by u55_add.
+// MUL multiplies (x - zp) operands; MIN/MAX compare them unscaled.
+Status Machine::ElementwiseU55(int mode) {
+  enum { kMul = 0, kAdd = 1, kSub = 2, kMin = 3, kMax = 4 };
+  if (mode > kMax) return Status::Error("elementwise mode %d not supported", mode);
+  FeatureMap a, b, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(false, &a));
+  NPU_RETURN_IF_ERROR(Ifm(true, &b));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  const uint16_t broadcast = C0(kIfm2Broadcast);
+  b.broadcast = broadcast & 7;
+  const bool scalar = (broadcast >> 7) & 1;
+  const bool swapped = (broadcast >> 6) & 1;
+  const int32_t scalar_value = b.is_signed ? int32_t(int16_t(C0(385))) : int32_t(C0(385));
+  const int scale_mode = (C0(kIfmPrecision) >> 8) & 3;
+  if (scale_mode == 3) return Status::Error("bad U55 IFM scale mode");
+  const int ifm_round = (C0(kIfmPrecision) >> 14) & 3;
+  const RoundMode round = ifm_round == 0 ? RoundMode::kDoubleSymmetric
+                          : ifm_round == 1 ? RoundMode::kTruncateToZero : RoundMode::kNatural;
+  const int64_t opa_scale = r_.cmd1_payload[kIfmScale];
+  const int opa_shift = r_.cmd1_param[kIfmScale] & 0x3F;
+  const int64_t opb_scale = r_.cmd1_payload[kIfm2Scale] & 0xFFFF;
+  if (a.element_bytes != 1) return Status::Error("U55 16/32-bit elementwise not supported");
+  const int64_t implicit = int64_t(1) << 19;
+  const Scale so = OfmScale();
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      for (int c = 0; c < ofm.depth; ++c) {
+        int32_t va = 0, vb = 0;
+        NPU_RETURN_IF_ERROR(ReadBroadcast(a, y, x, c, &va));
+        if (scalar) {
+          vb = scalar_value;
+        } else {
+          NPU_RETURN_IF_ERROR(ReadBroadcast(b, y, x, c, &vb));
+        }
+        int64_t opa = int64_t(va) - a.zero_point, opb = int64_t(vb) - b.zero_point;
+        if (swapped) {
+          const int64_t t = opa;
+          opa = opb;
+          opb = t;
+        }
+        int64_t result = 0;
+        if (mode == kAdd || mode == kSub) {
+          if (scale_mode == 0) {
+            opa *= opa_scale;
+            opb *= opb_scale;
+          } else if (scale_mode == 1) {
+            opa = ScaleAndRound(opa, opa_scale, opa_shift, round);
+            opb *= implicit;
+          } else {
+            opb = ScaleAndRound(opb, opa_scale, opa_shift, round);
+            opa *= implicit;
+          }
+          result = mode == kAdd ? opa + opb : opa - opb;
+        } else if (mode == kMul) {
+          result = opa * opb;
+        } else {
+          result = mode == kMin ? (opa < opb ? opa : opb) : (opa > opb ? opa : opb);
         }
         result = int64_t(int32_t(uint32_t(result)));
         NPU_RETURN_IF_ERROR(Output(ofm, y, x, c, result, so));
