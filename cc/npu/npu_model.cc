@@ -614,6 +614,11 @@ Status Machine::Pooling(int mode) {
         int64_t result = sum;
         if (mode == kMax || mode == kMin) {
           result = best;
+        } else if (mode == kAverage && U55()) {
+          // U55: AVERAGE sums the window; the 1/N is folded into OFM_SCALE
+          // by Vela (scale 2^31+1, shift 31 + log2 N for a 2x2 window).
+          // Pinned by u55_avgpool.
+          result = sum;
         } else if (mode == kAverage) {
           // GUESS (undocumented): the divisor counts only elements inside
           // the IFM, rounding half away from zero. Pinned by the avgpool
