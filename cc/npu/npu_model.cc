@@ -722,7 +722,9 @@ Status Machine::ElementwiseU55(int mode) {
   const int64_t opa_scale = r_.cmd1_payload[kIfmScale];
   const int opa_shift = r_.cmd1_param[kIfmScale] & 0x3F;
   const int64_t opb_scale = r_.cmd1_payload[kIfm2Scale] & 0xFFFF;
-  if (a.element_bytes != 1) return Status::Error("U55 16/32-bit elementwise not supported");
+  if (scale_mode != 0 && a.element_bytes != 1 && (mode == kAdd || mode == kSub)) {
+    return Status::Error("U55 16/32-bit ADD/SUB with a 32-bit operand scale not supported");
+  }
   const int64_t implicit = int64_t(1) << 19;
   const Scale so = OfmScale();
   for (int y = 0; y < ofm.height; ++y) {
