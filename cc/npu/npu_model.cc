@@ -761,7 +761,10 @@ Status Machine::ElementwiseU55(int mode) {
         } else {
           result = mode == kMin ? (opa < opb ? opa : opb) : (opa > opb ? opa : opb);
         }
-        result = int64_t(int32_t(uint32_t(result)));
+        // MUL keeps the full product: Vela implements 32-bit RESCALE as
+        // MUL by the multiplier with OFM shift (pinned by u55_maximum,
+        // whose TOSA graph rescales int32 values this way).
+        if (mode != kMul) result = int64_t(int32_t(uint32_t(result)));
         NPU_RETURN_IF_ERROR(Output(ofm, y, x, c, result, so));
       }
     }
