@@ -614,10 +614,12 @@ Status Machine::Pooling(int mode) {
         int64_t result = sum;
         if (mode == kMax || mode == kMin) {
           result = best;
-        } else if (mode == kAverage && U55()) {
-          // U55: AVERAGE sums the window; the 1/N is folded into OFM_SCALE
-          // by Vela (scale 2^31+1, shift 31 + log2 N for a 2x2 window).
-          // Pinned by u55_avgpool.
+        } else if (mode == kAverage && !(scale.scale == 1 && scale.shift == 0) && U55()) {
+          // GUESS (undocumented): U55 AVERAGE with a non-unit OFM scale sums
+          // the window; Vela then folds 1/N into OFM_SCALE (2x2: scale
+          // 2^31+1, shift 33; transposes: 1x1, shift 31). With a unit scale
+          // it divides by the valid count like U85. Pinned by u55_avgpool,
+          // u55_avgpool_pad.
           result = sum;
         } else if (mode == kAverage) {
           // GUESS (undocumented): the divisor counts only elements inside
