@@ -39,11 +39,17 @@ struct RunLimits {
   uint64_t max_work_per_operation = uint64_t(1) << 34;  // multiply-accumulates
 };
 
-enum class Architecture { kEthosU85 };
+enum class Architecture { kEthosU55, kEthosU85 };
+
+// Which NPU the stream was compiled for (from the driver payload header).
+struct NpuConfig {
+  Architecture arch = Architecture::kEthosU85;
+  int macs = 256;
+};
 
 // Executes `num_words` 32-bit command words (the register stream without the
 // driver payload header). Every address is checked against its region.
-Status RunCommandStream(Architecture arch, const uint32_t* words, size_t num_words,
+Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t num_words,
                         const Region (&regions)[kNumRegions], Workspace workspace,
                         RunStats* stats, const RunLimits& limits = RunLimits());
 

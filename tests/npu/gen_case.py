@@ -54,6 +54,11 @@ class _AvgPool(torch.nn.Module):
         return torch.nn.functional.avg_pool2d(x, 2, 2)
 
 
+class _AvgPoolPad(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.avg_pool2d(x, 3, 1, 1, count_include_pad=False)
+
+
 class _Mean(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x.mean(dim=(2, 3), keepdim=True)
@@ -85,6 +90,14 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "conv_clamp": (lambda: _Lambda(lambda m, x: torch.clamp(m[0](x), -0.5, 0.7), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 6, 6)]),
     "concat": (lambda: _Lambda(lambda m, a, b: torch.cat([a, b], dim=1)), [(1, 8, 5, 5), (1, 24, 5, 5)]),
     "reshape": (lambda: _Lambda(lambda m, x: m[0](x).reshape(1, 16, 25), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 5, 5)]),
+    "sub": (lambda: _Lambda(lambda m, a, b: a - b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "maximum": (lambda: _Lambda(lambda m, a, b: torch.maximum(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "minimum": (lambda: _Lambda(lambda m, a, b: torch.minimum(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "add_broadcast": (lambda: _Lambda(lambda m, a, b: a + b), [(1, 16, 5, 5), (1, 16, 1, 1)]),
+    "avgpool_pad": (_AvgPoolPad, [(1, 16, 6, 6)]),
+    "conv3x3_dilation2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(8, 16, 3, 1, 2, dilation=2)), [(1, 8, 9, 9)]),
+    "conv9x9": (lambda: _conv(4, 8, 9, 1, 4), [(1, 4, 12, 12)]),
+    "conv1x1_deep": (lambda: _conv(96, 80, 1, 1, 0), [(1, 96, 4, 4)]),
     "mobilenet_v2": (_mobilenet_v2, [(1, 3, 224, 224)]),
 }
 

@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
     const uint32_t words[1] = {0x00004024u};  // OFM_SCALE without its payload word
     npu::Region regions[npu::kNumRegions];
     std::vector<uint8_t> workspace(1u << 16);
-    s = npu::RunCommandStream(npu::Architecture::kEthosU85, words, 1, regions,
+    s = npu::RunCommandStream(npu::NpuConfig(), words, 1, regions,
                               {workspace.data(), workspace.size()}, nullptr);
     Expect(Contains(s, "inside a command"), "stream cut inside a command is an error");
   }

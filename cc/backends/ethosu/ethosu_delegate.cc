@@ -43,7 +43,7 @@ Status ExecuteVelaPayload(const VelaPayload& payload, const DelegateBuffers& b,
     regions[2].write = b.fast_scratch;
     regions[2].size = b.fast_scratch_size;
   }
-  const npu::Status status = npu::RunCommandStream(npu::Architecture::kEthosU85, payload.commands,
+  const npu::Status status = npu::RunCommandStream(payload.npu, payload.commands,
                                                    payload.num_commands, regions, b.workspace,
                                                    stats, b.limits);
   if (!status.ok()) return status;

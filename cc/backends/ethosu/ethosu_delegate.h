@@ -28,7 +28,7 @@ struct DelegateBuffers {
 
 // Working memory that covers the largest kernel Vela emits for ethos-u85-256
 // MobileNetV2-sized networks (decoded weights + decoder scratch).
-constexpr size_t kRecommendedWorkspaceBytes = 3u << 20;
+constexpr size_t kRecommendedWorkspaceBytes = 6u << 20;
 
 Status ExecuteVelaPayload(const VelaPayload& payload, const DelegateBuffers& buffers,
                           npu::RunStats* stats);

@@ -59,6 +59,17 @@ Status ParseCommandData(const uint8_t* data, size_t size, VelaPayload* out) {
   if ((ReadU32(data + 4) & 0xFF) != 0x01) return Status::Error("vela: missing optimizer config");
   out->arch_config = ReadU32(data + 8);
   out->arch_version = ReadU32(data + 12);
+  // Architecture version bits 31:28 name the product (1: U55, 2: U85);
+  // the config word's bits 3:0 are log2 of the MAC count.
+  const uint32_t product = out->arch_version >> 28;
+  if (product == 1) {
+    out->npu.arch = npu::Architecture::kEthosU55;
+  } else if (product == 2) {
+    out->npu.arch = npu::Architecture::kEthosU85;
+  } else {
+    return Status::Error("vela: unknown NPU product %u", unsigned(product));
+  }
+  out->npu.macs = 1 << (out->arch_config & 0xF);
   size_t at = 16;
   for (;;) {
     if (at + 4 > size) return Status::Error("vela: cmd_data has no command stream");

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/npu/driver.h"
 #include "cc/npu/status.h"
 
 namespace ethosu {
@@ -29,6 +30,7 @@ struct VelaPayload {
   size_t num_commands = 0;
   uint32_t arch_config = 0;   // COP1 header words
   uint32_t arch_version = 0;
+  npu::NpuConfig npu;                // derived from the two words above
   const uint8_t* weights = nullptr;  // region 0, read-only
   size_t weights_size = 0;
   uint32_t scratch_size = 0;         // region 1 bytes the caller provides

@@ -71,7 +71,9 @@ void RunCommands(const uint8_t* data, size_t size) {
   regions[2] = {fast.data(), fast.data(), fast.size()};
   npu::RunLimits limits;
   limits.max_work_per_operation = 1u << 18;
-  (void)npu::RunCommandStream(npu::Architecture::kEthosU85, words.data(), words.size(), regions,
+  npu::NpuConfig config;
+  if (size > 0 && (data[0] & 2)) config = {npu::Architecture::kEthosU55, 128};
+  (void)npu::RunCommandStream(config, words.data(), words.size(), regions,
                               {workspace.data(), workspace.size()}, nullptr, limits);
 }
 

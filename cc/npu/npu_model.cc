@@ -1,4 +1,4 @@
-// Functional model of the Ethos-U85: decodes the register command stream,
+// Functional model of the Ethos-U55 and Ethos-U85: decodes the register command stream,
 // keeps register state across operations (Vela omits unchanged writes) and
 // executes each NPU_OP_* kernel on the bound regions.
 #include <cstring>
@@ -8,6 +8,7 @@
 #include "cc/npu/output_stage.h"
 #include "cc/npu/u85_registers.h"
 #include "cc/npu/weight_codec.h"
+#include "cc/npu/weight_layout_u55.h"
 #include "cc/npu/weight_layout_u85.h"
 
 namespace npu {
@@ -44,7 +45,7 @@ struct Scale {
 };
 
 struct ScaleRecord {
-  int32_t bias;
+  int64_t bias;  // U85: 32-bit, U55: 40-bit
   uint32_t scale;
   int shift;
 };
@@ -86,9 +87,10 @@ class Arena {
 
 class Machine {
  public:
-  Machine(const Region (&regions)[kNumRegions], Registers* regs, Arena arena, RunStats* stats,
-          const RunLimits& limits)
-      : regions_(regions), r_(*regs), arena_(arena), stats_(stats), limits_(limits) {}
+  Machine(const NpuConfig& config, const Region (&regions)[kNumRegions], Registers* regs,
+          Arena arena, RunStats* stats, const RunLimits& limits)
+      : config_(config), regions_(regions), r_(*regs), arena_(arena), stats_(stats),
+        limits_(limits) {}
 
   Status Run(const uint32_t* words, size_t count);
 
@@ -105,6 +107,7 @@ class Machine {
   Status Convolution(bool depthwise);
   Status Pooling(int mode);
   Status Elementwise(int mode);
+  Status ElementwiseU55(int mode);
   Status Dma();
   Status CheckWork(uint64_t work) const {
     if (work > limits_.max_work_per_operation) {
@@ -114,12 +117,17 @@ class Machine {
     return Status::Ok();
   }
   Status LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights);
+  Status LoadWeightsU55(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights);
   Status LoadScales(int ofm_depth, ScaleRecord** records);
   Scale OfmScale() const;
   Scale IfmScale(uint16_t op) const;
   Status Output(const FeatureMap& ofm, int y, int x, int c, int64_t acc, const Scale& scale);
   bool PerChannel() const { return ((C0(kOfmPrecision) >> 8) & 1) == 0; }
 
+  bool U55() const { return config_.arch == Architecture::kEthosU55; }
+  Status CheckAccumulatorAndActivation() const;
+
+  const NpuConfig config_;
   const Region (&regions_)[kNumRegions];
   Registers& r_;
   Arena arena_;
@@ -152,7 +160,7 @@ Status Machine::Ifm(bool second, FeatureMap* fm) const {
   const uint16_t zp = C0(second ? kIfm2ZeroPoint : kIfmZeroPoint);
   fm->zero_point = fm->is_signed ? int32_t(int16_t(zp)) : int32_t(zp);
   fm->depth = C0(kIfmDepthM1) + 1;
-  if (((precision >> 14) & 3) == 2) {
+  if (!U55() && ((precision >> 14) & 3) == 2) {  // U55: these bits are round_mode
     fm->chained = true;
     fm->region = &chain_;
     fm->chain_height = chain_dims_[0];
@@ -181,6 +189,11 @@ Status Machine::Ofm(FeatureMap* fm) {
   if (bits == 3) return Status::Error("64-bit OFM not supported");
   fm->element_bytes = ElementBytes(bits);
   fm->brick = ((precision >> 6) & 3) == 1;
+  const uint16_t zero_point = C0(kOfmZeroPoint);
+  if (U55()) {  // no reverse, transpose or chaining; bits 15:14 are round_mode
+    fm->zero_point = fm->is_signed ? int32_t(int16_t(zero_point)) : int32_t(zero_point);
+    return Status::Ok();
+  }
   if (((precision >> 9) & 3) != 0) return Status::Error("OFM reverse not supported");
   fm->transpose = (precision >> 11) & 7;
   if (fm->transpose == 4 || fm->transpose == 5) return Status::Error("bad OFM transpose");
@@ -211,6 +224,14 @@ Scale Machine::OfmScale() const {
   Scale s;
   const uint16_t param = r_.cmd1_param[kOfmScale];
   s.shift = param & 0x3F;
+  if (U55()) {
+    // U55 OFM_PRECISION round_mode: 0 DBL (double rounding), 1 TRUNCATE, 2 NATURAL.
+    const int mode = (C0(kOfmPrecision) >> 14) & 3;
+    s.round = mode == 0 ? RoundMode::kDoubleSymmetric
+              : mode == 1 ? RoundMode::kTruncateToZero : RoundMode::kNatural;
+    s.scale = r_.cmd1_payload[kOfmScale];
+    return s;
+  }
   s.round = RoundMode((param >> 13) & 7);
   s.scale = r_.cmd1_payload[kOfmScale] & 0x7FFFFFFFu;
   return s;
@@ -229,7 +250,8 @@ Status Machine::Output(const FeatureMap& ofm, int y, int x, int c, int64_t acc,
                        const Scale& scale) {
   int64_t v = ScaleAndRound(acc, scale.scale, scale.shift, scale.round) + ofm.zero_point;
   const uint16_t activation = C0(kActivation);
-  if (((activation >> 12) & 1) == 0) {  // clip range B16: ACTIVATION_MIN/MAX apply
+  // U85 clip range B16 (0) or any U55 clip range: ACTIVATION_MIN/MAX apply.
+  if (U55() || ((activation >> 12) & 1) == 0) {
     v = Clamp(v, int16_t(C0(kActivationMin)), int16_t(C0(kActivationMax)));
   }
   v = Clamp(v, ofm.MinValue(), ofm.MaxValue());
@@ -253,6 +275,20 @@ Status Machine::LoadScales(int ofm_depth, ScaleRecord** records) {
   auto* out = static_cast<ScaleRecord*>(
       arena_.Take(sizeof(ScaleRecord) * size_t(ofm_depth), "scale records", &status));
   if (out == nullptr) return status;
+  if (U55()) {
+    // U55 record: int40 bias, uint32 scale, 6-bit shift.
+    for (int c = 0; c < ofm_depth; ++c) {
+      const uint8_t* p = region.read + base + uint64_t(c) * 10;
+      uint64_t bias = 0;
+      for (int k = 0; k < 5; ++k) bias |= uint64_t(p[k]) << (8 * k);
+      out[c].bias = int64_t(bias << 24) >> 24;
+      out[c].scale = uint32_t(p[5]) | (uint32_t(p[6]) << 8) | (uint32_t(p[7]) << 16) |
+                     (uint32_t(p[8]) << 24);
+      out[c].shift = p[9] & 0x3F;
+    }
+    *records = out;
+    return Status::Ok();
+  }
   // U85 32-bit accumulator record: int32 bias, 31-bit scale, 6-bit shift.
   if ((C0(kAccFormat) & 3) != 0) return Status::Error("48-bit accumulators not supported");
   for (int c = 0; c < ofm_depth; ++c) {
@@ -267,17 +303,78 @@ Status Machine::LoadScales(int ofm_depth, ScaleRecord** records) {
   return Status::Ok();
 }
 
+Status Machine::LoadWeightsU55(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights) {
+  const uint16_t stride = C0(kKernelStride);
+  U55WeightLayout layout;
+  layout.ofm_depth = ofm_depth;
+  layout.ifm_depth = depthwise ? 1 : ifm_depth;
+  layout.dilation_x = ((stride >> 3) & 1) + 1;
+  layout.dilation_y = ((stride >> 4) & 1) + 1;
+  layout.kernel_w = C0(kKernelWidthM1) / layout.dilation_x + 1;
+  layout.kernel_h = C0(kKernelHeightM1) / layout.dilation_y + 1;
+  layout.ofm_block_depth = C0(kOfmBlkDepthM1) + 1;
+  layout.ifm_bits = 8 * ElementBytes((C0(kIfmPrecision) >> 2) & 3);
+  // Microblock depths of the U55 MAC configurations (32 MACs: OFM 4).
+  layout.ofm_ublock_depth = config_.macs == 32 ? 4 : 8;
+  layout.ifm_ublock_depth = 8;
+  layout.traversal = depthwise ? U85Traversal::kDepthwise
+                     : ((stride >> 2) & 1) ? U85Traversal::kPartKernelFirst
+                                           : U85Traversal::kDepthFirst;
+  const size_t total = size_t(ofm_depth) * size_t(layout.kernel_w * layout.kernel_h) *
+                       size_t(layout.ifm_depth);
+  Status status;
+  auto* out = static_cast<int16_t*>(arena_.Take(total * 2, "weights", &status));
+  if (out == nullptr) return status;
+  memset(out, 0, total * 2);
+  const int region_index = C0(kWeightRegion) & 7;
+  const Region& region = regions_[region_index];
+  const uint64_t base = Address(kWeightBase);
+  const uint64_t length = Address(kWeightLength);
+  if (region.read == nullptr || base > region.size || length > region.size - base) {
+    return Status::Error("weight stream outside region %d", region_index);
+  }
+  const size_t stream_count = ForEachU55Weight(layout, [](int, int, int, int) { return true; });
+  auto* stream = static_cast<int16_t*>(arena_.Take(stream_count * 2, "weight stream", &status));
+  if (stream == nullptr) return status;
+  void* scratch = arena_.Take(SwdScratchBytes(), "SWD decoder", &status);
+  if (scratch == nullptr) return status;
+  size_t decoded = 0;
+  NPU_RETURN_IF_ERROR(DecodeSwdWeights(region.read + base, size_t(length), stream, stream_count,
+                                       &decoded, scratch));
+  if (decoded != stream_count) {
+    return Status::Error("weight stream has %u weights, kernel needs %u", unsigned(decoded),
+                         unsigned(stream_count));
+  }
+  size_t at = 0;
+  bool padding_nonzero = false;
+  ForEachU55Weight(layout, [&](int o, int ky, int kx, int i) {
+    const int16_t w = stream[at++];
+    if (o < 0) {
+      padding_nonzero |= w != 0;
+    } else {
+      out[((size_t(o) * layout.kernel_h + size_t(ky)) * layout.kernel_w + size_t(kx)) *
+              layout.ifm_depth + size_t(i)] = w;
+    }
+    return true;
+  });
+  if (padding_nonzero) return Status::Error("weight stream has non-zero padding weights");
+  *weights = out;
+  return Status::Ok();
+}
+
 Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights) {
+  if (U55()) return LoadWeightsU55(depthwise, ofm_depth, ifm_depth, weights);
   const uint16_t stride = C0(kKernelStride);
   U85WeightLayout layout;
   layout.ofm_depth = ofm_depth;
   layout.ifm_depth = depthwise ? 1 : ifm_depth;
-  layout.kernel_w = C0(kKernelWidthM1) + 1;
-  layout.kernel_h = C0(kKernelHeightM1) + 1;
   layout.stride_x = (((stride >> 6) & 1) << 1 | (stride & 1)) + 1;
   layout.stride_y = (((stride >> 9) & 1) << 1 | ((stride >> 1) & 1)) + 1;
   layout.dilation_x = ((stride >> 3) & 1) + 1;
   layout.dilation_y = ((stride >> 4) & 1) + 1;
+  // KERNEL_WIDTH/HEIGHT hold the dilated extent; weights cover the taps.
+  layout.kernel_w = C0(kKernelWidthM1) / layout.dilation_x + 1;
+  layout.kernel_h = C0(kKernelHeightM1) / layout.dilation_y + 1;
   layout.ofm_block_depth = C0(kOfmBlkDepthM1) + 1;
   layout.ifm_bits = 8 * ElementBytes((C0(kIfmPrecision) >> 2) & 3);
   layout.macs = 256;
@@ -364,12 +461,13 @@ struct Window {
 Window MakeWindow(const Registers& r, const FeatureMap& ofm) {
   Window w;
   const uint16_t stride = r.cmd0[kKernelStride];
-  w.kernel_w = r.cmd0[kKernelWidthM1] + 1;
-  w.kernel_h = r.cmd0[kKernelHeightM1] + 1;
   w.stride_x = (((stride >> 6) & 1) << 1 | (stride & 1)) + 1;
   w.stride_y = (((stride >> 9) & 1) << 1 | ((stride >> 1) & 1)) + 1;
   w.dilation_x = ((stride >> 3) & 1) + 1;
   w.dilation_y = ((stride >> 4) & 1) + 1;
+  // The kernel registers hold the dilated extent; count taps.
+  w.kernel_w = r.cmd0[kKernelWidthM1] / w.dilation_x + 1;
+  w.kernel_h = r.cmd0[kKernelHeightM1] / w.dilation_y + 1;
   w.pad_top = r.cmd0[kIfmPadTop];
   w.pad_left = r.cmd0[kIfmPadLeft];
   w.pad_bottom = r.cmd0[kIfmPadBottom];
@@ -383,16 +481,27 @@ Window MakeWindow(const Registers& r, const FeatureMap& ofm) {
   return w;
 }
 
-Status Machine::Convolution(bool depthwise) {
-  FeatureMap ifm, ofm;
-  NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
-  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+Status Machine::CheckAccumulatorAndActivation() const {
+  if (U55()) {
+    // U55 activation_function 0 is a plain clamp; others are TANH/SIGMOID/LUT.
+    if ((C0(kActivation) & 0x1F) != 0) return Status::Error("U55 activation function not supported");
+    if ((C0(kAccFormat) & 3) != 0) return Status::Error("U55 40-bit/FP16 accumulators not supported");
+    return Status::Ok();
+  }
   const uint16_t acc = C0(kAccFormat);
   if (((acc >> 4) & 3) != 0 || ((acc >> 6) & 1) != 0) {
     return Status::Error("accumulator chaining not supported");
   }
-  if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
   if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
+  return Status::Ok();
+}
+
+Status Machine::Convolution(bool depthwise) {
+  FeatureMap ifm, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
+  if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
   if (depthwise && ifm.depth < ofm.depth) return Status::Error("depthwise IFM depth too small");
   const Window w = MakeWindow(r_, ofm);
   const uint64_t ofm_elements = uint64_t(ofm.height) * ofm.width * ofm.depth;
@@ -428,19 +537,23 @@ Status Machine::Convolution(bool depthwise) {
         }
       }
       for (int o = 0; o < ofm.depth; ++o) {
-        int64_t sum = 0;
+        // 32-bit accumulation with wrap-around (modular, so no overflow UB);
+        // the hardware's accumulators for 8-bit IFMs are 32-bit.
+        uint32_t sum = 0;
         if (depthwise) {
           const int16_t* k = weights + size_t(o) * size_t(taps);
-          for (int t = 0; t < taps; ++t) sum += int64_t(field[size_t(t) * size_t(channels) + size_t(o)]) * k[t];
+          for (int t = 0; t < taps; ++t) {
+            sum += uint32_t(field[size_t(t) * size_t(channels) + size_t(o)]) * uint32_t(int32_t(k[t]));
+          }
         } else {
           const int16_t* k = weights + size_t(o) * size_t(taps) * size_t(cin);
           const size_t n = size_t(taps) * size_t(cin);
-          int64_t partial = 0;
-          for (size_t j = 0; j < n; ++j) partial += int64_t(field[j]) * k[j];
-          sum = partial;
+          for (size_t j = 0; j < n; ++j) sum += uint32_t(field[j]) * uint32_t(int32_t(k[j]));
         }
         // Accumulators are 32-bit: wrap like the hardware would.
-        int64_t total = int64_t(int32_t(uint32_t(sum + scales[o].bias)));
+        // U85: bias joins the 32-bit accumulator; U55: 40-bit bias added.
+        const int64_t total = U55() ? int64_t(int32_t(sum)) + scales[o].bias
+                                    : int64_t(int32_t(sum + uint32_t(scales[o].bias)));
         scale.scale = scales[o].scale;
         scale.shift = scales[o].shift;
         NPU_RETURN_IF_ERROR(Output(ofm, y, x, o, total, scale));
@@ -456,11 +569,7 @@ Status Machine::Pooling(int mode) {
   NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
   if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
-  if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
-  const uint16_t acc = C0(kAccFormat);
-  if (((acc >> 4) & 3) != 0 || ((acc >> 6) & 1) != 0) {
-    return Status::Error("accumulator chaining not supported");
-  }
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
   enum { kMax = 0, kAverage = 1, kReduceSum = 2, kSum = 3, kMin = 5 };
   if (mode != kMax && mode != kAverage && mode != kSum && mode != kMin && mode != kReduceSum) {
     return Status::Error("pooling mode %d not supported", mode);
@@ -505,6 +614,13 @@ Status Machine::Pooling(int mode) {
         int64_t result = sum;
         if (mode == kMax || mode == kMin) {
           result = best;
+        } else if (mode == kAverage && !(scale.scale == 1 && scale.shift == 0) && U55()) {
+          // GUESS (undocumented): U55 AVERAGE with a non-unit OFM scale sums
+          // the window; Vela then folds 1/N into OFM_SCALE (2x2: scale
+          // 2^31+1, shift 33; transposes: 1x1, shift 31). With a unit scale
+          // it divides by the valid count like U85. Pinned by u55_avgpool,
+          // u55_avgpool_pad.
+          result = sum;
         } else if (mode == kAverage) {
           // GUESS (undocumented): the divisor counts only elements inside
           // the IFM, rounding half away from zero. Pinned by the avgpool
@@ -540,6 +656,7 @@ Status Machine::Elementwise(int mode) {
   NPU_RETURN_IF_ERROR(Ifm(false, &a));
   NPU_RETURN_IF_ERROR(Ifm(true, &b));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  if (U55()) return ElementwiseU55(mode);
   if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
   NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
   const bool scalar = b.broadcast == 8;
@@ -569,6 +686,87 @@ Status Machine::Elementwise(int mode) {
           if (mode == kMax) result = ia > ib ? ia : ib;
         }
         result = int64_t(int32_t(uint32_t(result)));
+        NPU_RETURN_IF_ERROR(Output(ofm, y, x, c, result, so));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// Ethos-U55 elementwise. Operand A is the IFM and B the IFM2 unless
+// IFM2_BROADCAST.operand_order (bit 6) swaps them. ADD/SUB pre-scaling
+// follows IFM_PRECISION.scale_mode:
+//   OPA_OPB_16: A * OPA_SCALE, B * OPB_SCALE (integer scales, no shift);
+//   OPA_32 / OPB_32: that operand * scale >> shift (OPA_SCALE register,
+//   IFM round mode); GUESS (undocumented): the other operand is multiplied
+//   by 2^19 for 8-bit inputs, the fixed pre-shift of Vela's 8-bit ADD
+//   scaling (its 16-bit OPB_SCALE field cannot hold it). Pinned by u55_add.
+// MUL multiplies (x - zp) operands; MIN/MAX compare them unscaled.
+Status Machine::ElementwiseU55(int mode) {
+  enum { kMul = 0, kAdd = 1, kSub = 2, kMin = 3, kMax = 4 };
+  if (mode > kMax) return Status::Error("elementwise mode %d not supported", mode);
+  FeatureMap a, b, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(false, &a));
+  NPU_RETURN_IF_ERROR(Ifm(true, &b));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  const uint16_t broadcast = C0(kIfm2Broadcast);
+  b.broadcast = broadcast & 7;
+  const bool scalar = (broadcast >> 7) & 1;
+  const bool swapped = (broadcast >> 6) & 1;
+  const int32_t scalar_value = b.is_signed ? int32_t(int16_t(C0(385))) : int32_t(C0(385));
+  const int scale_mode = (C0(kIfmPrecision) >> 8) & 3;
+  if (scale_mode == 3) return Status::Error("bad U55 IFM scale mode");
+  const int ifm_round = (C0(kIfmPrecision) >> 14) & 3;
+  const RoundMode round = ifm_round == 0 ? RoundMode::kDoubleSymmetric
+                          : ifm_round == 1 ? RoundMode::kTruncateToZero : RoundMode::kNatural;
+  const int64_t opa_scale = r_.cmd1_payload[kIfmScale];
+  const int opa_shift = r_.cmd1_param[kIfmScale] & 0x3F;
+  const int64_t opb_scale = r_.cmd1_payload[kIfm2Scale] & 0xFFFF;
+  if (scale_mode != 0 && a.element_bytes != 1 && (mode == kAdd || mode == kSub)) {
+    return Status::Error("U55 16/32-bit ADD/SUB with a 32-bit operand scale not supported");
+  }
+  const int64_t implicit = int64_t(1) << 19;
+  const Scale so = OfmScale();
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      for (int c = 0; c < ofm.depth; ++c) {
+        int32_t va = 0, vb = 0;
+        NPU_RETURN_IF_ERROR(ReadBroadcast(a, y, x, c, &va));
+        if (scalar) {
+          vb = scalar_value;
+        } else {
+          NPU_RETURN_IF_ERROR(ReadBroadcast(b, y, x, c, &vb));
+        }
+        int64_t opa = int64_t(va) - a.zero_point, opb = int64_t(vb) - b.zero_point;
+        if (swapped) {
+          const int64_t t = opa;
+          opa = opb;
+          opb = t;
+        }
+        int64_t result = 0;
+        if (mode == kAdd || mode == kSub) {
+          if (scale_mode == 0) {
+            opa *= opa_scale;
+            opb *= opb_scale;
+          } else if (scale_mode == 1) {
+            opa = ScaleAndRound(opa, opa_scale, opa_shift, round);
+            opb *= implicit;
+          } else {
+            opb = ScaleAndRound(opb, opa_scale, opa_shift, round);
+            opa *= implicit;
+          }
+          result = mode == kAdd ? opa + opb : opa - opb;
+        } else if (mode == kMul) {
+          result = opa * opb;
+        } else {
+          result = mode == kMin ? (opa < opb ? opa : opb) : (opa > opb ? opa : opb);
+        }
+        // MUL keeps the full product: Vela implements 32-bit RESCALE as
+        // MUL by the multiplier with OFM shift (pinned by u55_maximum,
+        // whose TOSA graph rescales int32 values this way).
+        if (mode != kMul) result = int64_t(int32_t(uint32_t(result)));
         NPU_RETURN_IF_ERROR(Output(ofm, y, x, c, result, so));
       }
     }
@@ -629,7 +827,9 @@ Status Machine::Run(const uint32_t* words, size_t count) {
     const uint16_t control = (word >> 14) & 3;
     const uint16_t param = uint16_t(word >> 16);
     if (control == 0) {
-      if (!IsKnownCmd0(opcode)) {
+      const bool u55_only = opcode == 269 || opcode == 291 || opcode == 301 || opcode == 385 ||
+                            opcode == 397;  // IB_END, PARALLEL_MODE, AB_START, IFM2_SCALAR, IB_START
+      if (!(IsKnownCmd0(opcode) || (U55() && u55_only))) {
         return Status::Error("unknown command 0x%03x at word %u", opcode, unsigned(i));
       }
       if (opcode == kOpStop) return Status::Ok();
@@ -660,10 +860,13 @@ Status Machine::Run(const uint32_t* words, size_t count) {
 }  // namespace
 }  // namespace u85
 
-Status RunCommandStream(Architecture arch, const uint32_t* words, size_t num_words,
+Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t num_words,
                         const Region (&regions)[kNumRegions], Workspace workspace,
                         RunStats* stats, const RunLimits& limits) {
-  if (arch != Architecture::kEthosU85) return Status::Error("architecture not supported");
+  if (config.arch == Architecture::kEthosU85 ? config.macs != 256
+                                             : (config.macs < 32 || config.macs > 256)) {
+    return Status::Error("Ethos-U configuration with %d MACs not supported", config.macs);
+  }
   if (words == nullptr && num_words != 0) return Status::Error("null command stream");
   RunStats local;
   if (stats == nullptr) stats = &local;
@@ -673,7 +876,7 @@ Status RunCommandStream(Architecture arch, const uint32_t* words, size_t num_wor
       arena.Take(sizeof(u85::Registers), "register file", &status));
   if (regs == nullptr) return status;
   memset(regs, 0, sizeof(*regs));
-  u85::Machine machine(regions, regs, arena, stats, limits);
+  u85::Machine machine(config, regions, regs, arena, stats, limits);
   return machine.Run(words, num_words);
 }
 
