@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "cc/backends/ethosu/ethosu_backend.h"
+#include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/kernels/registry.h"
 #include "cc/runner/run_program.h"
 #include "cc/runtime/method.h"
@@ -91,7 +93,8 @@ int main(int argc, char** argv) {
     planned_storage[i].assign(sizes[i] / 8 + 2, 0);
     planned[i] = {reinterpret_cast<uint8_t*>(planned_storage[i].data()), sizes[i]};
   }
-  std::vector<unsigned long long> runtime_storage(1 << 17);  // 1 MiB
+  // Room for the Ethos-U delegate's scratch and the NPU model's workspace.
+  std::vector<unsigned long long> runtime_storage(2 << 20);  // 16 MiB
   ethosu_sdk::runtime::Arena runtime_arena(runtime_storage.data(), runtime_storage.size() * 8);
 
   ethosu_sdk::runner::RunConfig config;
@@ -105,6 +108,10 @@ int main(int argc, char** argv) {
   }
   config.method = method.c_str();
   config.registries.operators = ethosu_sdk::kernels::Registry();
+  // Ethos-U delegates run on the functional NPU model, as in the firmware.
+  static ethosu_sdk::backends::EthosUBackend ethosu_backend(ethosu::kRecommendedWorkspaceBytes);
+  static ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
+  config.registries.backends = ethosu_sdk::runtime::BackendRegistry(backends, 1);
   config.runtime_arena = &runtime_arena;
   config.planned = {planned.data(), planned.size()};
   config.iterations = iterations;

@@ -23,8 +23,8 @@ def ethosu_firmware(
         name,
         model,
         board = "qemu_an547",
-        runtime_arena_bytes = 8 << 20,
-        npu_workspace_bytes = 3 << 20,
+        runtime_arena_bytes = 12 << 20,
+        npu_workspace_bytes = 6 << 20,
         pte = None,
         **kwargs):
     """A firmware_image `name` running `model` on `board`.
@@ -35,7 +35,9 @@ def ethosu_firmware(
       board: qemu_an547 (default), corstone300 or corstone320.
       runtime_arena_bytes: arena for method state, delegate scratch and the
         NPU model's workspace (in the board's DDR).
-      npu_workspace_bytes: the NPU model's working memory (decoded weights).
+      npu_workspace_bytes: the NPU model's working memory (decoded weights);
+        the default is ethosu::kRecommendedWorkspaceBytes, enough for
+        MobileNetV2 on U55 and U85.
       pte: a .pte to embed instead of the model's own (tests use a corrupted
         one); kernels, memory sizes, input and expected output still come
         from `model`.

@@ -99,11 +99,15 @@ def main(argv: list[str]) -> int:
     say(f"== {summary.get('model', FLAGS.name)} for {target} on {board.name} ==")
 
     # 1. Quantize and lower.
-    say("[1/4] Quantize (PT2E, EthosUQuantizer) and lower (ExecuTorch Arm backend: TOSA, then Vela)")
+    if summary.get("quantize", "none") != "none":
+        say("[1/4] Quantize (PT2E, EthosUQuantizer) and lower (ExecuTorch Arm backend: TOSA, then Vela)")
+    else:
+        say("[1/4] Export and lower (float, no quantization)")
     delegates = summary.get("delegates", [])
     delegated = summary.get("delegated_operators", {})
     on_cpu = summary.get("cpu_operators", {})
-    say(f"      delegates: {len(delegates)} ({', '.join(d['backend'] + ' ' + _count(d['payload_bytes']) + ' B' for d in delegates)})")
+    say(f"      delegates: {len(delegates)}" +
+        (f" ({', '.join(d['backend'] + ' ' + _count(d['payload_bytes']) + ' B' for d in delegates)})" if delegates else ""))
     say(f"      delegated operators: {sum(delegated.values())} ({_operators(delegated)})")
     say(f"      left on the CPU: {_operators(on_cpu) or 'none'}")
     say(f"      .pte: {_count(summary['pte']['size_bytes'])} bytes")
@@ -166,8 +170,9 @@ def main(argv: list[str]) -> int:
         say("      top-5: " + ", ".join(f"class {i} ({v:.3f})" for i, v in top))
         figures.append(("top-5 classes", ", ".join(f"{i} ({v:.3f})" for i, v in top)))
     for c in verdict.checks:
-        line = (f"output {c.index}: {c.within_one_step}/{c.elements} within one quantization step, "
-                f"{c.bit_exact} bit-exact, max {c.max_steps:.2f} steps")
+        unit = "steps" if c.scale > 0 else "absolute"
+        line = (f"output {c.index}: {c.within}/{c.elements} {c.rule}, "
+                f"{c.bit_exact} bit-exact, max difference {c.max_difference:.3g} {unit}")
         say("      " + line)
         figures.append((f"output {c.index} vs reference", line.split(": ", 1)[1]))
     cost = model_run.costs(run)

@@ -14,9 +14,9 @@ from ethosu_sdk.pte import reader
 FLAGS = flags.FLAGS
 flags.DEFINE_string("pte", None, "The program whose planned buffers to allocate.", required=True)
 flags.DEFINE_string("method", "forward", "Method (execution plan) to run.")
-flags.DEFINE_integer("runtime_arena_bytes", 8 << 20,
+flags.DEFINE_integer("runtime_arena_bytes", 12 << 20,
                      "Runtime arena: method state, delegate handles, NPU scratch and workspace.")
-flags.DEFINE_integer("npu_workspace_bytes", 3 << 20,
+flags.DEFINE_integer("npu_workspace_bytes", 6 << 20,
                      "Part of the runtime arena for the NPU model's working memory.")
 flags.DEFINE_string("out", None, "Output .cc file.", required=True)
 

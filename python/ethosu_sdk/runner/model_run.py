@@ -14,18 +14,24 @@ from ethosu_sdk.tensors import tensor_file
 NANOSECONDS_PER_SECOND = 1_000_000_000
 
 
+# Float outputs that are not quantized: the runner protocol's float rule.
+RELATIVE_TOLERANCE = 1e-5
+ABSOLUTE_FLOOR = 1e-6
+
+
 @dataclasses.dataclass
 class OutputCheck:
     index: int
     elements: int
     bit_exact: int          # elements with identical bits
-    within_one_step: int    # elements no more than one quantization step away
-    max_steps: float        # largest difference, in quantization steps (or absolute)
+    within: int             # elements within tolerance: one quantization step, or the float rule
+    max_difference: float   # largest difference, in quantization steps (quantized) or absolute
     scale: float            # quantization step of the output (0: not quantized)
+    rule: str               # how `within` was judged, in words
 
     @property
     def passed(self) -> bool:
-        return self.within_one_step == self.elements
+        return self.within == self.elements
 
 
 @dataclasses.dataclass
@@ -52,19 +58,26 @@ def check_outputs(run: protocol.Run, expected: list[tensor_file.StoredTensor]) -
             return Verdict(False, checks, f"output {index}: shape or dtype differs from the reference")
         diff = np.abs(actual.astype(np.float64) - want.astype(np.float64))
         step = float(reference.scale or 0.0)
-        steps = diff / step if step > 0 else diff
         same_bits = np.all(actual.reshape(-1).view(np.uint8).reshape(actual.size, -1) ==
                            want.reshape(-1).view(np.uint8).reshape(want.size, -1), axis=1)
         bit_exact = int(same_bits.sum())
-        within = int(np.sum(steps <= 1.001)) if step > 0 else bit_exact
+        if step > 0:  # dequantized output: in quantization steps
+            measure, rule = diff / step, "within one quantization step"
+            within = int(np.sum(measure <= 1.001))
+        elif np.issubdtype(want.dtype, np.floating):
+            measure, rule = diff, "within 1e-5 relative"
+            within = int(np.sum(diff <= RELATIVE_TOLERANCE * np.abs(want) + ABSOLUTE_FLOOR))
+        else:  # integers: exactly
+            measure, rule, within = diff, "equal", bit_exact
         checks.append(OutputCheck(index, int(actual.size), bit_exact, within,
-                                  float(steps.max()) if steps.size else 0.0, step))
+                                  float(measure.max()) if measure.size else 0.0, step, rule))
     failed = [c for c in checks if not c.passed]
     if failed:
         c = failed[0]
-        return Verdict(False, checks, f"output {c.index}: {c.elements - c.within_one_step} elements beyond one step "
-                                      f"(max {c.max_steps:.2f})")
-    return Verdict(True, checks, "every output within one quantization step of the reference")
+        return Verdict(False, checks, f"output {c.index}: {c.elements - c.within} of {c.elements} elements not "
+                                      f"{c.rule} of the reference")
+    return Verdict(True, checks, "every output matches the reference (" +
+                   "; ".join(f"output {c.index} {c.rule}" for c in checks) + ")")
 
 
 def top_k(values: np.ndarray, k: int = 5) -> list[tuple[int, float]]:

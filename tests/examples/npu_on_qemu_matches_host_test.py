@@ -1,0 +1,34 @@
+"""The Ethos-U functional model gives the same bytes in firmware on QEMU
+(Cortex-M55, GCC 14.2) as on the build host (x86-64): MobileNetV2 for
+ethos-u85-256 and ethos-u55-128, through the whole .pte (CPU quantize, NPU
+delegate, CPU dequantize), compared bit for bit. Host bit-exactness against
+the TOSA reference model is //tests/npu:u85_mobilenet_v2 / u55_mobilenet_v2."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from ethosu_sdk.runner import protocol
+
+RUNNER = "python/ethosu_sdk/runner/run_firmware"
+HOST_RUNNER = "cc/runner/host_runner"
+
+
+def parsed(command: list[str]) -> protocol.Run:
+    result = subprocess.run(command, capture_output=True, text=True, timeout=1200)
+    run = protocol.parse(result.stdout)
+    assert run.ended and not run.errors, result.stdout[-3000:] + result.stderr[-3000:]
+    return run
+
+
+@pytest.mark.parametrize("target", ["u85", "u55"])
+def test_qemu_and_host_give_the_same_bytes(target: str) -> None:
+    model = f"examples/mv2_{target}_model"
+    host = parsed([HOST_RUNNER, f"--pte={model}.pte", f"--input={model}.input.tensors"])
+    board = parsed([RUNNER, f"--elf=examples/mv2_{target}_firmware.elf"])
+    assert int(board.records["NPU"]["delegate_calls"]) == 1
+    assert host.outputs.keys() == board.outputs.keys() == {0}
+    assert board.outputs[0].shape == (1, 1000)
+    assert board.outputs[0].tobytes() == host.outputs[0].tobytes()
