@@ -32,6 +32,25 @@ EthosuModelInfo = provider(
     },
 )
 
+# The compile targets aot_compile accepts (python/ethosu_sdk/aot/targets.py's
+# ALL_TARGETS; //tests/api:model_targets_test keeps the two lists equal).
+TARGETS = [
+    "ethos-u55-32",
+    "ethos-u55-64",
+    "ethos-u55-128",
+    "ethos-u55-256",
+    "ethos-u65-256",
+    "ethos-u65-512",
+    "ethos-u85-128",
+    "ethos-u85-256",
+    "ethos-u85-512",
+    "ethos-u85-1024",
+    "ethos-u85-2048",
+    "TOSA-1.0+INT",
+    "TOSA-1.0+FP",
+    "cpu",
+]
+
 _OUTPUTS = {
     "pte": "%{name}.pte",
     "input": "%{name}.input.tensors",
@@ -40,6 +59,8 @@ _OUTPUTS = {
 }
 
 def _ethosu_model_impl(ctx):
+    if ctx.attr.target not in TARGETS:
+        fail("unknown target %r; targets: %s" % (ctx.attr.target, ", ".join(TARGETS)))
     outputs = [ctx.outputs.pte, ctx.outputs.input, ctx.outputs.expected, ctx.outputs.summary]
     args = ctx.actions.args()
     args.add("--quiet")  # the log is shown only when the action fails
