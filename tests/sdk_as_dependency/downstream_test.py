@@ -74,5 +74,7 @@ def test_downstream_builds_and_its_firmware_test_passes(tmp_path: pathlib.Path) 
         log = result.stdout + result.stderr
         assert result.returncode == 0, log[-6000:]
         assert re.search(r"//app:app_test\s+(\(cached\) )?PASSED", log), log[-3000:]
+        # Its own PyTorch model, lowered, built into firmware and run on QEMU.
+        assert re.search(r"//model:tiny_cnn_test\s+(\(cached\) )?PASSED", log), log[-3000:]
     finally:
         bazel("shutdown")
