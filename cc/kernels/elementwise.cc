@@ -1,5 +1,5 @@
 // Elementwise arithmetic and activations: add, sub, mul (with broadcasting),
-// relu, hardtanh, clamp, sigmoid, tanh. Float math is done in float like ExecuTorch's
+// relu, hardtanh, clamp, sigmoid, tanh, exp, reciprocal, rsqrt. Float math is done in float like ExecuTorch's
 // portable kernels; integer math wraps like two's complement hardware.
 #include <cmath>
 #include <cstdint>
@@ -156,6 +156,18 @@ Status SigmoidOut(KernelArgs args) {
 
 Status TanhOut(KernelArgs args) {
   return UnaryFloat(args, "aten::tanh.out", [](float x) { return std::tanh(x); });
+}
+
+Status ExpOut(KernelArgs args) {
+  return UnaryFloat(args, "aten::exp.out", [](float x) { return std::exp(x); });
+}
+
+Status ReciprocalOut(KernelArgs args) {
+  return UnaryFloat(args, "aten::reciprocal.out", [](float x) { return 1.0f / x; });
+}
+
+Status RsqrtOut(KernelArgs args) {
+  return UnaryFloat(args, "aten::rsqrt.out", [](float x) { return 1.0f / std::sqrt(x); });
 }
 
 Status AddOut(KernelArgs args) { return Binary(args, BinaryOp::kAdd, "aten::add.out"); }

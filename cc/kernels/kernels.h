@@ -19,6 +19,9 @@ Status ReluOut(KernelArgs args);       // aten::relu.out
 Status HardtanhOut(KernelArgs args);   // aten::hardtanh.out
 Status ClampOut(KernelArgs args);      // aten::clamp.out
 Status SigmoidOut(KernelArgs args);    // aten::sigmoid.out
+Status ExpOut(KernelArgs args);        // aten::exp.out
+Status ReciprocalOut(KernelArgs args); // aten::reciprocal.out
+Status RsqrtOut(KernelArgs args);      // aten::rsqrt.out
 Status TanhOut(KernelArgs args);       // aten::tanh.out
 // convolution.cc
 Status ConvolutionOut(KernelArgs args);  // aten::convolution.out
@@ -31,6 +34,7 @@ Status NativeBatchNormNoTrainingOut(KernelArgs args);  // aten::_native_batch_no
 // reduce.cc
 Status MeanOut(KernelArgs args);        // aten::mean.out
 Status SumIntListOut(KernelArgs args);  // aten::sum.IntList_out
+Status AmaxOut(KernelArgs args);        // aten::amax.out
 Status SoftmaxOut(KernelArgs args);  // aten::_softmax.out
 // pool.cc
 Status AvgPool2dOut(KernelArgs args);             // aten::avg_pool2d.out

@@ -1,4 +1,4 @@
-// Reductions over dims for float: sum, mean and softmax.
+// Reductions over dims for float: sum, mean, amax and softmax.
 #include <cmath>
 #include <cstdint>
 
@@ -9,14 +9,17 @@ namespace ethosu_sdk::kernels {
 
 namespace {
 
-// sum or mean over `dim` (None or empty: all dims), in input order.
-Status Reduce(KernelArgs args, bool mean, const char* kName) {
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 6, kName));
+enum class ReduceOp { kSum, kMean, kMax };
+
+// sum, mean or max over `dim` (None or empty: all dims), in input order.
+// Arguments: (self, dim, keepdim, [dtype,] out): `out_index` says where out is.
+Status Reduce(KernelArgs args, ReduceOp op, size_t arg_count, size_t out_index, const char* kName) {
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, arg_count, kName));
   Tensor *in, *out;
   bool keepdim;
   ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
   ESDK_RETURN_IF_ERROR(BoolArg(args, 2, &keepdim));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 4, &out));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, out_index, &out));
   if (in->dtype != ScalarType::kFloat || out->dtype != ScalarType::kFloat) return DtypeError(kName, *in);
   bool reduced[runtime::kMaxRank] = {};
   IntList dims{};
@@ -48,18 +51,25 @@ Status Reduce(KernelArgs args, bool mean, const char* kName) {
     out_strides[d] = reduced[d] ? 0 : stride;
     if (!reduced[d]) stride *= static_cast<size_t>(in->sizes[d]);
   }
+  if (op == ReduceOp::kMax && count == 0) {
+    return Status::Error(ErrorCode::kInvalidArgument, "amax over an empty dimension");
+  }
   float* po = out->Data<float>();
-  for (size_t i = 0; i < out->numel; ++i) po[i] = 0.0f;
+  for (size_t i = 0; i < out->numel; ++i) po[i] = op == ReduceOp::kMax ? -INFINITY : 0.0f;
   // Accumulate in input order: each output's terms are added in index order.
   const float* pi = in->Data<const float>();
   int32_t coord[runtime::kMaxRank] = {};
   for (size_t i = 0; i < in->numel; ++i) {
     size_t o = 0;
     for (int32_t d = 0; d < in->rank; ++d) o += out_strides[d] * static_cast<size_t>(coord[d]);
-    po[o] += pi[i];
+    if (op != ReduceOp::kMax) {
+      po[o] += pi[i];
+    } else if (pi[i] > po[o] || std::isnan(pi[i])) {
+      po[o] = pi[i];  // NaN propagates, as in torch.amax
+    }
     NextCoord(coord, in->sizes, in->rank);
   }
-  if (!mean) return Status::Ok();
+  if (op != ReduceOp::kMean) return Status::Ok();
   const float divisor = static_cast<float>(count);
   for (size_t i = 0; i < out->numel; ++i) po[i] = po[i] / divisor;
   return Status::Ok();
@@ -68,10 +78,13 @@ Status Reduce(KernelArgs args, bool mean, const char* kName) {
 }  // namespace
 
 // mean.out(self, int[]? dim, bool keepdim, ScalarType? dtype, *, out)
-Status MeanOut(KernelArgs args) { return Reduce(args, true, "aten::mean.out"); }
+Status MeanOut(KernelArgs args) { return Reduce(args, ReduceOp::kMean, 6, 4, "aten::mean.out"); }
 
 // sum.IntList_out(self, int[]? dim, bool keepdim, ScalarType? dtype, *, out)
-Status SumIntListOut(KernelArgs args) { return Reduce(args, false, "aten::sum.IntList_out"); }
+Status SumIntListOut(KernelArgs args) { return Reduce(args, ReduceOp::kSum, 6, 4, "aten::sum.IntList_out"); }
+
+// amax.out(self, int[1] dim=[], bool keepdim=False, *, out)
+Status AmaxOut(KernelArgs args) { return Reduce(args, ReduceOp::kMax, 5, 3, "aten::amax.out"); }
 
 // _softmax.out(self, int dim, bool half_to_float, *, out)
 Status SoftmaxOut(KernelArgs args) {

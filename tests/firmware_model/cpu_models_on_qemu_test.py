@@ -12,7 +12,7 @@ import pytest
 
 from ethosu_sdk.runner import protocol
 
-MODELS = ["mlp_softmax_cpu_fp32", "resnet_blocks_cpu_int8"]
+MODELS = ["mlp_softmax_cpu_fp32", "mlp_softmax_cpu_int8", "resnet_blocks_cpu_int8"]
 RUNNER = "python/ethosu_sdk/runner/run_firmware"
 HOST_RUNNER = "cc/runner/host_runner"
 

@@ -253,6 +253,17 @@ class QuantLinearOut(torch.nn.Module):
         return qd.quantize_per_channel(y, self.s, self.zp, 1, -128, 127, torch.int8)
 
 
+class Normalising(torch.nn.Module):
+    """Softmax and RMS normalisation spelled out: amax, exp, sum, reciprocal, rsqrt."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        shifted = x - torch.amax(x, dim=-1, keepdim=True)
+        e = torch.exp(shifted)
+        softmax = e * torch.reciprocal(torch.sum(e, dim=-1, keepdim=True))
+        rms = torch.rsqrt(torch.mean(x * x, dim=-1, keepdim=True) + 1e-5)
+        return softmax + x * rms
+
+
 Program = Tuple[Callable[[], torch.nn.Module], Callable[[], Tuple[torch.Tensor, ...]]]
 
 
@@ -281,6 +292,7 @@ PROGRAMS: Dict[str, Program] = {
     "quantize_int8": (QuantRoundTrip, lambda: (torch.tensor([[-20.0, -0.25, -0.15, -0.05, 0.05, 0.15, 0.25, 0.35, 12.65, 30.0]]) ,)),
     "quant_conv_int8": (QuantConv, lambda: (_rand(1, 3, 8, 8),)),
     "quant_linear_int8": (QuantLinearOut, lambda: (_rand(3, 12),)),
+    "normalising_f32": (Normalising, lambda: (_rand(3, 4, 10),)),
 }
 
 
