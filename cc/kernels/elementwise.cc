@@ -133,19 +133,25 @@ Status Clamp(const Tensor& in, Tensor& out, bool has_lo, double lo, bool has_hi,
   return Status::Ok();
 }
 
-// A float unary function of a float tensor: f(self, *, out).
+// A float function applied to every element of a float tensor.
+template <typename Fn>
+Status MapFloat(const Tensor& in, Tensor& out, const char* name, Fn fn) {
+  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) return DtypeError(name, in);
+  ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
+  const float* pi = in.Data<const float>();
+  float* po = out.Data<float>();
+  for (size_t i = 0; i < out.numel; ++i) po[i] = fn(pi[i]);
+  return Status::Ok();
+}
+
+// op(self, *, out)
 template <typename Fn>
 Status UnaryFloat(KernelArgs args, const char* name, Fn fn) {
   ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 3, name));
   Tensor *in, *out;
   ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
   ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &out));
-  if (in->dtype != ScalarType::kFloat || out->dtype != ScalarType::kFloat) return DtypeError(name, *in);
-  ESDK_RETURN_IF_ERROR(ExpectSameShape(*in, *out, name));
-  const float* pi = in->Data<const float>();
-  float* po = out->Data<float>();
-  for (size_t i = 0; i < out->numel; ++i) po[i] = fn(pi[i]);
-  return Status::Ok();
+  return MapFloat(*in, *out, name, fn);
 }
 
 }  // namespace
@@ -168,6 +174,31 @@ Status ReciprocalOut(KernelArgs args) {
 
 Status RsqrtOut(KernelArgs args) {
   return UnaryFloat(args, "aten::rsqrt.out", [](float x) { return 1.0f / std::sqrt(x); });
+}
+
+// gelu(self, *, str approximate='none', out): the erf form, or the tanh
+// approximation when asked.
+Status GeluOut(KernelArgs args) {
+  static constexpr char kName[] = "aten::gelu.out";
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, kName));  // + the returned value
+  Tensor *in, *out;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
+  const runtime::Value* approximate = args[1];
+  bool use_tanh = false;
+  if (approximate != nullptr && approximate->tag == runtime::Value::Tag::kString) {
+    const auto& text = approximate->string;
+    use_tanh = text.size == 4 && text[0] == 't' && text[1] == 'a' && text[2] == 'n' && text[3] == 'h';
+    const bool none = text.size == 4 && text[0] == 'n' && text[1] == 'o' && text[2] == 'n' && text[3] == 'e';
+    if (!use_tanh && !none) return Status::Error(ErrorCode::kNotSupported, "gelu approximate must be none or tanh");
+  }
+  if (use_tanh) {
+    return MapFloat(*in, *out, kName, [](float x) {
+      const float kBeta = 0.7978845608028654f;  // sqrt(2 / pi)
+      return 0.5f * x * (1.0f + std::tanh(kBeta * (x + 0.044715f * x * x * x)));
+    });
+  }
+  return MapFloat(*in, *out, kName, [](float x) { return 0.5f * x * (1.0f + std::erf(x * 0.7071067811865476f)); });
 }
 
 Status AddOut(KernelArgs args) { return Binary(args, BinaryOp::kAdd, "aten::add.out"); }

@@ -22,6 +22,7 @@ Status SigmoidOut(KernelArgs args);    // aten::sigmoid.out
 Status ExpOut(KernelArgs args);        // aten::exp.out
 Status ReciprocalOut(KernelArgs args); // aten::reciprocal.out
 Status RsqrtOut(KernelArgs args);      // aten::rsqrt.out
+Status GeluOut(KernelArgs args);       // aten::gelu.out
 Status TanhOut(KernelArgs args);       // aten::tanh.out
 // convolution.cc
 Status ConvolutionOut(KernelArgs args);  // aten::convolution.out
@@ -35,6 +36,9 @@ Status NativeBatchNormNoTrainingOut(KernelArgs args);  // aten::_native_batch_no
 Status MeanOut(KernelArgs args);        // aten::mean.out
 Status SumIntListOut(KernelArgs args);  // aten::sum.IntList_out
 Status AmaxOut(KernelArgs args);        // aten::amax.out
+Status BmmOut(KernelArgs args);         // aten::bmm.out
+Status ExpandCopyOut(KernelArgs args);  // aten::expand_copy.out
+Status NativeLayerNormOut(KernelArgs args);  // aten::native_layer_norm.out
 Status SoftmaxOut(KernelArgs args);  // aten::_softmax.out
 // pool.cc
 Status AvgPool2dOut(KernelArgs args);             // aten::avg_pool2d.out

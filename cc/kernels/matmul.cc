@@ -1,4 +1,4 @@
-// Matrix products for float: mm, addmm, linear. Each output element is one
+// Matrix products for float: mm, bmm, addmm, linear. Each output element is one
 // dot product accumulated in index order from 0, as in ExecuTorch's portable
 // kernels, then scaled and biased.
 #include <cstdint>
@@ -64,6 +64,32 @@ Status MmOut(KernelArgs args) {
   ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, 2, kName));
   MatMul(a->Data<const float>(), b->Data<const float>(), false, a->sizes[0], a->sizes[1],
          b->sizes[1], out->Data<float>());
+  return Status::Ok();
+}
+
+// bmm(self, mat2, *, out): one mm per batch, [b x m x n] @ [b x n x p].
+Status BmmOut(KernelArgs args) {
+  static constexpr char kName[] = "aten::bmm.out";
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, kName));  // + the returned value
+  Tensor *a, *b, *out;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &a));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &b));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
+  for (const Tensor* t : {a, b, out}) {
+    if (t->dtype != ScalarType::kFloat) return DtypeError(kName, *t);
+    if (t->rank != 3) return ShapeError("bmm expects rank 3, got", t->rank);
+  }
+  if (a->sizes[0] != b->sizes[0]) return ShapeError("bmm batch sizes", a->sizes[0], b->sizes[0]);
+  if (a->sizes[2] != b->sizes[1]) return ShapeError("bmm inner sizes", a->sizes[2], b->sizes[1]);
+  const int32_t shape[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
+  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, 3, kName));
+  const size_t a_step = static_cast<size_t>(a->sizes[1]) * a->sizes[2];
+  const size_t b_step = static_cast<size_t>(b->sizes[1]) * b->sizes[2];
+  const size_t o_step = static_cast<size_t>(shape[1]) * shape[2];
+  for (int32_t batch = 0; batch < shape[0]; ++batch) {
+    MatMul(a->Data<const float>() + batch * a_step, b->Data<const float>() + batch * b_step, false,
+           a->sizes[1], a->sizes[2], b->sizes[2], out->Data<float>() + batch * o_step);
+  }
   return Status::Ok();
 }
 

@@ -1,4 +1,6 @@
-// Inference-time batch normalisation (float, channel dim 1):
+// Normalisation (float). Layer norm: mean and variance over the trailing
+// `normalized_shape` dims, accumulated in index order.
+// Inference-time batch normalisation (channel dim 1):
 // out = (x - running_mean) * (1 / sqrt(running_var + eps)) * weight + bias,
 // evaluated in that order in float, as in ExecuTorch's portable kernel.
 #include <cmath>
@@ -48,6 +50,70 @@ Status NativeBatchNormNoTrainingOut(KernelArgs args) {
     const float w = weight ? weight->Data<const float>()[c] : 1.0f;
     const float b = bias ? bias->Data<const float>()[c] : 0.0f;
     po[i] = (pi[i] - mean->Data<const float>()[c]) * invstd * w + b;
+  }
+  return Status::Ok();
+}
+
+// native_layer_norm(input, SymInt[] normalized_shape, Tensor? weight,
+//     Tensor? bias, float eps, *, out, mean, rstd); a ninth value holds the
+// returned tuple, as for every multi-output operator.
+Status NativeLayerNormOut(KernelArgs args) {
+  static constexpr char kName[] = "aten::native_layer_norm.out";
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 9, kName));
+  Tensor *in, *weight, *bias, *out, *mean_out, *rstd_out;
+  IntList normalized;
+  double eps;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(IntListArg(args, 1, &normalized));
+  ESDK_RETURN_IF_ERROR(OptionalTensorArg(args, 2, &weight));
+  ESDK_RETURN_IF_ERROR(OptionalTensorArg(args, 3, &bias));
+  ESDK_RETURN_IF_ERROR(ScalarArg(args, 4, &eps));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 5, &out));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 6, &mean_out));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 7, &rstd_out));
+  for (const Tensor* t : {in, out, mean_out, rstd_out}) {
+    if (t->dtype != ScalarType::kFloat) return DtypeError(kName, *t);
+  }
+  ESDK_RETURN_IF_ERROR(ExpectSameShape(*in, *out, kName));
+  if (normalized.size == 0 || normalized.size > static_cast<size_t>(in->rank)) {
+    return ShapeError("layer norm normalized_shape rank", static_cast<int64_t>(normalized.size));
+  }
+  size_t inner = 1;
+  const int32_t first = in->rank - static_cast<int32_t>(normalized.size);
+  for (size_t k = 0; k < normalized.size; ++k) {
+    if (normalized[k] != in->sizes[first + static_cast<int32_t>(k)]) {
+      return ShapeError("layer norm normalized_shape differs from the input's trailing dims", normalized[k]);
+    }
+    inner *= static_cast<size_t>(normalized[k]);
+  }
+  const size_t outer = inner == 0 ? 0 : in->numel / inner;
+  for (const Tensor* t : {weight, bias}) {
+    if (t != nullptr && (t->dtype != ScalarType::kFloat || t->numel != inner)) {
+      return ShapeError("layer norm weight/bias size", static_cast<int64_t>(t->numel), static_cast<int64_t>(inner));
+    }
+  }
+  if (mean_out->numel != outer || rstd_out->numel != outer) {
+    return ShapeError("layer norm mean/rstd size", static_cast<int64_t>(mean_out->numel), static_cast<int64_t>(outer));
+  }
+  const float* pi = in->Data<const float>();
+  float* po = out->Data<float>();
+  for (size_t o = 0; o < outer; ++o) {
+    const float* row = pi + o * inner;
+    float sum = 0.0f, sum_squares = 0.0f;
+    for (size_t i = 0; i < inner; ++i) {
+      sum += row[i];
+      sum_squares += row[i] * row[i];
+    }
+    const float mean = sum / static_cast<float>(inner);
+    const float variance = sum_squares / static_cast<float>(inner) - mean * mean;
+    const float rstd = 1.0f / std::sqrt((variance > 0.0f ? variance : 0.0f) + static_cast<float>(eps));
+    mean_out->Data<float>()[o] = mean;
+    rstd_out->Data<float>()[o] = rstd;
+    for (size_t i = 0; i < inner; ++i) {
+      const float w = weight ? weight->Data<const float>()[i] : 1.0f;
+      const float b = bias ? bias->Data<const float>()[i] : 0.0f;
+      po[o * inner + i] = (row[i] - mean) * rstd * w + b;
+    }
   }
   return Status::Ok();
 }

@@ -79,6 +79,47 @@ Status SqueezeCopyDimsOut(KernelArgs args) {
   return CopyWhole(*in, *out, kName);
 }
 
+// expand_copy(self, SymInt[] size, *, bool implicit, out): `self` broadcast
+// to `size` (-1 keeps a dim), materialised.
+Status ExpandCopyOut(KernelArgs args) {
+  static constexpr char kName[] = "aten::expand_copy.out";
+  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 5, kName));  // + the returned value
+  Tensor *in, *out;
+  IntList size;
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
+  ESDK_RETURN_IF_ERROR(IntListArg(args, 1, &size));
+  ESDK_RETURN_IF_ERROR(TensorArg(args, 3, &out));
+  if (in->dtype != out->dtype) return DtypeError(kName, *out);
+  if (size.size > static_cast<size_t>(runtime::kMaxRank) || size.size < static_cast<size_t>(in->rank)) {
+    return ShapeError("expand size rank (size, input)", static_cast<int64_t>(size.size), in->rank);
+  }
+  int32_t shape[runtime::kMaxRank];
+  const int32_t rank = static_cast<int32_t>(size.size);
+  for (int32_t d = 0; d < rank; ++d) {
+    const int32_t in_dim = d - (rank - in->rank);  // input dims align to the right
+    const int64_t want = size[d];
+    if (want == -1 && in_dim >= 0) {
+      shape[d] = in->sizes[in_dim];
+    } else if (want < 0 || want > INT32_MAX) {
+      return ShapeError("expand size", want);
+    } else {
+      shape[d] = static_cast<int32_t>(want);
+    }
+  }
+  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, rank, kName));
+  BroadcastIndex index;
+  ESDK_RETURN_IF_ERROR(index.Init(*in, *out));
+  const size_t element = out->ElementSize();
+  const uint8_t* pi = in->Data<const uint8_t>();
+  uint8_t* po = out->Data<uint8_t>();
+  int32_t coord[runtime::kMaxRank] = {};
+  for (size_t i = 0; i < out->numel; ++i) {
+    std::memcpy(po + i * element, pi + index.Map(coord) * element, element);
+    NextCoord(coord, out->sizes, out->rank);
+  }
+  return Status::Ok();
+}
+
 // clone(self, *, memory_format?, out)
 Status CloneOut(KernelArgs args) {
   ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, "aten::clone.out"));

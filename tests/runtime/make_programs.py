@@ -264,6 +264,19 @@ class Normalising(torch.nn.Module):
         return softmax + x * rms
 
 
+class AttentionOps(torch.nn.Module):
+    """What a transformer block leaves on the CPU: layer norm, batched matmul,
+    expand, GELU (erf and tanh forms)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(8)
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        scores = torch.bmm(self.norm(x), y.expand(3, 8, 5))
+        return torch.nn.functional.gelu(scores) + torch.nn.functional.gelu(scores, approximate="tanh")
+
+
 Program = Tuple[Callable[[], torch.nn.Module], Callable[[], Tuple[torch.Tensor, ...]]]
 
 
@@ -293,6 +306,7 @@ PROGRAMS: Dict[str, Program] = {
     "quant_conv_int8": (QuantConv, lambda: (_rand(1, 3, 8, 8),)),
     "quant_linear_int8": (QuantLinearOut, lambda: (_rand(3, 12),)),
     "normalising_f32": (Normalising, lambda: (_rand(3, 4, 10),)),
+    "attention_ops_f32": (AttentionOps, lambda: (_rand(3, 4, 8), _rand(1, 8, 5))),
 }
 
 
