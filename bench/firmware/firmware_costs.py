@@ -6,21 +6,14 @@ the model and what simulating the NPU costs. Prints a Markdown table."""
 from __future__ import annotations
 
 import os
-import subprocess
 
 from absl import app, flags
 
-from ethosu_sdk.runner import boards, model_run, protocol, simulate
+from ethosu_sdk.runner import boards, elf_size, model_run, protocol, simulate
 
 FLAGS = flags.FLAGS
 flags.DEFINE_multi_string("firmware", [], "Firmware ELF (repeatable).")
 flags.DEFINE_float("timeout", 900.0, "Seconds per run.")
-
-
-def sizes(elf: str) -> tuple[int, int, int]:
-    out = subprocess.run(["arm-none-eabi-size", elf], capture_output=True, text=True, check=True).stdout
-    text, data, bss = (int(v) for v in out.splitlines()[1].split()[:3])
-    return text, data, bss
 
 
 def main(argv: list[str]) -> None:
@@ -30,7 +23,7 @@ def main(argv: list[str]) -> None:
     print("|---|---|---|---|---|---|---|")
     for elf in FLAGS.firmware:
         name = os.path.basename(elf).removesuffix(".elf")
-        text, data, bss = sizes(elf)
+        sizes = elf_size.image_sizes(elf)
         _, output = simulate.run(board.command(boards.RunOptions(elf=elf)), FLAGS.timeout, echo=None)
         run = protocol.parse(output)
         cost = model_run.costs(run)
@@ -39,7 +32,7 @@ def main(argv: list[str]) -> None:
             result += ": " + run.errors[0][:60]
         cpu = f"{cost.cpu_instructions:,}" if cost else "-"
         npu = f"{cost.npu_model_instructions:,}" if cost else "-"
-        print(f"| {name} | {text:,} | {data:,} | {bss:,} | {result} | {cpu} | {npu} |", flush=True)
+        print(f"| {name} | {sizes.text:,} | {sizes.data:,} | {sizes.bss:,} | {result} | {cpu} | {npu} |", flush=True)
 
 
 if __name__ == "__main__":

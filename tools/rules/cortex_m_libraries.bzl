@@ -2,18 +2,7 @@
 board's CPU (through the board's platform), for shipping in a release."""
 
 load("@rules_cc//cc:defs.bzl", "CcInfo")
-load(":firmware.bzl", "BOARDS", "check_board")
-
-def _to_board_impl(settings, attr):
-    if attr.board not in BOARDS:
-        return {"//command_line_option:platforms": settings["//command_line_option:platforms"]}
-    return {"//command_line_option:platforms": str(BOARDS[attr.board])}
-
-_to_board = transition(
-    implementation = _to_board_impl,
-    inputs = ["//command_line_option:platforms"],
-    outputs = ["//command_line_option:platforms"],
-)
+load(":firmware.bzl", "board_transition", "check_board")
 
 def _impl(ctx):
     check_board(ctx.attr.board)
@@ -30,7 +19,7 @@ cortex_m_libraries = rule(
     implementation = _impl,
     doc = "Every static library (.a) that `deps` link, built for `board`.",
     attrs = {
-        "deps": attr.label_list(providers = [CcInfo], cfg = _to_board),
+        "deps": attr.label_list(providers = [CcInfo], cfg = board_transition),
         "board": attr.string(mandatory = True, doc = "A key of BOARDS; sets the CPU."),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",

@@ -31,7 +31,10 @@ CONSOLES = ["semihosting", "uart"]
 _CONSOLE_FLAG = str(Label("//cc/platform:console"))
 
 def _board_transition_impl(settings, attr):
-    console = attr.console if attr.console in CONSOLES else settings[_CONSOLE_FLAG]
+    # Rules without a `console` attribute keep the console they were given.
+    console = getattr(attr, "console", None)
+    if console not in CONSOLES:
+        console = settings[_CONSOLE_FLAG]
     if attr.board not in BOARDS:
         # Left to the rule to report: a failing transition aborts the build
         # without a testable analysis error.

@@ -51,6 +51,8 @@ TARGETS = [
     "cpu",
 ]
 
+ETHOS_U_TARGETS = [t for t in TARGETS if t.startswith("ethos-u")]
+
 _OUTPUTS = {
     "pte": "%{name}.pte",
     "input": "%{name}.input.tensors",

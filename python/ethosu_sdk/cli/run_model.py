@@ -18,7 +18,7 @@ import time
 from absl import app, flags
 
 from ethosu_sdk.report import html_report, vela_layers
-from ethosu_sdk.runner import boards, model_run, protocol, simulate
+from ethosu_sdk.runner import boards, elf_size, model_run, protocol, simulate
 from ethosu_sdk.tensors import tensor_file
 
 FLAGS = flags.FLAGS
@@ -72,15 +72,6 @@ def per_layer(intermediates: str | None) -> list[vela_layers.Layer]:
         for path in sorted(glob.glob(os.path.join(intermediates, "*per-layer*.csv"))):
             layers += vela_layers.read(path)
     return layers
-
-
-def image_sizes(elf: str) -> dict[str, int] | None:
-    try:
-        out = subprocess.run([FLAGS.size_tool, elf], capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    text, data, bss = (int(v) for v in out.splitlines()[1].split()[:3])
-    return {"text": text, "data": data, "bss": bss}
 
 
 def default_report_dir(name: str) -> str:
@@ -141,9 +132,12 @@ def main(argv: list[str]) -> int:
         say(f"      {label}: {value}")
 
     # 3. The firmware image.
-    sizes = image_sizes(FLAGS.elf)
+    try:
+        sizes: elf_size.ImageSizes | None = elf_size.image_sizes(FLAGS.elf, FLAGS.size_tool)
+    except (OSError, subprocess.CalledProcessError):
+        sizes = None
     say(f"[3/4] Firmware for {board.name}: " +
-        (f"text {_count(sizes['text'])}, data {_count(sizes['data'])}, bss {_count(sizes['bss'])} bytes"
+        (f"text {_count(sizes.text)}, data {_count(sizes.data)}, bss {_count(sizes.bss)} bytes"
          if sizes else "(size tool unavailable)"))
 
     # 4. The run.
@@ -190,7 +184,7 @@ def main(argv: list[str]) -> int:
         for key in ("program", "planned", "runtime_arena_used", "npu_scratch", "npu_workspace", "peak"):
             figures.append((f"memory: {key.replace('_', ' ')} (bytes)", _count(memory[key])))
     if sizes:
-        figures.append(("firmware text / data / bss (bytes)", f"{_count(sizes['text'])} / {_count(sizes['data'])} / {_count(sizes['bss'])}"))
+        figures.append(("firmware text / data / bss (bytes)", f"{_count(sizes.text)} / {_count(sizes.data)} / {_count(sizes.bss)}"))
     result = "PASS" if verdict.passed else "FAIL"
     say(f"      {result}: {verdict.reason}")
 
