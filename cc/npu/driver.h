@@ -39,6 +39,18 @@ struct RunLimits {
   uint64_t max_work_per_operation = uint64_t(1) << 34;  // multiply-accumulates
 };
 
+struct FeatureMap;
+
+// Diagnostics hook: called after each NPU operation with the byte offset of
+// its NPU_OP_* command in the stream and the feature map it wrote (chained
+// OFMs included, which never reach memory). Layer-by-layer comparisons and
+// fault injection in tests use it; production code passes none.
+struct OperationObserver {
+  void (*after_operation)(void* context, uint32_t command_offset, uint16_t opcode,
+                          const FeatureMap& ofm) = nullptr;
+  void* context = nullptr;
+};
+
 enum class Architecture { kEthosU55, kEthosU85 };
 
 // Which NPU the stream was compiled for (from the driver payload header).
@@ -51,6 +63,7 @@ struct NpuConfig {
 // driver payload header). Every address is checked against its region.
 Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t num_words,
                         const Region (&regions)[kNumRegions], Workspace workspace,
-                        RunStats* stats, const RunLimits& limits = RunLimits());
+                        RunStats* stats, const RunLimits& limits = RunLimits(),
+                        const OperationObserver* observer = nullptr);
 
 }  // namespace npu

@@ -121,6 +121,22 @@ Status FeatureMap::Write(int y, int x, int c, int32_t value) const {
   return Status::Ok();
 }
 
+void FeatureMap::StoredShape(int* h, int* w, int* c) const {
+  const int logical[3] = {height, width, depth};
+  const int* axes = kTransposeAxes[transpose & 7];
+  *h = logical[axes[0]];
+  *w = logical[axes[1]];
+  *c = logical[axes[2]];
+}
+
+Status FeatureMap::ReadStored(int y, int x, int c, int32_t* value) const {
+  const int stored[3] = {y, x, c};
+  const int* axes = kTransposeAxes[transpose & 7];
+  int logical[3] = {0, 0, 0};
+  for (int k = 0; k < 3; ++k) logical[axes[k]] = stored[k];
+  return Read(logical[0], logical[1], logical[2], value);
+}
+
 int64_t FeatureMap::MinValue() const {
   if (!is_signed) return 0;
   return -(int64_t(1) << (8 * element_bytes - 1));

@@ -88,9 +88,10 @@ class Arena {
 class Machine {
  public:
   Machine(const NpuConfig& config, const Region (&regions)[kNumRegions], Registers* regs,
-          Arena arena, RunStats* stats, const RunLimits& limits)
+          Arena arena, RunStats* stats, const RunLimits& limits,
+          const OperationObserver* observer)
       : config_(config), regions_(regions), r_(*regs), arena_(arena), stats_(stats),
-        limits_(limits) {}
+        limits_(limits), observer_(observer) {}
 
   Status Run(const uint32_t* words, size_t count);
 
@@ -103,7 +104,7 @@ class Machine {
 
   Status Ifm(bool second, FeatureMap* fm) const;
   Status Ofm(FeatureMap* fm);
-  Status Execute(uint16_t opcode, uint16_t param);
+  Status Execute(uint16_t opcode, uint16_t param, uint32_t command_offset);
   Status Convolution(bool depthwise);
   Status Pooling(int mode);
   Status Elementwise(int mode);
@@ -133,6 +134,8 @@ class Machine {
   Arena arena_;
   RunStats* stats_;
   const RunLimits& limits_;
+  const OperationObserver* observer_;
+  FeatureMap last_ofm_;  // what the last operation wrote, for observer_
   Region chain_;  // the chain buffer the last chained OFM was written to
   int chain_dims_[3] = {0, 0, 0};
 };
@@ -192,6 +195,7 @@ Status Machine::Ofm(FeatureMap* fm) {
   const uint16_t zero_point = C0(kOfmZeroPoint);
   if (U55()) {  // no reverse, transpose or chaining; bits 15:14 are round_mode
     fm->zero_point = fm->is_signed ? int32_t(int16_t(zero_point)) : int32_t(zero_point);
+    last_ofm_ = *fm;
     return Status::Ok();
   }
   if (((precision >> 9) & 3) != 0) return Status::Error("OFM reverse not supported");
@@ -217,6 +221,7 @@ Status Machine::Ofm(FeatureMap* fm) {
     fm->chain_width = fm->width;
     fm->chain_depth = fm->depth;
   }
+  last_ofm_ = *fm;
   return Status::Ok();
 }
 
@@ -793,7 +798,7 @@ Status Machine::Dma() {
   return Status::Ok();
 }
 
-Status Machine::Execute(uint16_t opcode, uint16_t param) {
+Status Machine::Execute(uint16_t opcode, uint16_t param, uint32_t command_offset) {
   const size_t mark = arena_.used();
   Status status;
   switch (opcode) {
@@ -817,6 +822,9 @@ Status Machine::Execute(uint16_t opcode, uint16_t param) {
   }
   arena_.Reset(mark);
   ++stats_->operations;
+  if (status.ok() && observer_ != nullptr && observer_->after_operation != nullptr) {
+    observer_->after_operation(observer_->context, command_offset, opcode, last_ofm_);
+  }
   return status;
 }
 
@@ -834,7 +842,7 @@ Status Machine::Run(const uint32_t* words, size_t count) {
       }
       if (opcode == kOpStop) return Status::Ok();
       if (opcode < 256) {
-        Status status = opcode == kOpDmaStart ? Dma() : Execute(opcode, param);
+        Status status = opcode == kOpDmaStart ? Dma() : Execute(opcode, param, uint32_t(4 * i));
         if (!status.ok()) {
           return Status::Error("word %u: %s", unsigned(i), status.message());
         }
@@ -862,7 +870,8 @@ Status Machine::Run(const uint32_t* words, size_t count) {
 
 Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t num_words,
                         const Region (&regions)[kNumRegions], Workspace workspace,
-                        RunStats* stats, const RunLimits& limits) {
+                        RunStats* stats, const RunLimits& limits,
+                        const OperationObserver* observer) {
   if (config.arch == Architecture::kEthosU85 ? config.macs != 256
                                              : (config.macs < 32 || config.macs > 256)) {
     return Status::Error("Ethos-U configuration with %d MACs not supported", config.macs);
@@ -876,7 +885,7 @@ Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t n
       arena.Take(sizeof(u85::Registers), "register file", &status));
   if (regs == nullptr) return status;
   memset(regs, 0, sizeof(*regs));
-  u85::Machine machine(config, regions, regs, arena, stats, limits);
+  u85::Machine machine(config, regions, regs, arena, stats, limits, observer);
   return machine.Run(words, num_words);
 }
 

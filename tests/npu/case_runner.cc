@@ -1,104 +1,160 @@
 // Runs one generated case through the Vela payload parser and the NPU model
 // and compares every output byte with the TOSA reference model's output.
-// Usage: case_runner PAYLOAD TENSORS   (TENSORS: inputs, then expected outputs)
+//
+// Usage: case_runner PAYLOAD TENSORS [--trace=FILE] [--inject=N]
+//   TENSORS   inputs, then expected outputs (schema/tensor_file.md)
+//   --trace   writes every NPU operation's output feature map to FILE (format
+//             below), for the layer-by-layer comparison in layer_compare.py
+//   --inject  adds one to element (0, 0, 0) of operation N's output before the
+//             next operation reads it: a planted fault, to show that the
+//             layer comparison finds and names it
+//
+// Trace file: "ESDKLTR1", then per operation: uint32 command offset (bytes
+// into the register command stream), uint32 opcode, uint32 height, width,
+// depth (as stored, after any transpose), then height*width*depth int32
+// values in HWC order. Little-endian.
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <vector>
 
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
+#include "cc/npu/feature_map.h"
+#include "cc/runner/tensor_file.h"
 
 namespace {
 
-bool ReadFile(const char* path, std::vector<uint8_t>* out) {
+using ethosu_sdk::runner::TensorFile;
+using ethosu_sdk::runner::TensorRecord;
+
+bool ReadFile(const char* path, std::vector<uint64_t>* out, size_t* size) {
   FILE* f = fopen(path, "rb");
   if (f == nullptr) return false;
+  std::vector<uint8_t> bytes;
   uint8_t buffer[65536];
   size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0) out->insert(out->end(), buffer, buffer + n);
+  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
   fclose(f);
+  out->assign((bytes.size() + 7) / 8, 0);  // 8-byte aligned for TensorFile
+  if (!bytes.empty()) memcpy(out->data(), bytes.data(), bytes.size());
+  *size = bytes.size();
   return true;
 }
 
-struct Tensor {
-  uint32_t type;
-  std::vector<uint32_t> sizes;
-  const uint8_t* data;
-  uint64_t bytes;
+struct Observer {
+  FILE* trace = nullptr;
+  long inject = -1;  // operation index, or -1
+  long index = 0;
+  bool failed = false;
 };
 
-// schema/tensor_file.md
-bool ParseTensors(const std::vector<uint8_t>& file, std::vector<Tensor>* out) {
-  if (file.size() < 16 || memcmp(file.data(), "ESDKTEN1", 8) != 0) return false;
-  uint32_t count;
-  memcpy(&count, file.data() + 8, 4);
-  size_t at = 16;
-  for (uint32_t i = 0; i < count; ++i) {
-    if (file.size() - at < 56) return false;
-    Tensor t;
-    uint32_t rank;
-    memcpy(&t.type, file.data() + at, 4);
-    memcpy(&rank, file.data() + at + 4, 4);
-    if (rank > 8) return false;
-    for (uint32_t d = 0; d < rank; ++d) {
-      uint32_t s;
-      memcpy(&s, file.data() + at + 8 + 4 * d, 4);
-      t.sizes.push_back(s);
+void WriteWords(FILE* f, const uint32_t* words, size_t count, bool* failed) {
+  if (fwrite(words, sizeof(uint32_t), count, f) != count) *failed = true;
+}
+
+void AfterOperation(void* context, uint32_t command_offset, uint16_t opcode,
+                    const npu::FeatureMap& ofm) {
+  auto* o = static_cast<Observer*>(context);
+  const long index = o->index++;
+  if (index == o->inject) {
+    int32_t v = 0;
+    if (!ofm.Read(0, 0, 0, &v).ok() ||
+        !ofm.Write(0, 0, 0, v == ofm.MaxValue() ? v - 1 : v + 1).ok()) {
+      o->failed = true;
     }
-    memcpy(&t.bytes, file.data() + at + 48, 8);
-    at += 56;
-    if (file.size() - at < t.bytes) return false;
-    t.data = file.data() + at;
-    at += (t.bytes + 7) / 8 * 8;
-    out->push_back(t);
+    printf("injected a fault into operation %ld (command offset %u)\n", index, command_offset);
   }
-  return true;
+  if (o->trace == nullptr) return;
+  int h = 0, w = 0, c = 0;
+  ofm.StoredShape(&h, &w, &c);
+  const uint32_t header[5] = {command_offset, opcode, uint32_t(h), uint32_t(w), uint32_t(c)};
+  WriteWords(o->trace, header, 5, &o->failed);
+  std::vector<int32_t> row(size_t(w) * size_t(c));
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      for (int k = 0; k < c; ++k) {
+        if (!ofm.ReadStored(y, x, k, &row[size_t(x) * size_t(c) + size_t(k)]).ok()) o->failed = true;
+      }
+    }
+    WriteWords(o->trace, reinterpret_cast<const uint32_t*>(row.data()), row.size(), &o->failed);
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s PAYLOAD TENSORS\n", argv[0]);
+  const char* trace_path = nullptr;
+  Observer observer;
+  std::vector<const char*> positional;
+  for (int i = 1; i < argc; ++i) {
+    if (strncmp(argv[i], "--trace=", 8) == 0) {
+      trace_path = argv[i] + 8;
+    } else if (strncmp(argv[i], "--inject=", 9) == 0) {
+      observer.inject = strtol(argv[i] + 9, nullptr, 10);
+    } else {
+      positional.push_back(argv[i]);
+    }
+  }
+  if (positional.size() != 2) {
+    fprintf(stderr, "usage: %s PAYLOAD TENSORS [--trace=FILE] [--inject=N]\n", argv[0]);
     return 2;
   }
-  std::vector<uint8_t> payload_bytes, tensor_bytes;
-  if (!ReadFile(argv[1], &payload_bytes) || !ReadFile(argv[2], &tensor_bytes)) {
+  std::vector<uint64_t> payload_words, tensor_words;
+  size_t payload_size = 0, tensor_size = 0;
+  if (!ReadFile(positional[0], &payload_words, &payload_size) ||
+      !ReadFile(positional[1], &tensor_words, &tensor_size)) {
     fprintf(stderr, "cannot read inputs\n");
     return 2;
   }
-  std::vector<Tensor> tensors;
-  if (!ParseTensors(tensor_bytes, &tensors)) {
+  TensorFile file;
+  if (!TensorFile::Parse(tensor_words.data(), tensor_size, &file).ok()) {
     fprintf(stderr, "bad tensor file\n");
     return 2;
   }
   ethosu::VelaPayload payload;
-  ethosu::Status status = ethosu::ParseVelaPayload(payload_bytes.data(), payload_bytes.size(), &payload);
+  ethosu::Status status = ethosu::ParseVelaPayload(
+      reinterpret_cast<const uint8_t*>(payload_words.data()), payload_size, &payload);
   if (!status.ok()) {
     fprintf(stderr, "parse: %s\n", status.message());
     return 1;
   }
   const int n_in = payload.num_inputs, n_out = payload.num_outputs;
-  if (int(tensors.size()) != n_in + n_out) {
-    fprintf(stderr, "tensor file has %zu tensors, payload %d inputs + %d outputs\n", tensors.size(),
+  if (int(file.count()) != n_in + n_out) {
+    fprintf(stderr, "tensor file has %u tensors, payload %d inputs + %d outputs\n", file.count(),
             n_in, n_out);
     return 1;
+  }
+  std::vector<TensorRecord> tensors(file.count());
+  for (uint32_t i = 0; i < file.count(); ++i) {
+    if (!file.Get(i, &tensors[i]).ok()) {
+      fprintf(stderr, "bad tensor %u in the tensor file\n", i);
+      return 2;
+    }
   }
   std::vector<const void*> inputs;
   std::vector<size_t> input_sizes, output_sizes;
   std::vector<std::vector<uint8_t>> outputs(static_cast<size_t>(n_out));
   std::vector<void*> output_ptrs;
   for (int i = 0; i < n_in; ++i) {
-    inputs.push_back(tensors[size_t(i)].data);
-    input_sizes.push_back(size_t(tensors[size_t(i)].bytes));
+    inputs.push_back(tensors[size_t(i)].tensor.data);
+    input_sizes.push_back(tensors[size_t(i)].tensor.nbytes);
   }
   for (int i = 0; i < n_out; ++i) {
-    outputs[size_t(i)].assign(size_t(tensors[size_t(n_in + i)].bytes), 0xA5);
+    outputs[size_t(i)].assign(tensors[size_t(n_in + i)].tensor.nbytes, 0xA5);
     output_ptrs.push_back(outputs[size_t(i)].data());
     output_sizes.push_back(outputs[size_t(i)].size());
   }
+  if (trace_path != nullptr) {
+    observer.trace = fopen(trace_path, "wb");
+    if (observer.trace == nullptr || fwrite("ESDKLTR1", 1, 8, observer.trace) != 8) {
+      fprintf(stderr, "cannot write %s\n", trace_path);
+      return 2;
+    }
+  }
+  const npu::OperationObserver hook = {AfterOperation, &observer};
   std::vector<uint8_t> scratch(payload.scratch_size, 0);
   std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
   ethosu::DelegateBuffers buffers;
@@ -111,36 +167,44 @@ int main(int argc, char** argv) {
   buffers.scratch = scratch.data();
   buffers.scratch_size = scratch.size();
   buffers.workspace = {workspace.data(), workspace.size()};
+  if (trace_path != nullptr || observer.inject >= 0) buffers.observer = &hook;
   npu::RunStats stats;
   status = ethosu::ExecuteVelaPayload(payload, buffers, &stats);
+  if (observer.trace != nullptr && fclose(observer.trace) != 0) observer.failed = true;
   if (!status.ok()) {
     fprintf(stderr, "execute: %s\n", status.message());
     return 1;
   }
+  if (observer.failed) {
+    fprintf(stderr, "could not trace or inject (write error or unreadable feature map)\n");
+    return 2;
+  }
   printf("%u NPU operations, %llu MACs\n", stats.operations, (unsigned long long)stats.macs);
   int failures = 0;
   for (int i = 0; i < n_out; ++i) {
-    const Tensor& expected = tensors[size_t(n_in + i)];
-    if (expected.type != 1) {
-      fprintf(stderr, "output %d: only int8 outputs compared (type %u)\n", i, expected.type);
+    const auto& expected = tensors[size_t(n_in + i)].tensor;
+    if (expected.dtype != ethosu_sdk::runtime::ScalarType::kChar) {
+      fprintf(stderr, "output %d: only int8 outputs compared\n", i);
       return 1;
     }
+    const auto* want = static_cast<const int8_t*>(expected.data);
+    const auto* got = reinterpret_cast<const int8_t*>(outputs[size_t(i)].data());
     std::map<int, size_t> histogram;  // (model - reference) -> count
     size_t mismatches = 0, first = 0;
-    for (size_t k = 0; k < expected.bytes; ++k) {
-      const int diff = int(int8_t(outputs[size_t(i)][k])) - int(int8_t(expected.data[k]));
+    for (size_t k = 0; k < expected.nbytes; ++k) {
+      const int diff = int(got[k]) - int(want[k]);
       if (diff != 0) {
         if (mismatches == 0) first = k;
         ++mismatches;
         ++histogram[diff];
       }
     }
-    printf("output %d: %zu of %llu elements differ from the TOSA reference model\n", i, mismatches,
-           (unsigned long long)expected.bytes);
+    printf("output %d: %zu of %zu elements differ from the TOSA reference model\n", i, mismatches,
+           expected.nbytes);
     if (mismatches != 0) {
       ++failures;
       printf("  first at element %zu: model %d, reference %d\n  histogram (model - reference: count):",
-             first, int(int8_t(outputs[size_t(i)][first])), int(int8_t(expected.data[first])));
+             first, int(got[first]), int(want[first]));
       for (const auto& [diff, count] : histogram) printf(" %d:%zu", diff, count);
       printf("\n");
     }

@@ -45,7 +45,7 @@ Status ExecuteVelaPayload(const VelaPayload& payload, const DelegateBuffers& b,
   }
   const npu::Status status = npu::RunCommandStream(payload.npu, payload.commands,
                                                    payload.num_commands, regions, b.workspace,
-                                                   stats, b.limits);
+                                                   stats, b.limits, b.observer);
   if (!status.ok()) return status;
   for (int i = 0; i < b.num_outputs; ++i) {
     memcpy(b.outputs[i], b.scratch + payload.outputs[i].offset, b.output_sizes[i]);

@@ -24,6 +24,7 @@ struct DelegateBuffers {
   size_t fast_scratch_size = 0;
   npu::Workspace workspace;  // model working memory (see kRecommendedWorkspaceBytes)
   npu::RunLimits limits;
+  const npu::OperationObserver* observer = nullptr;  // diagnostics only
 };
 
 // Working memory that covers the largest kernel Vela emits for ethos-u85-256
