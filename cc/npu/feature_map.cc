@@ -129,12 +129,10 @@ void FeatureMap::StoredShape(int* h, int* w, int* c) const {
   *c = logical[axes[2]];
 }
 
-Status FeatureMap::ReadStored(int y, int x, int c, int32_t* value) const {
+void FeatureMap::LogicalOf(int y, int x, int c, int logical[3]) const {
   const int stored[3] = {y, x, c};
   const int* axes = kTransposeAxes[transpose & 7];
-  int logical[3] = {0, 0, 0};
   for (int k = 0; k < 3; ++k) logical[axes[k]] = stored[k];
-  return Read(logical[0], logical[1], logical[2], value);
 }
 
 int64_t FeatureMap::MinValue() const {

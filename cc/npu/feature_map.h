@@ -34,11 +34,11 @@ struct FeatureMap {
   Status Offset(int y, int x, int c, size_t* offset) const;
   Status Read(int y, int x, int c, int32_t* value) const;
   Status Write(int y, int x, int c, int32_t value) const;
-  // The tensor as stored, after any OFM transpose: its shape, and element
-  // (y, x, c) in stored coordinates. Used to compare a layer with a
-  // reference that holds the transposed tensor.
+  // The tensor as stored, after any OFM transpose: its shape, and the
+  // logical coordinates of stored element (y, x, c). Used to compare a
+  // layer with a reference that holds the transposed tensor.
   void StoredShape(int* h, int* w, int* c) const;
-  Status ReadStored(int y, int x, int c, int32_t* value) const;
+  void LogicalOf(int y, int x, int c, int logical[3]) const;
   // Reads channels [0, count) at (y, x) minus the zero point into out.
   Status ReadChannels(int y, int x, int count, int32_t* out) const;
   // Value range of the element type.

@@ -10,9 +10,10 @@
 //             layer comparison finds and names it
 //
 // Trace file: "ESDKLTR1", then per operation: uint32 command offset (bytes
-// into the register command stream), uint32 opcode, uint32 height, width,
-// depth (as stored, after any transpose), then height*width*depth int32
-// values in HWC order. Little-endian.
+// into the register command stream), opcode, height, width, depth (as
+// stored, after any transpose), region (8: the U85 chain buffer, not
+// memory); then height*width*depth int32 values in HWC order, then the
+// uint32 byte offset in the region of each. Little-endian.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -70,17 +71,28 @@ void AfterOperation(void* context, uint32_t command_offset, uint16_t opcode,
   if (o->trace == nullptr) return;
   int h = 0, w = 0, c = 0;
   ofm.StoredShape(&h, &w, &c);
-  const uint32_t header[5] = {command_offset, opcode, uint32_t(h), uint32_t(w), uint32_t(c)};
-  WriteWords(o->trace, header, 5, &o->failed);
-  std::vector<int32_t> row(size_t(w) * size_t(c));
+  const uint32_t region = ofm.chained ? 8u : uint32_t(ofm.region_index);
+  const uint32_t header[6] = {command_offset, opcode, uint32_t(h), uint32_t(w), uint32_t(c), region};
+  WriteWords(o->trace, header, 6, &o->failed);
+  const size_t count = size_t(h) * size_t(w) * size_t(c);
+  std::vector<int32_t> values(count);
+  std::vector<uint32_t> offsets(count);
+  size_t i = 0;
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
-      for (int k = 0; k < c; ++k) {
-        if (!ofm.ReadStored(y, x, k, &row[size_t(x) * size_t(c) + size_t(k)]).ok()) o->failed = true;
+      for (int k = 0; k < c; ++k, ++i) {
+        int l[3];
+        ofm.LogicalOf(y, x, k, l);
+        size_t at = 0;
+        if (!ofm.Read(l[0], l[1], l[2], &values[i]).ok() || !ofm.Offset(l[0], l[1], l[2], &at).ok()) {
+          o->failed = true;
+        }
+        offsets[i] = uint32_t(at);
       }
     }
-    WriteWords(o->trace, reinterpret_cast<const uint32_t*>(row.data()), row.size(), &o->failed);
   }
+  WriteWords(o->trace, reinterpret_cast<const uint32_t*>(values.data()), count, &o->failed);
+  WriteWords(o->trace, offsets.data(), count, &o->failed);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@ quantized torch module, so a difference is the NPU model's (or Vela's).
 """
 
 import os
-import struct
+import shutil
 import tempfile
 from typing import Callable, Dict, List, Tuple
 
@@ -25,12 +25,16 @@ from executorch.exir._serialize._program import _extract_delegate_payload
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 import tosa_reference_model
 
+from ethosu_sdk.tensors import write_tensor_file
+
 FLAGS = flags.FLAGS
 flags.DEFINE_string("case", None, "case name (see CASES)")
 flags.DEFINE_string("target", "ethos-u85-256", "Ethos-U accelerator config")
 flags.DEFINE_string("payload_out", None, "where to write the delegate payload")
 flags.DEFINE_string("tensors_out", None, "where to write inputs then expected outputs (.tensors)")
 flags.DEFINE_string("tosa_out", None, "optional: where to copy the TOSA flatbuffer")
+flags.DEFINE_string("debug_db_out", None,
+                    "optional: where to copy Vela's debug database (layers by command offset)")
 
 Shapes = List[Tuple[int, ...]]
 
@@ -101,31 +105,17 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "mobilenet_v2": (_mobilenet_v2, [(1, 3, 224, 224)]),
 }
 
-_SCALAR_TYPE = {np.dtype(np.uint8): 0, np.dtype(np.int8): 1, np.dtype(np.int16): 2, np.dtype(np.int32): 3}
+def lower(case: str, target: str, work_dir: str, debug_db: bool = False) -> Tuple[bytes, bytes]:
+    """Quantizes and lowers the case; returns (.pte bytes, TOSA flatbuffer).
 
-
-def write_tensors(path: str, arrays: List[np.ndarray]) -> None:
-    """Writes arrays in the format of schema/tensor_file.md."""
-    out = bytearray(b"ESDKTEN1" + struct.pack("<II", len(arrays), 0))
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        if a.ndim > 8:
-            raise ValueError("rank > 8")
-        sizes = list(a.shape) + [0] * (8 - a.ndim)
-        out += struct.pack("<II8IfiQ", _SCALAR_TYPE[a.dtype], a.ndim, *sizes, 0.0, 0, a.nbytes)
-        out += a.tobytes()
-        out += b"\0" * (-len(out) % 8)
-    with open(path, "wb") as f:
-        f.write(out)
-
-
-def lower(case: str, target: str, work_dir: str) -> Tuple[bytes, bytes]:
-    """Quantizes and lowers the case; returns (.pte bytes, TOSA flatbuffer)."""
+    With `debug_db`, Vela also writes its debug database into work_dir/output
+    (the command stream is the same either way).
+    """
     factory, shapes = CASES[case]
     torch.manual_seed(0)
     module = factory().eval()
     calib = tuple(torch.randn(s) for s in shapes)
-    spec = EthosUCompileSpec(target)
+    spec = EthosUCompileSpec(target, extra_flags=["--enable-debug-db"] if debug_db else None)
     spec.dump_intermediate_artifacts_to(work_dir)
     quantizer = EthosUQuantizer(spec)
     quantizer.set_global(get_symmetric_quantization_config())
@@ -149,7 +139,9 @@ def lower(case: str, target: str, work_dir: str) -> Tuple[bytes, bytes]:
 def main(argv: List[str]) -> None:
     del argv
     with tempfile.TemporaryDirectory() as work_dir:
-        pte, tosa = lower(FLAGS.case, FLAGS.target, work_dir)
+        pte, tosa = lower(FLAGS.case, FLAGS.target, work_dir, debug_db=bool(FLAGS.debug_db_out))
+        if FLAGS.debug_db_out:
+            shutil.copyfile(os.path.join(work_dir, "output", "out_debug.xml"), FLAGS.debug_db_out)
     payload = _extract_delegate_payload(pte, "EthosUBackend")
     if payload is None:
         raise RuntimeError("no EthosUBackend delegate in the program")
@@ -161,7 +153,7 @@ def main(argv: List[str]) -> None:
         raise RuntimeError(f"TOSA reference model: {status}")
     with open(FLAGS.payload_out, "wb") as f:
         f.write(payload)
-    write_tensors(FLAGS.tensors_out, inputs + [np.asarray(o) for o in outputs])
+    write_tensor_file(FLAGS.tensors_out, inputs + [np.asarray(o) for o in outputs])
     if FLAGS.tosa_out:
         with open(FLAGS.tosa_out, "wb") as f:
             f.write(tosa)

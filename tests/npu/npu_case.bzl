@@ -3,7 +3,7 @@ with the TOSA reference model on it."""
 
 load("@rules_cc//cc:defs.bzl", "cc_test")
 
-def npu_case(name, case, target = "ethos-u85-256", size = "small", tags = []):
+def npu_case(name, case, target = "ethos-u85-256", size = "small", tags = [], layers = False):
     """Generates `case` for `target` and a cc_test comparing the model.
 
     Args:
@@ -12,15 +12,22 @@ def npu_case(name, case, target = "ethos-u85-256", size = "small", tags = []):
       target: Ethos-U accelerator config.
       size: test size.
       tags: test tags.
+      layers: also keep the TOSA graph (<name>.tosa) and Vela's debug
+        database (<name>.debug.xml) for a layer-by-layer comparison.
     """
     data_name = name + "_data"
+    outs = [name + ".payload", name + ".tensors"]
+    extra = ""
+    if layers:
+        outs += [name + ".tosa", name + ".debug.xml"]
+        extra = "--tosa_out=$(execpath %s.tosa) --debug_db_out=$(execpath %s.debug.xml) " % (name, name)
     native.genrule(
         name = data_name,
-        outs = [name + ".payload", name + ".tensors"],
+        outs = outs,
         cmd = ("$(execpath //tests/npu:gen_case) --case=%s --target=%s " +
-               "--payload_out=$(execpath %s.payload) --tensors_out=$(execpath %s.tensors) " +
+               "--payload_out=$(execpath %s.payload) --tensors_out=$(execpath %s.tensors) %s" +
                ">/dev/null 2>$(RULEDIR)/%s.log || (cat $(RULEDIR)/%s.log >&2; exit 1)") %
-              (case, target, name, name, name, name),
+              (case, target, name, name, extra, name, name),
         tools = ["//tests/npu:gen_case"],
         tags = tags,
     )

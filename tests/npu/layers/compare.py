@@ -1,0 +1,174 @@
+"""Layer-by-layer comparison of the NPU model with the TOSA reference model.
+
+Each NPU operation in the trace belongs to the first Vela layer whose
+recorded command offset is at or after it (Vela records the offset of a
+layer's last NPU operation); consecutive layers that produce
+the same tensor (U55 splits wide convolutions by depth) form one layer.
+A layer of one operation that wrote the whole tensor is compared as written.
+Otherwise (stripes, depth slices, a transpose done in many passes) the
+layer's writes are placed by address into the tensor's arena placement from
+Vela's debug database, and the tensor is read back in its layout (NHWC or
+NHCWB16). Either way, the result is compared element by element with the
+TOSA reference model's tensor of the same name.
+"""
+
+import bisect
+import dataclasses
+from typing import Dict, List, Optional, Tuple, Union
+
+import numpy as np
+
+from layer_trace import CHAIN_BUFFER, TracedOperation
+from vela_debug_db import Layer, TensorPlacement
+
+_ELEMENT_BYTES = {"Int8": 1, "UInt8": 1, "Int16": 2, "Int32": 4}
+
+
+@dataclasses.dataclass
+class LayerResult:
+    operator: str
+    tensor: str
+    command_offset: int
+    operations: int  # NPU operations that wrote it
+    shape: Tuple[int, ...] = ()
+    elements: int = 0
+    # (model - reference) -> count, for the elements that differ
+    histogram: Dict[int, int] = dataclasses.field(default_factory=dict)
+    problem: Optional[str] = None  # set when the layer could not be compared
+    internal: bool = False  # a tensor Vela made up: checked through its readers
+
+    @property
+    def differing(self) -> int:
+        return sum(self.histogram.values())
+
+    @property
+    def exact(self) -> bool:
+        return not self.internal and self.problem is None and not self.histogram
+
+    @property
+    def ok(self) -> bool:
+        return self.internal or self.exact
+
+
+def _group(layers: List[Layer]) -> List[List[int]]:
+    groups: List[List[int]] = []
+    for i, layer in enumerate(layers):
+        if groups and layers[groups[-1][-1]].tensor == layer.tensor:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def _layout_indices(shape: Tuple[int, ...], layout: str) -> Union[np.ndarray, str]:
+    """Element index in the arena placement of each element of `shape`."""
+    dims = (1,) * (4 - len(shape)) + tuple(shape) if len(shape) <= 4 else shape
+    if len(dims) != 4 or dims[0] != 1:
+        return f"shape {shape} is not one NHWC feature map"
+    _, h, w, c = dims
+    y, x, k = np.meshgrid(np.arange(h), np.arange(w), np.arange(c), indexing="ij")
+    if layout == "NHWC":
+        index = (y * w + x) * c + k
+    elif layout == "NHCWB16":
+        bricks = -(-c // 16)
+        index = y * (w * bricks * 16) + (k // 16) * (w * 16) + x * 16 + k % 16
+    else:
+        return f"layout {layout} not understood"
+    return index.reshape(shape)
+
+
+def _from_memory(ops: List[TracedOperation], shape: Tuple[int, ...],
+                 placement: Optional[TensorPlacement]) -> Union[np.ndarray, str]:
+    if placement is None:
+        return "written in pieces but not in Vela's tensor table"
+    size = _ELEMENT_BYTES.get(placement.dtype)
+    if size is None:
+        return f"element type {placement.dtype} not understood"
+    if any(op.region == CHAIN_BUFFER for op in ops):
+        return "written in pieces through the chain buffer"
+    values = np.zeros(placement.size // size, np.int64)
+    written = np.zeros(values.shape, bool)
+    for op in ops:  # in command order: a later write wins
+        relative = op.offsets.astype(np.int64).reshape(-1) - placement.start
+        inside = (relative >= 0) & (relative < placement.size)
+        slots = relative[inside] // size
+        values[slots] = op.ofm.reshape(-1)[inside]
+        written[slots] = True
+    index = _layout_indices(shape, placement.layout)
+    if isinstance(index, str):
+        return index
+    if index.size and int(index.max()) >= values.size:
+        return f"{placement.layout} {shape} does not fit its {placement.size}-byte placement"
+    missing = int(np.count_nonzero(~written[index]))
+    if missing:
+        return f"{missing} of {index.size} elements never written"
+    return values[index]
+
+
+def compare_layers(layers: List[Layer], trace: List[TracedOperation],
+                   reference: Dict[str, np.ndarray],
+                   placements: Dict[str, TensorPlacement]) -> List[LayerResult]:
+    if not layers:
+        raise ValueError("no layers in the debug database")
+    ends = [layer.command_offset for layer in layers]
+    by_layer: Dict[int, List[TracedOperation]] = {}
+    for op in trace:
+        index = bisect.bisect_left(ends, op.command_offset)
+        if index == len(ends):
+            raise ValueError(f"operation at command offset {op.command_offset} follows every layer")
+        by_layer.setdefault(index, []).append(op)
+    results = []
+    for group in _group(layers):
+        first = layers[group[0]]
+        ops = [op for i in group for op in by_layer.get(i, [])]
+        result = LayerResult(first.operator, first.tensor, first.command_offset, len(ops))
+        results.append(result)
+        if first.internal:
+            result.internal = True
+            continue
+        want = reference.get(first.tensor)
+        if want is None:
+            result.problem = "no reference tensor of this name"
+            continue
+        result.shape = tuple(want.shape)
+        if not ops:
+            result.problem = "the NPU model ran no operation for this layer"
+            continue
+        if len(ops) == 1 and ops[0].ofm.size == want.size:
+            model = ops[0].ofm.reshape(want.shape)
+        else:
+            model = _from_memory(ops, result.shape, placements.get(first.tensor))
+            if isinstance(model, str):
+                result.problem = model
+                continue
+        diff = model.reshape(-1).astype(np.int64) - want.reshape(-1).astype(np.int64)
+        result.elements = int(diff.size)
+        values, counts = np.unique(diff[diff != 0], return_counts=True)
+        result.histogram = {int(v): int(c) for v, c in zip(values, counts)}
+    return results
+
+
+def format_table(results: List[LayerResult]) -> str:
+    """One line per layer; differing layers carry their histogram."""
+    lines = [f"{'#':>3} {'offset':>6} {'ops':>4}  {'operator':<16} {'tensor':<28} {'shape':<16} "
+             f"{'elements':>9} {'differ':>8}  histogram (model - reference: count)"]
+    for i, r in enumerate(results):
+        shape = "x".join(map(str, r.shape))
+        head = (f"{i:>3} {r.command_offset:>6} {r.operations:>4}  {r.operator:<16} "
+                f"{r.tensor:<28} {shape:<16}")
+        if r.internal:
+            lines.append(f"{head} Vela-internal tensor: checked through the layers that read it")
+        elif r.problem is not None:
+            lines.append(f"{head} NOT COMPARED: {r.problem}")
+        else:
+            hist = " ".join(f"{d:+d}:{c}" for d, c in sorted(r.histogram.items()))
+            lines.append(f"{head} {r.elements:>9} {r.differing:>8}  {hist}")
+    compared = [r for r in results if not r.internal]
+    bad = [r for r in compared if not r.exact]
+    summary = f"{len(compared) - len(bad)} of {len(compared)} layers bit-exact"
+    if len(compared) != len(results):
+        summary += f" ({len(results) - len(compared)} Vela-internal tensors besides)"
+    if bad:
+        summary += f"; first difference in layer {results.index(bad[0])} ({bad[0].tensor})"
+    lines.append(summary)
+    return "\n".join(lines)

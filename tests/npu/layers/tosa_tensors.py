@@ -1,0 +1,79 @@
+"""Every intermediate tensor of a TOSA graph, from the TOSA reference model.
+
+The reference model returns only a graph's outputs, so the graph is
+rewritten with every operator's result listed as an output: flatc turns the
+flatbuffer into JSON with the TOSA schema that the installed ExecuTorch
+serialises with, the block's output list is replaced, and flatc turns it
+back. The operators and constants are untouched.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from typing import Dict, List
+
+import numpy as np
+import tosa_reference_model
+from tosa.TosaGraph import TosaGraph
+
+import executorch.backends.arm.tosa as arm_tosa
+
+_NOT_RESULTS = ("CONST", "CONST_SHAPE")
+
+
+def _schema_for(graph: bytes) -> str:
+    version = TosaGraph.GetRootAs(graph, 0).Version()
+    name = f"tosa_{version._Major()}.{version._Minor()}.fbs"
+    path = os.path.join(os.path.dirname(arm_tosa.__file__), "schemas", name)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no TOSA schema {name} in the installed executorch ({path})")
+    return path
+
+
+def _flatc() -> str:
+    flatc = shutil.which("flatc")
+    if flatc is None:
+        raise FileNotFoundError("flatc not on PATH (the SDK's build root provides it)")
+    return flatc
+
+
+def with_all_results_as_outputs(graph: bytes) -> tuple[bytes, List[str]]:
+    """Returns the graph with every operator result as an output, and their names."""
+    schema = _schema_for(graph)
+    with tempfile.TemporaryDirectory() as work:
+        src = os.path.join(work, "graph.tosa")
+        with open(src, "wb") as f:
+            f.write(graph)
+        subprocess.run([_flatc(), "--json", "--strict-json", "--raw-binary", "-o", work, schema,
+                        "--", src], check=True)
+        with open(os.path.join(work, "graph.json")) as f:
+            doc = json.load(f)
+        blocks = [b for r in doc["regions"] for b in r["blocks"]]
+        if len(blocks) != 1:
+            raise ValueError(f"expected one basic block, got {len(blocks)}")
+        names = [out for op in blocks[0]["operators"] if op["op"] not in _NOT_RESULTS
+                 for out in op["outputs"]]
+        blocks[0]["outputs"] = names
+        with open(os.path.join(work, "all.json"), "w") as f:
+            json.dump(doc, f)
+        subprocess.run([_flatc(), "--binary", "-o", work, schema, os.path.join(work, "all.json")],
+                       check=True)
+        with open(os.path.join(work, "all.tosa"), "rb") as f:
+            return f.read(), names
+
+
+def num_inputs(graph: bytes) -> int:
+    return TosaGraph.GetRootAs(graph, 0).Regions(0).Blocks(0).InputsLength()
+
+
+def reference_tensors(graph: bytes, inputs: List[np.ndarray]) -> Dict[str, np.ndarray]:
+    """Runs the TOSA reference model; returns every operator result by name."""
+    rewritten, names = with_all_results_as_outputs(graph)
+    outputs, status = tosa_reference_model.run(rewritten, inputs)
+    if status != tosa_reference_model.GraphStatus.TOSA_VALID:
+        raise RuntimeError(f"TOSA reference model: {status}")
+    if len(outputs) != len(names):
+        raise RuntimeError(f"TOSA reference model returned {len(outputs)} tensors for {len(names)}")
+    return {name: np.asarray(value) for name, value in zip(names, outputs)}
