@@ -6,15 +6,15 @@
 
 #include "cc/kernels/registry.h"
 #include "cc/runner/run_program.h"
-
-namespace ethosu_sdk::embedded {
-extern const uint8_t kConvNetPte[], kConvNetInput[], kConvNetExpected[];
-extern const size_t kConvNetPteSize, kConvNetInputSize, kConvNetExpectedSize;
-extern const uint8_t kQuantConvPte[], kQuantConvInput[], kQuantConvExpected[];
-extern const size_t kQuantConvPteSize, kQuantConvInputSize, kQuantConvExpectedSize;
-extern const uint8_t kQuantLinearPte[], kQuantLinearInput[], kQuantLinearExpected[];
-extern const size_t kQuantLinearPteSize, kQuantLinearInputSize, kQuantLinearExpectedSize;
-}  // namespace ethosu_sdk::embedded
+#include "tests/runtime/firmware/conv_net_f32_expected.h"
+#include "tests/runtime/firmware/conv_net_f32_input.h"
+#include "tests/runtime/firmware/conv_net_f32_pte.h"
+#include "tests/runtime/firmware/quant_conv_int8_expected.h"
+#include "tests/runtime/firmware/quant_conv_int8_input.h"
+#include "tests/runtime/firmware/quant_conv_int8_pte.h"
+#include "tests/runtime/firmware/quant_linear_int8_expected.h"
+#include "tests/runtime/firmware/quant_linear_int8_input.h"
+#include "tests/runtime/firmware/quant_linear_int8_pte.h"
 
 namespace {
 
@@ -23,8 +23,8 @@ using namespace ethosu_sdk;  // NOLINT: a test firmware
 alignas(16) uint8_t g_runtime_arena[32 * 1024];
 alignas(16) uint8_t g_planned_arena[64 * 1024];
 
-int Run(const uint8_t* pte, size_t pte_size, const uint8_t* input, size_t input_size,
-        const uint8_t* expected, size_t expected_size) {
+int Run(const unsigned char* pte, size_t pte_size, const unsigned char* input,
+        size_t input_size, const unsigned char* expected, size_t expected_size) {
   runtime::Arena arena(g_runtime_arena, sizeof(g_runtime_arena));
   const runtime::Span<uint8_t> planned[] = {{g_planned_arena, sizeof(g_planned_arena)}};
   runner::RunConfig config;
@@ -44,13 +44,12 @@ int Run(const uint8_t* pte, size_t pte_size, const uint8_t* input, size_t input_
 }  // namespace
 
 int main() {
-  using namespace ethosu_sdk::embedded;  // NOLINT
-  const int a = Run(kConvNetPte, kConvNetPteSize, kConvNetInput, kConvNetInputSize,
-                    kConvNetExpected, kConvNetExpectedSize);
-  const int b = Run(kQuantConvPte, kQuantConvPteSize, kQuantConvInput, kQuantConvInputSize,
-                    kQuantConvExpected, kQuantConvExpectedSize);
-  const int c = Run(kQuantLinearPte, kQuantLinearPteSize, kQuantLinearInput,
-                    kQuantLinearInputSize, kQuantLinearExpected, kQuantLinearExpectedSize);
+  const int a = Run(kConvNetPte, kConvNetPte_size(), kConvNetInput, kConvNetInput_size(),
+                    kConvNetExpected, kConvNetExpected_size());
+  const int b = Run(kQuantConvPte, kQuantConvPte_size(), kQuantConvInput, kQuantConvInput_size(),
+                    kQuantConvExpected, kQuantConvExpected_size());
+  const int c = Run(kQuantLinearPte, kQuantLinearPte_size(), kQuantLinearInput,
+                    kQuantLinearInput_size(), kQuantLinearExpected, kQuantLinearExpected_size());
   const int ab = a > b ? a : b;
   return ab > c ? ab : c;
 }
