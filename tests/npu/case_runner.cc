@@ -195,16 +195,24 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (int i = 0; i < n_out; ++i) {
     const auto& expected = tensors[size_t(n_in + i)].tensor;
-    if (expected.dtype != ethosu_sdk::runtime::ScalarType::kChar) {
-      fprintf(stderr, "output %d: only int8 outputs compared\n", i);
+    const size_t element = expected.ElementSize();
+    if (expected.dtype != ethosu_sdk::runtime::ScalarType::kChar &&
+        expected.dtype != ethosu_sdk::runtime::ScalarType::kShort) {
+      fprintf(stderr, "output %d: only int8 and int16 outputs compared\n", i);
       return 1;
     }
-    const auto* want = static_cast<const int8_t*>(expected.data);
-    const auto* got = reinterpret_cast<const int8_t*>(outputs[size_t(i)].data());
+    auto value = [element](const void* data, size_t k) {
+      if (element == 1) return int(static_cast<const int8_t*>(data)[k]);
+      int16_t v;
+      memcpy(&v, static_cast<const uint8_t*>(data) + 2 * k, 2);
+      return int(v);
+    };
+    const void* want = expected.data;
+    const void* got = outputs[size_t(i)].data();
     std::map<int, size_t> histogram;  // (model - reference) -> count
     size_t mismatches = 0, first = 0;
-    for (size_t k = 0; k < expected.nbytes; ++k) {
-      const int diff = int(got[k]) - int(want[k]);
+    for (size_t k = 0; k < expected.numel; ++k) {
+      const int diff = value(got, k) - value(want, k);
       if (diff != 0) {
         if (mismatches == 0) first = k;
         ++mismatches;
@@ -212,11 +220,11 @@ int main(int argc, char** argv) {
       }
     }
     printf("output %d: %zu of %zu elements differ from the TOSA reference model\n", i, mismatches,
-           expected.nbytes);
+           expected.numel);
     if (mismatches != 0) {
       ++failures;
       printf("  first at element %zu: model %d, reference %d\n  histogram (model - reference: count):",
-             first, int(got[first]), int(want[first]));
+             first, value(got, first), value(want, first));
       for (const auto& [diff, count] : histogram) printf(" %d:%zu", diff, count);
       printf("\n");
     }

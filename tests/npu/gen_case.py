@@ -18,6 +18,7 @@ import torch
 from executorch.backends.arm.ethosu import EthosUCompileSpec, EthosUPartitioner
 from executorch.backends.arm.quantizer import (
     EthosUQuantizer,
+    get_symmetric_a16w8_quantization_config,
     get_symmetric_quantization_config,
 )
 from executorch.exir import to_edge_transform_and_lower
@@ -30,6 +31,8 @@ from ethosu_sdk.tensors import write_tensor_file
 FLAGS = flags.FLAGS
 flags.DEFINE_string("case", None, "case name (see CASES)")
 flags.DEFINE_string("target", "ethos-u85-256", "Ethos-U accelerator config")
+flags.DEFINE_enum("activations", "int8", ["int8", "int16"],
+                  "activation type: int8 (A8W8) or int16 (A16W8, int8 weights)")
 flags.DEFINE_string("payload_out", None, "where to write the delegate payload")
 flags.DEFINE_string("tensors_out", None, "where to write inputs then expected outputs (.tensors)")
 flags.DEFINE_string("tosa_out", None, "optional: where to copy the TOSA flatbuffer")
@@ -105,7 +108,8 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "mobilenet_v2": (_mobilenet_v2, [(1, 3, 224, 224)]),
 }
 
-def lower(case: str, target: str, work_dir: str, debug_db: bool = False) -> Tuple[bytes, bytes]:
+def lower(case: str, target: str, work_dir: str, debug_db: bool = False,
+          activations: str = "int8") -> Tuple[bytes, bytes]:
     """Quantizes and lowers the case; returns (.pte bytes, TOSA flatbuffer).
 
     With `debug_db`, Vela also writes its debug database into work_dir/output
@@ -118,7 +122,8 @@ def lower(case: str, target: str, work_dir: str, debug_db: bool = False) -> Tupl
     spec = EthosUCompileSpec(target, extra_flags=["--enable-debug-db"] if debug_db else None)
     spec.dump_intermediate_artifacts_to(work_dir)
     quantizer = EthosUQuantizer(spec)
-    quantizer.set_global(get_symmetric_quantization_config())
+    quantizer.set_global(get_symmetric_a16w8_quantization_config() if activations == "int16"
+                         else get_symmetric_quantization_config())
     graph = torch.export.export(module, calib).module(check_guards=False)
     prepared = prepare_pt2e(graph, quantizer)
     for _ in range(4):
@@ -139,7 +144,8 @@ def lower(case: str, target: str, work_dir: str, debug_db: bool = False) -> Tupl
 def main(argv: List[str]) -> None:
     del argv
     with tempfile.TemporaryDirectory() as work_dir:
-        pte, tosa = lower(FLAGS.case, FLAGS.target, work_dir, debug_db=bool(FLAGS.debug_db_out))
+        pte, tosa = lower(FLAGS.case, FLAGS.target, work_dir, debug_db=bool(FLAGS.debug_db_out),
+                          activations=FLAGS.activations)
         if FLAGS.debug_db_out:
             shutil.copyfile(os.path.join(work_dir, "output", "out_debug.xml"), FLAGS.debug_db_out)
     payload = _extract_delegate_payload(pte, "EthosUBackend")
@@ -147,7 +153,9 @@ def main(argv: List[str]) -> None:
         raise RuntimeError("no EthosUBackend delegate in the program")
     _, shapes = CASES[FLAGS.case]
     rng = np.random.RandomState(1234)
-    inputs = [rng.randint(-128, 128, size=s).astype(np.int8) for s in shapes]
+    dtype = np.int16 if FLAGS.activations == "int16" else np.int8
+    info = np.iinfo(dtype)
+    inputs = [rng.randint(info.min, info.max + 1, size=s).astype(dtype) for s in shapes]
     outputs, status = tosa_reference_model.run(tosa, inputs)
     if status != tosa_reference_model.GraphStatus.TOSA_VALID:
         raise RuntimeError(f"TOSA reference model: {status}")

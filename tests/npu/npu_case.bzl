@@ -3,7 +3,8 @@ with the TOSA reference model on it."""
 
 load("@rules_cc//cc:defs.bzl", "cc_test")
 
-def npu_case(name, case, target = "ethos-u85-256", size = "small", tags = [], layers = False):
+def npu_case(name, case, target = "ethos-u85-256", size = "small", tags = [], layers = False,
+             activations = "int8"):
     """Generates `case` for `target` and a cc_test comparing the model.
 
     Args:
@@ -14,13 +15,14 @@ def npu_case(name, case, target = "ethos-u85-256", size = "small", tags = [], la
       tags: test tags.
       layers: also keep the TOSA graph (<name>.tosa) and Vela's debug
         database (<name>.debug.xml) for a layer-by-layer comparison.
+      activations: "int8" (A8W8) or "int16" (A16W8).
     """
     data_name = name + "_data"
     outs = [name + ".payload", name + ".tensors"]
-    extra = ""
+    extra = "" if activations == "int8" else "--activations=%s " % activations
     if layers:
         outs += [name + ".tosa", name + ".debug.xml"]
-        extra = "--tosa_out=$(execpath %s.tosa) --debug_db_out=$(execpath %s.debug.xml) " % (name, name)
+        extra += "--tosa_out=$(execpath %s.tosa) --debug_db_out=$(execpath %s.debug.xml) " % (name, name)
     native.genrule(
         name = data_name,
         outs = outs,
