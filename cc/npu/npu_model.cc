@@ -294,8 +294,24 @@ Status Machine::LoadScales(int ofm_depth, ScaleRecord** records) {
     *records = out;
     return Status::Ok();
   }
+  const int acc_format = C0(kAccFormat) & 3;
+  if (acc_format == 1) {
+    // U85 48-bit accumulator record (int16 activations): int48 bias, uint16
+    // scale, 6-bit shift, as Vela writes TOSA's 16-bit RESCALE multiplier
+    // (observed; pinned by the a16w8 convolution cases).
+    for (int c = 0; c < ofm_depth; ++c) {
+      const uint8_t* p = region.read + base + uint64_t(c) * 10;
+      uint64_t bias = 0;
+      for (int k = 0; k < 6; ++k) bias |= uint64_t(p[k]) << (8 * k);
+      out[c].bias = int64_t(bias << 16) >> 16;
+      out[c].scale = uint32_t(p[6]) | (uint32_t(p[7]) << 8);
+      out[c].shift = p[8] & 0x3F;
+    }
+    *records = out;
+    return Status::Ok();
+  }
   // U85 32-bit accumulator record: int32 bias, 31-bit scale, 6-bit shift.
-  if ((C0(kAccFormat) & 3) != 0) return Status::Error("48-bit accumulators not supported");
+  if (acc_format != 0) return Status::Error("accumulator format %d not supported", acc_format);
   for (int c = 0; c < ofm_depth; ++c) {
     const uint8_t* p = region.read + base + uint64_t(c) * 10;
     out[c].bias = int32_t(uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) |
