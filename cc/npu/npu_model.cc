@@ -506,7 +506,9 @@ Status Machine::CheckAccumulatorAndActivation() const {
   if (U55()) {
     // U55 activation_function 0 is a plain clamp; others are TANH/SIGMOID/LUT.
     if ((C0(kActivation) & 0x1F) != 0) return Status::Error("U55 activation function not supported");
-    if ((C0(kAccFormat) & 3) != 0) return Status::Error("U55 40-bit/FP16 accumulators not supported");
+    // acc_format 1 (40-bit, int16 activations) keeps the 32-bit case's
+    // scale record (int40 bias already); only FP16 is rejected.
+    if ((C0(kAccFormat) & 3) > 1) return Status::Error("U55 FP16 accumulators not supported");
     return Status::Ok();
   }
   const uint16_t acc = C0(kAccFormat);
