@@ -3,6 +3,7 @@
 // executes each NPU_OP_* kernel on the bound regions.
 #include <cstring>
 
+#include "cc/npu/activation.h"
 #include "cc/npu/driver.h"
 #include "cc/npu/feature_map.h"
 #include "cc/npu/output_stage.h"
@@ -36,6 +37,7 @@ struct Registers {
   uint16_t cmd0[1024];
   uint16_t cmd1_param[512];
   uint32_t cmd1_payload[512];
+  uint8_t lut[kLutMemoryBytes];  // LUT memory, filled by DMAs to internal memory
 };
 
 struct Scale {
@@ -126,7 +128,9 @@ class Machine {
   bool PerChannel() const { return ((C0(kOfmPrecision) >> 8) & 1) == 0; }
 
   bool U55() const { return config_.arch == Architecture::kEthosU55; }
-  Status CheckAccumulatorAndActivation() const;
+  Status CheckAccumulatorAndActivation(const FeatureMap& ofm);
+  Status PrepareActivation(const FeatureMap& ofm);
+  Status LutDestination(uint64_t address, uint64_t length, uint8_t** out);
 
   const NpuConfig config_;
   const Region (&regions_)[kNumRegions];
@@ -136,6 +140,7 @@ class Machine {
   const RunLimits& limits_;
   const OperationObserver* observer_;
   FeatureMap last_ofm_;  // what the last operation wrote, for observer_
+  ActivationStage activation_;  // set by PrepareActivation for each operation
   Region chain_;  // the chain buffer the last chained OFM was written to
   int chain_dims_[3] = {0, 0, 0};
 };
@@ -254,11 +259,7 @@ Scale Machine::IfmScale(uint16_t op) const {
 Status Machine::Output(const FeatureMap& ofm, int y, int x, int c, int64_t acc,
                        const Scale& scale) {
   int64_t v = ScaleAndRound(acc, scale.scale, scale.shift, scale.round) + ofm.zero_point;
-  const uint16_t activation = C0(kActivation);
-  // U85 clip range B16 (0) or any U55 clip range: ACTIVATION_MIN/MAX apply.
-  if (U55() || ((activation >> 12) & 1) == 0) {
-    v = Clamp(v, int16_t(C0(kActivationMin)), int16_t(C0(kActivationMax)));
-  }
+  v = activation_.Apply(v);
   v = Clamp(v, ofm.MinValue(), ofm.MaxValue());
   return ofm.Write(y, x, c, int32_t(v));
 }
@@ -486,18 +487,109 @@ Window MakeWindow(const Registers& r, const FeatureMap& ofm) {
   return w;
 }
 
-Status Machine::CheckAccumulatorAndActivation() const {
+Status Machine::CheckAccumulatorAndActivation(const FeatureMap& ofm) {
   if (U55()) {
-    // U55 activation_function 0 is a plain clamp; others are TANH/SIGMOID/LUT.
-    if ((C0(kActivation) & 0x1F) != 0) return Status::Error("U55 activation function not supported");
     if ((C0(kAccFormat) & 3) != 0) return Status::Error("U55 40-bit/FP16 accumulators not supported");
-    return Status::Ok();
+    return PrepareActivation(ofm);
   }
   const uint16_t acc = C0(kAccFormat);
   if (((acc >> 4) & 3) != 0 || ((acc >> 6) & 1) != 0) {
     return Status::Error("accumulator chaining not supported");
   }
-  if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
+  return PrepareActivation(ofm);
+}
+
+// ACTIVATION: U85 bits 4:0 function, 7:5 table, 12 clip range (1: none);
+// U55 bits 4:0 function (0 clip only, 3 TANH, 4 SIGMOID, 16+k TABLE_k),
+// 14:12 clip range (0 ACTIVATION_MIN/MAX, 2/3/5 force uint8/int8/int16).
+Status Machine::PrepareActivation(const FeatureMap& ofm) {
+  ActivationStage& a = activation_;
+  a = ActivationStage();
+  const uint16_t activation = C0(kActivation);
+  const int function = activation & 0x1F;
+  a.clip_min = int16_t(C0(kActivationMin));
+  a.clip_max = int16_t(C0(kActivationMax));
+  int table_bytes = 256;
+  int table_offset = 0;
+  if (U55()) {
+    a.clip = true;
+    const int range = (activation >> 12) & 7;
+    if (range == 2 || range == 3 || range == 5) {
+      const int64_t lo = range == 2 ? 0 : range == 3 ? -128 : -32768;
+      const int64_t hi = range == 2 ? 255 : range == 3 ? 127 : 32767;
+      a.clip_min = a.clip_min > lo ? a.clip_min : lo;
+      a.clip_max = a.clip_max < hi ? a.clip_max : hi;
+    } else if (range != 0) {
+      return Status::Error("U55 activation clip range %d not valid", range);
+    }
+    if (function == 0) return Status::Ok();
+    if (function < 16 || function > 23) {
+      return Status::Error("U55 activation function %d not supported", function);
+    }
+    // TABLE_k: the table starts at slot k (256 bytes) of the LUT banks
+    // (Vela's DMA destination); its entries are as wide as the OFM.
+    // 16-bit OFMs would need the interpolating 16-bit table: not modelled.
+    if (ofm.element_bytes == 2) return Status::Error("U55 16-bit LUT not supported");
+    a.entry_bytes = ofm.element_bytes;
+    a.entry_signed = ofm.is_signed;
+    a.index_signed = ofm.is_signed || ofm.element_bytes != 1;
+    table_bytes = 256 * a.entry_bytes;
+    table_offset = (function - 16) * 256;
+  } else {
+    a.clip = ((activation >> 12) & 1) == 0;
+    const int table = (activation >> 5) & 7;
+    switch (function) {
+      case 0:
+        return Status::Ok();
+      case 1:  // LUT_U8_U8
+        a.entry_signed = false;
+        a.index_signed = false;
+        break;
+      case 4:  // LUT_S8_S8
+        break;
+      case 5:  // LUT_S8_S16
+        a.entry_bytes = 2;
+        break;
+      case 7:  // LUT_S8_S32
+        a.entry_bytes = 4;
+        break;
+      default:  // 16-bit interpolating tables, TANH, SIGMOID
+        return Status::Error("activation function %d (16-bit LUT) not supported", function);
+    }
+    // The table field counts tables of this size (Vela divides its 256-byte
+    // slot index by the table size in slots).
+    table_bytes = 256 * a.entry_bytes;
+    table_offset = table * table_bytes;
+    if (ofm.element_bytes != a.entry_bytes) {
+      return Status::Error("LUT output of %d bytes for an OFM of %d bytes", a.entry_bytes,
+                           ofm.element_bytes);
+    }
+  }
+  if (table_offset + table_bytes > kLutMemoryBytes) {
+    return Status::Error("LUT of %d bytes at %d outside LUT memory", table_bytes, table_offset);
+  }
+  a.lut = r_.lut + table_offset;
+  return Status::Ok();
+}
+
+// Where a DMA to internal memory lands in LUT memory. U85: LUT RAM
+// addresses 0..2047. U55: SHRAM addresses; GUESS (undocumented): the LUT
+// occupies the last two 1 KiB banks (Vela's reserved end banks, its LUT
+// DMA destination) and TABLE_k reads slot k there. Pinned by the u55 LUT
+// cases. U55 configurations with 16 banks (32/64 MACs) place LUTs
+// differently per operation and are not modelled.
+Status Machine::LutDestination(uint64_t address, uint64_t length, uint8_t** out) {
+  uint64_t base = 0;
+  if (U55()) {
+    const int banks = config_.macs == 128 ? 24 : config_.macs == 256 ? 48 : 0;
+    if (banks == 0) return Status::Error("LUT DMA on a %d-MAC Ethos-U55 not supported", config_.macs);
+    base = uint64_t(banks - 2) * 1024;
+  }
+  if (address < base || address - base > uint64_t(kLutMemoryBytes) ||
+      length > uint64_t(kLutMemoryBytes) - (address - base)) {
+    return Status::Error("DMA to internal memory outside LUT memory");
+  }
+  *out = r_.lut + (address - base);
   return Status::Ok();
 }
 
@@ -505,7 +597,7 @@ Status Machine::Convolution(bool depthwise) {
   FeatureMap ifm, ofm;
   NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
-  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
   if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
   if (depthwise && ifm.depth < ofm.depth) return Status::Error("depthwise IFM depth too small");
   const Window w = MakeWindow(r_, ofm);
@@ -574,7 +666,7 @@ Status Machine::Pooling(int mode) {
   NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
   if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
-  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
   enum { kMax = 0, kAverage = 1, kReduceSum = 2, kSum = 3, kMin = 5 };
   if (mode != kMax && mode != kAverage && mode != kSum && mode != kMin && mode != kReduceSum) {
     return Status::Error("pooling mode %d not supported", mode);
@@ -662,7 +754,7 @@ Status Machine::Elementwise(int mode) {
   NPU_RETURN_IF_ERROR(Ifm(true, &b));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
   if (U55()) return ElementwiseU55(mode);
-  if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
+  NPU_RETURN_IF_ERROR(PrepareActivation(ofm));
   NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
   const bool scalar = b.broadcast == 8;
   const int32_t scalar_value = int32_t(r_.cmd1_payload[kOpScalar]);
@@ -714,7 +806,7 @@ Status Machine::ElementwiseU55(int mode) {
   NPU_RETURN_IF_ERROR(Ifm(false, &a));
   NPU_RETURN_IF_ERROR(Ifm(true, &b));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
-  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
   NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
   const uint16_t broadcast = C0(kIfm2Broadcast);
   b.broadcast = broadcast & 7;
@@ -783,6 +875,8 @@ Status Machine::Dma() {
   const uint16_t src = C0(kDma0SrcRegion), dst = C0(kDma0DstRegion);
   if (((src >> 9) & 3) != 0) return Status::Error("strided DMA not supported");
   if (((src >> 11) & 1) || ((dst >> 11) & 1)) return Status::Error("indexed DMA not supported");
+  // region_mode (bit 8): 1 addresses the NPU's internal memory (LUTs).
+  if ((src >> 8) & 1) return Status::Error("DMA from internal memory not supported");
   const Region& from = regions_[src & 7];
   const Region& to = regions_[dst & 7];
   const uint64_t src_addr = Address(kDma0Src), dst_addr = Address(kDma0Dst);
@@ -790,10 +884,16 @@ Status Machine::Dma() {
   if (from.read == nullptr || src_addr > from.size || length > from.size - src_addr) {
     return Status::Error("DMA source outside region %d", src & 7);
   }
-  if (to.write == nullptr || dst_addr > to.size || length > to.size - dst_addr) {
-    return Status::Error("DMA destination outside writable region %d", dst & 7);
+  uint8_t* target = nullptr;
+  if ((dst >> 8) & 1) {
+    NPU_RETURN_IF_ERROR(LutDestination(dst_addr, length, &target));
+  } else {
+    if (to.write == nullptr || dst_addr > to.size || length > to.size - dst_addr) {
+      return Status::Error("DMA destination outside writable region %d", dst & 7);
+    }
+    target = to.write + dst_addr;
   }
-  memmove(to.write + dst_addr, from.read + src_addr, size_t(length));
+  memmove(target, from.read + src_addr, size_t(length));
   ++stats_->dma_transfers;
   return Status::Ok();
 }

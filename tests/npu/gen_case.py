@@ -70,6 +70,24 @@ def _mobilenet_v2() -> torch.nn.Module:
     return MobileNetV2()
 
 
+def _zoo(name: str) -> Callable[[], torch.nn.Module]:
+    """A model from the SDK's zoo (python/ethosu_sdk/models), seeded weights."""
+
+    def build() -> torch.nn.Module:
+        from ethosu_sdk.models import registry
+
+        return registry.load_model(name).module
+
+    return build
+
+
+def _then(activation: Callable[[torch.Tensor], torch.Tensor], layer: torch.nn.Module) -> torch.nn.Module:
+    """layer followed by activation. A lone LUT operator would leave the TOSA
+    graph without a delegation tag (and its dump unnamed); after a conv or
+    linear layer Vela fuses the LUT into it as its activation."""
+    return _Lambda(lambda m, x: activation(m[0](x)), layer)
+
+
 # name -> (module factory, input shapes). Shapes are kept small so a case
 # lowers in seconds; channel counts cross 16 to exercise bricks.
 CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
@@ -99,6 +117,14 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "conv9x9": (lambda: _conv(4, 8, 9, 1, 4), [(1, 4, 12, 12)]),
     "conv1x1_deep": (lambda: _conv(96, 80, 1, 1, 0), [(1, 96, 4, 4)]),
     "mobilenet_v2": (_mobilenet_v2, [(1, 3, 224, 224)]),
+    # LUT activations (int8 256-entry tables).
+    "linear_sigmoid": (lambda: _then(torch.sigmoid, torch.nn.Linear(40, 20)), [(2, 40)]),
+    "conv_tanh": (lambda: _then(torch.tanh, torch.nn.Conv2d(8, 24, 1)), [(1, 8, 5, 5)]),
+    "conv_gelu": (lambda: _then(torch.nn.functional.gelu, torch.nn.Conv2d(8, 16, 3, 1, 1)), [(1, 8, 6, 6)]),
+    "conv_hardswish": (lambda: _then(torch.nn.functional.hardswish, torch.nn.Conv2d(8, 16, 1)), [(1, 8, 5, 5)]),
+    "softmax": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(2, 10)]),
+    "softmax_c40": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(1, 3, 40)]),
+    "mlp_softmax": (_zoo("mlp_softmax"), [(1, 64)]),
 }
 
 _SCALAR_TYPE = {np.dtype(np.uint8): 0, np.dtype(np.int8): 1, np.dtype(np.int16): 2, np.dtype(np.int32): 3}
