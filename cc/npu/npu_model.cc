@@ -67,16 +67,29 @@ class Arena {
     return data_ + aligned;
   }
   void Reset(size_t to) { used_ = to; }
-  // The chain buffer lives at the top of the workspace, across operations.
+  // Chain buffers live at the top of the workspace, across operations. An
+  // operation may read one chain buffer while it writes the next (Vela
+  // chains reduce-sum -> sub -> mul -> add), so the new one goes below the
+  // current one and moves up to the top once the operation is done.
   uint8_t* TakeTop(size_t bytes, Status* status) {
-    top_ = size_;
     const size_t limit = (used_ + 15) & ~size_t(15);
-    if (bytes > size_ || size_ - bytes < limit) {
+    if (bytes > top_ || ((top_ - bytes) & ~size_t(15)) < limit) {
       *status = Status::Error("workspace too small for a chain buffer of %u bytes", unsigned(bytes));
       return nullptr;
     }
-    top_ = (size_ - bytes) & ~size_t(15);
-    return data_ + top_;
+    pending_ = (top_ - bytes) & ~size_t(15);
+    pending_bytes_ = bytes;
+    return data_ + pending_;
+  }
+  // Moves the chain buffer the last operation wrote (if any) to the top,
+  // replacing the one it read; returns its new place or null.
+  uint8_t* SettleTop() {
+    if (pending_bytes_ == 0) return nullptr;
+    const size_t to = (size_ - pending_bytes_) & ~size_t(15);
+    memmove(data_ + to, data_ + pending_, pending_bytes_);
+    top_ = to;
+    pending_bytes_ = 0;
+    return data_ + to;
   }
   size_t used() const { return used_; }
 
@@ -84,6 +97,7 @@ class Arena {
   uint8_t* data_;
   size_t size_;
   size_t top_;
+  size_t pending_ = 0, pending_bytes_ = 0;
   size_t used_ = 0;
 };
 
@@ -109,6 +123,8 @@ class Machine {
   Status Execute(uint16_t opcode, uint16_t param, uint32_t command_offset);
   Status Convolution(bool depthwise);
   Status Pooling(int mode);
+  Status NullPool();
+  Status MatMul();
   Status Elementwise(int mode);
   Status ElementwiseU55(int mode);
   Status Dma();
@@ -128,7 +144,7 @@ class Machine {
   bool PerChannel() const { return ((C0(kOfmPrecision) >> 8) & 1) == 0; }
 
   bool U55() const { return config_.arch == Architecture::kEthosU55; }
-  Status CheckAccumulatorAndActivation(const FeatureMap& ofm);
+  Status CheckAccumulatorAndActivation(const FeatureMap& ofm, bool ifm2_input = false);
   Status PrepareActivation(const FeatureMap& ofm);
   Status LutDestination(uint64_t address, uint64_t length, uint8_t** out);
 
@@ -143,6 +159,8 @@ class Machine {
   ActivationStage activation_;  // set by PrepareActivation for each operation
   Region chain_;  // the chain buffer the last chained OFM was written to
   int chain_dims_[3] = {0, 0, 0};
+  Region chain_next_;  // the one the current operation writes, if chained
+  int chain_next_dims_[3] = {0, 0, 0};
 };
 
 int ElementBytes(int precision) { return 1 << precision; }
@@ -214,14 +232,14 @@ Status Machine::Ofm(FeatureMap* fm) {
     const size_t bytes = size_t(fm->height) * fm->width * fm->depth * fm->element_bytes;
     uint8_t* buffer = arena_.TakeTop(bytes, &status);
     if (buffer == nullptr) return status;
-    chain_.read = buffer;
-    chain_.write = buffer;
-    chain_.size = bytes;
-    chain_dims_[0] = fm->height;
-    chain_dims_[1] = fm->width;
-    chain_dims_[2] = fm->depth;
+    chain_next_.read = buffer;
+    chain_next_.write = buffer;
+    chain_next_.size = bytes;
+    chain_next_dims_[0] = fm->height;
+    chain_next_dims_[1] = fm->width;
+    chain_next_dims_[2] = fm->depth;
     fm->chained = true;
-    fm->region = &chain_;
+    fm->region = &chain_next_;
     fm->chain_height = fm->height;
     fm->chain_width = fm->width;
     fm->chain_depth = fm->depth;
@@ -487,15 +505,25 @@ Window MakeWindow(const Registers& r, const FeatureMap& ofm) {
   return w;
 }
 
-Status Machine::CheckAccumulatorAndActivation(const FeatureMap& ofm) {
+// ACC_FORMAT (U85): bits 1:0 format (I32, I48), 5:4 input (RESET, KEEP,
+// IFM2), 6 output disable, 10:8 microblock. `ifm2_input`: the operation
+// loads its accumulators from IFM2 (the only use of ACC_INPUT_IFM2 here).
+Status Machine::CheckAccumulatorAndActivation(const FeatureMap& ofm, bool ifm2_input) {
   if (U55()) {
     if ((C0(kAccFormat) & 3) != 0) return Status::Error("U55 40-bit/FP16 accumulators not supported");
     return PrepareActivation(ofm);
   }
   const uint16_t acc = C0(kAccFormat);
-  if (((acc >> 4) & 3) != 0 || ((acc >> 6) & 1) != 0) {
+  const int input = (acc >> 4) & 3;
+  if (input == 1 || ((acc >> 6) & 1) != 0) {
     return Status::Error("accumulator chaining not supported");
   }
+  if (input == 3) return Status::Error("bad accumulator input %d", input);
+  if ((input == 2) != ifm2_input) {
+    return Status::Error(ifm2_input ? "pooling mode NONE needs ACC_INPUT_IFM2"
+                                    : "accumulator input from IFM2 not supported here");
+  }
+  if ((acc & 3) != 0) return Status::Error("48-bit accumulators not supported");
   return PrepareActivation(ofm);
 }
 
@@ -512,8 +540,12 @@ Status Machine::PrepareActivation(const FeatureMap& ofm) {
   int table_bytes = 256;
   int table_offset = 0;
   if (U55()) {
-    a.clip = true;
+    // GUESS (undocumented): with clip range OFM_PRECISION the 16-bit
+    // ACTIVATION_MIN/MAX do not apply to 32-bit OFMs; Vela sets them to
+    // -32768..32767 there while its 32-bit intermediates (U55 softmax's
+    // rescale chain) need the full range. Pinned by u55_softmax.
     const int range = (activation >> 12) & 7;
+    a.clip = range != 0 || ofm.element_bytes != 4;
     if (range == 2 || range == 3 || range == 5) {
       const int64_t lo = range == 2 ? 0 : range == 3 ? -128 : -32768;
       const int64_t hi = range == 2 ? 255 : range == 3 ? 127 : 32767;
@@ -661,7 +693,86 @@ Status Machine::Convolution(bool depthwise) {
   return Status::Ok();
 }
 
+// POOL with pooling mode NONE and ACC_INPUT_IFM2: Vela's rescale (and copy,
+// transpose) of 32-bit tensors. The IFM is a placeholder; the accumulators
+// are loaded from IFM2 and go through the output stage. GUESS
+// (undocumented): IFM2 minus its zero point is the accumulator value, and
+// IFM2_BROADCAST (which Vela writes only for elementwise operations) does
+// not apply. Pinned by u85_transformer_block's layer-norm rescales.
+Status Machine::NullPool() {
+  FeatureMap ifm2, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(true, &ifm2));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm, true));
+  if (C0(kKernelWidthM1) != 0 || C0(kKernelHeightM1) != 0) {
+    return Status::Error("pooling mode NONE with a kernel larger than 1x1");
+  }
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  ScaleRecord* scales = nullptr;
+  if (PerChannel()) NPU_RETURN_IF_ERROR(LoadScales(ofm.depth, &scales));
+  Scale scale = OfmScale();
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      for (int c = 0; c < ofm.depth; ++c) {
+        int32_t v = 0;
+        NPU_RETURN_IF_ERROR(ifm2.Read(y, x, c, &v));
+        int64_t acc = int64_t(v) - ifm2.zero_point;
+        if (scales != nullptr) {
+          scale.scale = scales[c].scale;
+          scale.shift = scales[c].shift;
+          acc += scales[c].bias;
+        }
+        NPU_RETURN_IF_ERROR(Output(ofm, y, x, c, int64_t(int32_t(uint32_t(acc))), scale));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// CONV with weights_ifm2: a matrix multiply whose right-hand side comes
+// from IFM2 (Vela's MatMul). Vela reshapes the operands to IFM [H, M, K],
+// IFM2 [H, N, K] (it transposes the right-hand matrix first) and OFM
+// [H, M, N], and uses the global OFM scale with no bias:
+//   OFM[h, m, n] = scale(sum_k (IFM[h, m, k] - zp) * (IFM2[h, n, k] - zp2)).
+// GUESS (undocumented): IFM2 row h pairs with OFM row h, and the sum wraps
+// at 32 bits like a convolution's. Pinned by u85_matmul, u85_bmm and
+// u85_transformer_block.
+Status Machine::MatMul() {
+  FeatureMap ifm, ifm2, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
+  NPU_RETURN_IF_ERROR(Ifm(true, &ifm2));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
+  if (U55()) return Status::Error("U55 has no matmul with weights from IFM2");
+  if (C0(kKernelWidthM1) != 0 || C0(kKernelHeightM1) != 0 || (C0(kKernelStride) & 0x25B) != 0) {
+    return Status::Error("matmul with a kernel larger than 1x1 or strided");
+  }
+  if (PerChannel()) return Status::Error("matmul with per-channel scales not supported");
+  const int depth = ifm.depth;
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(depth)));
+  Status status;
+  auto* row = static_cast<int32_t*>(arena_.Take(sizeof(int32_t) * size_t(depth), "matmul row", &status));
+  if (row == nullptr) return status;
+  auto* column = static_cast<int32_t*>(arena_.Take(sizeof(int32_t) * size_t(depth), "matmul column", &status));
+  if (column == nullptr) return status;
+  const Scale scale = OfmScale();
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      NPU_RETURN_IF_ERROR(ifm.ReadChannels(y, x, depth, row));
+      for (int n = 0; n < ofm.depth; ++n) {
+        NPU_RETURN_IF_ERROR(ifm2.ReadChannels(y, n, depth, column));
+        uint32_t sum = 0;
+        for (int k = 0; k < depth; ++k) sum += uint32_t(row[k]) * uint32_t(column[k]);
+        NPU_RETURN_IF_ERROR(Output(ofm, y, x, n, int64_t(int32_t(sum)), scale));
+      }
+    }
+  }
+  stats_->macs += uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(depth);
+  return Status::Ok();
+}
+
 Status Machine::Pooling(int mode) {
+  if (mode == 4 && !U55()) return NullPool();
   FeatureMap ifm, ofm;
   NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
@@ -903,8 +1014,7 @@ Status Machine::Execute(uint16_t opcode, uint16_t param, uint32_t command_offset
   Status status;
   switch (opcode) {
     case kOpConv:
-      if (param & 1) return Status::Error("weights from IFM2 (matmul) not supported");
-      status = Convolution(false);
+      status = (param & 1) ? MatMul() : Convolution(false);
       break;
     case kOpDepthwise:
       status = Convolution(true);
@@ -921,6 +1031,13 @@ Status Machine::Execute(uint16_t opcode, uint16_t param, uint32_t command_offset
       return Status::Ok();
   }
   arena_.Reset(mark);
+  if (uint8_t* chain = arena_.SettleTop()) {
+    chain_.read = chain;
+    chain_.write = chain;
+    chain_.size = chain_next_.size;
+    for (int k = 0; k < 3; ++k) chain_dims_[k] = chain_next_dims_[k];
+    chain_next_ = chain_;  // what last_ofm_ (the observer's view) points to
+  }
   ++stats_->operations;
   if (status.ok() && observer_ != nullptr && observer_->after_operation != nullptr) {
     observer_->after_operation(observer_->context, command_offset, opcode, last_ofm_);
