@@ -88,6 +88,19 @@ def _then(activation: Callable[[torch.Tensor], torch.Tensor], layer: torch.nn.Mo
     return _Lambda(lambda m, x: activation(m[0](x)), layer)
 
 
+def _self_attention() -> torch.nn.Module:
+    from ethosu_sdk.models.attention import SelfAttention
+
+    return SelfAttention(32, 4)
+
+
+def _transformer_mlp() -> torch.nn.Module:
+    """The transformer block's second half: x + mlp(norm(x)), GELU inside."""
+    norm, mlp = torch.nn.LayerNorm(32), torch.nn.Sequential(
+        torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.Linear(64, 32))
+    return _Lambda(lambda m, x: x + m[1](m[0](x)), norm, mlp)
+
+
 # name -> (module factory, input shapes). Shapes are kept small so a case
 # lowers in seconds; channel counts cross 16 to exercise bricks.
 CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
@@ -131,6 +144,20 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "bmm": (lambda: _Lambda(lambda m, a, b: torch.matmul(a, b)), [(1, 4, 16, 8), (1, 4, 8, 16)]),
     "layer_norm": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.LayerNorm(32)), [(1, 16, 32)]),
     "transformer_block": (_zoo("transformer_block"), [(1, 16, 32)]),
+    "self_attention": (_self_attention, [(1, 16, 32)]),
+    "softmax_4d": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(1, 4, 16, 16)]),
+    "attention_scores": (lambda: _Lambda(lambda m, q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35),
+                         [(1, 4, 16, 8), (1, 4, 16, 8)]),
+    # Not a test target: Vela 5.1.0 keeps the 5-D shape of an unbind()
+    # result as the MatMul IFM and never advances IFM_BASE0 per head, so
+    # heads 1-3 reuse head 0's rows (see cc/npu/README.md). Kept to
+    # reproduce that with --case=attention_scores_unbind.
+    "attention_scores_unbind": (
+        lambda: _Lambda(lambda m, x: (lambda q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35)(*x.unbind(0))),
+        [(2, 1, 4, 16, 8)]),
+    "permute_heads": (lambda: _Lambda(lambda m, x: m[0](x).reshape(1, 16, 3, 4, 8).permute(2, 0, 3, 1, 4) * 1.5,
+                                      torch.nn.Linear(32, 96)), [(1, 16, 32)]),
+    "transformer_mlp": (_transformer_mlp, [(1, 16, 32)]),
 }
 
 _SCALAR_TYPE = {np.dtype(np.uint8): 0, np.dtype(np.int8): 1, np.dtype(np.int16): 2, np.dtype(np.int32): 3}
