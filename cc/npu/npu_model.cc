@@ -435,7 +435,11 @@ Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_
     return Status::Error("weight stream outside region %d", region_index);
   }
   const uint8_t* data = region.read + base;
-  if ((C0(kWeightFormat) >> 4) & 1) return Status::Error("sparse weights not supported");
+  // WEIGHT_FORMAT: bit 0 FWD (else SWD), bit 4 sparsity 2:4.
+  layout.sparse = ((C0(kWeightFormat) >> 4) & 1) != 0;
+  if (layout.sparse && (depthwise || layout.ifm_bits != 8)) {
+    return Status::Error("sparse weights for depthwise or 16-bit IFMs not supported");
+  }
   bool padding_nonzero = false;
   auto place = [&](int o, int ky, int kx, int i, int16_t w) {
     if (o < 0) {

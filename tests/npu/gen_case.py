@@ -101,6 +101,16 @@ def _transformer_mlp() -> torch.nn.Module:
     return _Lambda(lambda m, x: x + m[1](m[0](x)), norm, mlp)
 
 
+def _sparse_conv(cin: int, cout: int, k: int) -> torch.nn.Module:
+    """A conv whose weights are 2:4 sparse along the input channels (two of
+    every four are zero), so Vela encodes them for U85's sparse MAC path."""
+    conv = torch.nn.Conv2d(cin, cout, k, 1, k // 2)
+    with torch.no_grad():
+        conv.weight[:, 1::4] = 0
+        conv.weight[:, 2::4] = 0
+    return _Lambda(lambda m, x: m[0](x), conv)
+
+
 # name -> (module factory, input shapes). Shapes are kept small so a case
 # lowers in seconds; channel counts cross 16 to exercise bricks.
 CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
@@ -145,6 +155,13 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "layer_norm": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.LayerNorm(32)), [(1, 16, 32)]),
     "transformer_block": (_zoo("transformer_block"), [(1, 16, 32)]),
     "self_attention": (_self_attention, [(1, 16, 32)]),
+    # U85 2:4 sparse weights: Vela picks the sparse encoding when weights
+    # happen to be sparse (one input channel padded to four, or zeros).
+    "conv_1ch_10x4": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(1, 64, (10, 4), 2, (5, 1))),
+                      [(1, 1, 49, 10)]),
+    "conv1x1_sparse": (lambda: _sparse_conv(64, 32, 1), [(1, 64, 5, 5)]),
+    "conv3x3_sparse": (lambda: _sparse_conv(32, 24, 3), [(1, 32, 6, 6)]),
+    "kws_dscnn": (_zoo("kws_dscnn"), [(1, 1, 49, 10)]),
     "softmax_4d": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(1, 4, 16, 16)]),
     "attention_scores": (lambda: _Lambda(lambda m, q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35),
                          [(1, 4, 16, 8), (1, 4, 16, 8)]),
