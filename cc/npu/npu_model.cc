@@ -58,9 +58,10 @@ class Arena {
   Arena(uint8_t* data, size_t size) : data_(data), size_(size), top_(size) {}
   void* Take(size_t bytes, const char* what, Status* status) {
     const size_t aligned = (used_ + 15) & ~size_t(15);
-    if (aligned > top_ || bytes > top_ - aligned) {
+    const size_t top = pending_bytes_ != 0 ? pending_ : top_;  // below both chain buffers
+    if (aligned > top || bytes > top - aligned) {
       *status = Status::Error("workspace too small for %s (%u bytes more)", what,
-                              unsigned(bytes - (top_ > aligned ? top_ - aligned : 0)));
+                              unsigned(bytes - (top > aligned ? top - aligned : 0)));
       return nullptr;
     }
     used_ = aligned + bytes;
