@@ -3,6 +3,7 @@
 // executes each NPU_OP_* kernel on the bound regions.
 #include <cstring>
 
+#include "cc/npu/activation.h"
 #include "cc/npu/driver.h"
 #include "cc/npu/feature_map.h"
 #include "cc/npu/output_stage.h"
@@ -36,6 +37,7 @@ struct Registers {
   uint16_t cmd0[1024];
   uint16_t cmd1_param[512];
   uint32_t cmd1_payload[512];
+  uint8_t lut[kLutMemoryBytes];  // LUT memory, filled by DMAs to internal memory
 };
 
 struct Scale {
@@ -56,25 +58,39 @@ class Arena {
   Arena(uint8_t* data, size_t size) : data_(data), size_(size), top_(size) {}
   void* Take(size_t bytes, const char* what, Status* status) {
     const size_t aligned = (used_ + 15) & ~size_t(15);
-    if (aligned > top_ || bytes > top_ - aligned) {
+    const size_t top = pending_bytes_ != 0 ? pending_ : top_;  // below both chain buffers
+    if (aligned > top || bytes > top - aligned) {
       *status = Status::Error("workspace too small for %s (%u bytes more)", what,
-                              unsigned(bytes - (top_ > aligned ? top_ - aligned : 0)));
+                              unsigned(bytes - (top > aligned ? top - aligned : 0)));
       return nullptr;
     }
     used_ = aligned + bytes;
     return data_ + aligned;
   }
   void Reset(size_t to) { used_ = to; }
-  // The chain buffer lives at the top of the workspace, across operations.
+  // Chain buffers live at the top of the workspace, across operations. An
+  // operation may read one chain buffer while it writes the next (Vela
+  // chains reduce-sum -> sub -> mul -> add), so the new one goes below the
+  // current one and moves up to the top once the operation is done.
   uint8_t* TakeTop(size_t bytes, Status* status) {
-    top_ = size_;
     const size_t limit = (used_ + 15) & ~size_t(15);
-    if (bytes > size_ || size_ - bytes < limit) {
+    if (bytes > top_ || ((top_ - bytes) & ~size_t(15)) < limit) {
       *status = Status::Error("workspace too small for a chain buffer of %u bytes", unsigned(bytes));
       return nullptr;
     }
-    top_ = (size_ - bytes) & ~size_t(15);
-    return data_ + top_;
+    pending_ = (top_ - bytes) & ~size_t(15);
+    pending_bytes_ = bytes;
+    return data_ + pending_;
+  }
+  // Moves the chain buffer the last operation wrote (if any) to the top,
+  // replacing the one it read; returns its new place or null.
+  uint8_t* SettleTop() {
+    if (pending_bytes_ == 0) return nullptr;
+    const size_t to = (size_ - pending_bytes_) & ~size_t(15);
+    memmove(data_ + to, data_ + pending_, pending_bytes_);
+    top_ = to;
+    pending_bytes_ = 0;
+    return data_ + to;
   }
   size_t used() const { return used_; }
 
@@ -82,6 +98,7 @@ class Arena {
   uint8_t* data_;
   size_t size_;
   size_t top_;
+  size_t pending_ = 0, pending_bytes_ = 0;
   size_t used_ = 0;
 };
 
@@ -107,6 +124,8 @@ class Machine {
   Status Execute(uint16_t opcode, uint16_t param, uint32_t command_offset);
   Status Convolution(bool depthwise);
   Status Pooling(int mode);
+  Status NullPool();
+  Status MatMul();
   Status Elementwise(int mode);
   Status ElementwiseU55(int mode);
   Status Dma();
@@ -126,7 +145,9 @@ class Machine {
   bool PerChannel() const { return ((C0(kOfmPrecision) >> 8) & 1) == 0; }
 
   bool U55() const { return config_.arch == Architecture::kEthosU55; }
-  Status CheckAccumulatorAndActivation() const;
+  Status CheckAccumulatorAndActivation(const FeatureMap& ofm, bool ifm2_input = false);
+  Status PrepareActivation(const FeatureMap& ofm);
+  Status LutDestination(uint64_t address, uint64_t length, uint8_t** out);
 
   const NpuConfig config_;
   const Region (&regions_)[kNumRegions];
@@ -136,8 +157,11 @@ class Machine {
   const RunLimits& limits_;
   const OperationObserver* observer_;
   FeatureMap last_ofm_;  // what the last operation wrote, for observer_
+  ActivationStage activation_;  // set by PrepareActivation for each operation
   Region chain_;  // the chain buffer the last chained OFM was written to
   int chain_dims_[3] = {0, 0, 0};
+  Region chain_next_;  // the one the current operation writes, if chained
+  int chain_next_dims_[3] = {0, 0, 0};
 };
 
 int ElementBytes(int precision) { return 1 << precision; }
@@ -209,14 +233,14 @@ Status Machine::Ofm(FeatureMap* fm) {
     const size_t bytes = size_t(fm->height) * fm->width * fm->depth * fm->element_bytes;
     uint8_t* buffer = arena_.TakeTop(bytes, &status);
     if (buffer == nullptr) return status;
-    chain_.read = buffer;
-    chain_.write = buffer;
-    chain_.size = bytes;
-    chain_dims_[0] = fm->height;
-    chain_dims_[1] = fm->width;
-    chain_dims_[2] = fm->depth;
+    chain_next_.read = buffer;
+    chain_next_.write = buffer;
+    chain_next_.size = bytes;
+    chain_next_dims_[0] = fm->height;
+    chain_next_dims_[1] = fm->width;
+    chain_next_dims_[2] = fm->depth;
     fm->chained = true;
-    fm->region = &chain_;
+    fm->region = &chain_next_;
     fm->chain_height = fm->height;
     fm->chain_width = fm->width;
     fm->chain_depth = fm->depth;
@@ -254,11 +278,7 @@ Scale Machine::IfmScale(uint16_t op) const {
 Status Machine::Output(const FeatureMap& ofm, int y, int x, int c, int64_t acc,
                        const Scale& scale) {
   int64_t v = ScaleAndRound(acc, scale.scale, scale.shift, scale.round) + ofm.zero_point;
-  const uint16_t activation = C0(kActivation);
-  // U85 clip range B16 (0) or any U55 clip range: ACTIVATION_MIN/MAX apply.
-  if (U55() || ((activation >> 12) & 1) == 0) {
-    v = Clamp(v, int16_t(C0(kActivationMin)), int16_t(C0(kActivationMax)));
-  }
+  v = activation_.Apply(v);
   v = Clamp(v, ofm.MinValue(), ofm.MaxValue());
   return ofm.Write(y, x, c, int32_t(v));
 }
@@ -432,7 +452,11 @@ Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_
     return Status::Error("weight stream outside region %d", region_index);
   }
   const uint8_t* data = region.read + base;
-  if ((C0(kWeightFormat) >> 4) & 1) return Status::Error("sparse weights not supported");
+  // WEIGHT_FORMAT: bit 0 FWD (else SWD), bit 4 sparsity 2:4.
+  layout.sparse = ((C0(kWeightFormat) >> 4) & 1) != 0;
+  if (layout.sparse && (depthwise || layout.ifm_bits != 8)) {
+    return Status::Error("sparse weights for depthwise or 16-bit IFMs not supported");
+  }
   bool padding_nonzero = false;
   auto place = [&](int o, int ky, int kx, int i, int16_t w) {
     if (o < 0) {
@@ -502,20 +526,126 @@ Window MakeWindow(const Registers& r, const FeatureMap& ofm) {
   return w;
 }
 
-Status Machine::CheckAccumulatorAndActivation() const {
+// ACC_FORMAT (U85): bits 1:0 format (I32, I48), 5:4 input (RESET, KEEP,
+// IFM2), 6 output disable, 10:8 microblock. `ifm2_input`: the operation
+// loads its accumulators from IFM2 (the only use of ACC_INPUT_IFM2 here).
+Status Machine::CheckAccumulatorAndActivation(const FeatureMap& ofm, bool ifm2_input) {
   if (U55()) {
-    // U55 activation_function 0 is a plain clamp; others are TANH/SIGMOID/LUT.
-    if ((C0(kActivation) & 0x1F) != 0) return Status::Error("U55 activation function not supported");
     // acc_format 1 (40-bit, int16 activations) keeps the 32-bit case's
     // scale record (int40 bias already); only FP16 is rejected.
     if ((C0(kAccFormat) & 3) > 1) return Status::Error("U55 FP16 accumulators not supported");
-    return Status::Ok();
+    return PrepareActivation(ofm);
   }
   const uint16_t acc = C0(kAccFormat);
-  if (((acc >> 4) & 3) != 0 || ((acc >> 6) & 1) != 0) {
+  const int input = (acc >> 4) & 3;
+  if (input == 1 || ((acc >> 6) & 1) != 0) {
     return Status::Error("accumulator chaining not supported");
   }
-  if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
+  if (input == 3) return Status::Error("bad accumulator input %d", input);
+  if ((input == 2) != ifm2_input) {
+    return Status::Error(ifm2_input ? "pooling mode NONE needs ACC_INPUT_IFM2"
+                                    : "accumulator input from IFM2 not supported here");
+  }
+  // Format 1 (48-bit, int16 activations): see LoadScales for its records.
+  if ((acc & 3) > 1) return Status::Error("accumulator format %d not supported", acc & 3);
+  return PrepareActivation(ofm);
+}
+
+// ACTIVATION: U85 bits 4:0 function, 7:5 table, 12 clip range (1: none);
+// U55 bits 4:0 function (0 clip only, 3 TANH, 4 SIGMOID, 16+k TABLE_k),
+// 14:12 clip range (0 ACTIVATION_MIN/MAX, 2/3/5 force uint8/int8/int16).
+Status Machine::PrepareActivation(const FeatureMap& ofm) {
+  ActivationStage& a = activation_;
+  a = ActivationStage();
+  const uint16_t activation = C0(kActivation);
+  const int function = activation & 0x1F;
+  a.clip_min = int16_t(C0(kActivationMin));
+  a.clip_max = int16_t(C0(kActivationMax));
+  int table_bytes = 256;
+  int table_offset = 0;
+  if (U55()) {
+    // GUESS (undocumented): with clip range OFM_PRECISION the 16-bit
+    // ACTIVATION_MIN/MAX do not apply to 32-bit OFMs; Vela sets them to
+    // -32768..32767 there while its 32-bit intermediates (U55 softmax's
+    // rescale chain) need the full range. Pinned by u55_softmax.
+    const int range = (activation >> 12) & 7;
+    a.clip = range != 0 || ofm.element_bytes != 4;
+    if (range == 2 || range == 3 || range == 5) {
+      const int64_t lo = range == 2 ? 0 : range == 3 ? -128 : -32768;
+      const int64_t hi = range == 2 ? 255 : range == 3 ? 127 : 32767;
+      a.clip_min = a.clip_min > lo ? a.clip_min : lo;
+      a.clip_max = a.clip_max < hi ? a.clip_max : hi;
+    } else if (range != 0) {
+      return Status::Error("U55 activation clip range %d not valid", range);
+    }
+    if (function == 0) return Status::Ok();
+    if (function < 16 || function > 23) {
+      return Status::Error("U55 activation function %d not supported", function);
+    }
+    // TABLE_k: the table starts at slot k (256 bytes) of the LUT banks
+    // (Vela's DMA destination); its entries are as wide as the OFM.
+    // 16-bit OFMs would need the interpolating 16-bit table: not modelled.
+    if (ofm.element_bytes == 2) return Status::Error("U55 16-bit LUT not supported");
+    a.entry_bytes = ofm.element_bytes;
+    a.entry_signed = ofm.is_signed;
+    a.index_signed = ofm.is_signed || ofm.element_bytes != 1;
+    table_bytes = 256 * a.entry_bytes;
+    table_offset = (function - 16) * 256;
+  } else {
+    a.clip = ((activation >> 12) & 1) == 0;
+    const int table = (activation >> 5) & 7;
+    switch (function) {
+      case 0:
+        return Status::Ok();
+      case 1:  // LUT_U8_U8
+        a.entry_signed = false;
+        a.index_signed = false;
+        break;
+      case 4:  // LUT_S8_S8
+        break;
+      case 5:  // LUT_S8_S16
+        a.entry_bytes = 2;
+        break;
+      case 7:  // LUT_S8_S32
+        a.entry_bytes = 4;
+        break;
+      default:  // 16-bit interpolating tables, TANH, SIGMOID
+        return Status::Error("activation function %d (16-bit LUT) not supported", function);
+    }
+    // The table field counts tables of this size (Vela divides its 256-byte
+    // slot index by the table size in slots).
+    table_bytes = 256 * a.entry_bytes;
+    table_offset = table * table_bytes;
+    if (ofm.element_bytes != a.entry_bytes) {
+      return Status::Error("LUT output of %d bytes for an OFM of %d bytes", a.entry_bytes,
+                           ofm.element_bytes);
+    }
+  }
+  if (table_offset + table_bytes > kLutMemoryBytes) {
+    return Status::Error("LUT of %d bytes at %d outside LUT memory", table_bytes, table_offset);
+  }
+  a.lut = r_.lut + table_offset;
+  return Status::Ok();
+}
+
+// Where a DMA to internal memory lands in LUT memory. U85: LUT RAM
+// addresses 0..2047. U55: SHRAM addresses; GUESS (undocumented): the LUT
+// occupies the last two 1 KiB banks (Vela's reserved end banks, its LUT
+// DMA destination) and TABLE_k reads slot k there. Pinned by the u55 LUT
+// cases. U55 configurations with 16 banks (32/64 MACs) place LUTs
+// differently per operation and are not modelled.
+Status Machine::LutDestination(uint64_t address, uint64_t length, uint8_t** out) {
+  uint64_t base = 0;
+  if (U55()) {
+    const int banks = config_.macs == 128 ? 24 : config_.macs == 256 ? 48 : 0;
+    if (banks == 0) return Status::Error("LUT DMA on a %d-MAC Ethos-U55 not supported", config_.macs);
+    base = uint64_t(banks - 2) * 1024;
+  }
+  if (address < base || address - base > uint64_t(kLutMemoryBytes) ||
+      length > uint64_t(kLutMemoryBytes) - (address - base)) {
+    return Status::Error("DMA to internal memory outside LUT memory");
+  }
+  *out = r_.lut + (address - base);
   return Status::Ok();
 }
 
@@ -523,7 +653,7 @@ Status Machine::Convolution(bool depthwise) {
   FeatureMap ifm, ofm;
   NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
-  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
   if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
   if (depthwise && ifm.depth < ofm.depth) return Status::Error("depthwise IFM depth too small");
   const Window w = MakeWindow(r_, ofm);
@@ -587,12 +717,91 @@ Status Machine::Convolution(bool depthwise) {
   return Status::Ok();
 }
 
+// POOL with pooling mode NONE and ACC_INPUT_IFM2: Vela's rescale (and copy,
+// transpose) of 32-bit tensors. The IFM is a placeholder; the accumulators
+// are loaded from IFM2 and go through the output stage. GUESS
+// (undocumented): IFM2 minus its zero point is the accumulator value, and
+// IFM2_BROADCAST (which Vela writes only for elementwise operations) does
+// not apply. Pinned by u85_transformer_block's layer-norm rescales.
+Status Machine::NullPool() {
+  FeatureMap ifm2, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(true, &ifm2));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm, true));
+  if (C0(kKernelWidthM1) != 0 || C0(kKernelHeightM1) != 0) {
+    return Status::Error("pooling mode NONE with a kernel larger than 1x1");
+  }
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  ScaleRecord* scales = nullptr;
+  if (PerChannel()) NPU_RETURN_IF_ERROR(LoadScales(ofm.depth, &scales));
+  Scale scale = OfmScale();
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      for (int c = 0; c < ofm.depth; ++c) {
+        int32_t v = 0;
+        NPU_RETURN_IF_ERROR(ifm2.Read(y, x, c, &v));
+        int64_t acc = int64_t(v) - ifm2.zero_point;
+        if (scales != nullptr) {
+          scale.scale = scales[c].scale;
+          scale.shift = scales[c].shift;
+          acc += scales[c].bias;
+        }
+        NPU_RETURN_IF_ERROR(Output(ofm, y, x, c, int64_t(int32_t(uint32_t(acc))), scale));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// CONV with weights_ifm2: a matrix multiply whose right-hand side comes
+// from IFM2 (Vela's MatMul). Vela reshapes the operands to IFM [H, M, K],
+// IFM2 [H, N, K] (it transposes the right-hand matrix first) and OFM
+// [H, M, N], and uses the global OFM scale with no bias:
+//   OFM[h, m, n] = scale(sum_k (IFM[h, m, k] - zp) * (IFM2[h, n, k] - zp2)).
+// GUESS (undocumented): IFM2 row h pairs with OFM row h, and the sum wraps
+// at 32 bits like a convolution's. Pinned by u85_matmul, u85_bmm and
+// u85_transformer_block.
+Status Machine::MatMul() {
+  FeatureMap ifm, ifm2, ofm;
+  NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
+  NPU_RETURN_IF_ERROR(Ifm(true, &ifm2));
+  NPU_RETURN_IF_ERROR(Ofm(&ofm));
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
+  if (U55()) return Status::Error("U55 has no matmul with weights from IFM2");
+  if (C0(kKernelWidthM1) != 0 || C0(kKernelHeightM1) != 0 || (C0(kKernelStride) & 0x25B) != 0) {
+    return Status::Error("matmul with a kernel larger than 1x1 or strided");
+  }
+  if (PerChannel()) return Status::Error("matmul with per-channel scales not supported");
+  const int depth = ifm.depth;
+  NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(depth)));
+  Status status;
+  auto* row = static_cast<int32_t*>(arena_.Take(sizeof(int32_t) * size_t(depth), "matmul row", &status));
+  if (row == nullptr) return status;
+  auto* column = static_cast<int32_t*>(arena_.Take(sizeof(int32_t) * size_t(depth), "matmul column", &status));
+  if (column == nullptr) return status;
+  const Scale scale = OfmScale();
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      NPU_RETURN_IF_ERROR(ifm.ReadChannels(y, x, depth, row));
+      for (int n = 0; n < ofm.depth; ++n) {
+        NPU_RETURN_IF_ERROR(ifm2.ReadChannels(y, n, depth, column));
+        uint32_t sum = 0;
+        for (int k = 0; k < depth; ++k) sum += uint32_t(row[k]) * uint32_t(column[k]);
+        NPU_RETURN_IF_ERROR(Output(ofm, y, x, n, int64_t(int32_t(sum)), scale));
+      }
+    }
+  }
+  stats_->macs += uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(depth);
+  return Status::Ok();
+}
+
 Status Machine::Pooling(int mode) {
+  if (mode == 4 && !U55()) return NullPool();
   FeatureMap ifm, ofm;
   NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
   if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
-  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
   enum { kMax = 0, kAverage = 1, kReduceSum = 2, kSum = 3, kMin = 5 };
   if (mode != kMax && mode != kAverage && mode != kSum && mode != kMin && mode != kReduceSum) {
     return Status::Error("pooling mode %d not supported", mode);
@@ -680,7 +889,7 @@ Status Machine::Elementwise(int mode) {
   NPU_RETURN_IF_ERROR(Ifm(true, &b));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
   if (U55()) return ElementwiseU55(mode);
-  if ((C0(kActivation) & 0x1F) != 0) return Status::Error("LUT activation not supported");
+  NPU_RETURN_IF_ERROR(PrepareActivation(ofm));
   NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
   const bool scalar = b.broadcast == 8;
   const int32_t scalar_value = int32_t(r_.cmd1_payload[kOpScalar]);
@@ -732,7 +941,7 @@ Status Machine::ElementwiseU55(int mode) {
   NPU_RETURN_IF_ERROR(Ifm(false, &a));
   NPU_RETURN_IF_ERROR(Ifm(true, &b));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
-  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation());
+  NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
   NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth));
   const uint16_t broadcast = C0(kIfm2Broadcast);
   b.broadcast = broadcast & 7;
@@ -801,6 +1010,8 @@ Status Machine::Dma() {
   const uint16_t src = C0(kDma0SrcRegion), dst = C0(kDma0DstRegion);
   if (((src >> 9) & 3) != 0) return Status::Error("strided DMA not supported");
   if (((src >> 11) & 1) || ((dst >> 11) & 1)) return Status::Error("indexed DMA not supported");
+  // region_mode (bit 8): 1 addresses the NPU's internal memory (LUTs).
+  if ((src >> 8) & 1) return Status::Error("DMA from internal memory not supported");
   const Region& from = regions_[src & 7];
   const Region& to = regions_[dst & 7];
   const uint64_t src_addr = Address(kDma0Src), dst_addr = Address(kDma0Dst);
@@ -808,10 +1019,16 @@ Status Machine::Dma() {
   if (from.read == nullptr || src_addr > from.size || length > from.size - src_addr) {
     return Status::Error("DMA source outside region %d", src & 7);
   }
-  if (to.write == nullptr || dst_addr > to.size || length > to.size - dst_addr) {
-    return Status::Error("DMA destination outside writable region %d", dst & 7);
+  uint8_t* target = nullptr;
+  if ((dst >> 8) & 1) {
+    NPU_RETURN_IF_ERROR(LutDestination(dst_addr, length, &target));
+  } else {
+    if (to.write == nullptr || dst_addr > to.size || length > to.size - dst_addr) {
+      return Status::Error("DMA destination outside writable region %d", dst & 7);
+    }
+    target = to.write + dst_addr;
   }
-  memmove(to.write + dst_addr, from.read + src_addr, size_t(length));
+  memmove(target, from.read + src_addr, size_t(length));
   ++stats_->dma_transfers;
   return Status::Ok();
 }
@@ -821,8 +1038,7 @@ Status Machine::Execute(uint16_t opcode, uint16_t param, uint32_t command_offset
   Status status;
   switch (opcode) {
     case kOpConv:
-      if (param & 1) return Status::Error("weights from IFM2 (matmul) not supported");
-      status = Convolution(false);
+      status = (param & 1) ? MatMul() : Convolution(false);
       break;
     case kOpDepthwise:
       status = Convolution(true);
@@ -839,6 +1055,13 @@ Status Machine::Execute(uint16_t opcode, uint16_t param, uint32_t command_offset
       return Status::Ok();
   }
   arena_.Reset(mark);
+  if (uint8_t* chain = arena_.SettleTop()) {
+    chain_.read = chain;
+    chain_.write = chain;
+    chain_.size = chain_next_.size;
+    for (int k = 0; k < 3; ++k) chain_dims_[k] = chain_next_dims_[k];
+    chain_next_ = chain_;  // what last_ofm_ (the observer's view) points to
+  }
   ++stats_->operations;
   if (status.ok() && observer_ != nullptr && observer_->after_operation != nullptr) {
     observer_->after_operation(observer_->context, command_offset, opcode, last_ofm_);

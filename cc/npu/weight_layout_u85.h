@@ -27,6 +27,13 @@ struct U85WeightLayout {
   int macs = 256;
   int cores = 1;
   U85Traversal traversal = U85Traversal::kDepthFirst;
+  // WEIGHT_FORMAT sparsity 2:4: Vela checked that every 4 consecutive IFM
+  // channels hold at least two zeros and orders the stream for the sparse
+  // MAC path (16 IFM channels per microblock step, part-kernel-first
+  // rounding to 10 kernel elements, IFM block depth 128 depth-first). The
+  // stream still carries every weight, zeros included, so the values are
+  // placed like dense ones.
+  bool sparse = false;
 };
 
 // IFM block depth the U85 block config implies (not in any register).
@@ -44,8 +51,8 @@ size_t ForEachU85Weight(const U85WeightLayout& p, Visit visit) {
   int sub_kernel_round = 1;
   int ifm_ublock_depth = ifm_block_depth;
   if (p.traversal == U85Traversal::kPartKernelFirst) {
-    sub_kernel_round = ifm16 ? 10 : 5;
-    ifm_ublock_depth = ifm16 ? 8 : ifm_block_depth;
+    sub_kernel_round = (ifm16 || p.sparse) ? 10 : 5;
+    ifm_ublock_depth = (ifm16 && !p.sparse) ? 8 : ifm_block_depth;
   } else if (p.traversal == U85Traversal::kDepthFirst) {
     stride_x = stride_y = 1;
   } else {
@@ -54,7 +61,7 @@ size_t ForEachU85Weight(const U85WeightLayout& p, Visit visit) {
   }
   const int decomp_x = 8 / p.dilation_x, decomp_y = 8 / p.dilation_y;
   const int dw_padding = (!ifm16 && p.macs <= 256) ? 0 : (p.macs <= 512 ? 2 : 6);
-  const int inner_step = depthwise ? 1 : 8;
+  const int inner_step = depthwise ? 1 : (p.sparse ? 16 : 8);
   const int interleave = 4;
   size_t n = 0;
   auto pad = [&](int count) -> bool {

@@ -77,6 +77,47 @@ def _mobilenet_v2() -> torch.nn.Module:
     return MobileNetV2()
 
 
+def _zoo(name: str) -> Callable[[], torch.nn.Module]:
+    """A model from the SDK's zoo (python/ethosu_sdk/models), seeded weights."""
+
+    def build() -> torch.nn.Module:
+        from ethosu_sdk.models import registry
+
+        return registry.load_model(name).module
+
+    return build
+
+
+def _then(activation: Callable[[torch.Tensor], torch.Tensor], layer: torch.nn.Module) -> torch.nn.Module:
+    """layer followed by activation. A lone LUT operator would leave the TOSA
+    graph without a delegation tag (and its dump unnamed); after a conv or
+    linear layer Vela fuses the LUT into it as its activation."""
+    return _Lambda(lambda m, x: activation(m[0](x)), layer)
+
+
+def _self_attention() -> torch.nn.Module:
+    from ethosu_sdk.models.attention import SelfAttention
+
+    return SelfAttention(32, 4)
+
+
+def _transformer_mlp() -> torch.nn.Module:
+    """The transformer block's second half: x + mlp(norm(x)), GELU inside."""
+    norm, mlp = torch.nn.LayerNorm(32), torch.nn.Sequential(
+        torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.Linear(64, 32))
+    return _Lambda(lambda m, x: x + m[1](m[0](x)), norm, mlp)
+
+
+def _sparse_conv(cin: int, cout: int, k: int) -> torch.nn.Module:
+    """A conv whose weights are 2:4 sparse along the input channels (two of
+    every four are zero), so Vela encodes them for U85's sparse MAC path."""
+    conv = torch.nn.Conv2d(cin, cout, k, 1, k // 2)
+    with torch.no_grad():
+        conv.weight[:, 1::4] = 0
+        conv.weight[:, 2::4] = 0
+    return _Lambda(lambda m, x: m[0](x), conv)
+
+
 # name -> (module factory, input shapes). Shapes are kept small so a case
 # lowers in seconds; channel counts cross 16 to exercise bricks.
 CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
@@ -106,6 +147,41 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "conv9x9": (lambda: _conv(4, 8, 9, 1, 4), [(1, 4, 12, 12)]),
     "conv1x1_deep": (lambda: _conv(96, 80, 1, 1, 0), [(1, 96, 4, 4)]),
     "mobilenet_v2": (_mobilenet_v2, [(1, 3, 224, 224)]),
+    # LUT activations (int8 256-entry tables).
+    "linear_sigmoid": (lambda: _then(torch.sigmoid, torch.nn.Linear(40, 20)), [(2, 40)]),
+    "conv_tanh": (lambda: _then(torch.tanh, torch.nn.Conv2d(8, 24, 1)), [(1, 8, 5, 5)]),
+    "conv_gelu": (lambda: _then(torch.nn.functional.gelu, torch.nn.Conv2d(8, 16, 3, 1, 1)), [(1, 8, 6, 6)]),
+    "conv_hardswish": (lambda: _then(torch.nn.functional.hardswish, torch.nn.Conv2d(8, 16, 1)), [(1, 8, 5, 5)]),
+    "softmax": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(2, 10)]),
+    "softmax_c40": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(1, 3, 40)]),
+    "mlp_softmax": (_zoo("mlp_softmax"), [(1, 64)]),
+    # Matrix products with both operands computed (weights from IFM2), and
+    # the 32-bit rescales (accumulators loaded from IFM2) of layer norm.
+    "matmul": (lambda: _Lambda(lambda m, a, b: torch.matmul(a, b)), [(1, 16, 24), (1, 24, 20)]),
+    "bmm": (lambda: _Lambda(lambda m, a, b: torch.matmul(a, b)), [(1, 4, 16, 8), (1, 4, 8, 16)]),
+    "layer_norm": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.LayerNorm(32)), [(1, 16, 32)]),
+    "transformer_block": (_zoo("transformer_block"), [(1, 16, 32)]),
+    "self_attention": (_self_attention, [(1, 16, 32)]),
+    # U85 2:4 sparse weights: Vela picks the sparse encoding when weights
+    # happen to be sparse (one input channel padded to four, or zeros).
+    "conv_1ch_10x4": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(1, 64, (10, 4), 2, (5, 1))),
+                      [(1, 1, 49, 10)]),
+    "conv1x1_sparse": (lambda: _sparse_conv(64, 32, 1), [(1, 64, 5, 5)]),
+    "conv3x3_sparse": (lambda: _sparse_conv(32, 24, 3), [(1, 32, 6, 6)]),
+    "kws_dscnn": (_zoo("kws_dscnn"), [(1, 1, 49, 10)]),
+    "softmax_4d": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(1, 4, 16, 16)]),
+    "attention_scores": (lambda: _Lambda(lambda m, q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35),
+                         [(1, 4, 16, 8), (1, 4, 16, 8)]),
+    # Not a test target: Vela 5.1.0 keeps the 5-D shape of an unbind()
+    # result as the MatMul IFM and never advances IFM_BASE0 per head, so
+    # heads 1-3 reuse head 0's rows (see cc/npu/README.md). Kept to
+    # reproduce that with --case=attention_scores_unbind.
+    "attention_scores_unbind": (
+        lambda: _Lambda(lambda m, x: (lambda q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35)(*x.unbind(0))),
+        [(2, 1, 4, 16, 8)]),
+    "permute_heads": (lambda: _Lambda(lambda m, x: m[0](x).reshape(1, 16, 3, 4, 8).permute(2, 0, 3, 1, 4) * 1.5,
+                                      torch.nn.Linear(32, 96)), [(1, 16, 32)]),
+    "transformer_mlp": (_transformer_mlp, [(1, 16, 32)]),
 }
 
 def lower(case: str, target: str, work_dir: str, debug_db: bool = False,

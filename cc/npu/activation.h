@@ -1,0 +1,43 @@
+// The activation stage that follows the output scale: a clip to
+// ACTIVATION_MIN/MAX (or a forced type range), then an optional lookup
+// table in the NPU's LUT memory, which a DMA filled earlier in the stream.
+#pragma once
+
+#include <cstdint>
+
+#include "cc/npu/output_stage.h"
+
+namespace npu {
+
+// Bytes of LUT memory: U85's LUT RAM; on U55 the last two SHRAM banks.
+constexpr int kLutMemoryBytes = 2048;
+
+struct ActivationStage {
+  bool clip = false;
+  int64_t clip_min = 0, clip_max = 0;
+  // Lookup table (null: none): 256 entries indexed by the clipped 8-bit
+  // value, each `entry_bytes` little-endian, sign-extended if signed.
+  const uint8_t* lut = nullptr;
+  int entry_bytes = 1;
+  bool entry_signed = true;
+  bool index_signed = true;
+
+  // GUESS (undocumented): the LUT index is the value after the output
+  // scale, the zero point and the clip, saturated to the 8-bit index type
+  // (signed: v + 128); the entry is written as is (the OFM zero point is
+  // not added again: Vela's tables hold final OFM values). Pinned by the
+  // sigmoid/tanh/gelu/softmax cases against the TOSA reference model.
+  int64_t Apply(int64_t v) const {
+    if (clip) v = Clamp(v, clip_min, clip_max);
+    if (lut == nullptr) return v;
+    const int64_t index = index_signed ? Clamp(v, -128, 127) + 128 : Clamp(v, 0, 255);
+    const uint8_t* p = lut + index * entry_bytes;
+    uint32_t raw = 0;
+    for (int k = 0; k < entry_bytes; ++k) raw |= uint32_t(p[k]) << (8 * k);
+    if (!entry_signed) return int64_t(raw);
+    const int unused = 32 - 8 * entry_bytes;
+    return int64_t(int32_t(raw << unused) >> unused);
+  }
+};
+
+}  // namespace npu
