@@ -848,6 +848,8 @@ Status Machine::ElementwiseU55(int mode) {
 Status Machine::Dma() {
   const uint16_t src = C0(kDma0SrcRegion), dst = C0(kDma0DstRegion);
   if (((src >> 9) & 3) != 0) return Status::Error("strided DMA not supported");
+  // U65 puts its 2-D/3-D DMA mode in the destination region's bits 10:9.
+  if (U55() && ((dst >> 9) & 3) != 0) return Status::Error("2-D/3-D DMA not supported");
   if (((src >> 11) & 1) || ((dst >> 11) & 1)) return Status::Error("indexed DMA not supported");
   const Region& from = regions_[src & 7];
   const Region& to = regions_[dst & 7];

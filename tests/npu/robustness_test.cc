@@ -54,6 +54,7 @@ npu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr
     out_sizes.push_back(outputs[size_t(i)].size());
   }
   std::vector<uint8_t> scratch(payload.scratch_size);
+  std::vector<uint8_t> fast_scratch(payload.fast_scratch_size);
   std::vector<uint8_t> workspace(1u << 20);
   ethosu::DelegateBuffers b;
   b.inputs = in_ptrs.data();
@@ -64,6 +65,8 @@ npu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr
   b.num_outputs = payload.num_outputs;
   b.scratch = scratch.data();
   b.scratch_size = scratch.size();
+  b.fast_scratch = fast_scratch.empty() ? nullptr : fast_scratch.data();
+  b.fast_scratch_size = fast_scratch.size();
   b.workspace = {workspace.data(), workspace.size()};
   b.limits.max_work_per_operation = 1u << 22;
   npu::RunStats local;

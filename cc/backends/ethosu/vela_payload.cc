@@ -7,6 +7,7 @@ namespace {
 
 constexpr size_t kBlockHeaderBytes = 32;  // name[16], u32 length, u8 external, 11 reserved
 constexpr size_t kBlockAlignment = 16;
+constexpr uint32_t kU65DedicatedSramBytes = 384 * 1024;
 
 uint32_t ReadU32(const uint8_t* p) {
   return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
@@ -78,6 +79,11 @@ Status ParseCommandData(const uint8_t* data, size_t size, VelaPayload* out) {
     out->npu.arch = npu::Architecture::kEthosU65;
     out->npu.macs = 256;
     out->npu.cores = macs / 256;
+    // The payload does not carry the fast scratch size: ExecuTorch's
+    // EthosUCompileSpec compiles U65 for Vela's memory mode
+    // Dedicated_Sram_384KB, whose staging SRAM is region 2 (U55/U85 modes
+    // use none). Accesses beyond it fail as out of region.
+    out->fast_scratch_size = kU65DedicatedSramBytes;
   } else if (major == 2 && product == 2) {
     out->npu.arch = npu::Architecture::kEthosU85;
     out->npu.macs = macs;
