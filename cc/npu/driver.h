@@ -51,12 +51,18 @@ struct OperationObserver {
   void* context = nullptr;
 };
 
-enum class Architecture { kEthosU55, kEthosU85 };
+// U65 runs U55 command streams (plus PARALLEL_MODE, a second scale and
+// weight stream for its second core, and 2-D/3-D DMA).
+enum class Architecture { kEthosU55, kEthosU85, kEthosU65 };
 
 // Which NPU the stream was compiled for (from the driver payload header).
+// `macs` counts as Vela's configurations do: the whole U85 (U85-1024 has
+// four cores), one U55/U65 core (U65-512 is two cores of 256). `cores` is
+// the number of weight streams an operation may split its weights into.
 struct NpuConfig {
   Architecture arch = Architecture::kEthosU85;
   int macs = 256;
+  int cores = 1;
 };
 
 // Executes `num_words` 32-bit command words (the register stream without the

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cc/npu/activation.h"
+#include "cc/npu/configs.h"
 #include "cc/npu/driver.h"
 #include "cc/npu/feature_map.h"
 #include "cc/npu/output_stage.h"
@@ -11,6 +12,7 @@
 #include "cc/npu/weight_codec.h"
 #include "cc/npu/weight_layout_u55.h"
 #include "cc/npu/weight_layout_u85.h"
+#include "cc/npu/weight_streams.h"
 
 namespace npu {
 namespace u85 {
@@ -138,13 +140,17 @@ class Machine {
   }
   Status LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights);
   Status LoadWeightsU55(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights);
+  // Weights split over one stream per core (weight_streams.h); one layout given.
+  Status LoadWeightStreams(const U85WeightLayout* u85, const U55WeightLayout* u55,
+                           int16_t** weights);
   Status LoadScales(int ofm_depth, ScaleRecord** records);
   Scale OfmScale() const;
   Scale IfmScale(uint16_t op) const;
   Status Output(const FeatureMap& ofm, int y, int x, int c, int64_t acc, const Scale& scale);
   bool PerChannel() const { return ((C0(kOfmPrecision) >> 8) & 1) == 0; }
 
-  bool U55() const { return config_.arch == Architecture::kEthosU55; }
+  // U65 runs the U55 command set (its extras: see LoadScales, weight streams).
+  bool U55() const { return config_.arch != Architecture::kEthosU85; }
   Status CheckAccumulatorAndActivation(const FeatureMap& ofm, bool ifm2_input = false);
   Status PrepareActivation(const FeatureMap& ofm);
   Status LutDestination(uint64_t address, uint64_t length, uint8_t** out);
@@ -288,7 +294,10 @@ Status Machine::LoadScales(int ofm_depth, ScaleRecord** records) {
   const Region& region = regions_[region_index];
   const uint64_t base = Address(kScaleBase);
   const uint64_t length = Address(kScaleLength);
-  const uint64_t needed = uint64_t(ofm_depth) * 10;
+  // U65-512: core s scales channels s, s + 2, ... from its own stream
+  // (SCALE1_BASE/LENGTH, U65 opcodes 146/147). U85 cores share one stream.
+  const int cores = U55() ? config_.cores : 1;
+  const uint64_t needed = uint64_t((ofm_depth + cores - 1) / cores) * 10;
   if (length < needed) {
     return Status::Error("scale stream of %llu bytes too short for %d channels",
                          (unsigned long long)length, ofm_depth);
@@ -302,8 +311,19 @@ Status Machine::LoadScales(int ofm_depth, ScaleRecord** records) {
   if (out == nullptr) return status;
   if (U55()) {
     // U55 record: int40 bias, uint32 scale, 6-bit shift.
+    const uint8_t* streams[2] = {region.read + base, nullptr};
+    if (cores == 2) {
+      const uint64_t base1 = Address(kU65Scale1Base), length1 = Address(kU65Scale1Length);
+      const uint64_t needed1 = uint64_t(ofm_depth / 2) * 10;
+      if (length1 < needed1 || base1 > region.size || needed1 > region.size - base1) {
+        return Status::Error("second scale stream outside region %d", region_index);
+      }
+      streams[1] = region.read + base1;
+    } else if (cores != 1) {
+      return Status::Error("%d scale streams", cores);
+    }
     for (int c = 0; c < ofm_depth; ++c) {
-      const uint8_t* p = region.read + base + uint64_t(c) * 10;
+      const uint8_t* p = streams[c % cores] + uint64_t(c / cores) * 10;
       uint64_t bias = 0;
       for (int k = 0; k < 5; ++k) bias |= uint64_t(p[k]) << (8 * k);
       out[c].bias = int64_t(bias << 24) >> 24;
@@ -356,11 +376,12 @@ Status Machine::LoadWeightsU55(bool depthwise, int ofm_depth, int ifm_depth, int
   layout.ofm_block_depth = C0(kOfmBlkDepthM1) + 1;
   layout.ifm_bits = 8 * ElementBytes((C0(kIfmPrecision) >> 2) & 3);
   // Microblock depths of the U55 MAC configurations (32 MACs: OFM 4).
-  layout.ofm_ublock_depth = config_.macs == 32 ? 4 : 8;
+  layout.ofm_ublock_depth = U55MicroblockDepth(config_.macs);
   layout.ifm_ublock_depth = 8;
   layout.traversal = depthwise ? U85Traversal::kDepthwise
                      : ((stride >> 2) & 1) ? U85Traversal::kPartKernelFirst
                                            : U85Traversal::kDepthFirst;
+  if (config_.cores > 1) return LoadWeightStreams(nullptr, &layout, weights);
   const size_t total = size_t(ofm_depth) * size_t(layout.kernel_w * layout.kernel_h) *
                        size_t(layout.ifm_depth);
   Status status;
@@ -403,6 +424,53 @@ Status Machine::LoadWeightsU55(bool depthwise, int ofm_depth, int ifm_depth, int
   return Status::Ok();
 }
 
+Status Machine::LoadWeightStreams(const U85WeightLayout* u85, const U55WeightLayout* u55,
+                                  int16_t** weights) {
+  const int region_index = C0(kWeightRegion) & 7;
+  const Region& region = regions_[region_index];
+  // WEIGHT_BASE/LENGTH, then WEIGHT1..3 (U65 has WEIGHT1 only; Vela leaves
+  // the base of an empty stream stale, so only non-empty ones are checked).
+  const uint16_t registers[kMaxWeightStreams][2] = {{kWeightBase, kWeightLength},
+                                                   {kWeight1Base, kWeight1Length},
+                                                   {kWeight2Base, kWeight2Length},
+                                                   {kWeight3Base, kWeight3Length}};
+  WeightStream streams[kMaxWeightStreams];
+  for (int s = 0; s < config_.cores && s < kMaxWeightStreams; ++s) {
+    const uint64_t base = Address(registers[s][0]);
+    const uint64_t length = Address(registers[s][1]);
+    if (length == 0) continue;
+    if (region.read == nullptr || base > region.size || length > region.size - base) {
+      return Status::Error("weight stream %d outside region %d", s, region_index);
+    }
+    streams[s].data = region.read + base;
+    streams[s].size = size_t(length);
+  }
+  const int kernel_h = u85 != nullptr ? u85->kernel_h : u55->kernel_h;
+  const int kernel_w = u85 != nullptr ? u85->kernel_w : u55->kernel_w;
+  const int ifm_depth = u85 != nullptr ? u85->ifm_depth : u55->ifm_depth;
+  const int ofm_depth = u85 != nullptr ? u85->ofm_depth : u55->ofm_depth;
+  const size_t total = size_t(ofm_depth) * size_t(kernel_w * kernel_h) * size_t(ifm_depth);
+  const bool fwd = u85 != nullptr && (C0(kWeightFormat) & 1) != 0;
+  if (u85 != nullptr && ((C0(kWeightFormat) >> 4) & 1)) {
+    return Status::Error("sparse weights not supported");
+  }
+  Status status;
+  auto* out = static_cast<int16_t*>(arena_.Take(total * 2, "weights", &status));
+  if (out == nullptr) return status;
+  memset(out, 0, total * 2);
+  const size_t scratch_size = u85 != nullptr ? U85WeightStreamsScratchBytes(*u85, fwd)
+                                             : U55WeightStreamsScratchBytes(*u55, config_.cores);
+  if (scratch_size == 0) return Status::Error("weights cannot split over %d cores", config_.cores);
+  void* scratch = arena_.Take(scratch_size, "weight streams", &status);
+  if (scratch == nullptr) return status;
+  NPU_RETURN_IF_ERROR(
+      u85 != nullptr
+          ? DecodeU85WeightStreams(*u85, fwd, streams, out, scratch, scratch_size)
+          : DecodeU55WeightStreams(*u55, config_.cores, streams, out, scratch, scratch_size));
+  *weights = out;
+  return Status::Ok();
+}
+
 Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights) {
   if (U55()) return LoadWeightsU55(depthwise, ofm_depth, ifm_depth, weights);
   const uint16_t stride = C0(kKernelStride);
@@ -418,21 +486,19 @@ Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_
   layout.kernel_h = C0(kKernelHeightM1) / layout.dilation_y + 1;
   layout.ofm_block_depth = C0(kOfmBlkDepthM1) + 1;
   layout.ifm_bits = 8 * ElementBytes((C0(kIfmPrecision) >> 2) & 3);
-  layout.macs = 256;
-  layout.cores = 1;
-  // Microblock (ACC_FORMAT bits 10:8) gives the OFM microblock depth; the
-  // table is U85-256's: 1x2x16, 1x4x8, 2x2x8.
+  layout.macs = config_.macs;
+  layout.cores = config_.cores;
+  // Microblock (ACC_FORMAT bits 10:8) gives the OFM microblock depth, from
+  // the configuration's table (configs.cc).
   const int microblock = (C0(kAccFormat) >> 8) & 7;
-  if (microblock == 1) {
-    layout.ofm_ublock_depth = 16;
-  } else if (microblock == 2 || microblock == 3) {
-    layout.ofm_ublock_depth = 8;
-  } else {
-    return Status::Error("microblock %d not valid for Ethos-U85-256", microblock);
+  layout.ofm_ublock_depth = U85MicroblockDepth(config_.macs, microblock);
+  if (layout.ofm_ublock_depth == 0) {
+    return Status::Error("microblock %d not valid for Ethos-U85-%d", microblock, config_.macs);
   }
   layout.traversal = depthwise ? U85Traversal::kDepthwise
                      : ((stride >> 2) & 1) ? U85Traversal::kPartKernelFirst
                                            : U85Traversal::kDepthFirst;
+  if (layout.cores > 1) return LoadWeightStreams(&layout, nullptr, weights);
   if (Address(kWeight1Length) != 0 || Address(kWeight2Length) != 0 ||
       Address(kWeight3Length) != 0) {
     return Status::Error("multiple weight streams not supported on one core");
@@ -1009,6 +1075,8 @@ Status Machine::ElementwiseU55(int mode) {
 Status Machine::Dma() {
   const uint16_t src = C0(kDma0SrcRegion), dst = C0(kDma0DstRegion);
   if (((src >> 9) & 3) != 0) return Status::Error("strided DMA not supported");
+  // U65 puts its 2-D/3-D DMA mode in the destination region's bits 10:9.
+  if (U55() && ((dst >> 9) & 3) != 0) return Status::Error("2-D/3-D DMA not supported");
   if (((src >> 11) & 1) || ((dst >> 11) & 1)) return Status::Error("indexed DMA not supported");
   // region_mode (bit 8): 1 addresses the NPU's internal memory (LUTs).
   if ((src >> 8) & 1) return Status::Error("DMA from internal memory not supported");
@@ -1113,9 +1181,9 @@ Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t n
                         const Region (&regions)[kNumRegions], Workspace workspace,
                         RunStats* stats, const RunLimits& limits,
                         const OperationObserver* observer) {
-  if (config.arch == Architecture::kEthosU85 ? config.macs != 256
-                                             : (config.macs < 32 || config.macs > 256)) {
-    return Status::Error("Ethos-U configuration with %d MACs not supported", config.macs);
+  if (ConfigCores(config) == 0 || ConfigCores(config) != config.cores) {
+    return Status::Error("Ethos-U configuration with %d MACs on %d cores not supported",
+                         config.macs, config.cores);
   }
   if (words == nullptr && num_words != 0) return Status::Error("null command stream");
   RunStats local;

@@ -41,6 +41,8 @@ enum Cmd1 : uint16_t {
   kWeight1Base = 144, kWeight1Length = 145, kWeight2Base = 146, kWeight2Length = 147,
   kWeight3Base = 148, kWeight3Length = 149, kResizeX = 150, kResizeY = 151,
   kOpBranch = 256,
+  // U65 only (same numbers as U85's WEIGHT2_BASE/LENGTH).
+  kU65Scale1Base = 146, kU65Scale1Length = 147,
 };
 
 bool IsKnownCmd0(uint16_t opcode);

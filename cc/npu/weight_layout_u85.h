@@ -26,6 +26,9 @@ struct U85WeightLayout {
   int ifm_bits = 8;
   int macs = 256;
   int cores = 1;
+  // With several cores each has its own stream: stream s holds OFM channels
+  // 4s..4s+3 of every 4*cores in each microblock (Vela's InterleaveDepth).
+  int stream = 0;
   U85Traversal traversal = U85Traversal::kDepthFirst;
   // WEIGHT_FORMAT sparsity 2:4: Vela checked that every 4 consecutive IFM
   // channels hold at least two zeros and orders the stream for the sparse
@@ -103,7 +106,8 @@ size_t ForEachU85Weight(const U85WeightLayout& p, Visit visit) {
                       const int wx = sub_x + phase_x + kx * stride_x;
                       const int wy = sub_y + phase_y + ky * stride_y;
                       for (int ifm_inner = 0; ifm_inner < ifm_ublock_depth; ifm_inner += inner_step) {
-                        for (int ofm_z = 0; ofm_z < p.ofm_ublock_depth; ofm_z += interleave * p.cores) {
+                        for (int ofm_z = p.stream * interleave; ofm_z < p.ofm_ublock_depth;
+                             ofm_z += interleave * p.cores) {
                           for (int ofm_inner = 0; ofm_inner < interleave; ++ofm_inner) {
                             for (int ifm_z = 0; ifm_z < inner_step; ++ifm_z) {
                               const int i = ifm_block + ifm_outer + ifm_inner + ifm_z;

@@ -168,6 +168,7 @@ int main(int argc, char** argv) {
   }
   const npu::OperationObserver hook = {AfterOperation, &observer};
   std::vector<uint8_t> scratch(payload.scratch_size, 0);
+  std::vector<uint8_t> fast_scratch(payload.fast_scratch_size, 0);
   std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
   ethosu::DelegateBuffers buffers;
   buffers.inputs = inputs.data();
@@ -178,6 +179,10 @@ int main(int argc, char** argv) {
   buffers.num_outputs = n_out;
   buffers.scratch = scratch.data();
   buffers.scratch_size = scratch.size();
+  if (!fast_scratch.empty()) {
+    buffers.fast_scratch = fast_scratch.data();
+    buffers.fast_scratch_size = fast_scratch.size();
+  }
   buffers.workspace = {workspace.data(), workspace.size()};
   if (trace_path != nullptr || observer.inject >= 0) buffers.observer = &hook;
   npu::RunStats stats;

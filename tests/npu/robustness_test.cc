@@ -54,6 +54,7 @@ npu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr
     out_sizes.push_back(outputs[size_t(i)].size());
   }
   std::vector<uint8_t> scratch(payload.scratch_size);
+  std::vector<uint8_t> fast_scratch(payload.fast_scratch_size);
   std::vector<uint8_t> workspace(1u << 20);
   ethosu::DelegateBuffers b;
   b.inputs = in_ptrs.data();
@@ -64,6 +65,8 @@ npu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr
   b.num_outputs = payload.num_outputs;
   b.scratch = scratch.data();
   b.scratch_size = scratch.size();
+  b.fast_scratch = fast_scratch.empty() ? nullptr : fast_scratch.data();
+  b.fast_scratch_size = fast_scratch.size();
   b.workspace = {workspace.data(), workspace.size()};
   b.limits.max_work_per_operation = 1u << 22;
   npu::RunStats local;
@@ -134,6 +137,34 @@ int main(int argc, char** argv) {
     s = npu::RunCommandStream(npu::NpuConfig(), words, 1, regions,
                               {workspace.data(), workspace.size()}, nullptr);
     Expect(Contains(s, "inside a command"), "stream cut inside a command is an error");
+  }
+  // Configurations Vela has no table for, or with the wrong number of cores
+  // (weight streams), are refused before the stream runs; Vela's are run.
+  {
+    using npu::Architecture;
+    const uint32_t words[1] = {0u};  // NPU_OP_STOP
+    npu::Region regions[npu::kNumRegions];
+    std::vector<uint8_t> workspace(1u << 16);
+    const npu::NpuConfig bad[] = {{Architecture::kEthosU85, 512, 1},
+                                  {Architecture::kEthosU85, 384, 1},
+                                  {Architecture::kEthosU85, 2048, 8},
+                                  {Architecture::kEthosU55, 512, 1},
+                                  {Architecture::kEthosU55, 128, 2},
+                                  {Architecture::kEthosU65, 256, 4}};
+    for (const npu::NpuConfig& config : bad) {
+      s = npu::RunCommandStream(config, words, 1, regions, {workspace.data(), workspace.size()},
+                                nullptr);
+      Expect(Contains(s, "not supported"), "unknown configuration is an error");
+    }
+    const npu::NpuConfig good[] = {{Architecture::kEthosU85, 128, 1},
+                                   {Architecture::kEthosU85, 2048, 4},
+                                   {Architecture::kEthosU55, 32, 1},
+                                   {Architecture::kEthosU65, 256, 2}};
+    for (const npu::NpuConfig& config : good) {
+      s = npu::RunCommandStream(config, words, 1, regions, {workspace.data(), workspace.size()},
+                                nullptr);
+      Expect(s.ok(), "Vela's configurations run");
+    }
   }
   // DMA past the end of its source.
   s = Run(WithCommands(file, cmd, {0x00000130u, 0x00010131u, 0x00004030u, 0xFFFFFF00u,

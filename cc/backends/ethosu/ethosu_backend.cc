@@ -13,6 +13,7 @@ using runtime::Status;
 struct Handle {
   ethosu::VelaPayload payload;
   uint8_t* scratch = nullptr;
+  uint8_t* fast_scratch = nullptr;  // region 2, if the payload needs one (U65)
 };
 
 // The NPU layer's messages, carried into the runtime's status.
@@ -44,6 +45,15 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
                          h->payload.scratch_size, static_cast<int64_t>(init.arena->size() - init.arena->used()));
   }
   scratch_bytes_ += h->payload.scratch_size;
+  if (h->payload.fast_scratch_size > 0) {
+    h->fast_scratch = static_cast<uint8_t*>(init.arena->Allocate(h->payload.fast_scratch_size, 16));
+    if (h->fast_scratch == nullptr) {
+      return Status::Error(ErrorCode::kOutOfMemory, "arena too small for Ethos-U fast scratch (bytes, free)",
+                           h->payload.fast_scratch_size,
+                           static_cast<int64_t>(init.arena->size() - init.arena->used()));
+    }
+    scratch_bytes_ += h->payload.fast_scratch_size;
+  }
   if (workspace_.data == nullptr) {
     workspace_.data = static_cast<uint8_t*>(init.arena->Allocate(workspace_bytes_, 16));
     if (workspace_.data == nullptr) {
@@ -95,6 +105,8 @@ Status EthosUBackend::Execute(void* handle, runtime::Span<runtime::Value* const>
   buffers.num_outputs = payload.num_outputs;
   buffers.scratch = h->scratch;
   buffers.scratch_size = payload.scratch_size;
+  buffers.fast_scratch = h->fast_scratch;
+  buffers.fast_scratch_size = payload.fast_scratch_size;
   buffers.workspace = workspace_;
   npu::RunStats run{};
   const uint64_t start = platform::TimerTicks();

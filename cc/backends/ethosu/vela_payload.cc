@@ -7,6 +7,7 @@ namespace {
 
 constexpr size_t kBlockHeaderBytes = 32;  // name[16], u32 length, u8 external, 11 reserved
 constexpr size_t kBlockAlignment = 16;
+constexpr uint32_t kU65DedicatedSramBytes = 384 * 1024;
 
 uint32_t ReadU32(const uint8_t* p) {
   return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
@@ -59,17 +60,38 @@ Status ParseCommandData(const uint8_t* data, size_t size, VelaPayload* out) {
   if ((ReadU32(data + 4) & 0xFF) != 0x01) return Status::Error("vela: missing optimizer config");
   out->arch_config = ReadU32(data + 8);
   out->arch_version = ReadU32(data + 12);
-  // Architecture version bits 31:28 name the product (1: U55, 2: U85);
-  // the config word's bits 3:0 are log2 of the MAC count.
-  const uint32_t product = out->arch_version >> 28;
-  if (product == 1) {
+  // The architecture version (the ID register) has bits 31:28 1 for U55
+  // and U65, 2 for U85. The config word is Vela's CONFIG register value:
+  // bits 31:28 the product (0: U55, 1: U65, 2: U85), bits 3:0 log2 of the
+  // MACs (U55/U65: of all cores together), U85 bits 13:12 log2 of the
+  // weight decoders (cores).
+  const uint32_t major = out->arch_version >> 28;
+  const uint32_t product = out->arch_config >> 28;
+  const int macs = 1 << (out->arch_config & 0xF);
+  if (major == 1 && product == 0) {
     out->npu.arch = npu::Architecture::kEthosU55;
-  } else if (product == 2) {
+    out->npu.macs = macs;
+    out->npu.cores = 1;
+  } else if (major == 1 && product == 1) {
+    // GUESS (not in the header): a U65 core has 256 MACs, as in Vela's
+    // only two U65 configurations (256 on one core, 512 on two), so the
+    // MAC count gives the cores. Pinned by the u65_256_* and u65_512_* cases.
+    out->npu.arch = npu::Architecture::kEthosU65;
+    out->npu.macs = 256;
+    out->npu.cores = macs / 256;
+    // The payload does not carry the fast scratch size: ExecuTorch's
+    // EthosUCompileSpec compiles U65 for Vela's memory mode
+    // Dedicated_Sram_384KB, whose staging SRAM is region 2 (U55/U85 modes
+    // use none). Accesses beyond it fail as out of region.
+    out->fast_scratch_size = kU65DedicatedSramBytes;
+  } else if (major == 2 && product == 2) {
     out->npu.arch = npu::Architecture::kEthosU85;
+    out->npu.macs = macs;
+    out->npu.cores = 1 << ((out->arch_config >> 12) & 3);
   } else {
-    return Status::Error("vela: unknown NPU product %u", unsigned(product));
+    return Status::Error("vela: unknown NPU (version %u, product %u)", unsigned(major),
+                         unsigned(product));
   }
-  out->npu.macs = 1 << (out->arch_config & 0xF);
   size_t at = 16;
   for (;;) {
     if (at + 4 > size) return Status::Error("vela: cmd_data has no command stream");

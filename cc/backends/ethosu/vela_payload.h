@@ -34,6 +34,9 @@ struct VelaPayload {
   const uint8_t* weights = nullptr;  // region 0, read-only
   size_t weights_size = 0;
   uint32_t scratch_size = 0;         // region 1 bytes the caller provides
+  // Region 2 (fast scratch: dedicated SRAM for staged weights and feature
+  // maps) bytes the caller provides; 0 if the stream does not use it.
+  uint32_t fast_scratch_size = 0;
   int num_inputs = 0;
   VelaIo inputs[kMaxVelaIos];
   int num_outputs = 0;

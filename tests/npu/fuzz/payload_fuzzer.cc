@@ -42,6 +42,7 @@ void RunPayload(const uint8_t* data, size_t size) {
     out_sizes.push_back(outputs[size_t(i)].size());
   }
   std::vector<uint8_t> scratch(payload.scratch_size);
+  std::vector<uint8_t> fast_scratch(payload.fast_scratch_size);
   std::vector<uint8_t> workspace(kWorkspace);
   ethosu::DelegateBuffers b;
   b.inputs = in_ptrs.data();
@@ -52,6 +53,8 @@ void RunPayload(const uint8_t* data, size_t size) {
   b.num_outputs = payload.num_outputs;
   b.scratch = scratch.data();
   b.scratch_size = scratch.size();
+  b.fast_scratch = fast_scratch.empty() ? nullptr : fast_scratch.data();
+  b.fast_scratch_size = fast_scratch.size();
   b.workspace = {workspace.data(), workspace.size()};
   b.limits.max_work_per_operation = 1u << 18;
   npu::RunStats stats;
@@ -73,6 +76,11 @@ void RunCommands(const uint8_t* data, size_t size) {
   limits.max_work_per_operation = 1u << 18;
   npu::NpuConfig config;
   if (size > 0 && (data[0] & 2)) config = {npu::Architecture::kEthosU55, 128};
+  // Multi-core configurations read one weight stream per core.
+  if (size > 0 && (data[0] & 4)) {
+    config = (data[0] & 2) ? npu::NpuConfig{npu::Architecture::kEthosU65, 256, 2}
+                           : npu::NpuConfig{npu::Architecture::kEthosU85, 1024, 4};
+  }
   (void)npu::RunCommandStream(config, words.data(), words.size(), regions,
                               {workspace.data(), workspace.size()}, nullptr, limits);
 }
