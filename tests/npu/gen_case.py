@@ -155,10 +155,13 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "softmax": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(2, 10)]),
     "softmax_c40": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(1, 3, 40)]),
     "mlp_softmax": (_zoo("mlp_softmax"), [(1, 64)]),
+    # Stride 4 (beyond the NPU's 3): Vela decomposes the kernel.
+    "conv4x4_s4": (lambda: _conv(8, 16, 4, 4, 0), [(1, 8, 16, 16)]),
     # Matrix products with both operands computed (weights from IFM2), and
     # the 32-bit rescales (accumulators loaded from IFM2) of layer norm.
     "matmul": (lambda: _Lambda(lambda m, a, b: torch.matmul(a, b)), [(1, 16, 24), (1, 24, 20)]),
     "bmm": (lambda: _Lambda(lambda m, a, b: torch.matmul(a, b)), [(1, 4, 16, 8), (1, 4, 8, 16)]),
+    "matmul_k256": (lambda: _Lambda(lambda m, a, b: torch.matmul(a, b)), [(1, 16, 256), (1, 256, 16)]),
     "layer_norm": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.LayerNorm(32)), [(1, 16, 32)]),
     "transformer_block": (_zoo("transformer_block"), [(1, 16, 32)]),
     "self_attention": (_self_attention, [(1, 16, 32)]),
