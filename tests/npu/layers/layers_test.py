@@ -1,4 +1,4 @@
-"""MobileNetV2 on the NPU model, layer by layer, against the TOSA reference model.
+"""A network on the NPU model, layer by layer, against the TOSA reference model.
 
 The case (tests/npu:<NPU_CASE>.*) is one ExecuTorch Arm lowering: the Vela
 payload, Vela's debug database (which command-stream offset starts which
@@ -21,6 +21,7 @@ from vela_debug_db import read_layers, read_placements
 from ethosu_sdk.tensors import read_tensor_file
 
 CASE = "tests/npu/" + os.environ["NPU_CASE"]
+MIN_LAYERS = int(os.environ["MIN_LAYERS"])
 CASE_RUNNER = "tests/npu/case_runner_bin"
 
 
@@ -45,7 +46,7 @@ def test_every_layer_is_bit_exact(tmp_path):
     table = format_table(results)
     print(log + table)
     assert all(r.ok for r in results), "\n" + table
-    assert sum(r.exact for r in results) > 50, "expected MobileNetV2's ~65 NPU layers compared"
+    assert sum(r.exact for r in results) >= MIN_LAYERS, f"expected at least {MIN_LAYERS} layers"
     assert returncode == 0, log
 
 
@@ -62,4 +63,5 @@ def test_a_planted_fault_is_reported_in_its_layer(tmp_path):
     assert first_bad == target, "\n" + table
     assert sum(results[target].histogram.values()) == 1, "one element changed by one step"
     assert set(results[target].histogram) <= {-1, 1}
-    assert any(not r.exact for r in results[target + 1:]), "the fault should reach later layers"
+    if target + 1 < len(results):
+        assert any(not r.exact for r in results[target + 1:]), "the fault should reach later layers"

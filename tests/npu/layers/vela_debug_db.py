@@ -4,11 +4,11 @@
 the command stream to the source graph: `queue` gives, for each scheduled
 operation, a byte offset in the register command stream (observed: the
 offset of its last NPU_OP_* command; a layer Vela splits into many NPU
-operations, such as a U55 transpose, lists only the last),
-`perf` gives each scheduled operation's kind and the name of the tensor it
-produces (a TOSA tensor name when Vela compiled a TOSA graph; "#<id>" for a
-tensor Vela made up), and `tensors` gives where each tensor lives in the
-arena and in which layout.
+operations, such as a U55 transpose, lists only the last), `perf` gives
+each scheduled operation's kind and the name of the tensor it produces (a
+TOSA tensor name when Vela compiled a TOSA graph; "#<id>" or a TOSA name
+plus a suffix for a tensor Vela made up), and `tensors` gives where each
+tensor lives in the arena and in which layout.
 """
 
 import csv
@@ -24,11 +24,6 @@ class Layer:
     scheduled_id: int
     operator: str  # Vela's name for the operation (Conv2D, Add, ...)
     tensor: str  # the tensor the operation produces
-
-    @property
-    def internal(self) -> bool:
-        """A tensor Vela introduced (no counterpart in the source graph)."""
-        return self.tensor.startswith("#")
 
 
 @dataclasses.dataclass(frozen=True)
