@@ -947,6 +947,18 @@ Status ReadBroadcast(const FeatureMap& fm, int y, int x, int c, int32_t* v) {
   return fm.Read(y, x, c, v);
 }
 
+// The two elementwise operands at (y, x, c) minus their zero points; IFM2 is
+// `scalar_value` when the operation takes a scalar.
+Status ReadOperands(const FeatureMap& a, const FeatureMap& b, bool scalar, int32_t scalar_value,
+                    int y, int x, int c, int64_t* ia, int64_t* ib) {
+  int32_t va = 0, vb = scalar_value;
+  NPU_RETURN_IF_ERROR(ReadBroadcast(a, y, x, c, &va));
+  if (!scalar) NPU_RETURN_IF_ERROR(ReadBroadcast(b, y, x, c, &vb));
+  *ia = int64_t(va) - a.zero_point;
+  *ib = int64_t(vb) - b.zero_point;
+  return Status::Ok();
+}
+
 Status Machine::Elementwise(int mode) {
   enum { kMul = 0, kAdd = 1, kSub = 2, kMin = 3, kMax = 4 };
   if (mode > kMax) return Status::Error("elementwise mode %d not supported", mode);
@@ -964,14 +976,8 @@ Status Machine::Elementwise(int mode) {
   for (int y = 0; y < ofm.height; ++y) {
     for (int x = 0; x < ofm.width; ++x) {
       for (int c = 0; c < ofm.depth; ++c) {
-        int32_t va = 0, vb = 0;
-        NPU_RETURN_IF_ERROR(ReadBroadcast(a, y, x, c, &va));
-        if (scalar) {
-          vb = scalar_value;
-        } else {
-          NPU_RETURN_IF_ERROR(ReadBroadcast(b, y, x, c, &vb));
-        }
-        int64_t ia = int64_t(va) - a.zero_point, ib = int64_t(vb) - b.zero_point;
+        int64_t ia = 0, ib = 0;
+        NPU_RETURN_IF_ERROR(ReadOperands(a, b, scalar, scalar_value, y, x, c, &ia, &ib));
         int64_t result = 0;
         if (mode == kMul) {
           result = ia * ib;
@@ -1030,14 +1036,8 @@ Status Machine::ElementwiseU55(int mode) {
   for (int y = 0; y < ofm.height; ++y) {
     for (int x = 0; x < ofm.width; ++x) {
       for (int c = 0; c < ofm.depth; ++c) {
-        int32_t va = 0, vb = 0;
-        NPU_RETURN_IF_ERROR(ReadBroadcast(a, y, x, c, &va));
-        if (scalar) {
-          vb = scalar_value;
-        } else {
-          NPU_RETURN_IF_ERROR(ReadBroadcast(b, y, x, c, &vb));
-        }
-        int64_t opa = int64_t(va) - a.zero_point, opb = int64_t(vb) - b.zero_point;
+        int64_t opa = 0, opb = 0;
+        NPU_RETURN_IF_ERROR(ReadOperands(a, b, scalar, scalar_value, y, x, c, &opa, &opb));
         if (swapped) {
           const int64_t t = opa;
           opa = opb;

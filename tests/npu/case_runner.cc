@@ -25,25 +25,12 @@
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/npu/feature_map.h"
 #include "cc/runner/tensor_file.h"
+#include "tests/npu/read_file.h"
 
 namespace {
 
 using ethosu_sdk::runner::TensorFile;
 using ethosu_sdk::runner::TensorRecord;
-
-bool ReadFile(const char* path, std::vector<uint64_t>* out, size_t* size) {
-  FILE* f = fopen(path, "rb");
-  if (f == nullptr) return false;
-  std::vector<uint8_t> bytes;
-  uint8_t buffer[65536];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
-  fclose(f);
-  out->assign((bytes.size() + 7) / 8, 0);  // 8-byte aligned for TensorFile
-  if (!bytes.empty()) memcpy(out->data(), bytes.data(), bytes.size());
-  *size = bytes.size();
-  return true;
-}
 
 struct Observer {
   FILE* trace = nullptr;
@@ -116,8 +103,8 @@ int main(int argc, char** argv) {
   }
   std::vector<uint64_t> payload_words, tensor_words;
   size_t payload_size = 0, tensor_size = 0;
-  if (!ReadFile(positional[0], &payload_words, &payload_size) ||
-      !ReadFile(positional[1], &tensor_words, &tensor_size)) {
+  if (!npu_tests::ReadAlignedFile(positional[0], &payload_words, &payload_size) ||
+      !npu_tests::ReadAlignedFile(positional[1], &tensor_words, &tensor_size)) {
     fprintf(stderr, "cannot read inputs\n");
     return 2;
   }

@@ -22,25 +22,12 @@
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runner/tensor_file.h"
+#include "tests/npu/read_file.h"
 
 namespace {
 
 using ethosu_sdk::runner::TensorFile;
 using ethosu_sdk::runner::TensorRecord;
-
-bool ReadFile(const char* path, std::vector<uint64_t>* out, size_t* size) {
-  FILE* f = fopen(path, "rb");
-  if (f == nullptr) return false;
-  std::vector<uint8_t> bytes;
-  uint8_t buffer[65536];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
-  fclose(f);
-  out->assign((bytes.size() + 7) / 8, 0);
-  if (!bytes.empty()) memcpy(out->data(), bytes.data(), bytes.size());
-  *size = bytes.size();
-  return true;
-}
 
 // IFM_BASE0, IFM_STRIDE_Y and IFM2_BASE0 (cmd1 opcodes 0x000, 0x005, 0x080)
 // in effect at each NPU_OP_CONV with weights_ifm2.
@@ -140,8 +127,8 @@ int main(int argc, char** argv) {
   }
   std::vector<uint64_t> payload_words, tensor_words;
   size_t payload_size = 0, tensor_size = 0;
-  if (!ReadFile(argv[1], &payload_words, &payload_size) ||
-      !ReadFile(argv[2], &tensor_words, &tensor_size)) {
+  if (!npu_tests::ReadAlignedFile(argv[1], &payload_words, &payload_size) ||
+      !npu_tests::ReadAlignedFile(argv[2], &tensor_words, &tensor_size)) {
     fprintf(stderr, "cannot read inputs\n");
     return 2;
   }
