@@ -9,9 +9,12 @@ bit for bit; otherwise the test prints, per layer, how many elements differ
 and the histogram of (model - reference), and fails.
 """
 
+import functools
 import os
 import subprocess
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
 
 from compare import LayerResult, compare_layers, format_table
 from layer_trace import read_trace
@@ -25,6 +28,15 @@ MIN_LAYERS = int(os.environ["MIN_LAYERS"])
 CASE_RUNNER = "tests/npu/case_runner_bin"
 
 
+@functools.lru_cache(maxsize=None)
+def reference() -> Dict[str, np.ndarray]:
+    """Every tensor of the TOSA graph, computed once for all runs here."""
+    with open(CASE + ".tosa", "rb") as f:
+        graph = f.read()
+    inputs = [t.data for t in read_tensor_file(CASE + ".tensors")[:num_inputs(graph)]]
+    return reference_tensors(graph, inputs)
+
+
 def run(tmp_path, inject: Optional[int] = None) -> Tuple[List[LayerResult], int, str]:
     trace = str(tmp_path / "layers.trace")
     argv = [CASE_RUNNER, CASE + ".payload", CASE + ".tensors", "--trace=" + trace]
@@ -32,12 +44,8 @@ def run(tmp_path, inject: Optional[int] = None) -> Tuple[List[LayerResult], int,
         argv.append(f"--inject={inject}")
     proc = subprocess.run(argv, capture_output=True, text=True)
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr  # 1: outputs differ
-    with open(CASE + ".tosa", "rb") as f:
-        graph = f.read()
-    inputs = [t.data for t in read_tensor_file(CASE + ".tensors")[:num_inputs(graph)]]
     db = CASE + ".debug.xml"
-    results = compare_layers(read_layers(db), read_trace(trace), reference_tensors(graph, inputs),
-                             read_placements(db))
+    results = compare_layers(read_layers(db), read_trace(trace), reference(), read_placements(db))
     return results, proc.returncode, proc.stdout
 
 
