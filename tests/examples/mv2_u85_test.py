@@ -1,5 +1,5 @@
 """`bazel run //examples:mv2_u85` end to end: MobileNetV2 quantized, lowered
-for an Ethos-U85-256, run on QEMU with the functional NPU model. The run must
+for an Ethos-U85-256, its firmware driving QEMU's Ethos-U85-256 device. The run must
 PASS (every output within one quantization step of PyTorch's quantized graph),
 print every figure the README promises, in order, and write a report that a
 headless browser renders with its charts."""
@@ -27,12 +27,13 @@ FIGURES = [
     r"SRAM used: [\d,]+ KiB",
     r"SRAM traffic: [\d,]+ bytes",
     r"^\[3/4\] Firmware for qemu_an547: text [\d,]+, data [\d,]+, bss [\d,]+ bytes",
-    r"^\[4/4\] Running on QEMU mps3-an547",
+    r"^\[4/4\] Running on QEMU mps3-an547 .*, Ethos-U85-256 device \(the SDK's functional model\)",
     r"top-5: (class \d+ \(-?[\d.]+\)(, )?){5}$",
     r"output 0: 1000/1000 within one quantization step, \d+ bit-exact, max difference [\d.]+ steps",
+    r"NPU: Ethos-U85-256 \(from its ID/CONFIG registers\), 1 job\(s\); PMU cycle counter [1-9][\d,]*",
     r"CPU instructions: [\d,]+ per inference",
-    r"memory: program [\d,]+, planned arena [\d,]+, runtime arena [\d,]+ of [\d,]+ \(NPU scratch [\d,]+, "
-    r"NPU model workspace [\d,]+\), peak [\d,]+ bytes",
+    r"memory: program [\d,]+, planned arena [\d,]+, runtime arena [\d,]+ of [\d,]+ \(NPU scratch [\d,]+\), "
+    r"peak [\d,]+ bytes",
     r"PASS: every output matches the reference \(output 0 within one quantization step\)",
     r"^Report: .*/index\.html$",
 ]

@@ -1,11 +1,13 @@
-"""The Ethos-U functional model gives the same bytes in firmware on QEMU
-(Cortex-M55, GCC 14.2) as on the build host (x86-64): MobileNetV2 for
-ethos-u85-256 and ethos-u55-128, through the whole .pte (CPU quantize, NPU
-delegate, CPU dequantize), compared bit for bit. Host bit-exactness against
-the TOSA reference model is //tests/npu:u85_mobilenet_v2 / u55_mobilenet_v2."""
+"""A firmware driving QEMU's Ethos-U device through its registers gives the
+same bytes as the host runner calling the functional model directly:
+MobileNetV2 for ethos-u85-256 and ethos-u55-128, through the whole .pte
+(CPU quantize on the Cortex-M55, NPU delegate, CPU dequantize), compared bit
+for bit. Host bit-exactness against the TOSA reference model is
+//tests/npu:u85_mobilenet_v2 / u55_mobilenet_v2."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -27,8 +29,13 @@ def parsed(command: list[str]) -> protocol.Run:
 def test_qemu_and_host_give_the_same_bytes(target: str) -> None:
     model = f"examples/mv2_{target}_model"
     host = parsed([HOST_RUNNER, f"--pte={model}.pte", f"--input={model}.input.tensors"])
-    board = parsed([RUNNER, f"--elf=examples/mv2_{target}_firmware.elf"])
+    npu = {"u85": "ethos-u85-256", "u55": "ethos-u55-128"}[target]
+    board = parsed([RUNNER, f"--elf=examples/mv2_{target}_firmware.elf", f"--npu={npu}",
+                    f"--simulator={os.environ['QEMU']}", f"--npu_library={os.environ['NPU_DEVICE']}"])
     assert int(board.records["NPU"]["delegate_calls"]) == 1
+    # The driver found the configured device and ran the job on it.
+    assert board.records["NPU"]["npu"] == npu
+    assert int(board.records["NPU"]["jobs"]) == 1
     assert host.outputs.keys() == board.outputs.keys() == {0}
     assert board.outputs[0].shape == (1, 1000)
     assert board.outputs[0].tobytes() == host.outputs[0].tobytes()

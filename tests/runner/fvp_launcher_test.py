@@ -35,7 +35,7 @@ def run_runner(args: list[str], path: str) -> subprocess.CompletedProcess[str]:
 
 def test_corstone320_command_line(tmp_path: pathlib.Path) -> None:
     make_stand_in(tmp_path, "FVP_Corstone_SSE-320", "Hello from corstone320\\nESDK exit 0\\n")
-    result = run_runner(["--board=corstone320", f"--elf={ELF_M85}", "--npu_macs=512", "--timeout=77"],
+    result = run_runner(["--board=corstone320", f"--elf={ELF_M85}", "--npu=ethos-u85-512", "--timeout=77"],
                         f"{tmp_path}:{os.environ['PATH']}")
     assert result.returncode == 0, result.stderr
     assert "Hello from corstone320" in result.stdout

@@ -91,6 +91,10 @@ def _firmware_launcher_impl(ctx):
         "--board=" + info.board,
         "--timeout=%d" % ctx.attr.timeout_seconds,
     ]
+    if ctx.attr.npu:
+        args.append("--npu=" + ctx.attr.npu)
+    if ctx.attr.npu_never_complete:
+        args.append("--npu_never_complete")
     if ctx.attr.expect_exit >= 0:
         args.append("--expect_exit=%d" % ctx.attr.expect_exit)
     args += ["--expect_output=" + pattern for pattern in ctx.attr.expect_output]
@@ -101,6 +105,8 @@ _LAUNCHER_ATTRS = {
     "timeout_seconds": attr.int(default = 300, doc = "Wall-clock limit of the simulation."),
     "expect_exit": attr.int(default = -1, doc = "Required exit status (-1: pass the firmware's own through)."),
     "expect_output": attr.string_list(doc = "Regexes the console output must match."),
+    "npu": attr.string(doc = "The board's Ethos-U, e.g. ethos-u85-256 (default: the board's own)."),
+    "npu_never_complete": attr.bool(doc = "QEMU fault injection: the NPU never completes a job."),
     "_runner": attr.label(
         default = Label("//python/ethosu_sdk/runner:run_firmware"),
         executable = True,

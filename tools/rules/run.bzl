@@ -17,15 +17,38 @@ def _ethosu_run_impl(ctx):
         "--timeout=%d" % ctx.attr.timeout_seconds,
     ]
     files = [firmware.elf, model.summary, model.expected]
+    # The board's NPU is the one the model was compiled for ("" for cpu/TOSA),
+    # unless the rule says otherwise (a mismatch test runs another).
+    npu = ctx.attr.npu or (model.target if model.target.startswith("ethos-u") else "")
+    if npu:
+        args.append("--npu=" + npu)
     if model.intermediates:
         args.append("--intermediates=" + model.intermediates.short_path)
         files.append(model.intermediates)
+        # Rendered once per model and cached: a warm `bazel run` only writes HTML.
+        charts = ctx.actions.declare_directory(ctx.label.name + "_charts")
+        ctx.actions.run(
+            executable = ctx.executable._render_charts,
+            arguments = ["--intermediates=" + model.intermediates.path, "--out_dir=" + charts.path],
+            inputs = [model.intermediates],
+            outputs = [charts],
+            mnemonic = "ReportCharts",
+            progress_message = "Rendering the report charts of %{label}",
+        )
+        args.append("--charts=" + charts.short_path)
+        files.append(charts)
     return [write_launcher(ctx, ctx.attr._runner, args, files)]
 
 _ATTRS = {
     "firmware": attr.label(mandatory = True, providers = [FirmwareInfo], doc = "An ethosu_firmware."),
     "model": attr.label(mandatory = True, providers = [EthosuModelInfo], doc = "The ethosu_model it runs."),
     "timeout_seconds": attr.int(default = 900, doc = "Wall-clock limit of the simulation."),
+    "npu": attr.string(doc = "The board's Ethos-U (default: the model's target, e.g. ethos-u85-256)."),
+    "_render_charts": attr.label(
+        default = Label("//python/ethosu_sdk/report:render_charts"),
+        executable = True,
+        cfg = "exec",
+    ),
     "_runner": attr.label(
         default = Label("//python/ethosu_sdk/cli:run_model"),
         executable = True,

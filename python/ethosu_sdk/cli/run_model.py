@@ -17,7 +17,7 @@ import time
 
 from absl import app, flags
 
-from ethosu_sdk.report import html_report, vela_layers
+from ethosu_sdk.report import html_report
 from ethosu_sdk.runner import boards, elf_size, model_run, protocol, simulate
 from ethosu_sdk.tensors import tensor_file
 
@@ -28,11 +28,15 @@ flags.DEFINE_enum("board", "qemu_an547", sorted(boards.BOARDS), "Board to simula
 flags.DEFINE_string("summary", None, "The model's AOT summary (.summary.json).", required=True)
 flags.DEFINE_string("expected", None, "The reference output (.expected.tensors).", required=True)
 flags.DEFINE_string("intermediates", None, "The model's intermediates directory (Vela CSVs), if built.")
+flags.DEFINE_string("charts", None, "The model's charts, rendered at build time (default: rendered here).")
 flags.DEFINE_string("report_dir", None,
                     "Where to write the HTML report (default: bazel-reports/NAME in the workspace under "
                     "`bazel run`, the test's undeclared outputs under `bazel test`).")
 flags.DEFINE_float("timeout", 900.0, "Seconds before the simulation is stopped.")
 flags.DEFINE_string("size_tool", "arm-none-eabi-size", "Prints an ELF's section sizes (Berkeley format).")
+flags.DEFINE_string("npu", None, "The board's Ethos-U, e.g. ethos-u85-256 (default: the board's own).")
+flags.DEFINE_string("simulator", None, "The simulator binary (default: the board's, looked up on PATH).")
+flags.DEFINE_string("npu_library", None, "QEMU: the Ethos-U device core (libethosu_npu_device.so).")
 
 _PEAK_MACS = re.compile(r"ethos-u\d+-(\d+)$")
 
@@ -64,14 +68,6 @@ def vela_summary_rows(intermediates: str | None) -> dict[str, float]:
             if row.get(key):
                 totals[key] = totals.get(key, 0.0) + float(row[key])
     return totals
-
-
-def per_layer(intermediates: str | None) -> list[vela_layers.Layer]:
-    layers: list[vela_layers.Layer] = []
-    if intermediates:
-        for path in sorted(glob.glob(os.path.join(intermediates, "*per-layer*.csv"))):
-            layers += vela_layers.read(path)
-    return layers
 
 
 def default_report_dir(name: str) -> str:
@@ -141,9 +137,16 @@ def main(argv: list[str]) -> int:
          if sizes else "(size tool unavailable)"))
 
     # 4. The run.
-    say(f"[4/4] Running on {board.description} ...")
+    npu = boards.parse_npu(FLAGS.npu)
+    where = board.description
+    if npu and board.name == "qemu_an547" and (FLAGS.npu_library or boards.default_npu_library()):
+        where += f", {npu.title} device (the SDK's functional model)"
+    elif npu and board.name != "qemu_an547":
+        where += f", its own {npu.title}"
+    say(f"[4/4] Running on {where} ...")
     try:
-        command = board.command(boards.RunOptions(elf=FLAGS.elf, timeout=FLAGS.timeout))
+        command = board.command(boards.RunOptions(elf=FLAGS.elf, npu=npu, timeout=FLAGS.timeout,
+                                                  simulator=FLAGS.simulator, npu_library=FLAGS.npu_library))
     except boards.SimulatorNotFound as missing:
         say(f"error: {missing}")
         return simulate.NOT_INSTALLED_STATUS
@@ -158,7 +161,7 @@ def main(argv: list[str]) -> int:
     run = protocol.parse(output)
     expected = tensor_file.read_tensor_file(FLAGS.expected)
     verdict = model_run.check_outputs(run, expected)
-    figures: list[tuple[str, str]] = [("board", board.description), ("simulation wall time", f"{wall:.1f} s")]
+    figures: list[tuple[str, str]] = [("board", where), ("simulation wall time", f"{wall:.1f} s")]
     if 0 in run.outputs:
         top = model_run.top_k(run.outputs[0])
         say("      top-5: " + ", ".join(f"class {i} ({v:.3f})" for i, v in top))
@@ -169,19 +172,27 @@ def main(argv: list[str]) -> int:
                 f"{c.bit_exact} bit-exact, max difference {c.max_difference:.3g} {unit}")
         say("      " + line)
         figures.append((f"output {c.index} vs reference", line.split(": ", 1)[1]))
+    device = model_run.npu_figures(run)
+    if device and device.jobs:
+        events = ", ".join(f"{name} {_count(count)}" for name, count in device.events.items())
+        say(f"      NPU: {device.title} (from its ID/CONFIG registers), {device.jobs} job(s); "
+            f"PMU cycle counter {_count(device.cycles)}" + (f"; events: {events}" if events else ""))
+        figures.append(("NPU found by the driver", f"{device.title}, {device.jobs} job(s)"))
+        figures.append(("NPU PMU cycle counter", _count(device.cycles)))
+        figures += [(f"NPU PMU event {name}", _count(count)) for name, count in device.events.items()]
     cost = model_run.costs(run)
     if cost:
         say(f"      CPU instructions: {_count(cost.cpu_instructions)} per inference "
-            f"(QEMU -icount; the NPU model's own simulation: {_count(cost.npu_model_instructions)})")
+            f"(QEMU -icount; of which {_count(cost.npu_call_instructions)} in the NPU calls: "
+            "copies, cache maintenance, driver)")
         figures.append(("CPU instructions per inference", _count(cost.cpu_instructions)))
-        figures.append(("NPU model simulation (instructions)", _count(cost.npu_model_instructions)))
+        figures.append(("of which NPU calls (instructions)", _count(cost.npu_call_instructions)))
     memory = run.records.get("MEMORY", {})
     if memory:
         say(f"      memory: program {_count(memory['program'])}, planned arena {_count(memory['planned'])}, "
             f"runtime arena {_count(memory['runtime_arena_used'])} of {_count(memory['runtime_arena'])} "
-            f"(NPU scratch {_count(memory['npu_scratch'])}, NPU model workspace {_count(memory['npu_workspace'])}), "
-            f"peak {_count(memory['peak'])} bytes")
-        for key in ("program", "planned", "runtime_arena_used", "npu_scratch", "npu_workspace", "peak"):
+            f"(NPU scratch {_count(memory['npu_scratch'])}), peak {_count(memory['peak'])} bytes")
+        for key in ("program", "planned", "runtime_arena_used", "npu_scratch", "peak"):
             figures.append((f"memory: {key.replace('_', ' ')} (bytes)", _count(memory[key])))
     if sizes:
         figures.append(("firmware text / data / bss (bytes)", f"{_count(sizes.text)} / {_count(sizes.data)} / {_count(sizes.bss)}"))
@@ -195,11 +206,14 @@ def main(argv: list[str]) -> int:
         estimates=estimates,
         delegation=[(k, "NPU", v) for k, v in sorted(delegated.items())] +
                    [(k, "CPU", v) for k, v in sorted(on_cpu.items())],
-        layers=per_layer(FLAGS.intermediates),
-        notes=["NPU cycles and memory traffic are Vela's estimates. The board run uses the SDK's functional "
-               "Ethos-U model (bit-exact, verified against the TOSA reference model; not cycle-accurate)."],
+        layers=html_report.read_layers(FLAGS.intermediates),
+        notes=["NPU cycles and memory traffic in Vela's section are Vela's estimates. The firmware drives the "
+               "Ethos-U through its registers; on QEMU the NPU is the SDK's Ethos-U device, which executes the "
+               "command stream with the functional model (bit-exact, verified against the TOSA reference model; "
+               "not cycle-accurate). Its PMU cycle counter is the device's idealised count "
+               "(cc/npu/device/README.md), never a measured hardware figure."],
     )
-    page = html_report.write(report, FLAGS.report_dir or default_report_dir(FLAGS.name))
+    page = html_report.write(report, FLAGS.report_dir or default_report_dir(FLAGS.name), FLAGS.charts)
     say(f"Report: {page}")
     if status not in (0, 1) and not verdict.passed:
         return 2  # the firmware failed to run, not just to match

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import glob
 import html
 import os
 from typing import Sequence
 
-from ethosu_sdk.report import charts
+from ethosu_sdk.report import vela_layers
 from ethosu_sdk.report.vela_layers import Layer
 
 
@@ -55,18 +56,62 @@ def _chart(png: bytes, alt: str) -> str:
     return f'<img class="chart" alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
 
 
-def write(report: Report, directory: str) -> str:
-    """Writes index.html and the chart PNGs into `directory`; returns the page's path."""
-    os.makedirs(directory, exist_ok=True)
-    npu_layers = [layer for layer in report.layers if layer.target == "NPU"]
+# The charts: file name -> alt text.
+CHARTS = {
+    "npu_cycles.png": "NPU cycles per layer",
+    "memory_accesses.png": "Memory accesses per layer",
+    "mac_utilisation.png": "MAC utilisation per layer",
+}
+
+
+def read_layers(intermediates: str | None) -> list[Layer]:
+    """Every layer of Vela's per-layer CSVs in a model's intermediates."""
+    layers: list[Layer] = []
+    if intermediates:
+        for path in sorted(glob.glob(os.path.join(intermediates, "*per-layer*.csv"))):
+            layers += vela_layers.read(path)
+    return layers
+
+
+def _npu_layers(layers: Sequence[Layer]) -> list[Layer]:
+    return [layer for layer in layers if layer.target == "NPU"]
+
+
+def render_charts(layers: Sequence[Layer]) -> dict[str, tuple[str, bytes]]:
+    """The chart PNGs of the NPU layers (empty without any)."""
+    npu_layers = _npu_layers(layers)
+    if not npu_layers:
+        return {}
+    # matplotlib takes seconds to import: only the build action that renders
+    # charts pays for it (python/ethosu_sdk/report/render_charts.py).
+    from ethosu_sdk.report import charts  # pylint: disable=import-outside-toplevel
+    return {
+        "npu_cycles.png": (CHARTS["npu_cycles.png"],
+                           charts.cycles_per_layer(npu_layers, "NPU cycles per layer (Vela estimate)")),
+        "memory_accesses.png": (CHARTS["memory_accesses.png"],
+                                charts.memory_accesses_per_layer(npu_layers, "SRAM / DRAM accesses per layer")),
+        "mac_utilisation.png": (CHARTS["mac_utilisation.png"],
+                                charts.mac_utilisation_per_layer(npu_layers, "MAC utilisation per layer")),
+    }
+
+
+def read_charts(directory: str) -> dict[str, tuple[str, bytes]]:
+    """Charts rendered earlier by render_charts.py into `directory`."""
     pngs: dict[str, tuple[str, bytes]] = {}
-    if npu_layers:
-        pngs["npu_cycles.png"] = ("NPU cycles per layer",
-                                  charts.cycles_per_layer(npu_layers, "NPU cycles per layer (Vela estimate)"))
-        pngs["memory_accesses.png"] = ("Memory accesses per layer",
-                                       charts.memory_accesses_per_layer(npu_layers, "SRAM / DRAM accesses per layer"))
-        pngs["mac_utilisation.png"] = ("MAC utilisation per layer",
-                                       charts.mac_utilisation_per_layer(npu_layers, "MAC utilisation per layer"))
+    for name, alt in CHARTS.items():
+        path = os.path.join(directory, name)
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                pngs[name] = (alt, f.read())
+    return pngs
+
+
+def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
+    """Writes index.html and the chart PNGs into `directory`; returns the page's
+    path. Charts come from `charts_dir` when given, else are rendered here."""
+    os.makedirs(directory, exist_ok=True)
+    npu_layers = _npu_layers(report.layers)
+    pngs = read_charts(charts_dir) if charts_dir else render_charts(report.layers)
     for name, (_, png) in pngs.items():
         with open(os.path.join(directory, name), "wb") as f:
             f.write(png)

@@ -1,14 +1,19 @@
 """How each board is simulated: the simulator executable and its flags.
 
-QEMU's mps3-an547 is the open default. Arm's Corstone FVPs are used where a
-user has installed them (on PATH, or named by an environment variable); their
-flags follow the ones Arm's own ExecuTorch flow passes.
+QEMU's mps3-an547 is the open default: the SDK's own QEMU build, whose
+Ethos-U device ("ethos-u-npu", qemu/) sits where Corstone-300 puts the NPU and
+executes command streams with the functional model (a shared library the
+device loads). Arm's Corstone FVPs are used where a user has installed them
+(on PATH, or named by an environment variable); their flags follow the ones
+Arm's own ExecuTorch flow passes, and their own Ethos-U runs the firmware's
+command streams.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shutil
 from typing import Callable
 
@@ -18,10 +23,74 @@ class SimulatorNotFound(Exception):
 
 
 @dataclasses.dataclass(frozen=True)
+class Npu:
+    """An Ethos-U configuration: product ("ethos-u85") and MACs per cycle."""
+    product: str
+    macs: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.product}-{self.macs}"
+
+    @property
+    def title(self) -> str:
+        return f"Ethos-{self.product.split('-')[1].upper()}-{self.macs}"
+
+
+def _runfile(rlocation: str) -> str | None:
+    """A file of the runner's runfiles (Bazel), or None outside Bazel."""
+    roots = [os.environ.get("RUNFILES_DIR"), os.environ.get("TEST_SRCDIR")]
+    # Runfiles are symlinks, so this module's unresolved path lies inside the tree.
+    directory = os.path.dirname(os.path.abspath(__file__))
+    while directory != os.path.dirname(directory):
+        roots.append(directory)
+        directory = os.path.dirname(directory)
+    for root in roots:
+        if root and os.path.exists(os.path.join(root, rlocation)):
+            return os.path.join(root, rlocation)
+    return None
+
+
+def default_qemu() -> str | None:
+    """The SDK's QEMU build (with the Ethos-U device) from the runfiles."""
+    try:
+        from ethosu_sdk.runner import simulator_paths  # pylint: disable=import-outside-toplevel
+    except ImportError:
+        return None
+    return _runfile(simulator_paths.QEMU)
+
+
+def default_npu_library() -> str | None:
+    """The Ethos-U device core QEMU's device loads, from the runfiles."""
+    try:
+        from ethosu_sdk.runner import simulator_paths  # pylint: disable=import-outside-toplevel
+    except ImportError:
+        return None
+    return _runfile(simulator_paths.NPU_DEVICE)
+
+
+_NPU_NAME = re.compile(r"^(ethos-u(?:55|65|85))-(\d+)$")
+
+# Corstone-300's NPU: what the board has when a firmware does not say.
+DEFAULT_NPU = Npu("ethos-u55", 128)
+
+
+def parse_npu(name: str | None) -> Npu | None:
+    """"ethos-u85-256" -> Npu; None for targets without an Ethos-U ("cpu", TOSA)."""
+    if not name:
+        return None
+    match = _NPU_NAME.match(name)
+    return Npu(match.group(1), int(match.group(2))) if match else None
+
+
+@dataclasses.dataclass(frozen=True)
 class RunOptions:
     elf: str
-    npu_macs: int | None = None  # MAC configuration of an FVP's Ethos-U
+    npu: Npu | None = None        # the board's Ethos-U (default: the board's own)
     timeout: float = 300.0
+    simulator: str | None = None  # the simulator binary (default: the board's own)
+    npu_library: str | None = None  # QEMU: the device core (default: from the runfiles)
+    never_complete: bool = False    # QEMU: fault injection, the NPU never finishes
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,12 +104,16 @@ class Board:
     # Whether the simulator's own exit status is the firmware's. FVPs end with
     # 0 whatever the firmware returned: the runner reads the console instead.
     propagates_exit_status: bool
+    # The simulator the SDK itself provides (QEMU from the runfiles), if any.
+    bundled: Callable[[], str | None] = lambda: None
 
-    def find_simulator(self) -> str:
-        configured = os.environ.get(self.path_variable)
+    def find_simulator(self, given: str | None = None) -> str:
+        from_environment = os.environ.get(self.path_variable)
+        configured = from_environment or given or self.bundled()
         if configured:
             if not (os.path.isfile(configured) and os.access(configured, os.X_OK)):
-                raise SimulatorNotFound(f"{self.path_variable}={configured} is not an executable file")
+                source = f"{self.path_variable}=" if from_environment else "the simulator "
+                raise SimulatorNotFound(f"{source}{configured} is not an executable file")
             return configured
         found = shutil.which(self.simulator)
         if found is None:
@@ -50,27 +123,35 @@ class Board:
         return found
 
     def command(self, options: RunOptions) -> list[str]:
-        return [self.find_simulator(), *self.arguments(options)]
+        return [self.find_simulator(options.simulator), *self.arguments(options)]
 
 
 def _qemu_an547_arguments(options: RunOptions) -> list[str]:
     # -icount shift=0,sleep=off: one virtual nanosecond per instruction and no
     # real time leaking in, so the board's timer counts instructions and every
     # run is deterministic.
-    return [
+    args = [
         "-M", "mps3-an547",
         "-nographic",
         "-monitor", "none",
         "-semihosting-config", "enable=on,target=native",
         "-icount", "shift=0,sleep=off",
-        "-kernel", options.elf,
     ]
+    library = options.npu_library or default_npu_library()
+    if library:
+        npu = options.npu or DEFAULT_NPU
+        args += ["-global", f"ethos-u-npu.library={os.path.abspath(library)}",
+                 "-global", f"ethos-u-npu.product={npu.product}",
+                 "-global", f"ethos-u-npu.macs={npu.macs}"]
+        if options.never_complete:
+            args += ["-global", "ethos-u-npu.x-never-complete=on"]
+    return args + ["-kernel", options.elf]
 
 
 def _fvp_arguments(board_prefix: str, cpu: str, npu: str, default_macs: int) -> Callable[[RunOptions], list[str]]:
     def arguments(options: RunOptions) -> list[str]:
         settings = [
-            f"{npu}.num_macs={options.npu_macs or default_macs}",
+            f"{npu}.num_macs={options.npu.macs if options.npu else default_macs}",
             f"{board_prefix}.visualisation.disable-visualisation=1",
             f"{board_prefix}.telnetterminal0.start_telnet=0",
             f"{board_prefix}.uart0.out_file='-'",
@@ -92,12 +173,13 @@ _FVP_HINT = ("Arm's Corstone FVPs are a separate download from Arm's developer s
 
 QEMU_AN547 = Board(
     name="qemu_an547",
-    description="QEMU mps3-an547 (Cortex-M55, SSE-300), Ethos-U functional model",
+    description="QEMU mps3-an547 (Cortex-M55, SSE-300)",
     simulator="qemu-system-arm",
     path_variable="ETHOSU_SDK_QEMU",
     install_hint="Run through tools/bazel, whose build root provides QEMU 10.",
     arguments=_qemu_an547_arguments,
     propagates_exit_status=True,
+    bundled=default_qemu,
 )
 
 CORSTONE300 = Board(

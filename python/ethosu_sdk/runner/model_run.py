@@ -90,7 +90,7 @@ def top_k(values: np.ndarray, k: int = 5) -> list[tuple[int, float]]:
 class Costs:
     inference_ticks: int
     ticks_per_second: int
-    npu_model_ticks: int
+    npu_call_ticks: int
 
     def instructions(self, ticks: int) -> int:
         """Board time as instructions (valid under QEMU's -icount shift=0)."""
@@ -98,13 +98,15 @@ class Costs:
 
     @property
     def cpu_instructions(self) -> int:
-        """The inference without the NPU: what the Cortex-M itself executes."""
-        return self.instructions(self.inference_ticks - self.npu_model_ticks)
+        """What the Cortex-M executes per inference: runtime, CPU operators,
+        the Ethos-U driver (on QEMU the NPU device itself takes no board time)."""
+        return self.instructions(self.inference_ticks)
 
     @property
-    def npu_model_instructions(self) -> int:
-        """Instructions spent simulating the NPU on the CPU (not an NPU cost)."""
-        return self.instructions(self.npu_model_ticks)
+    def npu_call_instructions(self) -> int:
+        """Of those, the backend's NPU calls: input/output copies, cache
+        maintenance, programming the NPU and taking its interrupt."""
+        return self.instructions(self.npu_call_ticks)
 
 
 def costs(run: protocol.Run) -> Costs | None:
@@ -112,3 +114,25 @@ def costs(run: protocol.Run) -> Costs | None:
         return None
     npu_ticks = int(run.records.get("NPU", {}).get("ticks", 0))
     return Costs(run.ticks[-1], run.ticks_per_second, npu_ticks)
+
+
+@dataclasses.dataclass
+class NpuFigures:
+    """The `ESDK NPU` record: what the driver found and its PMU counters."""
+    npu: str                  # "ethos-u85-256", or "none" when no job ran
+    jobs: int
+    cycles: int               # PMCCNTR summed over the jobs
+    events: dict[str, int]    # PMU event name -> count
+
+    @property
+    def title(self) -> str:
+        parts = self.npu.split("-")
+        return f"Ethos-{parts[1].upper()}-{parts[2]}" if len(parts) == 3 else self.npu
+
+
+def npu_figures(run: protocol.Run) -> NpuFigures | None:
+    record = run.records.get("NPU")
+    if not record or "jobs" not in record:
+        return None
+    events = {key.removeprefix("pmu_"): int(value) for key, value in record.items() if key.startswith("pmu_")}
+    return NpuFigures(record.get("npu", "none"), int(record["jobs"]), int(record.get("cycles", 0)), events)
