@@ -30,11 +30,11 @@ constexpr Variant kVariants[] = {
     {"ethos-u55", 256, npu::Architecture::kEthosU55, 256, 1, 48, 0, 0},
     {"ethos-u65", 256, npu::Architecture::kEthosU65, 256, 1, 48, 0, 0},
     {"ethos-u65", 512, npu::Architecture::kEthosU65, 256, 2, 48, 0, 0},
-    {"ethos-u85", 128, npu::Architecture::kEthosU85, 128, 1, 0, 0, 0},
-    {"ethos-u85", 256, npu::Architecture::kEthosU85, 256, 1, 0, 0, 0},
-    {"ethos-u85", 512, npu::Architecture::kEthosU85, 512, 2, 0, 0, 0},
-    {"ethos-u85", 1024, npu::Architecture::kEthosU85, 1024, 4, 0, 0, 1},
-    {"ethos-u85", 2048, npu::Architecture::kEthosU85, 2048, 4, 0, 1, 1},
+    {"ethos-u85", 128, npu::Architecture::kEthosU85, 128, 1, 0, 1, 0},
+    {"ethos-u85", 256, npu::Architecture::kEthosU85, 256, 1, 0, 1, 0},
+    {"ethos-u85", 512, npu::Architecture::kEthosU85, 512, 2, 0, 1, 0},
+    {"ethos-u85", 1024, npu::Architecture::kEthosU85, 1024, 4, 0, 1, 1},
+    {"ethos-u85", 2048, npu::Architecture::kEthosU85, 2048, 4, 0, 2, 1},
 };
 
 uint32_t Log2(uint32_t value) {
