@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the offline build root: a Debian sid root filesystem (Bazel 7 lives
-# only in sid) with trixie's Arm GNU toolchain, QEMU and flatc added.
+# only in sid) with trixie's Arm GNU toolchain and flatc added, and the build
+# dependencies of the SDK's QEMU (bootstrap_qemu.sh builds it).
 #
 # Idempotent and resumable: each step leaves a stamp; an interrupted step is
 # redone from its start. The root is built in "$SDK_ROOT.partial" and renamed
@@ -18,35 +19,13 @@ stamps="$work/.ethosu-sdk"
 
 [ "$(id -u)" = 0 ] || sdk_die "building the offline root needs root (debootstrap, chroot)"
 
-# The mirror comes from the host's own apt configuration (never from the
-# repository): the first Debian archive URI that is not a security mirror.
-host_mirror() {
-  if [ -n "${ETHOSU_SDK_APT_MIRROR:-}" ]; then
-    printf '%s\n' "$ETHOSU_SDK_APT_MIRROR"; return
-  fi
-  {
-    grep -hsE '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
-      awk '{for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; break }}'
-    grep -hsE '^[[:space:]]*URIs:' /etc/apt/sources.list.d/*.sources | awk '{for (i = 2; i <= NF; i++) print $i}'
-  } | grep -vE 'security' | grep -E '/debian/?$' | head -n 1
-}
-
-in_root() {
-  # Minimal mounts for apt inside the root, private to this process tree.
-  unshare --mount --propagation private -- /bin/sh -c '
-    root="$1"; shift
-    mount --rbind /dev "$root/dev"
-    mount -t proc proc "$root/proc"
-    exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-      PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"' sh "$work" "$@"
-}
-
+in_root() { sdk_in_root "$work" "$@"; }
 apt_root() { in_root apt-get -o Acquire::Check-Valid-Until=false -o Dpkg::Use-Pty=0 "$@"; }
 
 step_done() { [ -f "$stamps/$1" ]; }
 mark_done() { mkdir -p "$stamps"; printf '%s\n' "${2:-done}" > "$stamps/$1"; }
 
-mirror="$(host_mirror)"
+mirror="$(sdk_host_mirror)"
 [ -n "$mirror" ] || sdk_die "no Debian mirror found in /etc/apt (set ETHOSU_SDK_APT_MIRROR)"
 mkdir -p "$SDK_LOGS"
 
@@ -89,7 +68,7 @@ fi
 # Pinned packages: re-run whenever the list changes.
 want="$(sha256sum "$packages_file" | cut -d' ' -f1)"
 if [ "$(cat "$stamps/packages" 2>/dev/null)" != "$want" ]; then
-  sdk_log "installing pinned packages: Bazel 7, Arm GNU toolchain, QEMU, flatc (log: $SDK_LOGS/root-apt.log)"
+  sdk_log "installing pinned packages: Bazel 7, Arm GNU toolchain, flatc, QEMU build deps (log: $SDK_LOGS/root-apt.log)"
   apt_root update >> "$SDK_LOGS/root-apt.log" 2>&1 || sdk_die "apt-get update failed in the root; see $SDK_LOGS/root-apt.log"
   while read -r suite pkg; do
     case "$suite" in ''|'#'*) continue ;; esac

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Shared settings of the offline build root. Sourced by tools/bazel and the
 # bootstrap steps; defines paths only, runs nothing.
 
@@ -8,6 +9,8 @@ SDK_ROOT="$SDK_CACHE/sid-root"          # Debian sid root with Bazel 7 + Arm GCC
 SDK_LOGS="$SDK_CACHE/logs"
 SDK_BAZEL_CACHE="$SDK_CACHE/bazel"      # --disk_cache and --repository_cache
 SDK_LOCK="$SDK_CACHE/bootstrap.lock"
+# Where the SDK's QEMU lives inside the root (host-side Bazel: "$SDK_CACHE").
+SDK_ROOT_OPT="/opt/ethosu-sdk"
 
 # The host interpreter the venv is made from; the venv runs inside the root
 # with this prefix bind-mounted at the same path.
@@ -23,4 +26,52 @@ sdk_venv_dir() {
   local key
   key=$(sha256sum "$lock" | cut -c1-16)
   printf '%s/venv-%s' "$SDK_CACHE" "$key"
+}
+
+# Runs a command inside a root filesystem with /dev and /proc, a clean
+# environment, and mounts private to this process tree.
+sdk_in_root() {
+  unshare --mount --propagation private -- /bin/sh -c '
+    root="$1"; shift
+    mount --rbind /dev "$root/dev"
+    mount -t proc proc "$root/proc"
+    exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+      PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"' sh "$@"
+}
+
+# The host's Debian mirror (never the repository's): the first archive URI in
+# its apt configuration that is not a security mirror.
+sdk_host_mirror() {
+  if [ -n "${ETHOSU_SDK_APT_MIRROR:-}" ]; then
+    printf '%s\n' "$ETHOSU_SDK_APT_MIRROR"; return
+  fi
+  {
+    grep -hsE '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
+      awk '{for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; break }}'
+    grep -hsE '^[[:space:]]*URIs:' /etc/apt/sources.list.d/*.sources | awk '{for (i = 2; i <= NF; i++) print $i}'
+  } | grep -vE 'security' | grep -E '/debian/?$' | head -n 1
+}
+
+# The SDK's QEMU (qemu/) is keyed by everything it is built from, so editing
+# the device gives a new binary path (Bazel reruns what uses it) while the
+# build directory, keyed by QEMU's version, makes the rebuild incremental.
+sdk_qemu_inputs() {
+  local workspace="$1"
+  (cd "$workspace" && {
+    find qemu/hw qemu/configs qemu/patches -type f | LC_ALL=C sort
+    printf '%s\n' cc/npu/device/device_abi.h tools/bootstrap/build_qemu.sh \
+      tools/bootstrap/qemu-source.sha256 tools/bootstrap/root-packages.txt
+  })
+}
+sdk_qemu_key() {
+  local workspace="$1"
+  sdk_qemu_inputs "$workspace" | (cd "$workspace" && xargs sha256sum) | sha256sum | cut -c1-16
+}
+# The binary's path as Bazel sees it: inside the root, or in the cache when
+# a host Bazel is used (any argument).
+sdk_qemu_bin() {
+  local workspace="$1" host_mode="${2:-}"
+  local base="$SDK_ROOT_OPT"
+  [ -z "$host_mode" ] || base="$SDK_CACHE"
+  printf '%s/qemu-%s/bin/qemu-system-arm' "$base" "$(sdk_qemu_key "$workspace")"
 }

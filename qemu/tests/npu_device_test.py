@@ -1,0 +1,141 @@
+"""The Ethos-U device of the SDK's QEMU, from the firmware's side.
+
+Runs npu_probe (a bare-metal firmware for mps3-an547) on
+@ethosu_qemu//:qemu-system-arm with the device core
+(//cc/npu/device:libethosu_npu_device.so) and checks what it read against the
+core itself, loaded here in-process through the same C interface
+(device_abi.h): the QEMU side must only forward.
+"""
+
+import ctypes
+import os
+import re
+import subprocess
+
+import pytest
+
+QEMU = os.path.abspath(os.environ["QEMU"])
+LIBRARY = os.path.abspath(os.environ["NPU_DEVICE_LIBRARY"])
+FIRMWARE = os.path.abspath(os.environ["PROBE_FIRMWARE"])
+
+ID, STATUS, RESET, PROT, CONFIG = 0x00, 0x04, 0x0C, 0x24, 0x28
+STATE, IRQ_RAISED, CMD_END_REACHED = 1 << 0, 1 << 1, 1 << 5
+PRIVILEGED = 1 << 0
+
+
+class Memory(ctypes.Structure):
+    _fields_ = [("host", ctypes.c_void_p), ("size", ctypes.c_uint64), ("writable", ctypes.c_int)]
+
+
+MAP = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint64, ctypes.POINTER(Memory))
+SET_IRQ = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int)
+
+
+class Host(ctypes.Structure):
+    _fields_ = [("opaque", ctypes.c_void_p), ("map", MAP), ("set_irq", SET_IRQ),
+                ("log", ctypes.c_void_p), ("written", ctypes.c_void_p)]
+
+
+class Config(ctypes.Structure):
+    _fields_ = [("product", ctypes.c_char_p), ("macs", ctypes.c_int), ("never_complete", ctypes.c_int)]
+
+
+class Api(ctypes.Structure):
+    _fields_ = [
+        ("abi_version", ctypes.c_uint32),
+        ("create", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.POINTER(Config), ctypes.POINTER(Host),
+                                    ctypes.c_char_p, ctypes.c_size_t)),
+        ("destroy", ctypes.CFUNCTYPE(None, ctypes.c_void_p)),
+        ("window_bytes", ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p)),
+        ("reset", ctypes.CFUNCTYPE(None, ctypes.c_void_p)),
+        ("read", ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32)),
+        ("write", ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32)),
+    ]
+
+
+def core_registers(product: str, macs: int) -> dict[str, int]:
+    """ID, CONFIG and PROT (after the probe's soft reset) as the core answers them."""
+    lib = ctypes.CDLL(LIBRARY)
+    lib.esdk_npu_device_api_v1.restype = ctypes.POINTER(Api)
+    api = lib.esdk_npu_device_api_v1().contents
+    host = Host(None, MAP(lambda *_: 1), SET_IRQ(lambda *_: None), None, None)
+    config = Config(product.encode(), macs, 0)
+    error = ctypes.create_string_buffer(256)
+    device = api.create(ctypes.byref(config), ctypes.byref(host), error, len(error))
+    assert device, error.value.decode()
+    try:
+        api.reset(device)
+        values = {"id": api.read(device, ID), "config": api.read(device, CONFIG),
+                  "window": api.window_bytes(device)}
+        api.write(device, RESET, PRIVILEGED)
+        values["prot"] = api.read(device, PROT)
+        return values
+    finally:
+        api.destroy(device)
+
+
+def run_qemu(*globals_: str) -> subprocess.CompletedProcess:
+    args = [QEMU, "-M", "mps3-an547", "-nographic", "-monitor", "none",
+            "-semihosting-config", "enable=on,target=native", "-icount", "shift=0,sleep=off",
+            "-kernel", FIRMWARE]
+    for setting in globals_:
+        args += ["-global", "ethos-u-npu." + setting]
+    return subprocess.run(args, capture_output=True, text=True, timeout=60, check=False)
+
+
+def probe(*globals_: str) -> dict[str, int]:
+    result = run_qemu(*globals_)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return {key: int(value, 16) for key, value in re.findall(r"^(\w+)=0x([0-9a-f]+)$", result.stdout, re.M)}
+
+
+@pytest.mark.parametrize("product,macs", [("ethos-u55", 128), ("ethos-u55", 256),
+                                          ("ethos-u65", 512), ("ethos-u85", 256)])
+def test_registers_irq_and_clear(product, macs):
+    core = core_registers(product, macs)
+    seen = probe("library=" + LIBRARY, "product=" + product, f"macs={macs}")
+    assert seen["id"] == core["id"] and seen["id_ns"] == core["id"]
+    assert seen["config"] == core["config"]
+    assert seen["prot"] == core["prot"]
+    assert seen["pending_at_boot"] == 0
+    # One STOP: the job ends, the stream is consumed, IRQ 56 is pending.
+    assert seen["status_after_start"] & (STATE | IRQ_RAISED | CMD_END_REACHED) == IRQ_RAISED | CMD_END_REACHED
+    assert seen["qread"] == 4
+    assert seen["pending_after_start"] == 1
+    # CMD clear_irq drops the line: cleared at the NVIC, it stays clear.
+    assert seen["status_after_clear"] & IRQ_RAISED == 0
+    assert seen["pending_after_clear"] == 0
+
+
+def test_u85_window_covers_the_second_placeholder():
+    assert core_registers("ethos-u85", 256)["window"] == 0x2000
+    assert core_registers("ethos-u55", 128)["window"] == 0x1000
+
+
+def test_default_product_is_a_u55_128():
+    assert probe("library=" + LIBRARY)["config"] == core_registers("ethos-u55", 128)["config"]
+
+
+def test_never_complete_keeps_running_without_irq():
+    seen = probe("library=" + LIBRARY, "x-never-complete=on")
+    assert seen["status_after_start"] & (STATE | IRQ_RAISED) == STATE
+    assert seen["pending_after_start"] == 0
+
+
+def test_without_library_it_is_a_placeholder():
+    result = run_qemu()
+    assert result.returncode == 0, result.stderr
+    assert "id=0x00000000" in result.stdout and "config=0x00000000" in result.stdout
+    assert result.stderr.count("no device library was given") == 1
+
+
+def test_missing_library_is_one_clear_error():
+    result = run_qemu("library=/nonexistent/libethosu_npu_device.so")
+    assert result.returncode != 0
+    assert "cannot load the device library /nonexistent/libethosu_npu_device.so" in result.stderr
+
+
+def test_unknown_configuration_is_refused():
+    result = run_qemu("library=" + LIBRARY, "product=ethos-u99")
+    assert result.returncode != 0
+    assert "refused product=ethos-u99" in result.stderr
