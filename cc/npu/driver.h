@@ -30,6 +30,10 @@ struct RunStats {
   uint32_t operations = 0;  // NPU_OP_* kernels executed
   uint32_t dma_transfers = 0;
   uint64_t macs = 0;
+  uint64_t dma_bytes = 0;      // bytes moved by NPU_OP_DMA_START
+  // Bytes of the stream consumed: through NPU_OP_STOP on success, through
+  // the failing command on a failure (what the hardware's QREAD reports).
+  uint64_t command_bytes = 0;
 };
 
 // Bounds on the work one command may ask for, so that a corrupt stream
@@ -37,6 +41,10 @@ struct RunStats {
 // hours. The default is far above any real network layer.
 struct RunLimits {
   uint64_t max_work_per_operation = uint64_t(1) << 34;  // multiply-accumulates
+  // The whole stream: every operation's work plus every DMA's bytes. A
+  // device executing guest streams bounds its time with it; the default
+  // is no bound.
+  uint64_t max_total_work = ~uint64_t(0);
 };
 
 struct FeatureMap;

@@ -53,10 +53,10 @@ Status FeatureMap::Offset(int y, int x, int c, size_t* offset) const {
                                  : int64_t(c) * element_bytes;
   const int64_t address = int64_t(base[tile]) + y * stride_y + x * stride_x + channel_offset;
   if (region == nullptr || region->read == nullptr) {
-    return Status::Error("feature map uses unbound region %d", region_index);
+    return Status::Failure(FaultKind::kBus, "feature map uses unbound region %d", region_index);
   }
   if (address < 0 || uint64_t(address) + uint64_t(element_bytes) > region->size) {
-    return Status::Error("feature map access at 0x%llx outside region %d (%u bytes)",
+    return Status::Failure(FaultKind::kBus, "feature map access at 0x%llx outside region %d (%u bytes)",
                          (unsigned long long)address, region_index, unsigned(region->size));
   }
   *offset = size_t(address);
@@ -114,7 +114,7 @@ Status FeatureMap::Write(int y, int x, int c, int32_t value) const {
   size_t at = 0;
   NPU_RETURN_IF_ERROR(Offset(y, x, c, &at));
   if (region->write == nullptr) {
-    return Status::Error("write to read-only region %d", region_index);
+    return Status::Failure(FaultKind::kBus, "write to read-only region %d", region_index);
   }
   uint8_t* p = region->write + at;
   for (int i = 0; i < element_bytes; ++i) p[i] = uint8_t(uint32_t(value) >> (8 * i));

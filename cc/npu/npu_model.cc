@@ -62,7 +62,7 @@ class Arena {
     const size_t aligned = (used_ + 15) & ~size_t(15);
     const size_t top = pending_bytes_ != 0 ? pending_ : top_;  // below both chain buffers
     if (aligned > top || bytes > top - aligned) {
-      *status = Status::Error("workspace too small for %s (%u bytes more)", what,
+      *status = Status::Failure(FaultKind::kLimit, "workspace too small for %s (%u bytes more)", what,
                               unsigned(bytes - (top > aligned ? top - aligned : 0)));
       return nullptr;
     }
@@ -77,7 +77,7 @@ class Arena {
   uint8_t* TakeTop(size_t bytes, Status* status) {
     const size_t limit = (used_ + 15) & ~size_t(15);
     if (bytes > top_ || ((top_ - bytes) & ~size_t(15)) < limit) {
-      *status = Status::Error("workspace too small for a chain buffer of %u bytes", unsigned(bytes));
+      *status = Status::Failure(FaultKind::kLimit, "workspace too small for a chain buffer of %u bytes", unsigned(bytes));
       return nullptr;
     }
     pending_ = (top_ - bytes) & ~size_t(15);
@@ -113,6 +113,8 @@ class Machine {
         limits_(limits), observer_(observer) {}
 
   Status Run(const uint32_t* words, size_t count);
+  // Runs from word *at until NPU_OP_STOP or a failure; *at is left on that command.
+  Status Step(const uint32_t* words, size_t count, size_t* at);
 
  private:
   uint16_t C0(uint16_t op) const { return r_.cmd0[op]; }
@@ -131,11 +133,20 @@ class Machine {
   Status Elementwise(int mode);
   Status ElementwiseU55(int mode);
   Status Dma();
-  Status CheckWork(uint64_t work) const {
+  Status CheckWork(uint64_t work) {
     if (work > limits_.max_work_per_operation) {
-      return Status::Error("operation needs %llu MACs, limit %llu", (unsigned long long)work,
+      return Status::Failure(FaultKind::kLimit, "operation needs %llu MACs, limit %llu", (unsigned long long)work,
                            (unsigned long long)limits_.max_work_per_operation);
     }
+    return CountWork(work);
+  }
+  // Charges `work` to the stream's total (RunLimits::max_total_work).
+  Status CountWork(uint64_t work) {
+    if (work > limits_.max_total_work - work_done_) {
+      return Status::Failure(FaultKind::kLimit, "stream needs more than %llu units of work",
+                           (unsigned long long)limits_.max_total_work);
+    }
+    work_done_ += work;
     return Status::Ok();
   }
   Status LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_t** weights);
@@ -162,6 +173,7 @@ class Machine {
   RunStats* stats_;
   const RunLimits& limits_;
   const OperationObserver* observer_;
+  uint64_t work_done_ = 0;  // charged against RunLimits::max_total_work
   FeatureMap last_ofm_;  // what the last operation wrote, for observer_
   ActivationStage activation_;  // set by PrepareActivation for each operation
   Region chain_;  // the chain buffer the last chained OFM was written to
@@ -186,7 +198,7 @@ Status Machine::Ifm(bool second, FeatureMap* fm) const {
   fm->stride_c = Stride(second ? kIfm2StrideC : kIfmStrideC);
   fm->is_signed = (precision & 1) != 0;
   const int bits = (precision >> 2) & 3;
-  if (bits == 3) return Status::Error("64-bit IFM not supported");
+  if (bits == 3) return Status::Failure(FaultKind::kUnsupported, "64-bit IFM not supported");
   fm->element_bytes = ElementBytes(bits);
   fm->brick = ((precision >> 6) & 3) == 1;
   fm->broadcast = C0(second ? kIfm2Broadcast : kIfmBroadcast) & 0xF;
@@ -219,7 +231,7 @@ Status Machine::Ofm(FeatureMap* fm) {
   fm->stride_c = Stride(kOfmStrideC);
   fm->is_signed = (precision & 1) != 0;
   const int bits = (precision >> 1) & 3;
-  if (bits == 3) return Status::Error("64-bit OFM not supported");
+  if (bits == 3) return Status::Failure(FaultKind::kUnsupported, "64-bit OFM not supported");
   fm->element_bytes = ElementBytes(bits);
   fm->brick = ((precision >> 6) & 3) == 1;
   const uint16_t zero_point = C0(kOfmZeroPoint);
@@ -228,13 +240,13 @@ Status Machine::Ofm(FeatureMap* fm) {
     last_ofm_ = *fm;
     return Status::Ok();
   }
-  if (((precision >> 9) & 3) != 0) return Status::Error("OFM reverse not supported");
+  if (((precision >> 9) & 3) != 0) return Status::Failure(FaultKind::kUnsupported, "OFM reverse not supported");
   fm->transpose = (precision >> 11) & 7;
   if (fm->transpose == 4 || fm->transpose == 5) return Status::Error("bad OFM transpose");
   const uint16_t zp = C0(kOfmZeroPoint);
   fm->zero_point = fm->is_signed ? int32_t(int16_t(zp)) : int32_t(zp);
   if (((precision >> 14) & 3) == 2) {
-    if (fm->transpose != 0) return Status::Error("transposed chained OFM not supported");
+    if (fm->transpose != 0) return Status::Failure(FaultKind::kUnsupported, "transposed chained OFM not supported");
     Status status;
     const size_t bytes = size_t(fm->height) * fm->width * fm->depth * fm->element_bytes;
     uint8_t* buffer = arena_.TakeTop(bytes, &status);
@@ -303,7 +315,7 @@ Status Machine::LoadScales(int ofm_depth, ScaleRecord** records) {
                          (unsigned long long)length, ofm_depth);
   }
   if (region.read == nullptr || base > region.size || needed > region.size - base) {
-    return Status::Error("scale stream outside region %d", region_index);
+    return Status::Failure(FaultKind::kBus, "scale stream outside region %d", region_index);
   }
   Status status;
   auto* out = static_cast<ScaleRecord*>(
@@ -316,7 +328,7 @@ Status Machine::LoadScales(int ofm_depth, ScaleRecord** records) {
       const uint64_t base1 = Address(kU65Scale1Base), length1 = Address(kU65Scale1Length);
       const uint64_t needed1 = uint64_t(ofm_depth / 2) * 10;
       if (length1 < needed1 || base1 > region.size || needed1 > region.size - base1) {
-        return Status::Error("second scale stream outside region %d", region_index);
+        return Status::Failure(FaultKind::kBus, "second scale stream outside region %d", region_index);
       }
       streams[1] = region.read + base1;
     } else if (cores != 1) {
@@ -351,7 +363,7 @@ Status Machine::LoadScales(int ofm_depth, ScaleRecord** records) {
     return Status::Ok();
   }
   // U85 32-bit accumulator record: int32 bias, 31-bit scale, 6-bit shift.
-  if (acc_format != 0) return Status::Error("accumulator format %d not supported", acc_format);
+  if (acc_format != 0) return Status::Failure(FaultKind::kUnsupported, "accumulator format %d not supported", acc_format);
   for (int c = 0; c < ofm_depth; ++c) {
     const uint8_t* p = region.read + base + uint64_t(c) * 10;
     out[c].bias = int32_t(uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) |
@@ -393,7 +405,7 @@ Status Machine::LoadWeightsU55(bool depthwise, int ofm_depth, int ifm_depth, int
   const uint64_t base = Address(kWeightBase);
   const uint64_t length = Address(kWeightLength);
   if (region.read == nullptr || base > region.size || length > region.size - base) {
-    return Status::Error("weight stream outside region %d", region_index);
+    return Status::Failure(FaultKind::kBus, "weight stream outside region %d", region_index);
   }
   const size_t stream_count = ForEachU55Weight(layout, [](int, int, int, int) { return true; });
   auto* stream = static_cast<int16_t*>(arena_.Take(stream_count * 2, "weight stream", &status));
@@ -440,7 +452,7 @@ Status Machine::LoadWeightStreams(const U85WeightLayout* u85, const U55WeightLay
     const uint64_t length = Address(registers[s][1]);
     if (length == 0) continue;
     if (region.read == nullptr || base > region.size || length > region.size - base) {
-      return Status::Error("weight stream %d outside region %d", s, region_index);
+      return Status::Failure(FaultKind::kBus, "weight stream %d outside region %d", s, region_index);
     }
     streams[s].data = region.read + base;
     streams[s].size = size_t(length);
@@ -452,7 +464,7 @@ Status Machine::LoadWeightStreams(const U85WeightLayout* u85, const U55WeightLay
   const size_t total = size_t(ofm_depth) * size_t(kernel_w * kernel_h) * size_t(ifm_depth);
   const bool fwd = u85 != nullptr && (C0(kWeightFormat) & 1) != 0;
   if (u85 != nullptr && ((C0(kWeightFormat) >> 4) & 1)) {
-    return Status::Error("sparse weights not supported");
+    return Status::Failure(FaultKind::kUnsupported, "sparse weights not supported");
   }
   Status status;
   auto* out = static_cast<int16_t*>(arena_.Take(total * 2, "weights", &status));
@@ -501,7 +513,7 @@ Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_
   if (layout.cores > 1) return LoadWeightStreams(&layout, nullptr, weights);
   if (Address(kWeight1Length) != 0 || Address(kWeight2Length) != 0 ||
       Address(kWeight3Length) != 0) {
-    return Status::Error("multiple weight streams not supported on one core");
+    return Status::Failure(FaultKind::kUnsupported, "multiple weight streams not supported on one core");
   }
   const int kernel_elements = layout.kernel_w * layout.kernel_h;
   const size_t total = size_t(ofm_depth) * size_t(kernel_elements) * size_t(layout.ifm_depth);
@@ -515,13 +527,13 @@ Status Machine::LoadWeights(bool depthwise, int ofm_depth, int ifm_depth, int16_
   const uint64_t base = Address(kWeightBase);
   const uint64_t length = Address(kWeightLength);
   if (region.read == nullptr || base > region.size || length > region.size - base) {
-    return Status::Error("weight stream outside region %d", region_index);
+    return Status::Failure(FaultKind::kBus, "weight stream outside region %d", region_index);
   }
   const uint8_t* data = region.read + base;
   // WEIGHT_FORMAT: bit 0 FWD (else SWD), bit 4 sparsity 2:4.
   layout.sparse = ((C0(kWeightFormat) >> 4) & 1) != 0;
   if (layout.sparse && (depthwise || layout.ifm_bits != 8)) {
-    return Status::Error("sparse weights for depthwise or 16-bit IFMs not supported");
+    return Status::Failure(FaultKind::kUnsupported, "sparse weights for depthwise or 16-bit IFMs not supported");
   }
   bool padding_nonzero = false;
   auto place = [&](int o, int ky, int kx, int i, int16_t w) {
@@ -599,13 +611,13 @@ Status Machine::CheckAccumulatorAndActivation(const FeatureMap& ofm, bool ifm2_i
   if (U55()) {
     // acc_format 1 (40-bit, int16 activations) keeps the 32-bit case's
     // scale record (int40 bias already); only FP16 is rejected.
-    if ((C0(kAccFormat) & 3) > 1) return Status::Error("U55 FP16 accumulators not supported");
+    if ((C0(kAccFormat) & 3) > 1) return Status::Failure(FaultKind::kUnsupported, "U55 FP16 accumulators not supported");
     return PrepareActivation(ofm);
   }
   const uint16_t acc = C0(kAccFormat);
   const int input = (acc >> 4) & 3;
   if (input == 1 || ((acc >> 6) & 1) != 0) {
-    return Status::Error("accumulator chaining not supported");
+    return Status::Failure(FaultKind::kUnsupported, "accumulator chaining not supported");
   }
   if (input == 3) return Status::Error("bad accumulator input %d", input);
   if ((input == 2) != ifm2_input) {
@@ -613,7 +625,7 @@ Status Machine::CheckAccumulatorAndActivation(const FeatureMap& ofm, bool ifm2_i
                                     : "accumulator input from IFM2 not supported here");
   }
   // Format 1 (48-bit, int16 activations): see LoadScales for its records.
-  if ((acc & 3) > 1) return Status::Error("accumulator format %d not supported", acc & 3);
+  if ((acc & 3) > 1) return Status::Failure(FaultKind::kUnsupported, "accumulator format %d not supported", acc & 3);
   return PrepareActivation(ofm);
 }
 
@@ -646,12 +658,12 @@ Status Machine::PrepareActivation(const FeatureMap& ofm) {
     }
     if (function == 0) return Status::Ok();
     if (function < 16 || function > 23) {
-      return Status::Error("U55 activation function %d not supported", function);
+      return Status::Failure(FaultKind::kUnsupported, "U55 activation function %d not supported", function);
     }
     // TABLE_k: the table starts at slot k (256 bytes) of the LUT banks
     // (Vela's DMA destination); its entries are as wide as the OFM.
     // 16-bit OFMs would need the interpolating 16-bit table: not modelled.
-    if (ofm.element_bytes == 2) return Status::Error("U55 16-bit LUT not supported");
+    if (ofm.element_bytes == 2) return Status::Failure(FaultKind::kUnsupported, "U55 16-bit LUT not supported");
     a.entry_bytes = ofm.element_bytes;
     a.entry_signed = ofm.is_signed;
     a.index_signed = ofm.is_signed || ofm.element_bytes != 1;
@@ -676,7 +688,7 @@ Status Machine::PrepareActivation(const FeatureMap& ofm) {
         a.entry_bytes = 4;
         break;
       default:  // 16-bit interpolating tables, TANH, SIGMOID
-        return Status::Error("activation function %d (16-bit LUT) not supported", function);
+        return Status::Failure(FaultKind::kUnsupported, "activation function %d (16-bit LUT) not supported", function);
     }
     // The table field counts tables of this size (Vela divides its 256-byte
     // slot index by the table size in slots).
@@ -704,7 +716,7 @@ Status Machine::LutDestination(uint64_t address, uint64_t length, uint8_t** out)
   uint64_t base = 0;
   if (U55()) {
     const int banks = config_.macs == 128 ? 24 : config_.macs == 256 ? 48 : 0;
-    if (banks == 0) return Status::Error("LUT DMA on a %d-MAC Ethos-U55 not supported", config_.macs);
+    if (banks == 0) return Status::Failure(FaultKind::kUnsupported, "LUT DMA on a %d-MAC Ethos-U55 not supported", config_.macs);
     base = uint64_t(banks - 2) * 1024;
   }
   if (address < base || address - base > uint64_t(kLutMemoryBytes) ||
@@ -720,7 +732,7 @@ Status Machine::Convolution(bool depthwise) {
   NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
   NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
-  if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
+  if ((C0(kIfmUpscale) & 3) != 0) return Status::Failure(FaultKind::kUnsupported, "IFM upscale not supported");
   if (depthwise && ifm.depth < ofm.depth) return Status::Error("depthwise IFM depth too small");
   const Window w = MakeWindow(r_, ofm);
   const uint64_t ofm_elements = uint64_t(ofm.height) * ofm.width * ofm.depth;
@@ -730,7 +742,7 @@ Status Machine::Convolution(bool depthwise) {
   ScaleRecord* scales = nullptr;
   NPU_RETURN_IF_ERROR(LoadWeights(depthwise, ofm.depth, ifm.depth, &weights));
   NPU_RETURN_IF_ERROR(LoadScales(ofm.depth, &scales));
-  if (!PerChannel()) return Status::Error("global OFM scale on convolution not supported");
+  if (!PerChannel()) return Status::Failure(FaultKind::kUnsupported, "global OFM scale on convolution not supported");
   Scale scale = OfmScale();
   const int cin = depthwise ? 1 : ifm.depth;
   // Gather the receptive field of one output position once (IFM values
@@ -837,7 +849,7 @@ Status Machine::MatMul() {
   if (C0(kKernelWidthM1) != 0 || C0(kKernelHeightM1) != 0 || (C0(kKernelStride) & 0x25B) != 0) {
     return Status::Error("matmul with a kernel larger than 1x1 or strided");
   }
-  if (PerChannel()) return Status::Error("matmul with per-channel scales not supported");
+  if (PerChannel()) return Status::Failure(FaultKind::kUnsupported, "matmul with per-channel scales not supported");
   const int depth = ifm.depth;
   NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(depth)));
   Status status;
@@ -866,11 +878,11 @@ Status Machine::Pooling(int mode) {
   FeatureMap ifm, ofm;
   NPU_RETURN_IF_ERROR(Ifm(false, &ifm));
   NPU_RETURN_IF_ERROR(Ofm(&ofm));
-  if ((C0(kIfmUpscale) & 3) != 0) return Status::Error("IFM upscale not supported");
+  if ((C0(kIfmUpscale) & 3) != 0) return Status::Failure(FaultKind::kUnsupported, "IFM upscale not supported");
   NPU_RETURN_IF_ERROR(CheckAccumulatorAndActivation(ofm));
   enum { kMax = 0, kAverage = 1, kReduceSum = 2, kSum = 3, kMin = 5 };
   if (mode != kMax && mode != kAverage && mode != kSum && mode != kMin && mode != kReduceSum) {
-    return Status::Error("pooling mode %d not supported", mode);
+    return Status::Failure(FaultKind::kUnsupported, "pooling mode %d not supported", mode);
   }
   const Window w = MakeWindow(r_, ofm);
   NPU_RETURN_IF_ERROR(CheckWork(uint64_t(ofm.height) * ofm.width * ofm.depth * w.kernel_h *
@@ -961,7 +973,7 @@ Status ReadOperands(const FeatureMap& a, const FeatureMap& b, bool scalar, int32
 
 Status Machine::Elementwise(int mode) {
   enum { kMul = 0, kAdd = 1, kSub = 2, kMin = 3, kMax = 4 };
-  if (mode > kMax) return Status::Error("elementwise mode %d not supported", mode);
+  if (mode > kMax) return Status::Failure(FaultKind::kUnsupported, "elementwise mode %d not supported", mode);
   FeatureMap a, b, ofm;
   NPU_RETURN_IF_ERROR(Ifm(false, &a));
   NPU_RETURN_IF_ERROR(Ifm(true, &b));
@@ -1008,7 +1020,7 @@ Status Machine::Elementwise(int mode) {
 // MUL multiplies (x - zp) operands; MIN/MAX compare them unscaled.
 Status Machine::ElementwiseU55(int mode) {
   enum { kMul = 0, kAdd = 1, kSub = 2, kMin = 3, kMax = 4 };
-  if (mode > kMax) return Status::Error("elementwise mode %d not supported", mode);
+  if (mode > kMax) return Status::Failure(FaultKind::kUnsupported, "elementwise mode %d not supported", mode);
   FeatureMap a, b, ofm;
   NPU_RETURN_IF_ERROR(Ifm(false, &a));
   NPU_RETURN_IF_ERROR(Ifm(true, &b));
@@ -1029,7 +1041,7 @@ Status Machine::ElementwiseU55(int mode) {
   const int opa_shift = r_.cmd1_param[kIfmScale] & 0x3F;
   const int64_t opb_scale = r_.cmd1_payload[kIfm2Scale] & 0xFFFF;
   if (scale_mode != 0 && a.element_bytes != 1 && (mode == kAdd || mode == kSub)) {
-    return Status::Error("U55 16/32-bit ADD/SUB with a 32-bit operand scale not supported");
+    return Status::Failure(FaultKind::kUnsupported, "U55 16/32-bit ADD/SUB with a 32-bit operand scale not supported");
   }
   const int64_t implicit = int64_t(1) << 19;
   const Scale so = OfmScale();
@@ -1074,30 +1086,32 @@ Status Machine::ElementwiseU55(int mode) {
 
 Status Machine::Dma() {
   const uint16_t src = C0(kDma0SrcRegion), dst = C0(kDma0DstRegion);
-  if (((src >> 9) & 3) != 0) return Status::Error("strided DMA not supported");
+  if (((src >> 9) & 3) != 0) return Status::Failure(FaultKind::kUnsupported, "strided DMA not supported");
   // U65 puts its 2-D/3-D DMA mode in the destination region's bits 10:9.
-  if (U55() && ((dst >> 9) & 3) != 0) return Status::Error("2-D/3-D DMA not supported");
-  if (((src >> 11) & 1) || ((dst >> 11) & 1)) return Status::Error("indexed DMA not supported");
+  if (U55() && ((dst >> 9) & 3) != 0) return Status::Failure(FaultKind::kUnsupported, "2-D/3-D DMA not supported");
+  if (((src >> 11) & 1) || ((dst >> 11) & 1)) return Status::Failure(FaultKind::kUnsupported, "indexed DMA not supported");
   // region_mode (bit 8): 1 addresses the NPU's internal memory (LUTs).
-  if ((src >> 8) & 1) return Status::Error("DMA from internal memory not supported");
+  if ((src >> 8) & 1) return Status::Failure(FaultKind::kUnsupported, "DMA from internal memory not supported");
   const Region& from = regions_[src & 7];
   const Region& to = regions_[dst & 7];
   const uint64_t src_addr = Address(kDma0Src), dst_addr = Address(kDma0Dst);
   const uint64_t length = Address(kDma0Len);
   if (from.read == nullptr || src_addr > from.size || length > from.size - src_addr) {
-    return Status::Error("DMA source outside region %d", src & 7);
+    return Status::Failure(FaultKind::kBus, "DMA source outside region %d", src & 7);
   }
   uint8_t* target = nullptr;
   if ((dst >> 8) & 1) {
     NPU_RETURN_IF_ERROR(LutDestination(dst_addr, length, &target));
   } else {
     if (to.write == nullptr || dst_addr > to.size || length > to.size - dst_addr) {
-      return Status::Error("DMA destination outside writable region %d", dst & 7);
+      return Status::Failure(FaultKind::kBus, "DMA destination outside writable region %d", dst & 7);
     }
     target = to.write + dst_addr;
   }
+  NPU_RETURN_IF_ERROR(CountWork(length));
   memmove(target, from.read + src_addr, size_t(length));
   ++stats_->dma_transfers;
+  stats_->dma_bytes += length;
   return Status::Ok();
 }
 
@@ -1118,7 +1132,7 @@ Status Machine::Execute(uint16_t opcode, uint16_t param, uint32_t command_offset
       status = Elementwise(param & 0x3F);
       break;
     case kOpResize:
-      return Status::Error("resize not supported");
+      return Status::Failure(FaultKind::kUnsupported, "resize not supported");
     default:
       return Status::Ok();
   }
@@ -1138,7 +1152,16 @@ Status Machine::Execute(uint16_t opcode, uint16_t param, uint32_t command_offset
 }
 
 Status Machine::Run(const uint32_t* words, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
+  size_t i = 0;
+  Status status = Step(words, count, &i);
+  // QREAD: the stream was fetched through the command that stopped or failed.
+  stats_->command_bytes = 4 * uint64_t(i < count ? i + 1 : count);
+  if (!status.ok()) status.SetCommandOffset(uint32_t(4 * (i < count ? i : count)));
+  return status;
+}
+
+Status Machine::Step(const uint32_t* words, size_t count, size_t* at) {
+  for (size_t& i = *at; i < count; ++i) {
     const uint32_t word = words[i];
     const uint16_t opcode = word & 0x3FF;
     const uint16_t control = (word >> 14) & 3;
@@ -1152,9 +1175,7 @@ Status Machine::Run(const uint32_t* words, size_t count) {
       if (opcode == kOpStop) return Status::Ok();
       if (opcode < 256) {
         Status status = opcode == kOpDmaStart ? Dma() : Execute(opcode, param, uint32_t(4 * i));
-        if (!status.ok()) {
-          return Status::Error("word %u: %s", unsigned(i), status.message());
-        }
+        if (!status.ok()) return status.Rephrased("word %u: %s", unsigned(i), status.message());
       } else {
         r_.cmd0[opcode] = param;
       }
@@ -1164,7 +1185,7 @@ Status Machine::Run(const uint32_t* words, size_t count) {
         return Status::Error("unknown command 0x%03x (with payload) at word %u", opcode,
                              unsigned(i));
       }
-      if (opcode == kOpBranch) return Status::Error("NPU_OP_BRANCH not supported");
+      if (opcode == kOpBranch) return Status::Failure(FaultKind::kUnsupported, "NPU_OP_BRANCH not supported");
       r_.cmd1_param[opcode] = param;
       r_.cmd1_payload[opcode] = words[++i];
     } else {
@@ -1182,7 +1203,7 @@ Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t n
                         RunStats* stats, const RunLimits& limits,
                         const OperationObserver* observer) {
   if (ConfigCores(config) == 0 || ConfigCores(config) != config.cores) {
-    return Status::Error("Ethos-U configuration with %d MACs on %d cores not supported",
+    return Status::Failure(FaultKind::kUnsupported, "Ethos-U configuration with %d MACs on %d cores not supported",
                          config.macs, config.cores);
   }
   if (words == nullptr && num_words != 0) return Status::Error("null command stream");

@@ -83,7 +83,7 @@ Status DecodeU85WeightStreams(const U85WeightLayout& layout, bool fwd,
                               void* scratch, size_t scratch_size) {
   if (!ValidCores(layout.cores)) return Status::Error("%d weight streams", layout.cores);
   if (scratch_size < U85WeightStreamsScratchBytes(layout, fwd)) {
-    return Status::Error("weight stream scratch too small");
+    return Status::Failure(FaultKind::kLimit, "weight stream scratch too small");
   }
   auto* decoded = static_cast<int16_t*>(scratch);
   Placer placer{out, layout.kernel_h, layout.kernel_w, layout.ifm_depth};
@@ -124,7 +124,7 @@ Status DecodeU85WeightStreams(const U85WeightLayout& layout, bool fwd,
     for (int s = 0; s < layout.cores; ++s) {
       const U85WeightLayout stream_layout = U85Stream(layout, s);
       const size_t needed = CountU85(stream_layout);
-      if (needed > capacity) return Status::Error("weight stream scratch too small");
+      if (needed > capacity) return Status::Failure(FaultKind::kLimit, "weight stream scratch too small");
       size_t count = 0;
       NPU_RETURN_IF_ERROR(DecodeSwdWeights(streams[s].data, streams[s].size, decoded, needed,
                                            &count, swd_scratch));
@@ -161,7 +161,7 @@ Status DecodeU55WeightStreams(const U55WeightLayout& layout, int cores,
   if (!ValidCores(cores)) return Status::Error("%d weight streams", cores);
   const size_t needed_scratch = U55WeightStreamsScratchBytes(layout, cores);
   if (needed_scratch == 0) return Status::Error("OFM block too shallow for %d cores", cores);
-  if (scratch_size < needed_scratch) return Status::Error("weight stream scratch too small");
+  if (scratch_size < needed_scratch) return Status::Failure(FaultKind::kLimit, "weight stream scratch too small");
   auto* decoded = static_cast<int16_t*>(scratch);
   size_t capacity = 0;
   void* swd_scratch = SwdScratchAtEnd(scratch, scratch_size, &capacity);
@@ -172,7 +172,7 @@ Status DecodeU55WeightStreams(const U55WeightLayout& layout, int cores,
     const size_t needed = CountU55(stream_layout);
     // A core with no OFM channels gets no stream (Vela: WEIGHT1_LENGTH 0).
     if (needed == 0) continue;
-    if (needed > capacity) return Status::Error("weight stream scratch too small");
+    if (needed > capacity) return Status::Failure(FaultKind::kLimit, "weight stream scratch too small");
     size_t count = 0;
     NPU_RETURN_IF_ERROR(
         DecodeSwdWeights(streams[s].data, streams[s].size, decoded, needed, &count, swd_scratch));

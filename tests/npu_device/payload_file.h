@@ -1,0 +1,75 @@
+// The Vela payload of a test input: a raw payload file (tests/npu's
+// <case>.payload) or a .pte (an ethosu_model's output, read through the
+// SDK's .pte loader: the first method's first delegate), held in 16-byte
+// aligned memory and parsed by the delegate's payload parser.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "cc/backends/ethosu/vela_payload.h"
+#include "cc/runtime/program.h"
+#include "schema/program_generated.h"
+
+namespace npu_device_tests {
+
+struct alignas(16) Chunk {
+  uint8_t bytes[16];
+};
+
+struct PayloadFile {
+  std::vector<Chunk> storage;  // the whole file
+  ethosu::VelaPayload payload;
+};
+
+inline bool EndsWith(const char* s, const char* suffix) {
+  const size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+// False (and a line on stdout) if the file cannot be read or parsed.
+inline bool LoadPayload(const char* path, PayloadFile* out) {
+  FILE* f = fopen(path, "rb");
+  if (f == nullptr) {
+    printf("FAIL: cannot open %s\n", path);
+    return false;
+  }
+  std::vector<uint8_t> bytes;
+  uint8_t buffer[65536];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
+  fclose(f);
+  out->storage.assign((bytes.size() + 15) / 16, Chunk{});
+  if (!bytes.empty()) memcpy(out->storage.data(), bytes.data(), bytes.size());
+  const uint8_t* data = out->storage.data()->bytes;
+  size_t size = bytes.size();
+  if (EndsWith(path, ".pte")) {
+    ethosu_sdk::runtime::Program program;
+    ethosu_sdk::runtime::Status loaded = ethosu_sdk::runtime::Program::Load(data, size, &program);
+    if (!loaded.ok()) {
+      printf("FAIL: %s: %s\n", path, loaded.message());
+      return false;
+    }
+    const auto* plans = program.flatbuffer()->execution_plan();
+    const auto* delegates = plans->Get(0)->delegates();
+    if (delegates == nullptr || delegates->size() == 0) {
+      printf("FAIL: %s has no delegate\n", path);
+      return false;
+    }
+    ethosu_sdk::runtime::Span<const uint8_t> processed;
+    loaded = program.DelegateData(delegates->Get(0)->processed(), &processed);
+    if (!loaded.ok() || reinterpret_cast<uintptr_t>(processed.data) % 4 != 0) {
+      printf("FAIL: %s: delegate data\n", path);
+      return false;
+    }
+    data = processed.data;
+    size = processed.size;
+  }
+  const ethosu::Status parsed = ethosu::ParseVelaPayload(data, size, &out->payload);
+  if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
+  return parsed.ok();
+}
+
+}  // namespace npu_device_tests
