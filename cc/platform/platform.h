@@ -23,6 +23,15 @@ uint64_t TimerTicksPerSecond();
 // The name of the board, for logs.
 const char* BoardName();
 
+// Where the board's Ethos-U answers (the address the firmware uses: the
+// secure alias on our boards) and its interrupt line (external IRQ number).
+// base 0: the board has no NPU (the host).
+struct NpuLocation {
+  uintptr_t base;
+  int irq;
+};
+NpuLocation BoardNpu();
+
 }  // namespace ethosu_sdk::platform
 
 #endif  // ETHOSU_SDK_CC_PLATFORM_PLATFORM_H_

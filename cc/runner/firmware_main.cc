@@ -1,11 +1,15 @@
 // The firmware's main: runs the model linked into the image (its .pte, input
 // and expected output, embedded by the ethosu_firmware rule) with the
-// runtime, the selected CPU kernels and the Ethos-U backend, and reports in
-// the line protocol (PROTOCOL.md), adding the memory and NPU figures.
+// runtime, the selected CPU kernels and the Ethos-U backend, which drives the
+// board's NPU through its registers, and reports in the line protocol
+// (PROTOCOL.md), adding the memory and NPU figures.
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/backends/ethosu/board_npu.h"
 #include "cc/backends/ethosu/ethosu_backend.h"
+#include "cc/drivers/ethosu/identity.h"
+#include "cc/drivers/ethosu/pmu.h"
 #include "cc/kernels/registry.h"
 #include "cc/platform/platform.h"
 #include "cc/runner/firmware_memory.h"
@@ -30,11 +34,29 @@ void Emit(TextBuilder& line) {
   ethosu_sdk::platform::ConsoleWrite(line.c_str(), line.size());
 }
 
+// The ESDK NPU record: what the driver found and the PMU totals.
+void AppendNpuFigures(const ethosu::DriverNpu& npu, TextBuilder& line) {
+  namespace driver = ethosu_sdk::drivers::ethosu;
+  const driver::Identity& identity = npu.driver().identity();
+  line.Str(" jobs=").UInt(npu.figures().jobs).Str(" npu=");
+  if (npu.driver().initialized()) {
+    line.Str(driver::ProductName(identity.product)).Char('-').UInt(uint64_t(identity.macs));
+  } else {
+    line.Str("none");  // no job ran: the NPU was never probed
+  }
+  line.Str(" id=0x").Hex(identity.id, 8).Str(" config=0x").Hex(identity.config, 8);
+  line.Str(" cycles=").UInt(npu.figures().cycles);
+  for (int i = 0; i < driver::kPmuEvents; ++i) {
+    line.Str(" pmu_").Str(driver::kPmuEventList[i].name).Char('=').UInt(npu.figures().events[i]);
+  }
+}
+
 }  // namespace
 
 int main() {
   const auto& memory = ethosu_sdk::firmware::kMemory;
-  static ethosu_sdk::backends::EthosUBackend ethosu_backend(memory.npu_workspace_bytes);
+  ethosu::DriverNpu& npu = ethosu::BoardDriverNpu();
+  static ethosu_sdk::backends::EthosUBackend ethosu_backend(npu);
   ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
   const size_t pte_size = Size(esdk_model_pte, esdk_model_pte_end);
   char buffer[256];
@@ -63,13 +85,12 @@ int main() {
   line.Clear();
   line.Str("ESDK MEMORY program=").UInt(pte_size).Str(" planned=").UInt(planned_bytes);
   line.Str(" runtime_arena_used=").UInt(runtime_arena.used()).Str(" runtime_arena=").UInt(runtime_arena.size());
-  line.Str(" npu_scratch=").UInt(ethosu_backend.scratch_bytes()).Str(" npu_workspace=").UInt(ethosu_backend.workspace_bytes());
+  line.Str(" npu_scratch=").UInt(ethosu_backend.scratch_bytes());
   line.Str(" peak=").UInt(planned_bytes + runtime_arena.used());
   Emit(line);
-  const auto& npu = ethosu_backend.stats();
   line.Clear();
-  line.Str("ESDK NPU delegate_calls=").UInt(ethosu_backend.delegate_calls()).Str(" operations=").UInt(npu.operations);
-  line.Str(" dma_transfers=").UInt(npu.dma_transfers).Str(" macs=").UInt(npu.macs);
+  line.Str("ESDK NPU delegate_calls=").UInt(ethosu_backend.delegate_calls());
+  AppendNpuFigures(npu, line);
   line.Str(" ticks=").UInt(ethosu_backend.ticks());
   Emit(line);
   return result;

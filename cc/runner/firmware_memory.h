@@ -1,6 +1,7 @@
 // A firmware's static memory, generated per model by the ethosu_firmware
 // rule (python/ethosu_sdk/firmware/gen_memory.py): the method's
-// memory-planned buffers, sized from the .pte, and the runtime arena.
+// memory-planned buffers, sized from the .pte, and the runtime arena (method
+// state and NPU scratch), both in memory the NPU can reach.
 #ifndef ETHOSU_SDK_CC_RUNNER_FIRMWARE_MEMORY_H_
 #define ETHOSU_SDK_CC_RUNNER_FIRMWARE_MEMORY_H_
 
@@ -14,8 +15,6 @@ namespace ethosu_sdk::firmware {
 struct FirmwareMemory {
   runtime::Span<runtime::Span<uint8_t>> planned;
   runtime::Span<uint8_t> runtime_arena;
-  // Part of the runtime arena the NPU model takes as working memory.
-  size_t npu_workspace_bytes;
 };
 
 extern const FirmwareMemory kMemory;

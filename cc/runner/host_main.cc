@@ -11,6 +11,7 @@
 
 #include "cc/backends/ethosu/ethosu_backend.h"
 #include "cc/backends/ethosu/ethosu_delegate.h"
+#include "cc/backends/ethosu/model_npu.h"
 #include "cc/kernels/registry.h"
 #include "cc/runner/run_program.h"
 #include "cc/runtime/method.h"
@@ -93,7 +94,7 @@ int main(int argc, char** argv) {
     planned_storage[i].assign(sizes[i] / 8 + 2, 0);
     planned[i] = {reinterpret_cast<uint8_t*>(planned_storage[i].data()), sizes[i]};
   }
-  // Room for the Ethos-U delegate's scratch and the NPU model's workspace.
+  // Room for the Ethos-U delegate's scratch.
   std::vector<unsigned long long> runtime_storage(2 << 20);  // 16 MiB
   ethosu_sdk::runtime::Arena runtime_arena(runtime_storage.data(), runtime_storage.size() * 8);
 
@@ -108,8 +109,11 @@ int main(int argc, char** argv) {
   }
   config.method = method.c_str();
   config.registries.operators = ethosu_sdk::kernels::Registry();
-  // Ethos-U delegates run on the functional NPU model, as in the firmware.
-  static ethosu_sdk::backends::EthosUBackend ethosu_backend(ethosu::kRecommendedWorkspaceBytes);
+  // On the host, Ethos-U delegates run on the functional NPU model (the
+  // firmware drives the NPU through its registers).
+  static std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
+  static ethosu::ModelNpu model({workspace.data(), workspace.size()});
+  static ethosu_sdk::backends::EthosUBackend ethosu_backend(model);
   static ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
   config.registries.backends = ethosu_sdk::runtime::BackendRegistry(backends, 1);
   config.runtime_arena = &runtime_arena;

@@ -24,7 +24,7 @@ const char* ErrorCodeName(ErrorCode code);
 
 class [[nodiscard]] Status {
  public:
-  static constexpr size_t kMessageCapacity = 112;
+  static constexpr size_t kMessageCapacity = 224;  // fits the NPU driver's errors
   static constexpr int64_t kNoValue = INT64_MIN;
 
   Status() = default;  // OK

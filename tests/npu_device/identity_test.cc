@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "cc/backends/ethosu/model_npu.h"
 #include "cc/ethosu/mmio.h"
 #include "cc/npu/device/identity.h"
 #include "tests/npu_device/fake_host.h"
@@ -53,8 +54,9 @@ int main(int argc, char** argv) {
     Expect(ethosu_sdk::npu_device::LookupIdentity(c.product, c.macs, &identity), "identity");
     snprintf(what, sizeof(what), "%s-%d model configuration as the payload parser's", c.product,
              c.macs);
-    Expect(identity.npu.arch == file.payload.npu.arch && identity.npu.macs == file.payload.npu.macs &&
-               identity.npu.cores == file.payload.npu.cores,
+    const npu::NpuConfig parsed = ethosu::ModelConfig(file.payload);
+    Expect(identity.npu.arch == parsed.arch && identity.npu.macs == parsed.macs &&
+               identity.npu.cores == parsed.cores,
            what);
     printf("%s-%d: ID 0x%08x CONFIG 0x%08x (payload 0x%08x 0x%08x)\n", c.product, c.macs,
            unsigned(npu.Read(mmio::kId)), unsigned(npu.Read(mmio::kConfig)),

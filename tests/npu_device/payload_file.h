@@ -67,7 +67,7 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
     data = processed.data;
     size = processed.size;
   }
-  const npu::Status parsed = ethosu::ParseVelaPayload(data, size, &out->payload);
+  const ethosu::Status parsed = ethosu::ParseVelaPayload(data, size, &out->payload);
   if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
   return parsed.ok();
 }

@@ -5,9 +5,10 @@
 
 links the model's .pte, reference input and expected output into the image
 (embedded_blob, in DDR), registers only the CPU kernels the .pte uses
-(selected_kernels), sizes the memory-planned buffers from the .pte, adds the
-Ethos-U backend (the functional NPU model on boards without an NPU) and the
-runner main (cc/runner/firmware_main.cc). The result is a firmware_image.
+(selected_kernels), sizes the memory-planned buffers and the runtime arena
+from the .pte, adds the Ethos-U backend (driving the board's NPU through its
+registers) and the runner main (cc/runner/firmware_main.cc). The result is a
+firmware_image.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
@@ -23,8 +24,7 @@ def ethosu_firmware(
         name,
         model,
         board = "qemu_an547",
-        runtime_arena_bytes = 12 << 20,
-        npu_workspace_bytes = 6 << 20,
+        runtime_arena_bytes = 0,
         pte = None,
         **kwargs):
     """A firmware_image `name` running `model` on `board`.
@@ -33,11 +33,9 @@ def ethosu_firmware(
       name: the firmware_image; helper targets are prefixed with it.
       model: an ethosu_model target (same or other package).
       board: qemu_an547 (default), corstone300 or corstone320.
-      runtime_arena_bytes: arena for method state, delegate scratch and the
-        NPU model's workspace (in the board's DDR).
-      npu_workspace_bytes: the NPU model's working memory (decoded weights);
-        the default is ethosu::kRecommendedWorkspaceBytes, enough for
-        MobileNetV2 on U55 and U85.
+      runtime_arena_bytes: arena for method state and the NPU delegates'
+        scratch (in the board's DDR); 0 (default): computed from the .pte
+        (python/ethosu_sdk/firmware/gen_memory.py).
       pte: a .pte to embed instead of the model's own (tests use a corrupted
         one); kernels, memory sizes, input and expected output still come
         from `model`.
@@ -68,11 +66,10 @@ def ethosu_firmware(
         name = name + "_memory_gen",
         srcs = [model_pte],
         outs = [name + "_memory.cc"],
-        cmd = "$(location %s) --pte=$(location %s) --runtime_arena_bytes=%d --npu_workspace_bytes=%d --out=$@" % (
+        cmd = "$(location %s) --pte=$(location %s) --runtime_arena_bytes=%d --out=$@" % (
             Label("//python/ethosu_sdk/firmware:gen_memory"),
             model_pte,
             runtime_arena_bytes,
-            npu_workspace_bytes,
         ),
         tools = [Label("//python/ethosu_sdk/firmware:gen_memory")],
         testonly = testonly,

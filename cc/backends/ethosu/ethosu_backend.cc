@@ -1,6 +1,6 @@
 #include "cc/backends/ethosu/ethosu_backend.h"
 
-#include "cc/backends/ethosu/ethosu_delegate.h"
+#include "cc/backends/ethosu/delegate_io.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/platform/platform.h"
 
@@ -17,7 +17,7 @@ struct Handle {
 };
 
 // The NPU layer's messages, carried into the runtime's status.
-Status FromNpu(const npu::Status& status) {
+Status FromNpu(const ethosu::Status& status) {
   if (status.ok()) return Status::Ok();
   const char* message = status.message();
   size_t size = 0;
@@ -54,15 +54,6 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
     }
     scratch_bytes_ += h->payload.fast_scratch_size;
   }
-  if (workspace_.data == nullptr) {
-    workspace_.data = static_cast<uint8_t*>(init.arena->Allocate(workspace_bytes_, 16));
-    if (workspace_.data == nullptr) {
-      return Status::Error(ErrorCode::kOutOfMemory, "arena too small for the NPU workspace (bytes, free)",
-                           static_cast<int64_t>(workspace_bytes_),
-                           static_cast<int64_t>(init.arena->size() - init.arena->used()));
-    }
-    workspace_.size = workspace_bytes_;
-  }
   *handle = h;
   return Status::Ok();
 }
@@ -96,7 +87,7 @@ Status EthosUBackend::Execute(void* handle, runtime::Span<runtime::Value* const>
       output_sizes[o] = tensor.nbytes;
     }
   }
-  ethosu::DelegateBuffers buffers;
+  ethosu::DelegateIo buffers;
   buffers.inputs = inputs;
   buffers.input_sizes = input_sizes;
   buffers.num_inputs = payload.num_inputs;
@@ -107,16 +98,11 @@ Status EthosUBackend::Execute(void* handle, runtime::Span<runtime::Value* const>
   buffers.scratch_size = payload.scratch_size;
   buffers.fast_scratch = h->fast_scratch;
   buffers.fast_scratch_size = payload.fast_scratch_size;
-  buffers.workspace = workspace_;
-  npu::RunStats run{};
   const uint64_t start = platform::TimerTicks();
-  const npu::Status status = ethosu::ExecuteVelaPayload(payload, buffers, &run);
+  const ethosu::Status status = ethosu::RunDelegate(payload, buffers, npu_);
   ticks_ += platform::TimerTicks() - start;
   ESDK_RETURN_IF_ERROR(FromNpu(status));
   ++calls_;
-  stats_.operations += run.operations;
-  stats_.dma_transfers += run.dma_transfers;
-  stats_.macs += run.macs;
   return Status::Ok();
 }
 

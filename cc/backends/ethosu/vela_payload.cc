@@ -69,25 +69,25 @@ Status ParseCommandData(const uint8_t* data, size_t size, VelaPayload* out) {
   const uint32_t product = out->arch_config >> 28;
   const int macs = 1 << (out->arch_config & 0xF);
   if (major == 1 && product == 0) {
-    out->npu.arch = npu::Architecture::kEthosU55;
-    out->npu.macs = macs;
-    out->npu.cores = 1;
+    out->product = NpuProduct::kEthosU55;
+    out->macs = macs;
+    out->cores = 1;
   } else if (major == 1 && product == 1) {
     // GUESS (not in the header): a U65 core has 256 MACs, as in Vela's
     // only two U65 configurations (256 on one core, 512 on two), so the
     // MAC count gives the cores. Pinned by the u65_256_* and u65_512_* cases.
-    out->npu.arch = npu::Architecture::kEthosU65;
-    out->npu.macs = 256;
-    out->npu.cores = macs / 256;
+    out->product = NpuProduct::kEthosU65;
+    out->macs = 256;
+    out->cores = macs / 256;
     // The payload does not carry the fast scratch size: ExecuTorch's
     // EthosUCompileSpec compiles U65 for Vela's memory mode
     // Dedicated_Sram_384KB, whose staging SRAM is region 2 (U55/U85 modes
     // use none). Accesses beyond it fail as out of region.
     out->fast_scratch_size = kU65DedicatedSramBytes;
   } else if (major == 2 && product == 2) {
-    out->npu.arch = npu::Architecture::kEthosU85;
-    out->npu.macs = macs;
-    out->npu.cores = 1 << ((out->arch_config >> 12) & 3);
+    out->product = NpuProduct::kEthosU85;
+    out->macs = macs;
+    out->cores = 1 << ((out->arch_config >> 12) & 3);
   } else {
     return Status::Error("vela: unknown NPU (version %u, product %u)", unsigned(major),
                          unsigned(product));
@@ -148,7 +148,7 @@ Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
     if (NameIs(header, "vela_end_stream")) {
       ended = true;
     } else if (NameIs(header, "cmd_data")) {
-      NPU_RETURN_IF_ERROR(ParseCommandData(body, length, out));
+      ETHOSU_RETURN_IF_ERROR(ParseCommandData(body, length, out));
       have_cmd = true;
     } else if (NameIs(header, "weight_data")) {
       out->weights = body;
@@ -159,10 +159,10 @@ Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
       out->scratch_size = ReadU32(body);
       have_scratch = true;
     } else if (NameIs(header, "inputs")) {
-      NPU_RETURN_IF_ERROR(ParseIos(body, length, "inputs", out->inputs, &out->num_inputs));
+      ETHOSU_RETURN_IF_ERROR(ParseIos(body, length, "inputs", out->inputs, &out->num_inputs));
       have_inputs = true;
     } else if (NameIs(header, "outputs")) {
-      NPU_RETURN_IF_ERROR(ParseIos(body, length, "outputs", out->outputs, &out->num_outputs));
+      ETHOSU_RETURN_IF_ERROR(ParseIos(body, length, "outputs", out->outputs, &out->num_outputs));
       have_outputs = true;
     } else {
       return Status::Error("vela: unknown block '%.16s'", header);

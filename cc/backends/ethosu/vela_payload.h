@@ -7,14 +7,15 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/npu/driver.h"
-#include "cc/npu/status.h"
+#include "cc/backends/ethosu/status.h"
 
 namespace ethosu {
 
-using npu::Status;
-
 constexpr int kMaxVelaIos = 16;
+
+// Which NPU family a stream was compiled for (U65 runs U55 streams plus its
+// own extensions).
+enum class NpuProduct { kEthosU55, kEthosU65, kEthosU85 };
 
 struct VelaIo {
   int32_t shape[6];  // Vela pads every shape to 6-D
@@ -30,7 +31,13 @@ struct VelaPayload {
   size_t num_commands = 0;
   uint32_t arch_config = 0;   // COP1 header words
   uint32_t arch_version = 0;
-  npu::NpuConfig npu;                // derived from the two words above
+  // Derived from the two words above. `macs` counts as Vela's
+  // configurations do: the whole U85 (U85-1024 has four cores), one U55/U65
+  // core (U65-512 is two cores of 256); `cores` is the number of weight
+  // streams an operation may split its weights into.
+  NpuProduct product = NpuProduct::kEthosU85;
+  int macs = 256;
+  int cores = 1;
   const uint8_t* weights = nullptr;  // region 0, read-only
   size_t weights_size = 0;
   uint32_t scratch_size = 0;         // region 1 bytes the caller provides

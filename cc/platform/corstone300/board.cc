@@ -11,4 +11,7 @@ uint64_t TimerTicksPerSecond() { return 25'000'000; }
 
 const char* BoardName() { return "corstone300"; }
 
+// the Ethos-U55/U65 of the SSE-300 subsystem: secure alias, IRQ 56.
+NpuLocation BoardNpu() { return {0x58102000, 56}; }
+
 }  // namespace ethosu_sdk::platform

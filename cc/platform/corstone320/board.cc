@@ -11,4 +11,7 @@ uint64_t TimerTicksPerSecond() { return 32'000'000; }
 
 const char* BoardName() { return "corstone320"; }
 
+// the Ethos-U85 of the SSE-320 subsystem: secure alias, IRQ 16.
+NpuLocation BoardNpu() { return {0x50004000, 16}; }
+
 }  // namespace ethosu_sdk::platform

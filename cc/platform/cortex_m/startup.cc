@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cc/platform/cortex_m/fault_report.h"
+#include "cc/platform/interrupts.h"
 #include "cc/platform/platform.h"
 
 extern "C" {
@@ -25,6 +26,8 @@ void _init() {}
 void _fini() {}
 
 [[noreturn]] void Reset_Handler();
+void esdk_irq_dispatch();  // interrupts.cc
+void esdk_systick();
 }
 
 namespace {
@@ -67,8 +70,19 @@ extern "C" [[noreturn]] void Reset_Handler() {
 }
 
 // Armv8-M vector table: initial SP, 15 system exceptions, then interrupts.
-// Every fault and unexpected interrupt reports and exits non-zero.
-__attribute__((section(".vectors"), used)) const Handler kVectorTable[16 + 32] = {
+// Every fault reports and exits non-zero. External interrupts go through
+// esdk_irq_dispatch (interrupts.cc): to the handler a driver attached, or,
+// unexpected, report and exit. SysTick is the wake-up timer for WFI.
+// Listed in full (no constexpr function: the stack address is a link-time
+// constant, which only an aggregate initializer keeps out of run-time init).
+#define ESDK_IRQ8                                                                              \
+  esdk_irq_dispatch, esdk_irq_dispatch, esdk_irq_dispatch, esdk_irq_dispatch, esdk_irq_dispatch, \
+      esdk_irq_dispatch, esdk_irq_dispatch, esdk_irq_dispatch
+constexpr int kVectors = 16 + ethosu_sdk::platform::kNumExternalIrqs;
+static_assert(ethosu_sdk::platform::kNumExternalIrqs == 96, "the table below lists 12 x 8 interrupts");
+
+// VTOR needs the table aligned to its size rounded up to a power of two.
+__attribute__((section(".vectors"), used, aligned(512))) const Handler kVectorTable[kVectors] = {
     reinterpret_cast<Handler>(__stack_top__),
     Reset_Handler,
     DefaultHandler,  // NMI
@@ -82,12 +96,8 @@ __attribute__((section(".vectors"), used)) const Handler kVectorTable[16 + 32] =
     DefaultHandler,  // DebugMonitor
     nullptr,
     DefaultHandler,  // PendSV
-    DefaultHandler,  // SysTick
-    // External interrupts: none are enabled; any that fires is a bug.
-    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
-    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
-    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
-    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
-    DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler, DefaultHandler,
-    DefaultHandler, DefaultHandler,
+    esdk_systick,    // SysTick: the WFI wake-up timer
+    ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8,
+    ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8,
 };
+#undef ESDK_IRQ8

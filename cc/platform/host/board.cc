@@ -30,4 +30,7 @@ uint64_t TimerTicksPerSecond() { return 1'000'000'000u; }
 
 const char* BoardName() { return "host"; }
 
+// The host runs NPU jobs on the functional model, not through registers.
+NpuLocation BoardNpu() { return {0, -1}; }
+
 }  // namespace ethosu_sdk::platform

@@ -1,0 +1,30 @@
+// One delegate call on an Npu: checks the caller's tensors against Vela's
+// I/O records, copies inputs into the scratch arena at their offsets, binds
+// the regions (0 weights, 1 scratch, 2 fast scratch), runs, and copies the
+// outputs out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/backends/ethosu/npu_interface.h"
+#include "cc/backends/ethosu/vela_payload.h"
+
+namespace ethosu {
+
+struct DelegateIo {
+  const void* const* inputs = nullptr;
+  const size_t* input_sizes = nullptr;
+  int num_inputs = 0;
+  void* const* outputs = nullptr;
+  const size_t* output_sizes = nullptr;
+  int num_outputs = 0;
+  uint8_t* scratch = nullptr;  // at least payload.scratch_size bytes
+  size_t scratch_size = 0;
+  uint8_t* fast_scratch = nullptr;  // optional region 2
+  size_t fast_scratch_size = 0;
+};
+
+Status RunDelegate(const VelaPayload& payload, const DelegateIo& io, Npu& npu);
+
+}  // namespace ethosu

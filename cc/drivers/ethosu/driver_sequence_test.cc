@@ -1,0 +1,196 @@
+// The driver's register sequence against a scripted fake: reset and
+// protection, what is programmed before CMD start, interrupt clear, fault
+// and timeout messages, the configuration check.
+#include <cstdio>
+#include <cstring>
+
+#include "cc/drivers/ethosu/driver.h"
+#include "cc/drivers/ethosu/fake_npu.h"
+#include "cc/ethosu/mmio.h"
+
+namespace {
+
+using namespace ethosu_sdk::drivers::ethosu;
+using testing::FakeNpu;
+using testing::PollHooks;
+namespace mmio = ::ethosu_sdk::ethosu::mmio;
+
+int failures = 0;
+
+void Expect(bool ok, const char* what) {
+  if (!ok) {
+    std::printf("FAIL %s\n", what);
+    ++failures;
+  }
+}
+
+void ExpectMessage(const Result& result, const char* want, const char* what) {
+  if (result.ok() || std::strcmp(result.message(), want) != 0) {
+    std::printf("FAIL %s:\n  got  \"%s\"\n  want \"%s\"\n", what, result.message(), want);
+    ++failures;
+  }
+}
+
+alignas(16) uint32_t commands[8] = {0x00000000u};
+alignas(16) uint8_t weights[64], scratch[256], fast[128];
+
+Job MakeJob(uint32_t id, uint32_t config) {
+  Job job;
+  job.commands = commands;
+  job.num_words = 8;
+  job.compiled_id = id;
+  job.compiled_config = config;
+  job.regions[0] = {weights, sizeof(weights), false};
+  job.regions[1] = {scratch, sizeof(scratch), true};
+  job.regions[2] = {fast, sizeof(fast), true};
+  return job;
+}
+
+uint64_t Address(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+void TestInitRequestsSecurePrivileged() {
+  FakeNpu npu;
+  PollHooks hooks(npu);
+  Driver driver(npu, hooks);
+  const Result init = driver.Init();
+  Expect(init.ok(), "init succeeds");
+  Expect(npu.regs[mmio::kReset] == mmio::prot::kPrivileged, "RESET asks for privileged secure");
+  Expect(driver.identity().product == Product::kEthosU55 && driver.identity().macs == 128, "U55-128 identified");
+}
+
+void TestProtectionMismatch() {
+  FakeNpu npu;
+  npu.prot_override = mmio::prot::kNonSecure;  // user, non-secure
+  PollHooks hooks(npu);
+  Driver driver(npu, hooks);
+  ExpectMessage(driver.Init(),
+                "NPU protection mismatch: requested privileged secure, PROT reports user non-secure (0x2)",
+                "protection mismatch");
+  Expect(!driver.initialized(), "not initialised after a protection mismatch");
+}
+
+void TestResetTimeout() {
+  FakeNpu npu;
+  npu.reset_sticks = true;
+  PollHooks hooks(npu);
+  // The fake's clock only moves on Wait; a reset poll reads the clock.
+  struct Clock final : WaitHooks {
+    uint64_t now = 0;
+    uint64_t Ticks() override { return now++; }
+    uint64_t TicksPerSecond() override { return 1000; }
+    void Wait(const volatile bool&) override {}
+  } clock;
+  Driver driver(npu, clock);
+  ExpectMessage(driver.Init(), "NPU reset did not complete within 100 ms (STATUS 0x00000008)", "reset timeout");
+}
+
+void TestJobSequence() {
+  FakeNpu npu;
+  npu.end_qread = 32;
+  PollHooks hooks(npu);
+  Driver driver(npu, hooks);
+  hooks.set_driver(&driver);
+  Expect(driver.Init().ok(), "init");
+  npu.regs[mmio::u55::kPmuBase + mmio::pmu::kPmccntrLo] = 1234;
+  npu.regs[mmio::u55::kPmuBase + mmio::pmu::kPmevcntr0] = 77;
+  JobStats stats;
+  const Result run = driver.Run(MakeJob(0x10066001u, 0x00001807u), &stats);
+  Expect(run.ok(), "job succeeds");
+  if (!run.ok()) std::printf("  %s\n", run.message());
+  auto& at = npu.regs_at_start;
+  Expect(npu.starts == 1, "one start");
+  Expect(at[mmio::kQbase] == uint32_t(Address(commands)) && at[mmio::kQbaseHi] == uint32_t(Address(commands) >> 32),
+         "QBASE is the command stream");
+  Expect(at[mmio::kQsize] == 32, "QSIZE is the stream length in bytes");
+  Expect(at[mmio::BasepLow(0)] == uint32_t(Address(weights)), "BASEP0 is the weights");
+  Expect(at[mmio::BasepLow(1)] == uint32_t(Address(scratch)), "BASEP1 is the scratch");
+  Expect(at[mmio::BasepLow(2)] == uint32_t(Address(fast)), "BASEP2 is the fast scratch");
+  Expect(at[mmio::BasepHigh(1)] == uint32_t(Address(scratch) >> 32), "BASEP1 high word");
+  Expect(at.count(mmio::BasepLow(3)) == 1 && at[mmio::BasepLow(3)] == 0, "unused regions are 0");
+  Expect(at.count(mmio::kRegioncfg) == 1 && at.count(mmio::u55::kAxiLimit0 + 12) == 1, "REGIONCFG and AXI_LIMIT3");
+  Expect((at[mmio::u55::kPmuBase + mmio::pmu::kPmcntenset] & mmio::pmu::kCycleCounterBit) != 0, "PMU cycle counter on");
+  Expect((at[mmio::u55::kPmuBase + mmio::pmu::kPmcr] & mmio::pmu::pmcr::kCountEnable) != 0, "PMU counting");
+  Expect(npu.irq_clears == 1 && !npu.irq, "interrupt cleared");
+  Expect(stats.pmu.cycles == 1234 && stats.pmu.events[0] == 77 && stats.qread == 32, "PMU and QREAD in stats");
+}
+
+void TestU85Layout() {
+  FakeNpu npu;
+  npu.id = 0x20007000u;
+  npu.config = 0x20000118u;  // U85-256
+  PollHooks hooks(npu);
+  Driver driver(npu, hooks);
+  hooks.set_driver(&driver);
+  Expect(driver.Init().ok(), "U85 init");
+  Expect(driver.Run(MakeJob(0x20007000u, 0x20000118u), nullptr).ok(), "U85 job");
+  auto& at = npu.regs_at_start;
+  Expect(at.count(mmio::u85::kAxiSram) == 1 && at.count(mmio::u85::kAxiExt) == 1, "U85 AXI_SRAM/AXI_EXT set");
+  Expect((at[mmio::u85::kPmuBase + mmio::pmu::kPmcntenset] & mmio::pmu::kCycleCounterBit) != 0, "U85 PMU block");
+}
+
+void TestMismatch() {
+  FakeNpu npu;
+  PollHooks hooks(npu);
+  Driver driver(npu, hooks);
+  hooks.set_driver(&driver);
+  Expect(driver.Init().ok(), "init");
+  ExpectMessage(driver.Run(MakeJob(0x20007000u, 0x20000118u), nullptr),
+                "NPU mismatch: the model was compiled for Ethos-U85-256 (arch 2.0.0, CONFIG 0x20000118), "
+                "this NPU is Ethos-U55-128 (arch 1.0.6, CONFIG 0x00001807)",
+                "configuration mismatch");
+  Expect(npu.starts == 0, "a mismatched job never starts");
+  // Same product, other MACs; and an older architecture revision.
+  Expect(!driver.Run(MakeJob(0x10066001u, 0x00001808u), nullptr).ok(), "MAC count mismatch");
+  Expect(!driver.Run(MakeJob(0x10176001u, 0x00001807u), nullptr).ok(), "newer compiled arch than hardware");
+  Expect(driver.Run(MakeJob(0x10056001u, 0x00001807u), nullptr).ok(), "older compiled patch runs");
+}
+
+void TestFaults() {
+  FakeNpu npu;
+  npu.end_status = mmio::status::kBusStatus | mmio::status::kCmdParseError;
+  npu.end_qread = 20;
+  PollHooks hooks(npu);
+  Driver driver(npu, hooks);
+  hooks.set_driver(&driver);
+  Expect(driver.Init().ok(), "init");
+  const int resets = npu.resets;
+  ExpectMessage(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr),
+                "NPU fault: bus error (an access outside the memory the NPU can reach), command stream parse "
+                "error (STATUS 0x00000016, QREAD 20)",
+                "fault names");
+  Expect(npu.resets == resets + 1, "reset after a fault");
+  npu.end_status = 0;
+  ExpectMessage(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr),
+                "NPU stopped before the end of its command stream (STATUS 0x00000002, QREAD 20)",
+                "no end, no fault");
+}
+
+void TestTimeout() {
+  FakeNpu npu;
+  npu.never_complete = true;
+  PollHooks hooks(npu);
+  DriverConfig config;
+  config.job_timeout_ms = 50;
+  Driver driver(npu, hooks, config);
+  hooks.set_driver(&driver);
+  Expect(driver.Init().ok(), "init");
+  ExpectMessage(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr),
+                "NPU did not complete within 50 ms (STATUS 0x00000001, QREAD 0)", "timeout");
+  Expect(hooks.polls >= 50 && hooks.polls <= 52, "timeout after ~50 polls");
+  Expect(driver.initialized(), "reset after timeout leaves the driver usable");
+}
+
+}  // namespace
+
+int main() {
+  TestInitRequestsSecurePrivileged();
+  TestProtectionMismatch();
+  TestResetTimeout();
+  TestJobSequence();
+  TestU85Layout();
+  TestMismatch();
+  TestFaults();
+  TestTimeout();
+  if (failures == 0) std::printf("PASS\n");
+  return failures == 0 ? 0 : 1;
+}
