@@ -5,7 +5,6 @@
 
 #include "cc/ethosu/mmio.h"
 #include "cc/npu/device/host_log.h"
-#include "cc/npu/device/job.h"
 
 namespace ethosu_sdk::npu_device {
 namespace {
@@ -42,7 +41,7 @@ void Fail(char* error, size_t error_size, const char* message) {
 }  // namespace
 
 Device* Device::Create(const esdk_npu_device_config& config, const esdk_npu_host& host,
-                       char* error, size_t error_size) {
+                       char* error, size_t error_size, const JobLimits& limits) {
   Identity identity;
   if (!LookupIdentity(config.product, config.macs, &identity)) {
     char message[160];
@@ -62,7 +61,8 @@ Device* Device::Create(const esdk_npu_device_config& config, const esdk_npu_host
     Fail(error, error_size, "out of memory for the model's workspace");
     return nullptr;
   }
-  Device* device = new (std::nothrow) Device(identity, host, config.never_complete != 0, workspace);
+  Device* device =
+      new (std::nothrow) Device(identity, host, config.never_complete != 0, limits, workspace);
   if (device == nullptr) {
     delete[] workspace;
     Fail(error, error_size, "out of memory for the device");
@@ -73,8 +73,9 @@ Device* Device::Create(const esdk_npu_device_config& config, const esdk_npu_host
 }
 
 Device::Device(const Identity& identity, const esdk_npu_host& host, bool never_complete,
-               uint8_t* workspace)
-    : identity_(identity), host_(host), never_complete_(never_complete), workspace_(workspace) {
+               const JobLimits& limits, uint8_t* workspace)
+    : identity_(identity), host_(host), never_complete_(never_complete), limits_(limits),
+      workspace_(workspace) {
   pmu_.Configure(identity.event_counters, identity.u85);
 }
 
@@ -273,6 +274,7 @@ void Device::Start() {
   request.qsize = qsize_;
   for (int n = 0; n < mmio::kNumRegions; ++n) request.basep[n] = basep_[n];
   request.workspace = {workspace_, kWorkspaceBytes};
+  request.limits = limits_;
   const JobResult result = RunJob(request, host_);
   qread_ = result.qread;
   status_ &= ~status::kState;

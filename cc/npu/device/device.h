@@ -9,6 +9,7 @@
 
 #include "cc/npu/device/device_abi.h"
 #include "cc/npu/device/identity.h"
+#include "cc/npu/device/job.h"
 #include "cc/npu/device/pmu.h"
 
 namespace ethosu_sdk::npu_device {
@@ -22,8 +23,9 @@ class Device {
  public:
   // Null (and a reason in `error`) on an unknown configuration, a host
   // without map/set_irq, or no memory.
+  // `limits` bounds each job (tests and fuzzers pass smaller ones).
   static Device* Create(const esdk_npu_device_config& config, const esdk_npu_host& host,
-                        char* error, size_t error_size);
+                        char* error, size_t error_size, const JobLimits& limits = JobLimits());
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -35,7 +37,7 @@ class Device {
 
  private:
   Device(const Identity& identity, const esdk_npu_host& host, bool never_complete,
-         uint8_t* workspace);
+         const JobLimits& limits, uint8_t* workspace);
   void SoftReset(uint32_t request);
   void Command(uint32_t value);
   void Start();
@@ -46,6 +48,7 @@ class Device {
   const Identity identity_;
   const esdk_npu_host host_;
   const bool never_complete_;
+  const JobLimits limits_;
   uint8_t* const workspace_;
   Pmu pmu_;
 

@@ -82,8 +82,8 @@ JobResult RunJob(const JobRequest& request, const esdk_npu_host& host) {
   if (!bound.ok()) return BusFault(host, bound);
 
   npu::RunLimits limits;
-  limits.max_work_per_operation = kMaxWorkPerOperation;
-  limits.max_total_work = kMaxWorkPerJob;
+  limits.max_work_per_operation = request.limits.max_work_per_operation;
+  limits.max_total_work = request.limits.max_work_per_job;
   JobResult r;
   r.status = npu::RunCommandStream(request.npu, bindings.words, request.qsize / kWordBytes,
                                    bindings.regions, request.workspace, &r.stats, limits);

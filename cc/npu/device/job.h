@@ -15,11 +15,14 @@
 
 namespace ethosu_sdk::npu_device {
 
-// Bounds on one job so that a guest's stream cannot stall the emulator for
-// long (about a minute at worst on one host core; MobileNetV2 needs
-// 3e8 MACs, the largest layer 2e7).
-constexpr uint64_t kMaxWorkPerOperation = uint64_t(1) << 32;
-constexpr uint64_t kMaxWorkPerJob = uint64_t(1) << 34;
+// Bounds on one job, so that a guest's stream cannot stall the emulator
+// forever: multiply-accumulates plus DMA bytes. MobileNetV2 needs 3e8 MACs
+// (its largest layer 2e7); a stream asking for the maximum runs for minutes
+// on one host core and then fails (STATUS.cmd_parse_error, logged).
+struct JobLimits {
+  uint64_t max_work_per_operation = uint64_t(1) << 32;  // npu::RunLimits
+  uint64_t max_work_per_job = uint64_t(1) << 34;        // npu::RunLimits::max_total_work
+};
 
 struct JobRequest {
   npu::NpuConfig npu;
@@ -27,6 +30,7 @@ struct JobRequest {
   uint32_t qsize = 0;
   uint64_t basep[npu::kNumRegions] = {};
   npu::Workspace workspace;
+  JobLimits limits;
 };
 
 struct JobResult {
