@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "cc/backends/ethosu/model_npu.h"
 #include "cc/ethosu/mmio.h"
 #include "cc/npu/device/device.h"
 #include "cc/npu/device/pmu.h"
@@ -125,8 +126,8 @@ void TestPayload(const char* product, int macs, const char* path) {
   regions[1] = {scratch.data(), scratch.data(), scratch.size()};
   if (has_fast) regions[2] = {fast.data(), fast.data(), fast.size()};
   npu::RunStats direct;
-  const npu::Status ran = npu::RunCommandStream(p.npu, words.data(), words.size(), regions,
-                                                {workspace.data(), workspace.size()}, &direct);
+  const npu::Status ran = npu::RunCommandStream(ethosu::ModelConfig(p), words.data(), words.size(),
+                                                regions, {workspace.data(), workspace.size()}, &direct);
   if (!ran.ok()) printf("FAIL: %s direct: %s\n", path, ran.message());
   Expect(ran.ok() && direct.operations > 0, "the payload runs directly");
 
@@ -192,7 +193,8 @@ void TestPayload(const char* product, int macs, const char* path) {
     regions[1] = {scratch2.data(), scratch2.data(), scratch2.size()};
     if (has_fast) regions[2] = {fast2.data(), fast2.data(), fast2.size()};
     const npu::Status unbound = npu::RunCommandStream(
-        p.npu, words.data(), words.size(), regions, {workspace.data(), workspace.size()}, nullptr);
+        ethosu::ModelConfig(p), words.data(), words.size(), regions,
+        {workspace.data(), workspace.size()}, nullptr);
     const bool bus = !unbound.ok() && unbound.kind() == npu::FaultKind::kBus;
     Expect(bus || unbound.ok(), "direct run without weights: ok or a bus error");
     Guest bad;
