@@ -45,6 +45,10 @@ int main() {
   Print("id", Npu(mmio::kId));
   Print("id_ns", Reg(kNpuNonSecure, mmio::kId));
   Print("config", Npu(mmio::kConfig));
+  // PMCR of a U55/U65 (0x180) and of a U85 (0x1180, in the window's second
+  // page, where a U55 board keeps QEMU's second timing-adapter placeholder).
+  Print("reg_0180", Npu(mmio::u55::kPmuBase + mmio::pmu::kPmcr));
+  Print("reg_1180", Npu(mmio::u85::kPmuBase + mmio::pmu::kPmcr));
   Print("pending_at_boot", IrqPending());
 
   Npu(mmio::kReset) = mmio::prot::kPrivileged;  // secure, privileged
