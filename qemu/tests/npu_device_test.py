@@ -19,7 +19,7 @@ LIBRARY = os.path.abspath(os.environ["NPU_DEVICE_LIBRARY"])
 FIRMWARE = os.path.abspath(os.environ["PROBE_FIRMWARE"])
 
 ID, STATUS, RESET, PROT, CONFIG = 0x00, 0x04, 0x0C, 0x24, 0x28
-STATE, IRQ_RAISED, CMD_END_REACHED = 1 << 0, 1 << 1, 1 << 5
+STATE, IRQ_RAISED, BUS_STATUS, CMD_END_REACHED = 1 << 0, 1 << 1, 1 << 2, 1 << 5
 PRIVILEGED = 1 << 0
 
 
@@ -109,6 +109,11 @@ def test_registers_irq_and_clear(product, macs):
     # CMD clear_irq drops the line: cleared at the NVIC, it stays clear.
     assert seen["status_after_clear"] & IRQ_RAISED == 0
     assert seen["pending_after_clear"] == 0
+    # The stream fetched through the MPCs (SRAM, DDR); from a UART, a bus error.
+    done = IRQ_RAISED | CMD_END_REACHED
+    assert seen["status_sram"] & (done | BUS_STATUS) == done
+    assert seen["status_ddr"] & (done | BUS_STATUS) == done
+    assert seen["status_uart"] & (IRQ_RAISED | BUS_STATUS) == IRQ_RAISED | BUS_STATUS
 
 
 def test_u85_window_covers_the_second_placeholder():
