@@ -19,7 +19,7 @@ LIBRARY = os.path.abspath(os.environ["NPU_DEVICE_LIBRARY"])
 FIRMWARE = os.path.abspath(os.environ["PROBE_FIRMWARE"])
 
 ID, STATUS, RESET, PROT, CONFIG = 0x00, 0x04, 0x0C, 0x24, 0x28
-STATE, IRQ_RAISED, CMD_END_REACHED = 1 << 0, 1 << 1, 1 << 5
+STATE, IRQ_RAISED, BUS_STATUS, CMD_END_REACHED = 1 << 0, 1 << 1, 1 << 2, 1 << 5
 PRIVILEGED = 1 << 0
 
 
@@ -65,8 +65,11 @@ def core_registers(product: str, macs: int) -> dict[str, int]:
     assert device, error.value.decode()
     try:
         api.reset(device)
-        values = {"id": api.read(device, ID), "config": api.read(device, CONFIG),
-                  "window": api.window_bytes(device)}
+        window = api.window_bytes(device)
+        values = {"id": api.read(device, ID), "config": api.read(device, CONFIG), "window": window}
+        # Beyond the window the board's placeholder answers 0.
+        for offset in (0x180, 0x1180):
+            values[f"reg_{offset:04x}"] = api.read(device, offset) if offset < window else 0
         api.write(device, RESET, PRIVILEGED)
         values["prot"] = api.read(device, PROT)
         return values
@@ -96,6 +99,7 @@ def test_registers_irq_and_clear(product, macs):
     seen = probe("library=" + LIBRARY, "product=" + product, f"macs={macs}")
     assert seen["id"] == core["id"] and seen["id_ns"] == core["id"]
     assert seen["config"] == core["config"]
+    assert seen["reg_0180"] == core["reg_0180"] and seen["reg_1180"] == core["reg_1180"]
     assert seen["prot"] == core["prot"]
     assert seen["pending_at_boot"] == 0
     # One STOP: the job ends, the stream is consumed, IRQ 56 is pending.
@@ -105,11 +109,17 @@ def test_registers_irq_and_clear(product, macs):
     # CMD clear_irq drops the line: cleared at the NVIC, it stays clear.
     assert seen["status_after_clear"] & IRQ_RAISED == 0
     assert seen["pending_after_clear"] == 0
+    # The stream fetched through the MPCs (SRAM, DDR); from a UART, a bus error.
+    done = IRQ_RAISED | CMD_END_REACHED
+    assert seen["status_sram"] & (done | BUS_STATUS) == done
+    assert seen["status_ddr"] & (done | BUS_STATUS) == done
+    assert seen["status_uart"] & (IRQ_RAISED | BUS_STATUS) == IRQ_RAISED | BUS_STATUS
 
 
 def test_u85_window_covers_the_second_placeholder():
-    assert core_registers("ethos-u85", 256)["window"] == 0x2000
-    assert core_registers("ethos-u55", 128)["window"] == 0x1000
+    u85, u55 = core_registers("ethos-u85", 256), core_registers("ethos-u55", 128)
+    assert (u85["window"], u55["window"]) == (0x2000, 0x1000)
+    assert u85["reg_1180"] != 0  # so the probe's read there shows the U85's PMU
 
 
 def test_default_product_is_a_u55_128():

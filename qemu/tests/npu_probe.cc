@@ -37,7 +37,22 @@ void Print(const char* key, uint64_t value) {
 }
 
 // NPU_OP_STOP (opcode 0, all-ones mask): the shortest valid stream.
-alignas(16) const uint32_t kStream[] = {0xFFFF0000u};
+constexpr uint32_t kStop = 0xFFFF0000u;
+alignas(16) const uint32_t kStream[] = {kStop};
+
+// Runs the one-word stream at `address` and prints the outcome. SRAM and DDR
+// sit behind the board's MPCs; a peripheral is no memory (bus error).
+void RunStreamAt(const char* name, uintptr_t address, bool copy) {
+  if (copy) *reinterpret_cast<volatile uint32_t*>(address) = kStop;
+  Npu(mmio::kQbase) = uint32_t(address);
+  Npu(mmio::kQsize) = sizeof(kStop);
+  Npu(mmio::kCmd) = mmio::cmd::kTransitionToRunning;
+  char key[32];
+  ethosu_sdk::TextBuilder text(key, sizeof(key));
+  text.Str("status_").Str(name);
+  Print(text.c_str(), Npu(mmio::kStatus));
+  Npu(mmio::kCmd) = mmio::cmd::kClearIrq;
+}
 
 }  // namespace
 
@@ -45,6 +60,10 @@ int main() {
   Print("id", Npu(mmio::kId));
   Print("id_ns", Reg(kNpuNonSecure, mmio::kId));
   Print("config", Npu(mmio::kConfig));
+  // PMCR of a U55/U65 (0x180) and of a U85 (0x1180, in the window's second
+  // page, where a U55 board keeps QEMU's second timing-adapter placeholder).
+  Print("reg_0180", Npu(mmio::u55::kPmuBase + mmio::pmu::kPmcr));
+  Print("reg_1180", Npu(mmio::u85::kPmuBase + mmio::pmu::kPmcr));
   Print("pending_at_boot", IrqPending());
 
   Npu(mmio::kReset) = mmio::prot::kPrivileged;  // secure, privileged
@@ -66,5 +85,9 @@ int main() {
   Reg(kNvicIcpr, 4 * (kNpuIrq / 32)) = 1u << (kNpuIrq % 32);
   Print("status_after_clear", Npu(mmio::kStatus));
   Print("pending_after_clear", IrqPending());
+
+  RunStreamAt("sram", 0x111FFF00, true);   // top of SRAM (MPC 0), secure alias
+  RunStreamAt("ddr", 0x7FFFFF00, true);    // top of the linked DDR (MPC 2)
+  RunStreamAt("uart", 0x59303000, false);  // UART0: not memory
   return 0;
 }

@@ -31,8 +31,6 @@ mkdir -p "$inputs/qemu"
 cp "$here/build_qemu.sh" "$here/qemu-source.sha256" "$workspace/cc/npu/device/device_abi.h" "$inputs/"
 cp -r "$workspace/qemu/hw" "$workspace/qemu/configs" "$workspace/qemu/patches" "$inputs/qemu/"
 
-start=$SECONDS
-sdk_log "building QEMU with the Ethos-U device (about 9 minutes the first time, seconds after a device edit; log: $log)"
 if [ -n "$host_mode" ]; then
   missing=()
   for tool in meson ninja pkg-config flex bison python3 dpkg-source patch cc apt-get; do
@@ -45,8 +43,10 @@ if [ -n "$host_mode" ]; then
     pkg-config --atleast-version=2.66 glib-2.0 || missing+=("glib-2.0>=2.66")
   fi
   [ -f /usr/include/libfdt.h ] || missing+=(libfdt)
+  # QEMU's configure makes a venv, which needs ensurepip.
+  python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
   [ ${#missing[@]} = 0 ] ||
-    sdk_die "building the SDK's QEMU on the host needs: ${missing[*]} (Debian: apt-get install meson ninja-build pkgconf libglib2.0-dev libfdt-dev flex bison python3 dpkg-dev patch build-essential; meson >= 1.5 from bookworm-backports or newer)"
+    sdk_die "building the SDK's QEMU on the host needs: ${missing[*]} (Debian: apt-get install meson ninja-build pkgconf libglib2.0-dev libfdt-dev flex bison python3-venv dpkg-dev patch build-essential; meson >= 1.5 from bookworm-backports or newer)"
   mirror="$(sdk_host_mirror)"
   [ -n "$mirror" ] || sdk_die "no Debian mirror found in /etc/apt for QEMU's source (set ETHOSU_SDK_APT_MIRROR)"
   build=("$inputs/build_qemu.sh" "$base" "$inputs" "$key" "$mirror")
@@ -56,6 +56,8 @@ else
   build=(sdk_in_root "$SDK_ROOT" /bin/bash "$SDK_ROOT_OPT/inputs-$key/build_qemu.sh"
          "$SDK_ROOT_OPT" "$SDK_ROOT_OPT/inputs-$key" "$key" "$mirror")
 fi
+start=$SECONDS
+sdk_log "building QEMU with the Ethos-U device (about 6 minutes the first time, seconds after a device edit; log: $log)"
 "${build[@]}" > "$log" 2>&1 ||
   sdk_die "building the SDK's QEMU failed: $(grep -m1 '^\[build_qemu\] error' "$log" || tail -n 1 "$log"); see $log"
 rm -rf "$inputs"

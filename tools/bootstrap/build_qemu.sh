@@ -29,7 +29,7 @@ configure_args=(
   --disable-qom-cast-debug
 )
 
-say() { printf '[build_qemu] %s\n' "$*"; }
+say() { printf '[build_qemu] %4ss %s\n' "$SECONDS" "$*"; }
 die() { printf '[build_qemu] error: %s\n' "$*" >&2; exit 1; }
 
 check_pins() { grep -v '^#' "$pins" | (cd "$1" && sha256sum --quiet -c -); }

@@ -41,7 +41,7 @@ struct EthosUNpuState {
     MemoryRegion *memory;
     AddressSpace as;
 
-    /* Properties. */
+    /* Properties (-global ethos-u-npu.NAME=VALUE). */
     char *library;
     char *product;
     uint32_t macs;
