@@ -64,9 +64,12 @@ def test_downstream_builds_and_its_firmware_test_passes(tmp_path: pathlib.Path) 
         rc.write_text(offline.replace("%workspace%", str(root)))
         startup.append(f"--bazelrc={rc}")
     env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+    # The SDK's QEMU (with the Ethos-U device), as tools/bazel passes it.
+    qemu = [f"--repo_env=ETHOSU_SDK_QEMU_BIN={os.path.realpath(os.environ['ETHOSU_SDK_QEMU_RUNFILE'])}"]
 
     def bazel(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["bazel", *startup, *args], cwd=workspace, env=env,
+        command = args[:1] + tuple(qemu) + args[1:] if args[0] != "shutdown" else args
+        return subprocess.run(["bazel", *startup, *command], cwd=workspace, env=env,
                               capture_output=True, text=True, timeout=1500)
 
     try:

@@ -12,16 +12,31 @@ _BUILD = """\
 exports_files(["qemu-system-arm"], visibility = ["//visibility:public"])
 """
 
+# Without a QEMU, only what runs a firmware fails, with the reason, when it is
+# built: a downstream that just builds firmware images needs no QEMU.
+_MISSING_BUILD = """\
+# No SDK QEMU: {reason}
+genrule(
+    name = "missing",
+    outs = ["qemu-system-arm"],
+    cmd = "echo 'error: {reason}' >&2; exit 1",
+    visibility = ["//visibility:public"],
+)
+"""
+
 def _ethosu_qemu_repo_impl(rctx):
     path = rctx.os.environ.get("ETHOSU_SDK_QEMU_BIN", "")
     if not path:
-        fail("ETHOSU_SDK_QEMU_BIN is not set: run Bazel through tools/bazel, which builds " +
-             "the SDK's QEMU with the Ethos-U device, or pass " +
-             "--repo_env=ETHOSU_SDK_QEMU_BIN=/path/to/qemu-system-arm")
-    if not rctx.path(path).exists:
-        fail("ETHOSU_SDK_QEMU_BIN=%s does not exist: run tools/bazel again to rebuild the SDK's QEMU" % path)
-    rctx.symlink(path, "qemu-system-arm")
-    rctx.file("BUILD.bazel", _BUILD.format(path = path))
+        reason = ("ETHOSU_SDK_QEMU_BIN is not set: run Bazel through the SDK's tools/bazel, which " +
+                  "builds its QEMU with the Ethos-U device, or pass " +
+                  "--repo_env=ETHOSU_SDK_QEMU_BIN=/path/to/qemu-system-arm")
+    elif not rctx.path(path).exists:
+        reason = "ETHOSU_SDK_QEMU_BIN=%s does not exist: run tools/bazel again to rebuild the SDK's QEMU" % path
+    else:
+        rctx.symlink(path, "qemu-system-arm")
+        rctx.file("BUILD.bazel", _BUILD.format(path = path))
+        return
+    rctx.file("BUILD.bazel", _MISSING_BUILD.format(reason = reason))
 
 ethosu_qemu_repo = repository_rule(
     implementation = _ethosu_qemu_repo_impl,
