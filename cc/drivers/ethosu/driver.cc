@@ -58,8 +58,8 @@ Result Driver::Reset() {
 
 Result Driver::Init() {
   initialized_ = false;
-  const Result reset = Reset();
-  if (!reset.ok()) return reset;
+  // Identify first: with nothing at the address (reads as zero) the reset
+  // sequence would fail with a less useful message.
   identity_ = Identity::FromRegisters(bus_.Read(mmio::kId), bus_.Read(mmio::kConfig));
   if (identity_.product == Product::kUnknown || identity_.arch_major == 0) {
     Result result;
@@ -67,6 +67,10 @@ Result Driver::Init() {
         .Hex(identity_.config, 8).Char(')');
     return result;
   }
+  const Result reset = Reset();
+  if (!reset.ok()) return reset;
+  // Reset must not change what the NPU is; read it again all the same.
+  identity_ = Identity::FromRegisters(bus_.Read(mmio::kId), bus_.Read(mmio::kConfig));
   initialized_ = true;
   return Result::Ok();
 }

@@ -58,6 +58,17 @@ void TestInitRequestsSecurePrivileged() {
   Expect(driver.identity().product == Product::kEthosU55 && driver.identity().macs == 128, "U55-128 identified");
 }
 
+void TestNothingAtTheAddress() {
+  FakeNpu npu;
+  npu.id = 0;
+  npu.config = 0;
+  PollHooks hooks(npu);
+  Driver driver(npu, hooks);
+  ExpectMessage(driver.Init(), "no Ethos-U answers at the NPU address (ID 0x00000000, CONFIG 0x00000000)",
+                "nothing at the address");
+  Expect(npu.resets == 0, "no reset without an NPU");
+}
+
 void TestProtectionMismatch() {
   FakeNpu npu;
   npu.prot_override = mmio::prot::kNonSecure;  // user, non-secure
@@ -184,6 +195,7 @@ void TestTimeout() {
 
 int main() {
   TestInitRequestsSecurePrivileged();
+  TestNothingAtTheAddress();
   TestProtectionMismatch();
   TestResetTimeout();
   TestJobSequence();
