@@ -113,7 +113,11 @@ class FakeHost {
 class Npu {
  public:
   Npu(const char* product, int macs, FakeHost* host, bool never_complete = false)
-      : api_(esdk_npu_device_api_v1()), host_(host->Host()) {
+      : Npu(esdk_npu_device_api_v1(), product, macs, host, never_complete) {}
+  // The device behind `api` (e.g. from a dlopen'ed library).
+  Npu(const esdk_npu_device_api* api, const char* product, int macs, FakeHost* host,
+      bool never_complete)
+      : api_(api), host_(host->Host()) {
     esdk_npu_device_config config{product, macs, never_complete ? 1 : 0};
     device_ = api_->create(&config, &host_, error_, sizeof(error_));
     if (device_ == nullptr) {
