@@ -1,5 +1,7 @@
 """cortex_m_libraries: the static libraries of C++ targets, built for one
-board's CPU (through the board's platform), for shipping in a release."""
+board's CPU (through the board's platform), for shipping in a release, and
+their headers (output group "headers": ours only, as built for that board,
+since firmware-only libraries exist only there)."""
 
 load("@rules_cc//cc:defs.bzl", "CcInfo")
 load(":firmware.bzl", "board_transition", "check_board")
@@ -7,13 +9,19 @@ load(":firmware.bzl", "board_transition", "check_board")
 def _impl(ctx):
     check_board(ctx.attr.board)
     archives = {}
+    headers = []
     for dep in ctx.attr.deps:
         for linker_input in dep[CcInfo].linking_context.linker_inputs.to_list():
             for library in linker_input.libraries:
                 archive = library.static_library or library.pic_static_library
                 if archive:
                     archives[archive.path] = archive
-    return [DefaultInfo(files = depset([archives[p] for p in sorted(archives)]))]
+        headers.append(dep[CcInfo].compilation_context.headers)
+    ours = [f for f in depset(transitive = headers).to_list() if f.owner.workspace_name == ""]
+    return [
+        DefaultInfo(files = depset([archives[p] for p in sorted(archives)])),
+        OutputGroupInfo(headers = depset(ours)),
+    ]
 
 cortex_m_libraries = rule(
     implementation = _impl,

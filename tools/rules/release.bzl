@@ -1,6 +1,5 @@
 """release_tarball: the SDK's release archive (see //release)."""
 
-load("@rules_cc//cc:defs.bzl", "CcInfo")
 load(":firmware.bzl", "FirmwareInfo")
 
 def _impl(ctx):
@@ -17,9 +16,8 @@ def _impl(ctx):
         for f in target.files.to_list():
             put("lib/%s/%s" % (cpu, f.basename), f)
     for target in ctx.attr.cc_headers_from:
-        for f in target[CcInfo].compilation_context.headers.to_list():
-            if f.owner.workspace_name == "":  # ours, not system or external headers
-                put("include/" + f.short_path, f)
+        for f in target[OutputGroupInfo].headers.to_list():
+            put("include/" + f.short_path, f)
     for target in ctx.attr.firmware:
         info = target[FirmwareInfo]
         put("firmware/%s/%s" % (info.board, info.elf.basename), info.elf)
@@ -49,7 +47,7 @@ release_tarball = rule(
         "version": attr.string(mandatory = True),
         "wheel": attr.label(allow_files = [".whl"]),
         "cc_libs": attr.label_keyed_string_dict(doc = "cortex_m_libraries -> CPU directory name"),
-        "cc_headers_from": attr.label_list(providers = [CcInfo]),
+        "cc_headers_from": attr.label_list(doc = "cortex_m_libraries whose (our) headers ship in include/"),
         "firmware": attr.label_list(providers = [FirmwareInfo]),
         "docs": attr.label_list(allow_files = True),
         "_make_tarball": attr.label(
