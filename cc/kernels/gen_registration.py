@@ -2,7 +2,8 @@
 
 Selective registration: the generated file references only the kernels the
 programs name, so the linker keeps only those. Fails when a program needs an
-operator that has no kernel here, naming it.
+operator that has no kernel here, in one line naming the operator, the .pte
+and what to do.
 
     gen_registration --pte=a.pte --pte=b.pte --out=registration.cc
     gen_registration --all --out=registration.cc
@@ -10,6 +11,7 @@ operator that has no kernel here, naming it.
 
 from __future__ import annotations
 
+import sys
 from typing import Dict, List, Set
 
 from absl import app, flags
@@ -63,18 +65,49 @@ KERNELS: Dict[str, str] = {
 }
 
 
+class RegistrationError(Exception):
+    """A .pte that cannot be read, or an operator without a kernel."""
+
+
 def operator_names(pte: bytes) -> Set[str]:
     """Every operator of every method of a .pte, as "name.overload"."""
-    program = pte_schema.Program.GetRootAs(pte, 0)
-    names: Set[str] = set()
-    for p in range(program.ExecutionPlanLength()):
-        plan = program.ExecutionPlan(p)
-        for o in range(plan.OperatorsLength()):
-            op = plan.Operators(o)
-            name = op.Name().decode()
-            overload = (op.Overload() or b"").decode()
-            names.add(f"{name}.{overload}" if overload else name)
+    if len(pte) < 8 or not pte[4:6] == b"ET":  # file identifier "ET12"
+        raise RegistrationError("not an ExecuTorch program (no ET file identifier)")
+    try:
+        program = pte_schema.Program.GetRootAs(pte, 0)
+        names: Set[str] = set()
+        for p in range(program.ExecutionPlanLength()):
+            plan = program.ExecutionPlan(p)
+            for o in range(plan.OperatorsLength()):
+                op = plan.Operators(o)
+                name = op.Name().decode()
+                overload = (op.Overload() or b"").decode()
+                names.add(f"{name}.{overload}" if overload else name)
+    except Exception as e:  # flatbuffers reads out of range on a damaged file
+        raise RegistrationError(f"damaged program ({type(e).__name__}: {e})") from e
     return names
+
+
+def selected_operators(pte_paths: List[str]) -> List[str]:
+    """The operators the programs use, sorted; raises RegistrationError naming
+    the first operator without a kernel and the .pte that uses it."""
+    wanted: Set[str] = set()
+    for path in pte_paths:
+        try:
+            with open(path, "rb") as f:
+                names = operator_names(f.read())
+        except OSError as e:
+            raise RegistrationError(f"cannot read {path}: {e.strerror}") from e
+        except RegistrationError as e:
+            raise RegistrationError(f"{path}: {e}") from e
+        missing = sorted(names - set(KERNELS))
+        if missing:
+            raise RegistrationError(
+                f"no CPU kernel for {', '.join(missing)} (used by {path}): make the model avoid it or let the "
+                "NPU run it (its .summary.json lists what stays on the CPU), or add a kernel to cc/kernels/ and "
+                "list it in KERNELS of cc/kernels/gen_registration.py")
+        wanted |= names
+    return sorted(wanted)
 
 
 def registration_source(names: List[str]) -> str:
@@ -99,21 +132,17 @@ const runtime::OperatorRegistry& Registry() {{ return kRegistry; }}
 """
 
 
-def main(argv: List[str]) -> None:
+def main(argv: List[str]) -> int:
     del argv
-    if FLAGS.all:
-        names = sorted(KERNELS)
-    else:
-        wanted: Set[str] = set()
-        for path in FLAGS.pte:
-            with open(path, "rb") as f:
-                wanted |= operator_names(f.read())
-        missing = sorted(wanted - set(KERNELS))
-        if missing:
-            raise app.UsageError(f"no CPU kernel for: {', '.join(missing)}")
-        names = sorted(wanted)
+    try:
+        names = sorted(KERNELS) if FLAGS.all else selected_operators(FLAGS.pte)
+    except RegistrationError as e:
+        # One line, not app.UsageError's flag help: the flags were right.
+        print(f"gen_registration: error: {e}", file=sys.stderr)
+        return 1
     with open(FLAGS.out, "w") as f:
         f.write(registration_source(names))
+    return 0
 
 
 if __name__ == "__main__":

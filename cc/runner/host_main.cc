@@ -3,6 +3,7 @@
 //
 //   host_runner --pte=model.pte --input=in.tensors [--expected=out.tensors]
 //               [--iterations=N] [--method=forward] [--quiet]
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,20 +29,25 @@ struct FileData {
   const void* data() const { return words.data(); }
 };
 
-bool ReadFile(const std::string& path, FileData* out) {
+// Reads `path` (the value of `flag`); on failure prints one line naming both
+// and the reason.
+bool ReadFile(const char* flag, const std::string& path, FileData* out) {
+  errno = 0;
   FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return false;
-  std::fseek(f, 0, SEEK_END);
-  const long size = std::ftell(f);
-  std::fseek(f, 0, SEEK_SET);
-  if (size < 0) {
-    std::fclose(f);
-    return false;
+  long size = -1;
+  if (f != nullptr && std::fseek(f, 0, SEEK_END) == 0) size = std::ftell(f);
+  bool ok = size >= 0 && std::fseek(f, 0, SEEK_SET) == 0;
+  if (ok) {
+    out->size = static_cast<size_t>(size);
+    out->words.assign(out->size / 8 + 2, 0);
+    ok = std::fread(out->words.data(), 1, out->size, f) == out->size;
   }
-  out->size = static_cast<size_t>(size);
-  out->words.assign(out->size / 8 + 2, 0);
-  const bool ok = std::fread(out->words.data(), 1, out->size, f) == out->size;
-  std::fclose(f);
+  const int error = errno;
+  if (f != nullptr) std::fclose(f);
+  if (!ok) {
+    std::fprintf(stderr, "host_runner: error: cannot read %s=%s: %s\n", flag, path.c_str(),
+                 error != 0 ? std::strerror(error) : "not a regular file");
+  }
   return ok;
 }
 
@@ -66,16 +72,19 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--quiet") == 0) quiet = true;
     else {
       std::fprintf(stderr,
-                   "usage: %s --pte=FILE --input=FILE [--expected=FILE] [--method=NAME] "
-                   "[--iterations=N] [--quiet]\n",
-                   argv[0]);
+                   "host_runner: error: unknown argument '%s'; usage: host_runner --pte=FILE --input=FILE "
+                   "[--expected=FILE] [--method=NAME] [--iterations=N] [--quiet]\n",
+                   argv[i]);
       return 2;
     }
   }
+  if (pte_path.empty() || input_path.empty()) {
+    std::fprintf(stderr, "host_runner: error: --pte=FILE and --input=FILE are required\n");
+    return 2;
+  }
   FileData pte, input, expected;
-  if (pte_path.empty() || input_path.empty() || !ReadFile(pte_path, &pte) ||
-      !ReadFile(input_path, &input) || (!expected_path.empty() && !ReadFile(expected_path, &expected))) {
-    std::fprintf(stderr, "cannot read --pte, --input or --expected\n");
+  if (!ReadFile("--pte", pte_path, &pte) || !ReadFile("--input", input_path, &input) ||
+      (!expected_path.empty() && !ReadFile("--expected", expected_path, &expected))) {
     return 2;
   }
 

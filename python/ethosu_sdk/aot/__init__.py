@@ -7,6 +7,7 @@ from ethosu_sdk.aot.errors import (
     ExportError,
     InvalidOptionError,
     LoweringError,
+    ModelError,
     QuantizationError,
     UnknownTargetError,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "ExportError",
     "InvalidOptionError",
     "LoweringError",
+    "ModelError",
     "OUTPUT_SUFFIXES",
     "QuantMode",
     "QuantizationError",

@@ -15,6 +15,7 @@ delegation table) go to `intermediates_dir` on request.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -23,15 +24,15 @@ import shutil
 import sys
 import tempfile
 import time
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 import numpy as np
 import torch
 
 from ethosu_sdk.aot import calibration, export, lowering, quantization, vela_capture
-from ethosu_sdk.aot.errors import InvalidOptionError
+from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
-from ethosu_sdk.models import load_model
+from ethosu_sdk.models import UnknownModelError, load_model
 from ethosu_sdk.pte import parse_pte
 from ethosu_sdk.tensors import StoredTensor, encode
 
@@ -84,6 +85,20 @@ def _sha256(blob: bytes) -> str:
     return hashlib.sha256(blob).hexdigest()
 
 
+@contextlib.contextmanager
+def _phase(model: str, phase: str) -> Iterator[None]:
+    """Names the model and the phase in any error raised inside: the model's
+    own code runs in every phase (build, forward, calibration)."""
+    try:
+        yield
+    except UnknownModelError:
+        raise
+    except AotError as e:
+        raise type(e)(f"model {model!r} failed while {phase}: {e}") from e
+    except Exception as e:  # the model's code may raise anything
+        raise ModelError(f"model {model!r} failed while {phase}: {first_line(e)}") from e
+
+
 def compile_model(
     options: CompileOptions,
     output_pte: str,
@@ -104,13 +119,18 @@ def compile_model(
     output_dir = os.path.dirname(os.path.abspath(output_pte))
     if not os.path.isdir(output_dir):
         raise InvalidOptionError(f"output directory {output_dir!r} does not exist")
+    try:  # fail now, not after minutes of lowering
+        tempfile.TemporaryDirectory(prefix=".aot-", dir=output_dir).cleanup()
+    except OSError as e:
+        raise InvalidOptionError(f"cannot write to output directory {output_dir!r}: {e.strerror}") from e
 
     # Deterministic numerics for the reference outputs (thread count changes
     # float summation order, which can move a value across a rounding edge).
     torch.set_num_threads(1)
 
     t = time.monotonic()
-    loaded = load_model(options.model, seed=options.seed, state_dict_path=options.state_dict)
+    with _phase(options.model, "building"):
+        loaded = load_model(options.model, seed=options.seed, state_dict_path=options.state_dict)
     inputs = loaded.example_inputs
     samples = calibration.calibration_samples(
         options.calibration_dir, options.calibration_files, inputs) if mode is not QuantMode.NONE else []
@@ -120,23 +140,26 @@ def compile_model(
     progress(f"exporting {options.model}")
     t = time.monotonic()
     if mode is QuantMode.NONE:
-        program_to_lower = export.export_program(loaded.module, inputs, options.strict_export)
-        with torch.no_grad():
-            expected = _as_tuple(loaded.module(*inputs))
+        with _phase(options.model, "exporting"):
+            program_to_lower = export.export_program(loaded.module, inputs, options.strict_export)
+            with torch.no_grad():
+                expected = _as_tuple(loaded.module(*inputs))
         in_q = [(0.0, 0)] * len(inputs)
         out_q = [(0.0, 0)] * len(expected)
         timings["export"] = time.monotonic() - t
         timings["quantize"] = 0.0
     else:
-        graph_module = export.export_for_quantization(loaded.module, inputs, options.strict_export)
+        with _phase(options.model, "exporting"):
+            graph_module = export.export_for_quantization(loaded.module, inputs, options.strict_export)
         timings["export"] = time.monotonic() - t
         progress(f"quantizing ({mode.value}, {len(samples)} calibration sample(s))")
         t = time.monotonic()
-        converted = quantization.quantize(graph_module, compile_spec, mode, samples)
-        with torch.no_grad():
-            expected = _as_tuple(converted(*inputs))
-        in_q, out_q = quantization.io_quantization(converted)
-        program_to_lower = export.export_program(converted, inputs, options.strict_export)
+        with _phase(options.model, "quantizing"):
+            converted = quantization.quantize(graph_module, compile_spec, mode, samples)
+            with torch.no_grad():
+                expected = _as_tuple(converted(*inputs))
+            in_q, out_q = quantization.io_quantization(converted)
+            program_to_lower = export.export_program(converted, inputs, options.strict_export)
         timings["quantize"] = time.monotonic() - t
         progress(f"quantized in {timings['quantize']:.1f} s")
 
@@ -144,7 +167,8 @@ def compile_model(
         progress(f"lowering for {target.name}" + (" (Vela)" if target.kind is TargetKind.ETHOS_U else ""))
         t = time.monotonic()
         vela_log = os.path.join(staging, "vela_stdout.txt")
-        with vela_capture.capture_vela(os.path.join(staging, "vela")) as partitions, \
+        with _phase(options.model, "lowering"), \
+                vela_capture.capture_vela(os.path.join(staging, "vela")) as partitions, \
                 vela_capture.stdout_to_file(vela_log):
             edge, program = lowering.lower(program_to_lower, target, compile_spec)
         pte = bytes(program.buffer)

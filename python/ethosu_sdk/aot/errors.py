@@ -27,3 +27,14 @@ class QuantizationError(AotError):
 
 class LoweringError(AotError):
     pass
+
+
+class ModelError(AotError):
+    """The model's own code (or what it calls) raised, or it returned the wrong thing."""
+
+
+def first_line(error: BaseException) -> str:
+    """`Type: first line of the message`: one line for any exception."""
+    text = str(error).strip()
+    line = text.splitlines()[0] if text else ""
+    return f"{type(error).__name__}: {line}" if line else type(error).__name__

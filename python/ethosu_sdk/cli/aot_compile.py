@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging as std_logging
 import os
 import sys
 import tempfile
@@ -20,6 +21,7 @@ from typing import Callable, Iterator
 from absl import app, flags, logging
 
 from ethosu_sdk.aot import ALL_TARGETS, AotError, CompileOptions, QuantMode, compile_model
+from ethosu_sdk.aot.errors import first_line
 from ethosu_sdk.models import UnknownModelError, model_names
 
 FLAGS = flags.FLAGS
@@ -41,9 +43,10 @@ flags.DEFINE_string("output", None, "Path of the .pte to write; references are w
 flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
 flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
 flags.DEFINE_string("timings_json", None, "Also write the step timings (seconds) to this JSON file.")
-flags.DEFINE_bool("quiet", False, "Print nothing on success; on failure, print everything that was held back "
-                  "(for build actions).")
-flags.DEFINE_bool("verbose", False, "Show the INFO logs of ExecuTorch's Arm backend and quantizer.")
+flags.DEFINE_bool("quiet", False, "Print nothing on success; on failure, print only the error line "
+                  "(for build actions; with --verbose, everything that was held back).")
+flags.DEFINE_bool("verbose", False, "Show the INFO and WARNING logs of ExecuTorch's Arm backend, the quantizer "
+                  "and torch, and on failure the traceback.")
 flags.mark_flags_as_required(["model", "target", "output"])
 
 
@@ -76,17 +79,37 @@ def _held_back_output() -> Iterator[Callable[[], None]]:
 
 
 def main(argv: list[str]) -> int:
+    """Every failure ends in one line on stderr and a non-zero status; the
+    traceback (and, with --quiet, the held-back log) only with --verbose."""
     if FLAGS.quiet:
         with _held_back_output() as replay:
-            try:
-                code = _main(argv)
-            except BaseException:
-                traceback.print_exc()
-                code = 1
-            if code != 0:
+            code, error = _guarded_main(argv)
+            if code != 0 and FLAGS.verbose:
                 replay()
-        return code
-    return _main(argv)
+    else:
+        code, error = _guarded_main(argv)
+    if error:
+        print(f"aot_compile: error: {error}", file=sys.stderr)
+    return code
+
+
+def _guarded_main(argv: list[str]) -> tuple[int, str | None]:
+    """(exit status, the error line or None)."""
+    hint = "" if FLAGS.verbose else " (--verbose shows the traceback)"
+    try:
+        return _main(argv), None
+    except (AotError, UnknownModelError) as e:
+        if FLAGS.verbose:
+            traceback.print_exc()
+        # The traceback helps where other code raised (the model's, torch's).
+        helps = e.__cause__ is not None and not isinstance(e, UnknownModelError)
+        return 2, f"{e}{hint if helps else ''}"
+    except app.UsageError:
+        raise
+    except Exception as e:  # a bug of the SDK or of a library: still one line
+        if FLAGS.verbose:
+            traceback.print_exc()
+        return 1, f"internal error: {first_line(e)}{hint}"
 
 
 def _main(argv: list[str]) -> int:
@@ -96,7 +119,9 @@ def _main(argv: list[str]) -> int:
     if os.environ.get("BUILD_WORKING_DIRECTORY"):
         os.chdir(os.environ["BUILD_WORKING_DIRECTORY"])
     if not FLAGS.verbose:
-        logging.set_verbosity(logging.WARNING)
+        logging.set_verbosity(logging.ERROR)
+        # torch's loggers have handlers of their own (import-time deprecation notices).
+        std_logging.getLogger("torch").setLevel(std_logging.ERROR)
     options = CompileOptions(
         model=FLAGS.model,
         target=FLAGS.target,
@@ -110,11 +135,7 @@ def _main(argv: list[str]) -> int:
         intermediates_dir=FLAGS.intermediates_dir,
         strict_export=FLAGS.strict_export,
     )
-    try:
-        result = compile_model(options, FLAGS.output)
-    except (AotError, UnknownModelError) as e:
-        print(f"aot_compile: error: {e}", file=sys.stderr)
-        return 2
+    result = compile_model(options, FLAGS.output)
     summary = result.summary
     t = result.timings
     cpu = ", ".join(f"{op} x{n}" for op, n in summary["pte_kernel_calls"].items()) or "none"

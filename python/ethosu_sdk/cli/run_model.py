@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+from typing import Callable, TypeVar
 
 from absl import app, flags
 
@@ -37,6 +38,8 @@ flags.DEFINE_string("size_tool", "arm-none-eabi-size", "Prints an ELF's section 
 flags.DEFINE_string("npu", None, "The board's Ethos-U, e.g. ethos-u85-256 (default: the board's own).")
 flags.DEFINE_string("simulator", None, "The simulator binary (default: the board's, looked up on PATH).")
 flags.DEFINE_string("npu_library", None, "QEMU: the Ethos-U device core (libethosu_npu_device.so).")
+
+T = TypeVar("T")
 
 _PEAK_MACS = re.compile(r"ethos-u\d+-(\d+)$")
 
@@ -77,11 +80,48 @@ def default_report_dir(name: str) -> str:
     return os.path.join(root, "bazel-reports", name)
 
 
+class RunModelError(Exception):
+    """Bad inputs of the run: one line saying which and why."""
+
+
+def _read_input(flag: str, path: str, read: Callable[[str], T]) -> T:
+    """`read(path)`, or RunModelError naming the flag, the file and the reason."""
+    try:
+        return read(path)
+    except OSError as e:
+        raise RunModelError(f"cannot read --{flag}={path}: {e.strerror}") from e
+    except ValueError as e:  # malformed JSON or tensor file
+        raise RunModelError(f"--{flag}={path} is malformed ({e}): give the file aot_compile wrote") from e
+
+
+def _load_json(path: str) -> dict:
+    with open(path) as f:
+        value = json.load(f)
+    if not isinstance(value, dict) or "pte" not in value:
+        raise ValueError("not an aot_compile .summary.json")
+    return value
+
+
 def main(argv: list[str]) -> int:
+    """Checks every input before the simulation starts: a bad one ends in one
+    `run_model: error:` line and status 2 (127: no simulator)."""
     del argv
-    with open(FLAGS.summary) as f:
-        summary = json.load(f)
     board = boards.get(FLAGS.board)
+    npu = boards.parse_npu(FLAGS.npu)
+    try:
+        if FLAGS.npu and npu is None:
+            raise RunModelError(f"--npu={FLAGS.npu} is not an Ethos-U configuration "
+                                "(ethos-u55-128, ethos-u85-256, ...)")
+        summary = _read_input("summary", FLAGS.summary, _load_json)
+        expected = _read_input("expected", FLAGS.expected, tensor_file.read_tensor_file)
+        command = board.command(boards.RunOptions(elf=FLAGS.elf, npu=npu, timeout=FLAGS.timeout,
+                                                  simulator=FLAGS.simulator, npu_library=FLAGS.npu_library))
+    except (RunModelError, boards.NotAFirmware) as e:
+        print(f"run_model: error: {e}", file=sys.stderr)
+        return 2
+    except boards.SimulatorNotFound as missing:
+        print(f"run_model: error: {missing}", file=sys.stderr)
+        return simulate.NOT_INSTALLED_STATUS
     target = summary.get("target", "?")
     say(f"== {summary.get('model', FLAGS.name)} for {target} on {board.name} ==")
 
@@ -137,19 +177,12 @@ def main(argv: list[str]) -> int:
          if sizes else "(size tool unavailable)"))
 
     # 4. The run.
-    npu = boards.parse_npu(FLAGS.npu)
     where = board.description
     if npu and board.name == "qemu_an547" and (FLAGS.npu_library or boards.default_npu_library()):
         where += f", {npu.title} device (the SDK's functional model)"
     elif npu and board.name != "qemu_an547":
         where += f", its own {npu.title}"
     say(f"[4/4] Running on {where} ...")
-    try:
-        command = board.command(boards.RunOptions(elf=FLAGS.elf, npu=npu, timeout=FLAGS.timeout,
-                                                  simulator=FLAGS.simulator, npu_library=FLAGS.npu_library))
-    except boards.SimulatorNotFound as missing:
-        say(f"error: {missing}")
-        return simulate.NOT_INSTALLED_STATUS
     started = time.monotonic()
 
     def echo(line: str) -> None:
@@ -159,7 +192,6 @@ def main(argv: list[str]) -> int:
     status, output = simulate.run(command, FLAGS.timeout, echo=echo)
     wall = time.monotonic() - started
     run = protocol.parse(output)
-    expected = tensor_file.read_tensor_file(FLAGS.expected)
     verdict = model_run.check_outputs(run, expected)
     figures: list[tuple[str, str]] = [("board", where), ("simulation wall time", f"{wall:.1f} s")]
     if 0 in run.outputs:

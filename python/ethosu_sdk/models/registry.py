@@ -91,11 +91,21 @@ def _load_reference(reference: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]
     if not callable(function):
         raise UnknownModelError(f"{module_name!r} has no callable {function_name!r}")
     result = function()
-    if (not isinstance(result, tuple) or len(result) != 2 or not isinstance(result[0], nn.Module)):
-        raise UnknownModelError(f"{reference} must return (nn.Module, tuple of example input tensors)")
+    usage = "it must return (nn.Module, tuple of example input tensors)"
+    if not isinstance(result, tuple) or len(result) != 2 or not isinstance(result[0], nn.Module):
+        raise UnknownModelError(f"{reference} returned {_kind(result)}; {usage}")
     model, inputs = result
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
+    if not inputs or not all(isinstance(x, torch.Tensor) for x in inputs):
+        raise UnknownModelError(f"{reference} returned example inputs {_kind(inputs)}; {usage}")
     return model, inputs
+
+
+def _kind(value: object) -> str:
+    """"tuple of (Linear, str)": what a model function returned, in one line."""
+    if isinstance(value, (tuple, list)):
+        return f"{type(value).__name__} of ({', '.join(type(v).__name__ for v in value)})"
+    return f"a {type(value).__name__}"
 
 
 def load_model(name: str, seed: int = 0, state_dict_path: Optional[str] = None) -> LoadedModel:

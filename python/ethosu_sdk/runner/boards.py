@@ -22,6 +22,22 @@ class SimulatorNotFound(Exception):
     """The board's simulator is not installed; the message says how to get it."""
 
 
+class NotAFirmware(Exception):
+    """The image to run is missing or not an ELF file; the message says which."""
+
+
+def check_firmware(path: str) -> None:
+    """Raises NotAFirmware unless `path` is a readable ELF file."""
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as e:
+        raise NotAFirmware(f"cannot read the firmware --elf={path}: {e.strerror}") from e
+    if magic != b"\x7fELF":
+        raise NotAFirmware(f"--elf={path} is not an ELF file: give the firmware image that firmware_image or "
+                           "ethosu_firmware builds")
+
+
 @dataclasses.dataclass(frozen=True)
 class Npu:
     """An Ethos-U configuration: product ("ethos-u85") and MACs per cycle."""
@@ -113,7 +129,9 @@ class Board:
         if configured:
             if not (os.path.isfile(configured) and os.access(configured, os.X_OK)):
                 source = f"{self.path_variable}=" if from_environment else "the simulator "
-                raise SimulatorNotFound(f"{source}{configured} is not an executable file")
+                fix = (f"unset {self.path_variable} or point it at a {self.simulator}" if from_environment
+                       else f"give the path of a {self.simulator}")
+                raise SimulatorNotFound(f"{source}{configured} is not an executable file: {fix}")
             return configured
         found = shutil.which(self.simulator)
         if found is None:
@@ -123,6 +141,8 @@ class Board:
         return found
 
     def command(self, options: RunOptions) -> list[str]:
+        """The simulator's command line; raises NotAFirmware or SimulatorNotFound."""
+        check_firmware(options.elf)
         return [self.find_simulator(options.simulator), *self.arguments(options)]
 
 

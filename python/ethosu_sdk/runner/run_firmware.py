@@ -44,6 +44,9 @@ def main(argv: list[str]) -> int:
                                 npu_library=FLAGS.npu_library, never_complete=FLAGS.npu_never_complete)
     try:
         command = board.command(options)
+    except boards.NotAFirmware as bad:
+        print(f"error: {bad}", file=sys.stderr)
+        return 2
     except boards.SimulatorNotFound as missing:
         print(f"error: {missing}", file=sys.stderr)
         return NOT_INSTALLED_STATUS

@@ -1,0 +1,215 @@
+"""The bad-input catalogue (README.md): each case runs one SDK tool on one bad
+input and checks that it ends in exactly one clear line (naming what is wrong
+and what to do), the documented exit status, no traceback (unless --verbose)
+and no file left behind."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import re
+import struct
+import subprocess
+
+import pytest
+
+HERE = pathlib.Path("tests/bad_inputs")
+KWS = "tests/aot/kws_dscnn_u85_256"  # an Ethos-U85 model with its references
+RESNET_CPU = "tests/aot/resnet_blocks_cpu_int8"  # a CPU model of another input shape
+TOPK = "tests/bad_inputs/topk_cpu.pte"  # aten::topk.values, which has no CPU kernel
+
+TOOLS = {
+    "aot_compile": "python/ethosu_sdk/cli/aot_compile",
+    "gen_registration": "cc/kernels/gen_registration",
+    "host_runner": "cc/runner/host_runner",
+    "pte_info": "python/ethosu_sdk/pte/pte_info",
+    "run_firmware": "python/ethosu_sdk/runner/run_firmware",
+    "run_model": "python/ethosu_sdk/cli/run_model",
+}
+
+# Lines that are not messages: progress, protocol framing, absl's flag hint.
+NOISE = re.compile(r"^(\[aot\] |ESDK (BEGIN|RESULT ERROR|END|TIME)\b|Pass --helpshort or --helpfull)")
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    name: str
+    tool: str
+    args: tuple[str, ...]  # {in}: the fixtures, {out}: where outputs would go
+    status: int
+    message: str  # regex the one line must match
+    env: tuple[tuple[str, str], ...] = ()
+    traceback: bool = False  # only the --verbose case shows one
+
+
+AOT_OUT = "--output={out}/m.pte"
+RUN_MODEL = ("--elf={in}/fake.elf", f"--summary={KWS}.summary.json", f"--expected={KWS}.expected.tensors",
+             "--report_dir={out}/report")
+HOST_KWS = (f"--pte={KWS}.pte", f"--input={KWS}.input.tensors")
+
+CASES = [
+    # aot_compile: flags
+    Case("aot_unknown_target", "aot_compile", ("--model=mlp_softmax", "--target=ethos-u99-1", AOT_OUT), 2,
+         r"^aot_compile: error: unknown target 'ethos-u99-1'; targets: ethos-u55-32, .*cpu"),
+    Case("aot_unknown_model", "aot_compile", ("--model=no_such_model", "--target=cpu", AOT_OUT), 2,
+         r"^aot_compile: error: unknown model 'no_such_model'; zoo models: .*mobilenet_v2.*"
+         r"\(or give package\.module:function\)$"),
+    Case("aot_missing_output_flag", "aot_compile", ("--model=mlp_softmax", "--target=cpu"), 1,
+         r"^FATAL Flags parsing error: flag --output=None: Flag --output must have a value other than None"),
+    Case("aot_output_not_pte", "aot_compile", ("--model=mlp_softmax", "--target=cpu", "--output={out}/m.onnx"), 2,
+         r"^aot_compile: error: --output must name a \.pte file, got '.*/m\.onnx'$"),
+    Case("aot_output_dir_missing", "aot_compile", ("--model=mlp_softmax", "--target=cpu", "--output={out}/no/m.pte"),
+         2, r"^aot_compile: error: output directory '.*/no' does not exist$"),
+    Case("aot_output_dir_unwritable", "aot_compile", ("--model=mlp_softmax", "--target=cpu", "--output=/proc/m.pte"),
+         2, r"^aot_compile: error: cannot write to output directory '/proc': \w"),
+    Case("aot_float_on_npu", "aot_compile",
+         ("--model=mlp_softmax", "--target=ethos-u85-256", "--quantize=none", AOT_OUT), 2,
+         r"^aot_compile: error: ethos-u85-256 runs integer graphs only: use --quantize=int8 or a16w8$"),
+    # aot_compile: the user's model code
+    Case("model_raises_in_build", "aot_compile", ("--model=bad_models:raises_in_build", "--target=cpu", AOT_OUT), 2,
+         r"^aot_compile: error: model 'bad_models:raises_in_build' failed while building: "
+         r"RuntimeError: cannot open weights\.bin \(--verbose shows the traceback\)$"),
+    Case("model_raises_in_build_quiet", "aot_compile",
+         ("--model=bad_models:raises_in_build", "--target=cpu", "--quiet", AOT_OUT), 2,
+         r"^aot_compile: error: model 'bad_models:raises_in_build' failed while building: "
+         r"RuntimeError: cannot open weights\.bin"),
+    Case("model_raises_in_build_verbose", "aot_compile",
+         ("--model=bad_models:raises_in_build", "--target=cpu", "--verbose", AOT_OUT), 2,
+         r"^aot_compile: error: model 'bad_models:raises_in_build' failed while building: "
+         r"RuntimeError: cannot open weights\.bin$", traceback=True),
+    Case("model_raises_in_forward", "aot_compile", ("--model=bad_models:raises_in_forward", "--target=cpu", AOT_OUT),
+         2, r"^aot_compile: error: model 'bad_models:raises_in_forward' failed while exporting: "
+         r"torch\.export failed \(ValueError\): shape mismatch in my layer"),
+    Case("model_module_raises_on_import", "aot_compile", ("--model=raises_on_import:build", "--target=cpu", AOT_OUT),
+         2, r"^aot_compile: error: model 'raises_on_import:build' failed while building: "
+         r"ZeroDivisionError: division by zero"),
+    Case("model_module_missing", "aot_compile", ("--model=no_such_module:build", "--target=cpu", AOT_OUT), 2,
+         r"^aot_compile: error: cannot import model module 'no_such_module': No module named 'no_such_module'$"),
+    Case("model_function_missing", "aot_compile", ("--model=bad_models:no_such_function", "--target=cpu", AOT_OUT),
+         2, r"^aot_compile: error: 'bad_models' has no callable 'no_such_function'$"),
+    Case("model_returns_not_a_module", "aot_compile",
+         ("--model=bad_models:returns_not_a_module", "--target=cpu", AOT_OUT), 2,
+         r"^aot_compile: error: bad_models:returns_not_a_module returned tuple of \(str, tuple\); "
+         r"it must return \(nn\.Module, tuple of example input tensors\)$"),
+    Case("model_inputs_not_tensors", "aot_compile",
+         ("--model=bad_models:returns_inputs_not_tensors", "--target=cpu", AOT_OUT), 2,
+         r"^aot_compile: error: bad_models:returns_inputs_not_tensors returned example inputs tuple of \(list\); "
+         r"it must return"),
+    # Selective kernel registration (the firmware's build)
+    Case("operator_without_kernel", "gen_registration", (f"--pte={TOPK}", "--out={out}/registration.cc"), 1,
+         r"^gen_registration: error: no CPU kernel for aten::topk\.values \(used by .*topk_cpu\.pte\): .*"
+         r"add a kernel to cc/kernels/"),
+    Case("registration_missing_pte", "gen_registration", ("--pte={in}/none.pte", "--out={out}/registration.cc"), 1,
+         r"^gen_registration: error: cannot read .*/none\.pte: No such file or directory$"),
+    Case("registration_garbage_pte", "gen_registration", ("--pte={in}/garbage.pte", "--out={out}/registration.cc"),
+         1, r"^gen_registration: error: .*/garbage\.pte: not an ExecuTorch program"),
+    # host_runner: .pte and tensor files
+    Case("host_missing_pte", "host_runner", ("--pte={in}/none.pte", f"--input={KWS}.input.tensors"), 2,
+         r"^host_runner: error: cannot read --pte=.*/none\.pte: No such file or directory$"),
+    Case("host_unknown_flag", "host_runner", (*HOST_KWS, "--iterationz=3"), 2,
+         r"^host_runner: error: unknown argument '--iterationz=3'; usage: host_runner --pte=FILE"),
+    Case("host_empty_pte", "host_runner", ("--pte={in}/empty.pte", f"--input={KWS}.input.tensors"), 2,
+         r"^ESDK ERROR InvalidProgram .*file shorter than a flatbuffer header"),
+    Case("host_truncated_pte", "host_runner", ("--pte={in}/truncated.pte", f"--input={KWS}.input.tensors"), 2,
+         r"^ESDK ERROR InvalidProgram .*program size outside the file"),
+    Case("host_garbage_pte", "host_runner", ("--pte={in}/garbage.pte", f"--input={KWS}.input.tensors"), 2,
+         r"^ESDK ERROR InvalidProgram .*file identifier is not ET12"),
+    Case("host_segments_past_end", "host_runner", ("--pte={in}/segments_past_end.pte", f"--input={KWS}.input.tensors"),
+         2, r"^ESDK ERROR InvalidProgram .*segment base offset outside the file"),
+    Case("host_input_not_tensors", "host_runner", (f"--pte={KWS}.pte", "--input={in}/not.tensors"), 2,
+         r"^ESDK ERROR InvalidArgument .*tensor file: bad magic"),
+    Case("host_input_truncated", "host_runner", (f"--pte={KWS}.pte", "--input={in}/truncated.tensors"), 2,
+         r"^ESDK ERROR InvalidArgument .*tensor file: record header past the end"),
+    Case("host_input_wrong_shape", "host_runner", (f"--pte={KWS}.pte", f"--input={RESNET_CPU}.input.tensors"), 2,
+         r"^ESDK ERROR InvalidArgument .*input dtype or shape differs"),
+    Case("host_unknown_method", "host_runner", (*HOST_KWS, "--method=train"), 2,
+         r"^ESDK ERROR NotFound .*no method: train$"),
+    # pte_info (the Python .pte reader)
+    Case("pte_info_missing", "pte_info", ("{in}/none.pte",), 1,
+         r"^pte_info: .*/none\.pte: \[Errno 2\] No such file or directory"),
+    Case("pte_info_truncated", "pte_info", ("{in}/truncated.pte",), 1, r"^pte_info: .*/truncated\.pte: \S"),
+    # run_firmware
+    Case("firmware_bad_npu", "run_firmware", ("--elf={in}/fake.elf", "--npu=ethos-u99-7"), 2,
+         r"^error: --npu=ethos-u99-7 is not an Ethos-U configuration \(ethos-u55-128, ethos-u85-256, \.\.\.\)$"),
+    Case("firmware_unknown_board", "run_firmware", ("--elf={in}/fake.elf", "--board=raspberry_pi"), 1,
+         r"^FATAL Flags parsing error: flag --board=raspberry_pi: value should be one of "
+         r"<corstone300\|corstone320\|qemu_an547>$"),
+    Case("firmware_missing_elf", "run_firmware", ("--elf={in}/none.elf",), 2,
+         r"^error: cannot read the firmware --elf=.*/none\.elf: No such file or directory$"),
+    Case("firmware_not_an_elf", "run_firmware", (f"--elf={KWS}.pte",), 2,
+         r"^error: --elf=.*\.pte is not an ELF file: give the firmware image that firmware_image or "
+         r"ethosu_firmware builds$"),
+    Case("firmware_simulator_missing", "run_firmware", ("--elf={in}/fake.elf",), 127,
+         r"^error: ETHOSU_SDK_QEMU=/nowhere/qemu-system-arm is not an executable file: unset ETHOSU_SDK_QEMU "
+         r"or point it at a qemu-system-arm$", env=(("ETHOSU_SDK_QEMU", "/nowhere/qemu-system-arm"),)),
+    # run_model (ethosu_run)
+    Case("run_model_missing_summary", "run_model",
+         ("--elf={in}/fake.elf", "--summary={in}/none.json", f"--expected={KWS}.expected.tensors"), 2,
+         r"^run_model: error: cannot read --summary=.*/none\.json: No such file or directory$"),
+    Case("run_model_malformed_summary", "run_model",
+         ("--elf={in}/fake.elf", "--summary={in}/not.json", f"--expected={KWS}.expected.tensors"), 2,
+         r"^run_model: error: --summary=.*/not\.json is malformed \(Expecting property name.*\): "
+         r"give the file aot_compile wrote$"),
+    Case("run_model_malformed_expected", "run_model",
+         ("--elf={in}/fake.elf", f"--summary={KWS}.summary.json", "--expected={in}/not.tensors"), 2,
+         r"^run_model: error: --expected=.*/not\.tensors is malformed \(.*\): give the file aot_compile wrote$"),
+    Case("run_model_bad_npu", "run_model", (*RUN_MODEL, "--npu=ethos-u85"), 2,
+         r"^run_model: error: --npu=ethos-u85 is not an Ethos-U configuration"),
+    Case("run_model_simulator_missing", "run_model", RUN_MODEL, 127,
+         r"^run_model: error: ETHOSU_SDK_QEMU=/nowhere/qemu-system-arm is not an executable file: unset",
+         env=(("ETHOSU_SDK_QEMU", "/nowhere/qemu-system-arm"),)),
+]
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    """The damaged files the cases read."""
+    directory = tmp_path_factory.mktemp("inputs")
+    pte = pathlib.Path(f"{KWS}.pte").read_bytes()
+    (directory / "empty.pte").write_bytes(b"")
+    (directory / "truncated.pte").write_bytes(pte[:1000])
+    (directory / "garbage.pte").write_bytes(bytes(range(256)) * 20)
+    # The extended header (offset 8: magic, length, program size, segment base)
+    # sends the segments far past the end of the file.
+    magic, length, program_size, _ = struct.unpack_from("<4sIQQ", pte, 8)
+    assert magic == b"eh00"
+    patched = bytearray(pte)
+    struct.pack_into("<4sIQQ", patched, 8, magic, length, program_size, 1 << 40)
+    (directory / "segments_past_end.pte").write_bytes(bytes(patched))
+    (directory / "not.tensors").write_text("not tensors\n")
+    (directory / "truncated.tensors").write_bytes(pathlib.Path(f"{KWS}.input.tensors").read_bytes()[:20])
+    (directory / "not.json").write_text("{ not json\n")
+    (directory / "fake.elf").write_bytes(b"\x7fELF" + bytes(60))
+    return directory
+
+
+def run_case(case: Case, inputs: pathlib.Path, out: pathlib.Path) -> subprocess.CompletedProcess[str]:
+    args = [a.replace("{in}", str(inputs)).replace("{out}", str(out)) for a in case.args]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.resolve()), os.environ.get("PYTHONPATH", "")]))
+    env.pop("ETHOSU_SDK_QEMU", None)
+    env.update(case.env)
+    return subprocess.run([TOOLS[case.tool], *args], capture_output=True, text=True, env=env, timeout=240,
+                          check=False)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_case(case: Case, inputs: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    result = run_case(case, inputs, out)
+    output = result.stdout + result.stderr
+    assert result.returncode == case.status, output
+    assert ("Traceback" in output) == case.traceback, output
+    if case.traceback:  # the traceback, then the line
+        lines = [result.stderr.strip().splitlines()[-1]]
+    else:
+        lines = [line for line in output.splitlines() if line.strip() and not NOISE.match(line)]
+    assert len(lines) == 1, output
+    assert re.search(case.message, lines[0]), lines[0]
+    assert sorted(os.listdir(out)) == [], "partial outputs left behind"
+
+
+def test_readme_lists_every_case() -> None:
+    rows = re.findall(r"^\| `([a-z0-9_]+)` \|", (HERE / "README.md").read_text(), re.MULTILINE)
+    assert rows == [c.name for c in CASES]

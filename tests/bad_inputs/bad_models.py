@@ -1,0 +1,39 @@
+"""Model functions that go wrong the ways a user's model code does, loaded as
+`bad_models:<function>` (each should return (nn.Module, example input tuple))."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+class _RaisesInForward(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        raise ValueError("shape mismatch in my layer")
+
+
+class _TopK(nn.Module):
+    """torch.topk: no Ethos-U lowering and no CPU kernel in cc/kernels."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.topk(x, 3, dim=-1).values
+
+
+def raises_in_build() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    raise RuntimeError("cannot open weights.bin")
+
+
+def raises_in_forward() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    return _RaisesInForward(), (torch.randn(1, 4),)
+
+
+def returns_not_a_module() -> tuple[object, tuple[torch.Tensor, ...]]:
+    return "resnet", (torch.randn(1, 4),)
+
+
+def returns_inputs_not_tensors() -> tuple[nn.Module, tuple[object, ...]]:
+    return nn.Linear(4, 2), ([1.0, 2.0, 3.0, 4.0],)
+
+
+def topk() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    return _TopK(), (torch.randn(1, 8),)
