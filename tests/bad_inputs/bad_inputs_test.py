@@ -127,8 +127,10 @@ CASES = [
          r"^ESDK ERROR NotFound .*no method: train$"),
     # pte_info (the Python .pte reader)
     Case("pte_info_missing", "pte_info", ("{in}/none.pte",), 1,
-         r"^pte_info: .*/none\.pte: \[Errno 2\] No such file or directory"),
-    Case("pte_info_truncated", "pte_info", ("{in}/truncated.pte",), 1, r"^pte_info: .*/truncated\.pte: \S"),
+         r"^pte_info: error: cannot read .*/none\.pte: No such file or directory$"),
+    Case("pte_info_truncated", "pte_info", ("{in}/truncated.pte",), 1,
+         r"^pte_info: error: .*/truncated\.pte is not a valid ExecuTorch program \(.+\): give a \.pte that "
+         r"aot_compile or ExecuTorch wrote$"),
     # run_firmware
     Case("firmware_bad_npu", "run_firmware", ("--elf={in}/fake.elf", "--npu=ethos-u99-7"), 2,
          r"^error: --npu=ethos-u99-7 is not an Ethos-U configuration \(ethos-u55-128, ethos-u85-256, \.\.\.\)$"),

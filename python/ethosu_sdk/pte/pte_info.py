@@ -14,10 +14,15 @@ from ethosu_sdk.pte.reader import PteError, read_pte
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         raise app.UsageError("usage: pte_info FILE.pte")
+    path = argv[1]
     try:
-        program = read_pte(argv[1])
-    except (OSError, PteError) as e:
-        print(f"pte_info: {argv[1]}: {e}", file=sys.stderr)
+        program = read_pte(path)
+    except OSError as e:
+        print(f"pte_info: error: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except PteError as e:
+        print(f"pte_info: error: {path} is not a valid ExecuTorch program ({e}): give a .pte that "
+              "aot_compile or ExecuTorch wrote", file=sys.stderr)
         return 1
     info = dataclasses.asdict(program)
     for plan in info["plans"]:
