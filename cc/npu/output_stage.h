@@ -69,7 +69,9 @@ inline int64_t ScaleAndRound(int64_t value, int64_t scale, int shift, RoundMode 
       if (negative && s != 0) round -= 1;
       break;
     case RoundMode::kTruncateToZero:
-      round = (negative && s != 0) ? (int64_t(1) << shift) - 1 : 0;
+      // 2^shift - 1, computed unsigned: at shift 63 it is INT64_MAX, and the
+      // signed form overflows (found by the device fuzzer).
+      round = (negative && s != 0) ? int64_t((uint64_t(1) << shift) - 1) : 0;
       break;
     case RoundMode::kTruncateToLower:
       round = 0;

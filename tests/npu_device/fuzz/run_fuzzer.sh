@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_fuzzer.sh FUZZER SEED_PAYLOAD...: a bounded, reproducible libFuzzer run
+# run_fuzzer.sh FUZZER SEED_PAYLOAD... [-- REGRESSION...]: a bounded, reproducible libFuzzer run
 # of the device fuzzer. Seeds: each payload whole (mode 1, no extra register
 # writes), and a bare STOP stream on every configuration (mode 0). Extra
 # libFuzzer flags may come from FUZZ_FLAGS, the duration from FUZZ_SECONDS.
@@ -10,6 +10,15 @@ corpus="${TEST_TMPDIR:-$(mktemp -d)}/corpus"
 mkdir -p "$corpus"
 i=0
 for payload in "$@"; do
+  # After "--": inputs of past findings, run as they are (regressions/).
+  if [ "$payload" = "--" ]; then
+    regressions=1
+    continue
+  fi
+  if [ -n "${regressions:-}" ]; then
+    cp "$payload" "$corpus/"
+    continue
+  fi
   { printf '\1\0'; cat "$payload"; } > "$corpus/payload$i"
   i=$((i + 1))
 done
