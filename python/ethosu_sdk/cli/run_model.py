@@ -108,6 +108,7 @@ def main(argv: list[str]) -> int:
     del argv
     board = boards.get(FLAGS.board)
     npu = boards.parse_npu(FLAGS.npu)
+    npu_library = FLAGS.npu_library or boards.default_npu_library()
     try:
         if FLAGS.npu and npu is None:
             raise RunModelError(f"--npu={FLAGS.npu} is not an Ethos-U configuration "
@@ -115,7 +116,7 @@ def main(argv: list[str]) -> int:
         summary = _read_input("summary", FLAGS.summary, _load_json)
         expected = _read_input("expected", FLAGS.expected, tensor_file.read_tensor_file)
         command = board.command(boards.RunOptions(elf=FLAGS.elf, npu=npu, timeout=FLAGS.timeout,
-                                                  simulator=FLAGS.simulator, npu_library=FLAGS.npu_library))
+                                                  simulator=FLAGS.simulator, npu_library=npu_library))
     except (RunModelError, boards.NotAFirmware) as e:
         print(f"run_model: error: {e}", file=sys.stderr)
         return 2
@@ -178,7 +179,7 @@ def main(argv: list[str]) -> int:
 
     # 4. The run.
     where = board.description
-    if npu and board.name == "qemu_an547" and (FLAGS.npu_library or boards.default_npu_library()):
+    if npu and board.name == "qemu_an547" and npu_library:
         where += f", {npu.title} device (the SDK's functional model)"
     elif npu and board.name != "qemu_an547":
         where += f", its own {npu.title}"
@@ -206,10 +207,12 @@ def main(argv: list[str]) -> int:
         figures.append((f"output {c.index} vs reference", line.split(": ", 1)[1]))
     device = model_run.npu_figures(run)
     if device and device.jobs:
+        found = boards.parse_npu(device.npu)
+        title = found.title if found else device.npu
         events = ", ".join(f"{name} {_count(count)}" for name, count in device.events.items())
-        say(f"      NPU: {device.title} (from its ID/CONFIG registers), {device.jobs} job(s); "
+        say(f"      NPU: {title} (from its ID/CONFIG registers), {device.jobs} job(s); "
             f"PMU cycle counter {_count(device.cycles)}" + (f"; events: {events}" if events else ""))
-        figures.append(("NPU found by the driver", f"{device.title}, {device.jobs} job(s)"))
+        figures.append(("NPU found by the driver", f"{title}, {device.jobs} job(s)"))
         figures.append(("NPU PMU cycle counter", _count(device.cycles)))
         figures += [(f"NPU PMU event {name}", _count(count)) for name, count in device.events.items()]
     cost = model_run.costs(run)

@@ -67,22 +67,24 @@ def _runfile(rlocation: str) -> str | None:
     return None
 
 
-def default_qemu() -> str | None:
-    """The SDK's QEMU build (with the Ethos-U device) from the runfiles."""
+def _bundled(piece: str) -> str | None:
+    """A simulator piece the runner carries in its runfiles (`piece`: a name
+    in the generated simulator_paths module), or None outside Bazel."""
     try:
         from ethosu_sdk.runner import simulator_paths  # pylint: disable=import-outside-toplevel
     except ImportError:
         return None
-    return _runfile(simulator_paths.QEMU)
+    return _runfile(getattr(simulator_paths, piece))
+
+
+def default_qemu() -> str | None:
+    """The SDK's QEMU build (with the Ethos-U device) from the runfiles."""
+    return _bundled("QEMU")
 
 
 def default_npu_library() -> str | None:
     """The Ethos-U device core QEMU's device loads, from the runfiles."""
-    try:
-        from ethosu_sdk.runner import simulator_paths  # pylint: disable=import-outside-toplevel
-    except ImportError:
-        return None
-    return _runfile(simulator_paths.NPU_DEVICE)
+    return _bundled("NPU_DEVICE")
 
 
 _NPU_NAME = re.compile(r"^(ethos-u(?:55|65|85))-(\d+)$")

@@ -124,11 +124,6 @@ class NpuFigures:
     cycles: int               # PMCCNTR summed over the jobs
     events: dict[str, int]    # PMU event name -> count
 
-    @property
-    def title(self) -> str:
-        parts = self.npu.split("-")
-        return f"Ethos-{parts[1].upper()}-{parts[2]}" if len(parts) == 3 else self.npu
-
 
 def npu_figures(run: protocol.Run) -> NpuFigures | None:
     record = run.records.get("NPU")
