@@ -40,15 +40,23 @@ inline int Finish(const char* name) {
 class FakeHost {
  public:
   struct Block {
-    uint64_t address;
-    std::vector<uint8_t> bytes;
+    uint64_t address;  // guest address of data[0]
+    uint8_t* data;
+    size_t size;
     bool writable;
   };
 
-  // Guest memory [address, address + size); its host bytes.
+  // Guest memory [address, address + size), owned here; its host bytes.
   uint8_t* Add(uint64_t address, size_t size, bool writable) {
-    blocks_.push_back(Block{address, std::vector<uint8_t>(size), writable});
-    return blocks_.back().bytes.data();
+    uint8_t* data = storage_.emplace_back(size).data();
+    blocks_.push_back(Block{address, data, size, writable});
+    return data;
+  }
+  // The caller's memory, seen at its own host address: what a driver running
+  // on the host writes into QBASE and BASEPn.
+  void Expose(const void* data, size_t size, bool writable) {
+    uint8_t* bytes = static_cast<uint8_t*>(const_cast<void*>(data));
+    blocks_.push_back(Block{uint64_t(reinterpret_cast<uintptr_t>(bytes)), bytes, size, writable});
   }
 
   esdk_npu_host Host() {
@@ -86,10 +94,10 @@ class FakeHost {
 
  private:
   static int Map(void* opaque, uint64_t address, esdk_npu_memory* out) {
-    for (Block& b : static_cast<FakeHost*>(opaque)->blocks_) {
-      if (address >= b.address && address - b.address < b.bytes.size()) {
-        out->host = b.bytes.data() + (address - b.address);
-        out->size = b.bytes.size() - (address - b.address);
+    for (const Block& b : static_cast<FakeHost*>(opaque)->blocks_) {
+      if (address >= b.address && address - b.address < b.size) {
+        out->host = b.data + (address - b.address);
+        out->size = b.size - (address - b.address);
         out->writable = b.writable ? 1 : 0;
         return 0;
       }
@@ -106,7 +114,8 @@ class FakeHost {
     static_cast<FakeHost*>(opaque)->written.push_back({address, size});
   }
 
-  std::deque<Block> blocks_;
+  std::vector<Block> blocks_;
+  std::deque<std::vector<uint8_t>> storage_;  // Add()'s bytes, never moved
 };
 
 // A device created through the C ABI, as an emulator holds it.
