@@ -3,16 +3,16 @@
 // executes each NPU_OP_* kernel on the bound regions.
 #include <cstring>
 
-#include "cc/npu/activation.h"
+#include "cc/npu/kernels/activation.h"
 #include "cc/npu/configs.h"
 #include "cc/npu/driver.h"
-#include "cc/npu/feature_map.h"
-#include "cc/npu/output_stage.h"
-#include "cc/npu/u85_registers.h"
-#include "cc/npu/weight_codec.h"
-#include "cc/npu/weight_layout_u55.h"
-#include "cc/npu/weight_layout_u85.h"
-#include "cc/npu/weight_streams.h"
+#include "cc/npu/operations/feature_map.h"
+#include "cc/npu/kernels/output_stage.h"
+#include "cc/npu/commands/u85_registers.h"
+#include "cc/npu/weights/weight_codec.h"
+#include "cc/npu/weights/weight_layout_u55.h"
+#include "cc/npu/weights/weight_layout_u85.h"
+#include "cc/npu/weights/weight_streams.h"
 
 namespace npu {
 namespace u85 {

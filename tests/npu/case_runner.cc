@@ -23,7 +23,7 @@
 
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
-#include "cc/npu/feature_map.h"
+#include "cc/npu/operations/feature_map.h"
 #include "cc/runner/tensor_file.h"
 #include "tests/npu/read_file.h"
 

@@ -153,7 +153,7 @@ class Npu {
   char error_[200] = {0};
 };
 
-// Command words (cc/npu/u85_registers.h layout).
+// Command words (cc/npu/commands/u85_registers.h layout).
 inline uint32_t Cmd0(uint16_t opcode, uint16_t param = 0) {
   return uint32_t(opcode) | (uint32_t(param) << 16);
 }

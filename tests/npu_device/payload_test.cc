@@ -14,7 +14,7 @@
 #include "cc/ethosu/mmio.h"
 #include "cc/npu/device/device.h"
 #include "cc/npu/device/pmu.h"
-#include "cc/npu/u85_registers.h"
+#include "cc/npu/commands/u85_registers.h"
 #include "tests/npu_device/fake_host.h"
 #include "tests/npu_device/payload_file.h"
 

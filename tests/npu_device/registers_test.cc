@@ -8,7 +8,7 @@
 
 #include "cc/ethosu/mmio.h"
 #include "cc/npu/device/pmu.h"
-#include "cc/npu/u85_registers.h"
+#include "cc/npu/commands/u85_registers.h"
 #include "tests/npu_device/fake_host.h"
 
 namespace {

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "cc/npu/output_stage.h"
+#include "cc/npu/kernels/output_stage.h"
 
 namespace npu {
 

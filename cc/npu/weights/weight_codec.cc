@@ -1,6 +1,6 @@
-#include "cc/npu/weight_codec.h"
+#include "cc/npu/weights/weight_codec.h"
 
-#include "cc/npu/bit_reader.h"
+#include "cc/npu/weights/bit_reader.h"
 
 namespace npu {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "cc/npu/weight_layout_u85.h"
+#include "cc/npu/weights/weight_layout_u85.h"
 
 namespace npu {
 

@@ -20,8 +20,8 @@
 
 #include "cc/npu/configs.h"
 #include "cc/npu/status.h"
-#include "cc/npu/weight_layout_u55.h"
-#include "cc/npu/weight_layout_u85.h"
+#include "cc/npu/weights/weight_layout_u55.h"
+#include "cc/npu/weights/weight_layout_u85.h"
 
 namespace npu {
 

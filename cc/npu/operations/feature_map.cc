@@ -1,4 +1,4 @@
-#include "cc/npu/feature_map.h"
+#include "cc/npu/operations/feature_map.h"
 
 namespace npu {
 namespace {

@@ -1,8 +1,8 @@
-#include "cc/npu/weight_streams.h"
+#include "cc/npu/weights/weight_streams.h"
 
 #include <cstddef>
 
-#include "cc/npu/weight_codec.h"
+#include "cc/npu/weights/weight_codec.h"
 
 namespace npu {
 namespace {

@@ -1,4 +1,4 @@
-#include "cc/npu/weight_layout_u85.h"
+#include "cc/npu/weights/weight_layout_u85.h"
 
 namespace npu {
 

@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/npu/bit_reader.h"
+#include "cc/npu/weights/bit_reader.h"
 #include "cc/npu/status.h"
 
 namespace npu {
