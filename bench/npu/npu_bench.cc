@@ -8,6 +8,7 @@
 
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
+#include "cc/npu/weights/weight_cache.h"
 
 namespace {
 
@@ -48,6 +49,8 @@ int main(int argc, char** argv) {
   const size_t out_size = output.size();
   std::vector<uint8_t> scratch(payload.scratch_size);
   std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
+  std::vector<uint8_t> cache_memory(ethosu::kRecommendedWeightCacheBytes);
+  npu::WeightCache weight_cache(cache_memory.data(), cache_memory.size());
   ethosu::DelegateBuffers b;
   b.inputs = &input;
   b.input_sizes = &in_size;
@@ -57,7 +60,7 @@ int main(int argc, char** argv) {
   b.num_outputs = 1;
   b.scratch = scratch.data();
   b.scratch_size = scratch.size();
-  b.workspace = {workspace.data(), workspace.size()};
+  b.workspace = {workspace.data(), workspace.size(), &weight_cache};
   double best = 1e9, total = 0;
   npu::RunStats stats;
   for (int i = 0; i < runs; ++i) {

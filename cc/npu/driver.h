@@ -19,11 +19,16 @@ struct Region {
   size_t size = 0;
 };
 
-// Memory the model may use while running (decoded weights, scale records).
-// Allocated once by the caller; the model never touches the heap.
+class WeightCache;  // weights/weight_cache.h
+
+// Memory the model may use while running (register file, chain buffers,
+// kernel scratch; decoded weights when there is no cache). Allocated once
+// by the caller; the model never touches the heap. `weight_cache`, if
+// given, keeps decoded weights and scale records across runs.
 struct Workspace {
   uint8_t* data = nullptr;
   size_t size = 0;
+  WeightCache* weight_cache = nullptr;
 };
 
 struct RunStats {

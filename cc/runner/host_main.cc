@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cc/backends/ethosu/ethosu_backend.h"
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/model_npu.h"
+#include "cc/npu/weights/weight_cache.h"
 #include "cc/kernels/registry.h"
 #include "cc/runner/run_program.h"
 #include "cc/runtime/method.h"
@@ -121,7 +123,10 @@ int main(int argc, char** argv) {
   // On the host, Ethos-U delegates run on the functional NPU model (the
   // firmware drives the NPU through its registers).
   static std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
-  static ethosu::ModelNpu model({workspace.data(), workspace.size()});
+  // Decoded weights kept across iterations (and across delegates).
+  static std::unique_ptr<uint8_t[]> cache_memory(new uint8_t[ethosu::kRecommendedWeightCacheBytes]);
+  static npu::WeightCache weight_cache(cache_memory.get(), ethosu::kRecommendedWeightCacheBytes);
+  static ethosu::ModelNpu model({workspace.data(), workspace.size(), &weight_cache});
   static ethosu_sdk::backends::EthosUBackend ethosu_backend(model);
   static ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
   config.registries.backends = ethosu_sdk::runtime::BackendRegistry(backends, 1);

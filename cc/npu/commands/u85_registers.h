@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "cc/npu/commands/register_file.h"
+
 namespace npu {
 namespace u85 {
 
@@ -47,6 +49,88 @@ enum Cmd1 : uint16_t {
 
 bool IsKnownCmd0(uint16_t opcode);
 bool IsKnownCmd1(uint16_t opcode);
+
+// Command word: opcode 9:0, control 15:14, parameter 31:16.
+constexpr uint32_t kOpcodeMask = 0x3FF;
+constexpr int kControlShift = 14;
+constexpr uint32_t kControlMask = 3;
+constexpr int kParamShift = 16;
+enum Control : uint32_t { kCmd0Control = 0, kCmd1Control = 1 };
+
+// Register fields (U85 layout; U55/U65 differences in u55_registers.h).
+// Feature-map precision (IFM, IFM2, OFM).
+constexpr Field kIfmSigned{kIfmPrecision, 0, 1};
+constexpr Field kIfmBits{kIfmPrecision, 2, 2};  // log2 bytes: 0 int8 .. 3 int64
+constexpr Field kIfmFormat{kIfmPrecision, 6, 2};
+constexpr Field kIfmStorage{kIfmPrecision, 14, 2};
+constexpr Field kIfm2Signed{kIfm2Precision, 0, 1};
+constexpr Field kIfm2Bits{kIfm2Precision, 2, 2};
+constexpr Field kIfm2Format{kIfm2Precision, 6, 2};
+constexpr Field kIfm2Storage{kIfm2Precision, 14, 2};
+constexpr Field kOfmSigned{kOfmPrecision, 0, 1};
+constexpr Field kOfmBits{kOfmPrecision, 1, 2};
+constexpr Field kOfmFormat{kOfmPrecision, 6, 2};
+constexpr Field kOfmScaleMode{kOfmPrecision, 8, 1};  // 0: per-channel records, 1: OFM_SCALE
+constexpr Field kOfmReverse{kOfmPrecision, 9, 2};
+constexpr Field kOfmTranspose{kOfmPrecision, 11, 3};
+constexpr Field kOfmStorage{kOfmPrecision, 14, 2};
+constexpr uint32_t kFormatNhcwb16 = 1;
+constexpr uint32_t kStorageChained = 2;
+constexpr uint32_t kBits64 = 3;
+
+constexpr Field kIfmRegionIndex{kIfmRegion, 0, 3};
+constexpr Field kIfm2RegionIndex{kIfm2Region, 0, 3};
+constexpr Field kOfmRegionIndex{kOfmRegion, 0, 3};
+constexpr Field kWeightRegionIndex{kWeightRegion, 0, 3};
+constexpr Field kScaleRegionIndex{kScaleRegion, 0, 3};
+constexpr Field kIfmBroadcastMode{kIfmBroadcast, 0, 4};
+constexpr Field kIfm2BroadcastMode{kIfm2Broadcast, 0, 4};
+constexpr uint32_t kBroadcastScalar = 8;  // bits 0..2: H, W, C read index 0
+constexpr Field kIfmUpscaleMode{kIfmUpscale, 0, 2};
+
+// KERNEL_STRIDE: stride = (msb << 1 | lsb) + 1, dilation = bit + 1.
+constexpr Field kStrideXLsb{kKernelStride, 0, 1};
+constexpr Field kStrideYLsb{kKernelStride, 1, 1};
+constexpr Field kWeightOrderPartKernel{kKernelStride, 2, 1};
+constexpr Field kDilationX{kKernelStride, 3, 1};
+constexpr Field kDilationY{kKernelStride, 4, 1};
+constexpr Field kStrideXMsb{kKernelStride, 6, 1};
+constexpr Field kStrideYMsb{kKernelStride, 9, 1};
+
+constexpr Field kAccFormatType{kAccFormat, 0, 2};  // 0: 32-bit, 1: 48-bit
+constexpr Field kAccInput{kAccFormat, 4, 2};       // 0 reset, 1 keep, 2 IFM2
+constexpr Field kAccOutputDisable{kAccFormat, 6, 1};
+constexpr Field kAccMicroblock{kAccFormat, 8, 3};
+enum AccInput : uint32_t { kAccReset = 0, kAccKeep = 1, kAccFromIfm2 = 2 };
+
+constexpr Field kActivationFunction{kActivation, 0, 5};
+constexpr Field kActivationTable{kActivation, 5, 3};
+constexpr Field kActivationNoClip{kActivation, 12, 1};
+
+constexpr Field kWeightFormatFwd{kWeightFormat, 0, 1};
+constexpr Field kWeightFormatSparse{kWeightFormat, 4, 1};
+
+constexpr Field kDmaSrcRegionIndex{kDma0SrcRegion, 0, 3};
+constexpr Field kDmaSrcInternal{kDma0SrcRegion, 8, 1};  // region_mode: NPU internal memory
+constexpr Field kDmaSrcStrideMode{kDma0SrcRegion, 9, 2};
+constexpr Field kDmaSrcIndexed{kDma0SrcRegion, 11, 1};
+constexpr Field kDmaDstRegionIndex{kDma0DstRegion, 0, 3};
+constexpr Field kDmaDstInternal{kDma0DstRegion, 8, 1};
+constexpr Field kDmaDstIndexed{kDma0DstRegion, 11, 1};
+
+// OFM_SCALE / IFM_SCALE / IFM2_SCALE parameters (payload: the multiplier).
+constexpr ParamField kOfmScaleShift{kOfmScale, 0, 6};
+constexpr ParamField kOfmScaleRound{kOfmScale, 13, 3};
+constexpr ParamField kIfmScaleShift{kIfmScale, 0, 6};
+constexpr ParamField kIfmScaleRound{kIfmScale, 13, 1};  // 1: natural, 0: double
+constexpr ParamField kIfm2ScaleShift{kIfm2Scale, 0, 6};
+constexpr ParamField kIfm2ScaleRound{kIfm2Scale, 13, 1};
+constexpr uint32_t kScaleMultiplierMask = 0x7FFFFFFFu;  // 31-bit multipliers
+
+// Operation parameters (the NPU_OP_* word's parameter).
+constexpr uint16_t kConvWeightsFromIfm2 = 1;  // NPU_OP_CONV: matmul
+constexpr uint16_t kPoolModeMask = 7;
+constexpr uint16_t kElementwiseModeMask = 0x3F;
 
 }  // namespace u85
 }  // namespace npu

@@ -56,7 +56,7 @@ Device* Device::Create(const esdk_npu_device_config& config, const esdk_npu_host
     Fail(error, error_size, "the host must provide map and set_irq");
     return nullptr;
   }
-  uint8_t* workspace = new (std::nothrow) uint8_t[kWorkspaceBytes];
+  uint8_t* workspace = new (std::nothrow) uint8_t[kWorkspaceBytes + kWeightCacheBytes];
   if (workspace == nullptr) {
     Fail(error, error_size, "out of memory for the model's workspace");
     return nullptr;
@@ -75,7 +75,7 @@ Device* Device::Create(const esdk_npu_device_config& config, const esdk_npu_host
 Device::Device(const Identity& identity, const esdk_npu_host& host, bool never_complete,
                const JobLimits& limits, uint8_t* workspace)
     : identity_(identity), host_(host), never_complete_(never_complete), limits_(limits),
-      workspace_(workspace) {
+      workspace_(workspace), weight_cache_(workspace + kWorkspaceBytes, kWeightCacheBytes) {
   pmu_.Configure(identity.event_counters, identity.u85);
 }
 
@@ -273,7 +273,7 @@ void Device::Start() {
   request.qbase = qbase_;
   request.qsize = qsize_;
   for (int n = 0; n < mmio::kNumRegions; ++n) request.basep[n] = basep_[n];
-  request.workspace = {workspace_, kWorkspaceBytes};
+  request.workspace = {workspace_, kWorkspaceBytes, &weight_cache_};
   request.limits = limits_;
   const JobResult result = RunJob(request, host_);
   qread_ = result.qread;

@@ -11,6 +11,7 @@
 #include "cc/npu/device/identity.h"
 #include "cc/npu/device/job.h"
 #include "cc/npu/device/pmu.h"
+#include "cc/npu/weights/weight_cache.h"
 
 namespace ethosu_sdk::npu_device {
 
@@ -18,6 +19,9 @@ namespace ethosu_sdk::npu_device {
 // allocated once at create: the 6 MiB every tests/npu network runs in,
 // with room to spare.
 constexpr size_t kWorkspaceBytes = size_t(8) << 20;
+// Decoded weights kept across jobs (npu::WeightCache): MobileNetV2's take
+// about 7 MiB; a larger model's are decoded again when the cache is full.
+constexpr size_t kWeightCacheBytes = size_t(32) << 20;
 
 class Device {
  public:
@@ -49,7 +53,8 @@ class Device {
   const esdk_npu_host host_;
   const bool never_complete_;
   const JobLimits limits_;
-  uint8_t* const workspace_;
+  uint8_t* const workspace_;  // kWorkspaceBytes, then the weight cache's memory
+  npu::WeightCache weight_cache_;
   Pmu pmu_;
 
   // Register state (reset values in PowerOnReset / SoftReset).

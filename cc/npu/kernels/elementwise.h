@@ -1,0 +1,12 @@
+// Elementwise kernels: MUL, ADD, SUB, MIN, MAX with broadcast and scalar
+// operands, U85 (IFM/IFM2 scales) and U55/U65 (OPA/OPB scaling).
+#pragma once
+
+#include "cc/npu/operations/operation.h"
+
+namespace npu {
+
+void RunElementwise(const Operation& op);
+void RunElementwiseU55(const Operation& op);
+
+}  // namespace npu

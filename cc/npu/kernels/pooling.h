@@ -1,0 +1,12 @@
+// Pooling kernels: max, min, average, sum, reduce-sum over a window, and
+// pooling mode NONE (accumulators loaded from IFM2).
+#pragma once
+
+#include "cc/npu/operations/operation.h"
+
+namespace npu {
+
+void RunPooling(const Operation& op);
+void RunNullPool(const Operation& op);
+
+}  // namespace npu

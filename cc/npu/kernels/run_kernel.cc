@@ -1,0 +1,27 @@
+#include "cc/npu/kernels/run_kernel.h"
+
+#include "cc/npu/kernels/convolution.h"
+#include "cc/npu/kernels/elementwise.h"
+#include "cc/npu/kernels/pooling.h"
+
+namespace npu {
+
+void RunKernel(const Operation& op) {
+  switch (op.kind) {
+    case OperationKind::kConvolution:
+    case OperationKind::kDepthwise:
+      return RunConvolution(op);
+    case OperationKind::kMatMul:
+      return RunMatMul(op);
+    case OperationKind::kPooling:
+      return RunPooling(op);
+    case OperationKind::kNullPool:
+      return RunNullPool(op);
+    case OperationKind::kElementwise:
+      return RunElementwise(op);
+    case OperationKind::kElementwiseU55:
+      return RunElementwiseU55(op);
+  }
+}
+
+}  // namespace npu

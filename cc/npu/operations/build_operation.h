@@ -1,0 +1,24 @@
+// From the register file to a validated Operation, one builder per
+// operation family; each checks what its kernel will touch before the
+// kernel runs.
+#pragma once
+
+#include <cstdint>
+
+#include "cc/npu/operations/context.h"
+#include "cc/npu/operations/operation.h"
+
+namespace npu {
+
+// NPU_OP_CONV (param bit 0: weights from IFM2) and NPU_OP_DEPTHWISE.
+Status BuildConvolution(Context& ctx, bool depthwise, Operation* op);
+Status BuildMatMul(Context& ctx, Operation* op);
+// NPU_OP_POOL with its pooling mode.
+Status BuildPooling(Context& ctx, int mode, Operation* op);
+// NPU_OP_ELEMENTWISE with its mode.
+Status BuildElementwise(Context& ctx, int mode, Operation* op);
+
+// Shared by the builders: the kernel's scratch from the workspace.
+Status TakeScratch(Context& ctx, size_t bytes, Operation* op);
+
+}  // namespace npu

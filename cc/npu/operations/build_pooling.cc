@@ -1,0 +1,90 @@
+// Builders for pooling and pooling mode NONE.
+#include "cc/npu/commands/u85_registers.h"
+#include "cc/npu/operations/activation_setup.h"
+#include "cc/npu/operations/build_operation.h"
+#include "cc/npu/operations/constants.h"
+#include "cc/npu/operations/feature_maps.h"
+#include "cc/npu/operations/scales.h"
+
+namespace npu {
+namespace {
+
+using namespace u85;
+
+// Per-channel records if OFM_PRECISION asks for them, and the OFM scale.
+Status LoadScales(Context& ctx, Operation* op) {
+  if (PerChannelScales(ctx.regs)) {
+    ConstantsRequest constants;
+    constants.scales = true;
+    NPU_RETURN_IF_ERROR(LoadConstants(ctx, constants, op));
+  }
+  op->output.global = OfmScale(ctx.regs, ctx.u55());
+  return Status::Ok();
+}
+
+// Every output's window must hold an IFM element for AVERAGE to divide by.
+bool WindowsNonEmpty(const Window& w, const FeatureMap& ofm) {
+  auto axis = [](int outputs, int stride, int pad, int kernel, int extent) {
+    const int64_t last_start = int64_t(outputs - 1) * stride - pad;
+    return extent > 0 && pad <= kernel - 1 && last_start <= extent - 1;
+  };
+  return axis(ofm.height, w.stride_y, w.pad_top, w.kernel_h, w.ifm_h) &&
+         axis(ofm.width, w.stride_x, w.pad_left, w.kernel_w, w.ifm_w);
+}
+
+// POOL with pooling mode NONE and ACC_INPUT_IFM2: Vela's rescale (and copy,
+// transpose) of 32-bit tensors. The IFM is a placeholder; the accumulators
+// are loaded from IFM2 and go through the output stage.
+Status BuildNullPool(Context& ctx, Operation* op) {
+  const RegisterFile& r = ctx.regs;
+  op->kind = OperationKind::kNullPool;
+  NPU_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
+  NPU_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  const FeatureMap& ofm = op->ofm;
+  NPU_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromIfm2,
+                                    &op->output.activation));
+  if (r[kKernelWidthM1] != 0 || r[kKernelHeightM1] != 0) {
+    return Status::Error("pooling mode NONE with a kernel larger than 1x1");
+  }
+  op->macs = 0;
+  NPU_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  NPU_RETURN_IF_ERROR(LoadScales(ctx, op));
+  NPU_RETURN_IF_ERROR(op->ifm2.Validate({ofm.height, ofm.width, ofm.depth}, false));
+  return ofm.Validate({ofm.height, ofm.width, ofm.depth}, true);
+}
+
+}  // namespace
+
+Status BuildPooling(Context& ctx, int mode, Operation* op) {
+  if (mode == kPoolNone && !ctx.u55()) return BuildNullPool(ctx, op);
+  const RegisterFile& r = ctx.regs;
+  op->kind = OperationKind::kPooling;
+  op->mode = mode;
+  op->u55 = ctx.u55();
+  NPU_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
+  NPU_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  const FeatureMap& ofm = op->ofm;
+  if (r.Get(kIfmUpscaleMode) != 0) {
+    return Status::Failure(FaultKind::kUnsupported, "IFM upscale not supported");
+  }
+  NPU_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
+                                    &op->output.activation));
+  if (mode != kPoolMax && mode != kPoolAverage && mode != kPoolSum && mode != kPoolMin &&
+      mode != kPoolReduceSum) {
+    return Status::Failure(FaultKind::kUnsupported, "pooling mode %d not supported", mode);
+  }
+  op->window = MakeWindow(r, ofm);
+  const Window& w = op->window;
+  const bool reduce = mode == kPoolReduceSum;
+  NPU_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth *
+                                               uint64_t(w.taps()) *
+                                               (reduce ? uint64_t(op->ifm.depth) : 1)));
+  NPU_RETURN_IF_ERROR(LoadScales(ctx, op));
+  if (mode == kPoolAverage && !WindowsNonEmpty(w, ofm)) {
+    return Status::Error("average pool window with no elements");
+  }
+  NPU_RETURN_IF_ERROR(op->ifm.Validate({w.ifm_h, w.ifm_w, reduce ? op->ifm.depth : ofm.depth}, false));
+  return ofm.Validate({ofm.height, ofm.width, ofm.depth}, true);
+}
+
+}  // namespace npu

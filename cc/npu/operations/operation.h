@@ -1,0 +1,69 @@
+// A validated NPU operation: everything its kernel needs, decoded from the
+// registers once and checked once (feature-map boxes inside their regions,
+// work within limits, weights and scales decoded). Kernels run unchecked
+// loops over it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/npu/kernels/output_writer.h"
+#include "cc/npu/operations/feature_map.h"
+#include "cc/npu/operations/window.h"
+
+namespace npu {
+
+enum class OperationKind {
+  kConvolution,
+  kDepthwise,
+  kMatMul,          // CONV with weights from IFM2
+  kPooling,
+  kNullPool,        // POOL mode NONE: accumulators from IFM2
+  kElementwise,     // U85
+  kElementwiseU55,
+};
+
+// Pooling modes (NPU_OP_POOL parameter).
+enum PoolMode : int { kPoolMax = 0, kPoolAverage = 1, kPoolReduceSum = 2, kPoolSum = 3,
+                      kPoolNone = 4, kPoolMin = 5 };
+// Elementwise modes (NPU_OP_ELEMENTWISE parameter) the model runs.
+enum ElementwiseMode : int { kEwMul = 0, kEwAdd = 1, kEwSub = 2, kEwMin = 3, kEwMax = 4 };
+
+// Convolution weights in the kernel's order: one row of taps x IFM channels
+// per output channel ([ofm][ky][kx][ifm]), rows `row_stride` apart and
+// zero-padded to it; depthwise: one row of channels per tap, [tap][ofm].
+struct PackedWeights {
+  const int16_t* data = nullptr;
+  size_t row = 0, row_stride = 0;
+};
+
+// U55 elementwise pre-scaling (IFM_PRECISION.scale_mode and OPA/OPB scales).
+struct U55Scaling {
+  int scale_mode = 0;
+  RoundMode round = RoundMode::kNatural;
+  int64_t opa_scale = 0, opb_scale = 0;
+  int opa_shift = 0;
+  bool swapped = false;  // IFM2 is operand A
+};
+
+struct Operation {
+  OperationKind kind = OperationKind::kConvolution;
+  int mode = 0;  // PoolMode or ElementwiseMode
+  FeatureMap ifm, ifm2, ofm;
+  Window window;
+  OutputStage output;
+  PackedWeights weights;
+  // U55/U65 arithmetic: the 40-bit bias joins after the 32-bit sum, and
+  // a scaled AVERAGE sums (see pooling.cc).
+  bool u55 = false;
+  // Elementwise: IFM/IFM2 pre-scaling, or a scalar IFM2.
+  Scale ifm_scale, ifm2_scale;
+  U55Scaling u55_scaling;
+  bool scalar = false;
+  int32_t scalar_value = 0;
+  // Kernel scratch from the workspace, sized by the builder.
+  void* scratch = nullptr;
+  uint64_t macs = 0;  // multiply-accumulates the kernel performs
+};
+
+}  // namespace npu
