@@ -53,8 +53,8 @@ uint8_t* PrepareRequant(const Operation& op, void* scratch, Requant* r) {
   r->scales = scales;
   uint8_t* table = static_cast<uint8_t*>(scratch) + sizeof(ChannelScale) * size_t(op.ofm.depth);
   const FeatureMap& ofm = op.ofm;
-  r->vector = !op.u55 && op.output.single_clamp() && ofm.element_bytes == 1 &&
-              ofm.transpose == 0 && RequantTableFor(scales, ofm.depth, table, &r->table);
+  r->vector = op.output.single_clamp() && ofm.element_bytes == 1 && ofm.transpose == 0 &&
+              RequantTableFor(scales, ofm.depth, op.u55, table, &r->table);
   return static_cast<uint8_t*>(scratch) + RequantBytes(op);
 }
 
@@ -62,12 +62,17 @@ uint8_t* PrepareRequant(const Operation& op, void* scratch, Requant* r) {
 void StoreVector(const Operation& op, const Requant& r, const uint32_t* sums, int first, int last,
                  uint8_t* out) {
   const OutputStage& o = op.output;
-  for (int c = first; c + 8 <= last; c += 8) {
-    Requantize8(r.table, sums, c, o.zero_point(), int32_t(o.lo()), int32_t(o.hi()), out + (c - first));
+  auto scalar = [&](int c) {
+    out[c - first] = uint8_t(o.Finish(r.scales[c].Apply(WithBias(op.u55, sums[c], r.scales[c].bias))));
+  };
+  int c = first;
+  for (; c + 8 <= last; c += 8) {
+    if (!Requantize8(r.table, sums, c, o.zero_point(), int32_t(o.lo()), int32_t(o.hi()),
+                     out + (c - first))) {
+      for (int k = c; k < c + 8; ++k) scalar(k);
+    }
   }
-  for (int c = first + (last - first) / 8 * 8; c < last; ++c) {
-    out[c - first] = uint8_t(o.Finish(r.scales[c].Apply(WithBias(false, sums[c], r.scales[c].bias))));
-  }
+  for (; c < last; ++c) scalar(c);
 }
 
 void StoreChannels(const Operation& op, const Requant& r, int y, int x, const uint32_t* sums) {

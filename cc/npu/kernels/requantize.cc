@@ -28,7 +28,8 @@ size_t RequantTableBytes(int channels) {
   return size_t(Padded(channels)) * (2 * sizeof(int32_t) + 3 * sizeof(int64_t));
 }
 
-bool RequantTableFor(const ChannelScale* scales, int channels, void* memory, RequantTable* t) {
+bool RequantTableFor(const ChannelScale* scales, int channels, bool bias_after_sum, void* memory,
+                     RequantTable* t) {
   static const bool avx2 = HasAvx2();
   if (!avx2) return false;
   for (int c = 0; c < channels; ++c) {
@@ -44,6 +45,7 @@ bool RequantTableFor(const ChannelScale* scales, int channels, void* memory, Req
   t->bias = reinterpret_cast<int32_t*>(t->round_negative + n);
   t->scale = t->bias + n;
   t->channels = channels;
+  t->bias_after_sum = bias_after_sum;
   for (int c = 0; c < n; ++c) {
     const ChannelScale s = c < channels ? scales[c] : ChannelScale();
     t->bias[c] = int32_t(s.bias);
@@ -82,12 +84,17 @@ __attribute__((target("avx2"))) __m256i ScaleFour(__m128i acc, const RequantTabl
 
 }  // namespace
 
-__attribute__((target("avx2"))) void Requantize8(const RequantTable& t, const uint32_t* sums,
+__attribute__((target("avx2"))) bool Requantize8(const RequantTable& t, const uint32_t* sums,
                                                  int first, int32_t zero_point, int32_t lo,
                                                  int32_t hi, uint8_t* out) {
-  const __m256i acc = _mm256_add_epi32(  // 32-bit wrap, as the accumulators do
-      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + first)),
-      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + first)));
+  const __m256i sum = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + first));
+  const __m256i bias = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + first));
+  const __m256i acc = _mm256_add_epi32(sum, bias);  // U85: a 32-bit wrap, as its accumulators do
+  if (t.bias_after_sum) {
+    // Signed overflow: operands of one sign, a result of the other.
+    const __m256i overflow = _mm256_and_si256(_mm256_xor_si256(sum, acc), _mm256_xor_si256(bias, acc));
+    if (_mm256_movemask_ps(_mm256_castsi256_ps(overflow)) != 0) return false;
+  }
   const __m256i zp = _mm256_set1_epi64x(zero_point);
   const __m256i vlo = _mm256_set1_epi64x(lo), vhi = _mm256_set1_epi64x(hi);
   const __m256i a = ScaleFour(_mm256_castsi256_si128(acc), t, first, zp, vlo, vhi);
@@ -104,9 +111,12 @@ __attribute__((target("avx2"))) void Requantize8(const RequantTable& t, const ui
     out[k] = uint8_t(a4 >> (8 * k));
     out[4 + k] = uint8_t(b4 >> (8 * k));
   }
+  return true;
 }
 #else
-void Requantize8(const RequantTable&, const uint32_t*, int, int32_t, int32_t, int32_t, uint8_t*) {}
+bool Requantize8(const RequantTable&, const uint32_t*, int, int32_t, int32_t, int32_t, uint8_t*) {
+  return false;
+}
 #endif
 
 }  // namespace npu
