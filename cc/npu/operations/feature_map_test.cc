@@ -1,0 +1,170 @@
+// Feature-map addressing against the layouts' definitions: a dense NHWC or
+// NHCWB16 tensor is an array indexed [H][W][C] or [H][C/16][W][16], with
+// the strides Vela writes for it; tiles are windows onto one such tensor.
+// Validate accepts exactly the boxes whose bytes lie inside the region.
+#include "cc/npu/operations/feature_map.h"
+
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+int failures = 0;
+
+void Expect(bool ok, const char* what) {
+  if (!ok) {
+    std::printf("FAIL %s\n", what);
+    ++failures;
+  }
+}
+
+struct Tensor {
+  int h, w, c;
+  bool brick;
+  int bricks() const { return (c + 15) / 16; }
+  // Index into the dense array, from the layout's definition.
+  size_t Index(int y, int x, int k) const {
+    if (!brick) return (size_t(y) * w + x) * c + k;
+    return ((size_t(y) * bricks() + k / 16) * w + x) * 16 + k % 16;
+  }
+  size_t Bytes() const { return brick ? size_t(h) * bricks() * w * 16 : size_t(h) * w * c; }
+};
+
+npu::FeatureMap Map(const Tensor& t, const npu::Region* region) {
+  npu::FeatureMap fm;
+  fm.region = region;
+  fm.height = t.h;
+  fm.width = t.w;
+  fm.depth = t.c;
+  fm.height0 = fm.height1 = t.h;
+  fm.width0 = t.w;
+  fm.brick = t.brick;
+  // Vela's strides: NHWC x = C, y = W*C; NHCWB16 x = 16, c = 16*W, y = 16*W*bricks.
+  fm.stride_x = t.brick ? 16 : t.c;
+  fm.stride_c = t.brick ? 16 * t.w : 0;
+  fm.stride_y = t.brick ? int64_t(16) * t.w * t.bricks() : int64_t(t.w) * t.c;
+  return fm;
+}
+
+uint8_t Value(int y, int x, int k) { return uint8_t(y * 97 + x * 31 + k * 7 + 1); }
+
+void Fill(const Tensor& t, std::vector<uint8_t>* memory) {
+  memory->assign(t.Bytes(), 0);
+  for (int y = 0; y < t.h; ++y)
+    for (int x = 0; x < t.w; ++x)
+      for (int k = 0; k < t.c; ++k) (*memory)[t.Index(y, x, k)] = Value(y, x, k);
+}
+
+bool ReadsBack(const npu::FeatureMap& fm, const Tensor& t) {
+  for (int y = 0; y < t.h; ++y)
+    for (int x = 0; x < t.w; ++x)
+      for (int k = 0; k < t.c; ++k)
+        if (uint8_t(fm.Load(y, x, k)) != Value(y, x, k)) return false;
+  return true;
+}
+
+void Layouts() {
+  for (bool brick : {false, true}) {
+    const Tensor t{5, 7, 37, brick};  // a partial last brick
+    std::vector<uint8_t> memory;
+    Fill(t, &memory);
+    const npu::Region region{memory.data(), memory.data(), memory.size()};
+    npu::FeatureMap fm = Map(t, &region);
+    fm.is_signed = false;
+    Expect(fm.Validate({t.h, t.w, t.c}, true).ok(), "whole tensor validates");
+    Expect(ReadsBack(fm, t), brick ? "NHCWB16 addressing" : "NHWC addressing");
+    // Four tiles over the same tensor: tile 1 from x = 3 (rows to
+    // height1 = 2), tile 2 from y = 4, tile 3 from (2, 3).
+    fm.width0 = 3;
+    fm.height0 = 4;
+    fm.height1 = 2;
+    fm.base[0] = 0;
+    fm.base[1] = t.Index(0, 3, 0);
+    fm.base[2] = t.Index(4, 0, 0);
+    fm.base[3] = t.Index(2, 3, 0);
+    Expect(fm.Validate({t.h, t.w, t.c}, false).ok(), "tiled tensor validates");
+    Expect(ReadsBack(fm, t), brick ? "NHCWB16 tiles" : "NHWC tiles");
+    // The unchecked channel loader agrees, minus the zero point.
+    fm.zero_point = 3;
+    std::vector<int16_t> narrow(t.c);
+    std::vector<int32_t> wide(t.c);
+    fm.LoadChannels(4, 5, t.c, narrow.data());
+    fm.LoadChannels(4, 5, t.c, wide.data());
+    bool same = true;
+    for (int k = 0; k < t.c; ++k) {
+      same &= narrow[k] == Value(4, 5, k) - 3 && wide[k] == Value(4, 5, k) - 3;
+    }
+    Expect(same, "LoadChannels reads minus the zero point");
+  }
+}
+
+void Bounds() {
+  for (bool brick : {false, true}) {
+    const Tensor t{3, 4, 20, brick};
+    // The last element's byte is the last byte of the region: NHWC, (2, 3, 19);
+    // NHCWB16, (2, 3, 19) in the last, partial brick.
+    const size_t last = t.Index(2, 3, 19);
+    std::vector<uint8_t> memory(last + 1);
+    npu::Region exact{memory.data(), memory.data(), last + 1};
+    npu::Region short_by_one{memory.data(), memory.data(), last};
+    npu::Region read_only{memory.data(), nullptr, last + 1};
+    const npu::FeatureMap fits = Map(t, &exact);
+    Expect(fits.Validate({3, 4, 20}, true).ok(), "box ending on the region's last byte");
+    const npu::Status over = Map(t, &short_by_one).Validate({3, 4, 20}, false);
+    Expect(!over.ok() && over.kind() == npu::FaultKind::kBus, "one byte past the region");
+    Expect(Map(t, &short_by_one).Validate({3, 4, 19}, false).ok(),
+           "one channel fewer fits");
+    Expect(!Map(t, &read_only).Validate({1, 1, 1}, true).ok(), "write to a read-only region");
+    Expect(Map(t, &short_by_one).Validate({0, 4, 20}, false).ok(), "an empty box always fits");
+    npu::FeatureMap far = fits;
+    far.base[0] = uint64_t(1) << 39;  // a 40-bit address
+    Expect(!far.Validate({1, 1, 1}, false).ok(), "a base beyond the region");
+  }
+  // 16-bit elements: the element's second byte must fit too.
+  std::vector<uint8_t> memory(2 * 8);
+  npu::Region region{memory.data(), memory.data(), memory.size() - 1};
+  npu::FeatureMap fm;
+  fm.region = &region;
+  fm.element_bytes = 2;
+  fm.width0 = 8;
+  fm.height0 = fm.height1 = 1;
+  fm.stride_x = 2;
+  Expect(fm.Validate({1, 7, 1}, false).ok() && !fm.Validate({1, 8, 1}, false).ok(),
+         "16-bit elements need both bytes inside");
+}
+
+// An OFM transpose stores logical (y, x, c) at stored coordinates
+// permuted by activation_transpose; CHW (6) stores C as H, H as W, W as C.
+void Transpose() {
+  const int h = 2, w = 3, c = 4;
+  std::vector<uint8_t> memory(size_t(h) * w * c);
+  const npu::Region region{memory.data(), memory.data(), memory.size()};
+  const Tensor stored{c, h, w, false};  // stored shape C x H x W
+  npu::FeatureMap fm = Map(stored, &region);
+  fm.height = h;
+  fm.width = w;
+  fm.depth = c;
+  fm.transpose = 6;
+  Expect(fm.Validate({h, w, c}, true).ok(), "transposed box validates");
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int k = 0; k < c; ++k) fm.Store(y, x, k, Value(y, x, k));
+  bool ok = true;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int k = 0; k < c; ++k) ok &= memory[stored.Index(k, y, x)] == Value(y, x, k);
+  Expect(ok, "CHW transpose places (y, x, c) at stored (c, y, x)");
+  int sh = 0, sw = 0, sc = 0;
+  fm.StoredShape(&sh, &sw, &sc);
+  Expect(sh == c && sw == h && sc == w, "stored shape of a CHW transpose");
+}
+
+}  // namespace
+
+int main() {
+  Layouts();
+  Bounds();
+  Transpose();
+  if (failures == 0) std::printf("PASS\n");
+  return failures == 0 ? 0 : 1;
+}
