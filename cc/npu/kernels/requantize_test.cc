@@ -9,16 +9,11 @@
 #include "cc/npu/kernels/dot_product.h"
 #include "cc/npu/kernels/requantize.h"
 
+#include "cc/npu/testing/expect.h"
+
 namespace {
 
-int failures = 0;
-
-void Expect(bool ok, const char* what) {
-  if (!ok) {
-    std::printf("FAIL %s\n", what);
-    ++failures;
-  }
-}
+using npu::testing::Expect;
 
 uint32_t rng = 2024;
 uint32_t Next() {
@@ -107,6 +102,5 @@ void Dot() {
 int main() {
   Requantize();
   Dot();
-  if (failures == 0) std::printf("PASS\n");
-  return failures == 0 ? 0 : 1;
+  return npu::testing::Result();
 }

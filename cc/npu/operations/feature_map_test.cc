@@ -7,16 +7,11 @@
 #include <cstdio>
 #include <vector>
 
+#include "cc/npu/testing/expect.h"
+
 namespace {
 
-int failures = 0;
-
-void Expect(bool ok, const char* what) {
-  if (!ok) {
-    std::printf("FAIL %s\n", what);
-    ++failures;
-  }
-}
+using npu::testing::Expect;
 
 struct Tensor {
   int h, w, c;
@@ -165,6 +160,5 @@ int main() {
   Layouts();
   Bounds();
   Transpose();
-  if (failures == 0) std::printf("PASS\n");
-  return failures == 0 ? 0 : 1;
+  return npu::testing::Result();
 }

@@ -7,16 +7,11 @@
 #include <cstring>
 #include <vector>
 
+#include "cc/npu/testing/expect.h"
+
 namespace {
 
-int failures = 0;
-
-void Expect(bool ok, const char* what) {
-  if (!ok) {
-    std::printf("FAIL %s\n", what);
-    ++failures;
-  }
-}
+using npu::testing::Expect;
 
 }  // namespace
 
@@ -63,6 +58,5 @@ int main() {
   many.Reserve(5000, 1);
   many.Commit();
   Expect(many.Find(100) == nullptr && many.Find(5000) != nullptr, "entry 1025 starts over");
-  if (failures == 0) std::printf("PASS\n");
-  return failures == 0 ? 0 : 1;
+  return npu::testing::Result();
 }
