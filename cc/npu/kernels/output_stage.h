@@ -25,14 +25,10 @@ enum class RoundMode : uint8_t {
 // (value * scale + round) >> shift in 128-bit two's complement, saturated
 // to +-2^62: exact for every input, portable to 32-bit targets (no
 // __int128), and free of signed overflow on corrupt streams.
-inline int64_t MulAddShift(int64_t value, uint32_t scale, int64_t round, int shift) {
+// Two 64-bit words, for compilers without a 128-bit type (and the tests,
+// which check it against MulAddShift on hosts that have one).
+inline int64_t MulAddShiftPortable(int64_t value, uint32_t scale, int64_t round, int shift) {
   constexpr int64_t kLimit = int64_t(1) << 62;
-#if defined(__SIZEOF_INT128__)
-  // The same arithmetic in the compiler's 128-bit type where it has one
-  // (one multiply instead of four; the hot path of every output).
-  const __int128 p = (__int128(value) * scale + round) >> shift;
-  return p > kLimit ? kLimit : p < -kLimit ? -kLimit : int64_t(p);
-#else
   const int64_t v_hi = value >> 32;                        // signed upper half
   const uint64_t v_lo = uint64_t(value) & 0xFFFFFFFFu;     // unsigned lower half
   const uint64_t p_lo = v_lo * scale;                      // < 2^64
@@ -50,8 +46,20 @@ inline int64_t MulAddShift(int64_t value, uint32_t scale, int64_t round, int shi
   }
   // Saturate to +-2^62, so that sums of two results cannot overflow either.
   if (hi > 0 || (hi == 0 && (lo >> 62) != 0)) return kLimit;
-  if (hi < -1 || (hi == -1 && int64_t(lo) < -kLimit)) return -kLimit;
+  // Below -2^62, including [-2^64, -2^63) where hi is -1 but lo's top bit is clear.
+  if (hi < -1 || (hi == -1 && (int64_t(lo) < -kLimit || int64_t(lo) >= 0))) return -kLimit;
   return int64_t(lo);
+}
+
+inline int64_t MulAddShift(int64_t value, uint32_t scale, int64_t round, int shift) {
+#if defined(__SIZEOF_INT128__)
+  // The same arithmetic in the compiler's 128-bit type where it has one
+  // (one multiply instead of four; the hot path of every output).
+  constexpr int64_t kLimit = int64_t(1) << 62;
+  const __int128 p = (__int128(value) * scale + round) >> shift;
+  return p > kLimit ? kLimit : p < -kLimit ? -kLimit : int64_t(p);
+#else
+  return MulAddShiftPortable(value, scale, round, shift);
 #endif
 }
 
