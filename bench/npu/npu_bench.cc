@@ -3,27 +3,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <vector>
 
-#include "cc/backends/ethosu/ethosu_delegate.h"
-#include "cc/backends/ethosu/vela_payload.h"
-#include "cc/npu/weights/weight_cache.h"
+#include "tests/npu/harness/case_files.h"
+#include "tests/npu/harness/payload_harness.h"
 
-namespace {
-
-std::vector<uint8_t> ReadFile(const char* path) {
-  std::vector<uint8_t> out;
-  FILE* f = fopen(path, "rb");
-  if (f == nullptr) return out;
-  uint8_t buffer[65536];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0) out.insert(out.end(), buffer, buffer + n);
-  fclose(f);
-  return out;
-}
-
-}  // namespace
+namespace npu_harness = ethosu_sdk::npu_harness;
 
 int main(int argc, char** argv) {
   if (argc < 3) {
@@ -31,50 +15,27 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int runs = argc > 3 ? atoi(argv[3]) : 5;
-  std::vector<uint8_t> file = ReadFile(argv[1]);
-  std::vector<uint8_t> tensors = ReadFile(argv[2]);
-  ethosu::VelaPayload payload;
-  ethosu::Status status = ethosu::ParseVelaPayload(file.data(), file.size(), &payload);
-  if (!status.ok() || payload.num_inputs != 1 || payload.num_outputs != 1 || tensors.size() < 72) {
-    fprintf(stderr, "bad inputs: %s\n", status.message());
-    return 1;
-  }
-  // First tensor record of the .tensors file: header 16 bytes, record 56.
-  uint64_t input_bytes;
-  memcpy(&input_bytes, tensors.data() + 16 + 48, 8);
-  const void* input = tensors.data() + 16 + 56;
-  const size_t in_size = size_t(input_bytes);
-  std::vector<uint8_t> output(payload.outputs[0].bytes());
-  void* out_ptr = output.data();
-  const size_t out_size = output.size();
-  std::vector<uint8_t> scratch(payload.scratch_size);
-  std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
-  std::vector<uint8_t> cache_memory(ethosu::kRecommendedWeightCacheBytes);
-  npu::WeightCache weight_cache(cache_memory.data(), cache_memory.size());
-  ethosu::DelegateBuffers b;
-  b.inputs = &input;
-  b.input_sizes = &in_size;
-  b.num_inputs = 1;
-  b.outputs = &out_ptr;
-  b.output_sizes = &out_size;
-  b.num_outputs = 1;
-  b.scratch = scratch.data();
-  b.scratch_size = scratch.size();
-  b.workspace = {workspace.data(), workspace.size(), &weight_cache};
+  npu_harness::CaseFiles files;
+  if (!npu_harness::LoadCase(argv[1], argv[2], &files)) return 1;
+  // Decoded weights kept across inferences, as the host runner keeps them.
+  npu_harness::HarnessOptions options;
+  options.weight_cache_bytes = ethosu::kRecommendedWeightCacheBytes;
+  npu_harness::PayloadHarness harness;
+  ethosu::Status status = npu_harness::BindCase(files, files.payload, options, &harness);
   double best = 1e9, total = 0;
   npu::RunStats stats;
-  for (int i = 0; i < runs; ++i) {
+  for (int i = 0; i < runs && status.ok(); ++i) {
     stats = npu::RunStats();
     const auto start = std::chrono::steady_clock::now();
-    status = ethosu::ExecuteVelaPayload(payload, b, &stats);
+    status = harness.Run(&stats);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (!status.ok()) {
-      fprintf(stderr, "execute: %s\n", status.message());
-      return 1;
-    }
     best = ms < best ? ms : best;
     total += ms;
+  }
+  if (!status.ok()) {
+    fprintf(stderr, "execute: %s\n", status.message());
+    return 1;
   }
   printf("%d runs: mean %.1f ms, best %.1f ms per inference; %u NPU ops, %llu MACs\n", runs,
          total / runs, best, stats.operations, (unsigned long long)stats.macs);

@@ -13,14 +13,16 @@
 
 #include "cc/backends/ethosu/delegate_io.h"
 #include "cc/backends/ethosu/driver_npu.h"
-#include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/drivers/ethosu/driver.h"
 #include "tests/ethosu_driver/device_host.h"
+#include "tests/npu/harness/payload_harness.h"
 #include "tests/npu_device/payload_file.h"
 
 namespace {
 
 using ethosu_driver_tests::DeviceHost;
+using ethosu_sdk::npu_harness::AlignedBytes;
+using ethosu_sdk::npu_harness::PayloadHarness;
 namespace driver = ::ethosu_sdk::drivers::ethosu;
 
 int failures = 0;
@@ -50,60 +52,14 @@ const char* ProductOf(const ethosu::VelaPayload& payload) {
 // macs_per_cc field).
 int MacsOf(const ethosu::VelaPayload& payload) { return 1 << (payload.arch_config & 0xF); }
 
-// Inputs, outputs and scratch for one delegate call, 16-byte aligned.
-struct Buffers {
-  std::vector<std::vector<uint8_t>> inputs, outputs;
-  std::vector<const void*> in_ptrs;
-  std::vector<void*> out_ptrs;
-  std::vector<size_t> in_sizes, out_sizes;
-  std::vector<uint64_t> scratch, fast_scratch;
-
-  explicit Buffers(const ethosu::VelaPayload& payload) {
-    uint32_t seed = 0x2545F491u;
-    for (int i = 0; i < payload.num_inputs; ++i) {
-      std::vector<uint8_t> bytes(payload.inputs[i].bytes());
-      for (uint8_t& b : bytes) {
-        seed = seed * 1664525u + 1013904223u;
-        b = uint8_t(seed >> 24);
-      }
-      inputs.push_back(bytes);
-    }
-    for (int i = 0; i < payload.num_outputs; ++i) outputs.emplace_back(payload.outputs[i].bytes(), 0xA5);
-    for (auto& v : inputs) {
-      in_ptrs.push_back(v.data());
-      in_sizes.push_back(v.size());
-    }
-    for (auto& v : outputs) {
-      out_ptrs.push_back(v.data());
-      out_sizes.push_back(v.size());
-    }
-    scratch.assign(payload.scratch_size / 8 + 2, 0);
-    fast_scratch.assign(payload.fast_scratch_size / 8 + 2, 0);
-  }
-
-  void Fill(const ethosu::VelaPayload& payload, ethosu::DelegateIo* io) {
-    io->inputs = in_ptrs.data();
-    io->input_sizes = in_sizes.data();
-    io->num_inputs = payload.num_inputs;
-    io->outputs = out_ptrs.data();
-    io->output_sizes = out_sizes.data();
-    io->num_outputs = payload.num_outputs;
-    io->scratch = reinterpret_cast<uint8_t*>(scratch.data());
-    io->scratch_size = payload.scratch_size;
-    if (payload.fast_scratch_size > 0) {
-      io->fast_scratch = reinterpret_cast<uint8_t*>(fast_scratch.data());
-      io->fast_scratch_size = payload.fast_scratch_size;
-    }
-  }
-};
-
-ethosu::Status RunDirect(const ethosu::VelaPayload& payload, Buffers* b) {
-  std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
-  ethosu::DelegateBuffers io;
-  b->Fill(payload, &io);
-  io.workspace = {workspace.data(), workspace.size()};
-  npu::RunStats stats;
-  return ethosu::ExecuteVelaPayload(payload, io, &stats);
+// The buffers of one delegate call: pseudo-random inputs, the same for
+// every call, and outputs that start as 0xA5.
+void BindBuffers(const ethosu::VelaPayload& payload, PayloadHarness* buffers) {
+  ethosu_sdk::npu_harness::HarnessOptions options;
+  options.input_seed = 0x2545F491u;
+  options.output_fill = 0xA5;
+  const ethosu::Status bound = buffers->Bind(payload, options);
+  Expect(bound.ok(), std::string("harness: ") + bound.message());
 }
 
 struct DriverRun {
@@ -114,40 +70,41 @@ struct DriverRun {
   uint32_t timeout_ms = 5000;
 };
 
-ethosu::Status RunThroughDriver(const ethosu::VelaPayload& payload, Buffers* b, const DriverRun& how,
+ethosu::Status RunThroughDriver(const ethosu::VelaPayload& payload, PayloadHarness* b, const DriverRun& how,
                                 ethosu::DriverFigures* figures = nullptr, uint64_t* polls = nullptr) {
   DeviceHost host(how.product ? how.product : ProductOf(payload), how.macs ? how.macs : MacsOf(payload),
                   how.never_complete);
   if (!host.ok()) return ethosu::Status::Error("device not created");
   host.Expose(payload.commands, payload.num_commands * 4, false);
   host.Expose(payload.weights, payload.weights_size, false);
-  host.Expose(b->scratch.data(), std::min(how.scratch_exposed, b->scratch.size() * 8), true);
-  host.Expose(b->fast_scratch.data(), b->fast_scratch.size() * 8, true);
+  host.Expose(b->scratch().data(), std::min(how.scratch_exposed, b->scratch().size()), true);
+  host.Expose(b->fast_scratch().data(), b->fast_scratch().size(), true);
   driver::DriverConfig config;
   config.job_timeout_ms = how.timeout_ms;
   driver::Driver npu_driver(host, host, config);
   host.set_driver(&npu_driver);
   ethosu::DriverNpu npu(npu_driver);
-  ethosu::DelegateIo io;
-  b->Fill(payload, &io);
-  const ethosu::Status status = ethosu::RunDelegate(payload, io, npu);
+  const ethosu::Status status = ethosu::RunDelegate(payload, b->buffers(), npu);
   if (figures != nullptr) *figures = npu.figures();
   if (polls != nullptr) *polls = host.polls;
   return status;
 }
 
 void TestWholePayload(const char* path, const ethosu::VelaPayload& payload) {
-  Buffers direct(payload), registers(payload);
-  const ethosu::Status a = RunDirect(payload, &direct);
+  PayloadHarness direct, registers;
+  BindBuffers(payload, &direct);
+  BindBuffers(payload, &registers);
+  const ethosu::Status a = direct.Run();
   Expect(a.ok(), std::string(path) + ": direct run: " + a.message());
   ethosu::DriverFigures figures;
   const ethosu::Status b = RunThroughDriver(payload, &registers, DriverRun(), &figures);
   Expect(b.ok(), std::string(path) + ": run through the driver: " + b.message());
   if (!a.ok() || !b.ok()) return;
   size_t differing = 0, total = 0;
-  for (size_t o = 0; o < direct.outputs.size(); ++o) {
-    total += direct.outputs[o].size();
-    for (size_t i = 0; i < direct.outputs[o].size(); ++i) differing += direct.outputs[o][i] != registers.outputs[o][i];
+  for (int o = 0; o < payload.num_outputs; ++o) {
+    const AlignedBytes &want = direct.output(o), &got = registers.output(o);
+    total += want.size();
+    for (size_t i = 0; i < want.size(); ++i) differing += want[i] != got[i];
   }
   Expect(differing == 0, std::string(path) + ": " + std::to_string(differing) + " of " + std::to_string(total) +
                              " output bytes differ from the functional model's");
@@ -165,7 +122,8 @@ void TestFaults(const char* path, const ethosu::VelaPayload& payload) {
     DriverRun other;
     other.product = u85 ? "ethos-u55" : "ethos-u85";
     other.macs = u85 ? 128 : 256;
-    Buffers b(payload);
+    PayloadHarness b;
+    BindBuffers(payload, &b);
     const ethosu::Status s = RunThroughDriver(payload, &b, other);
     ExpectError(s, "NPU mismatch: the model was compiled for Ethos-U", name + ": mismatch");
     ExpectError(s, u85 ? "this NPU is Ethos-U55-128 (arch 1." : "this NPU is Ethos-U85-256 (arch 2.", name + ": mismatch names the NPU");
@@ -176,7 +134,8 @@ void TestFaults(const char* path, const ethosu::VelaPayload& payload) {
     corrupt[0] = 0x0000007Fu;
     ethosu::VelaPayload bad = payload;
     bad.commands = corrupt.data();
-    Buffers b(payload);
+    PayloadHarness b;
+    BindBuffers(payload, &b);
     const ethosu::Status s = RunThroughDriver(bad, &b, DriverRun());
     ExpectError(s, "NPU fault: command stream parse error (STATUS 0x", name + ": corrupt stream");
     ExpectError(s, ", QREAD ", name + ": corrupt stream names QREAD");
@@ -186,14 +145,16 @@ void TestFaults(const char* path, const ethosu::VelaPayload& payload) {
     // memory the NPU can reach.
     DriverRun cut;
     cut.scratch_exposed = 16;
-    Buffers b(payload);
+    PayloadHarness b;
+    BindBuffers(payload, &b);
     ExpectError(RunThroughDriver(payload, &b, cut), "NPU fault: bus error", name + ": access out of range");
   }
   {
     DriverRun silent;
     silent.never_complete = true;
     silent.timeout_ms = 50;
-    Buffers b(payload);
+    PayloadHarness b;
+    BindBuffers(payload, &b);
     uint64_t polls = 0;
     const ethosu::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
     ExpectError(s, "NPU did not complete within 50 ms (STATUS 0x", name + ": never completes");

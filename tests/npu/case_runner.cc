@@ -25,11 +25,12 @@
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/npu/operations/feature_map.h"
 #include "cc/runner/tensor_file.h"
-#include "tests/npu/read_file.h"
+#include "tests/npu/harness/case_files.h"
+#include "tests/npu/harness/payload_harness.h"
 
 namespace {
 
-using ethosu_sdk::runner::TensorFile;
+namespace npu_harness = ethosu_sdk::npu_harness;
 using ethosu_sdk::runner::TensorRecord;
 
 struct Observer {
@@ -101,50 +102,15 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: %s PAYLOAD TENSORS [--trace=FILE] [--inject=N]\n", argv[0]);
     return 2;
   }
-  std::vector<uint64_t> payload_words, tensor_words;
-  size_t payload_size = 0, tensor_size = 0;
-  if (!npu_tests::ReadAlignedFile(positional[0], &payload_words, &payload_size) ||
-      !npu_tests::ReadAlignedFile(positional[1], &tensor_words, &tensor_size)) {
-    fprintf(stderr, "cannot read inputs\n");
-    return 2;
-  }
-  TensorFile file;
-  if (!TensorFile::Parse(tensor_words.data(), tensor_size, &file).ok()) {
-    fprintf(stderr, "bad tensor file\n");
-    return 2;
-  }
-  ethosu::VelaPayload payload;
-  ethosu::Status status = ethosu::ParseVelaPayload(
-      reinterpret_cast<const uint8_t*>(payload_words.data()), payload_size, &payload);
-  if (!status.ok()) {
-    fprintf(stderr, "parse: %s\n", status.message());
-    return 1;
-  }
+  npu_harness::CaseFiles files;
+  if (!npu_harness::LoadCase(positional[0], positional[1], &files)) return 2;
+  const ethosu::VelaPayload& payload = files.payload;
+  const std::vector<TensorRecord>& tensors = files.tensors;
   const int n_in = payload.num_inputs, n_out = payload.num_outputs;
-  if (int(file.count()) != n_in + n_out) {
-    fprintf(stderr, "tensor file has %u tensors, payload %d inputs + %d outputs\n", file.count(),
+  if (int(tensors.size()) != n_in + n_out) {
+    fprintf(stderr, "tensor file has %zu tensors, payload %d inputs + %d outputs\n", tensors.size(),
             n_in, n_out);
     return 1;
-  }
-  std::vector<TensorRecord> tensors(file.count());
-  for (uint32_t i = 0; i < file.count(); ++i) {
-    if (!file.Get(i, &tensors[i]).ok()) {
-      fprintf(stderr, "bad tensor %u in the tensor file\n", i);
-      return 2;
-    }
-  }
-  std::vector<const void*> inputs;
-  std::vector<size_t> input_sizes, output_sizes;
-  std::vector<std::vector<uint8_t>> outputs(static_cast<size_t>(n_out));
-  std::vector<void*> output_ptrs;
-  for (int i = 0; i < n_in; ++i) {
-    inputs.push_back(tensors[size_t(i)].tensor.data);
-    input_sizes.push_back(tensors[size_t(i)].tensor.nbytes);
-  }
-  for (int i = 0; i < n_out; ++i) {
-    outputs[size_t(i)].assign(tensors[size_t(n_in + i)].tensor.nbytes, 0xA5);
-    output_ptrs.push_back(outputs[size_t(i)].data());
-    output_sizes.push_back(outputs[size_t(i)].size());
   }
   if (trace_path != nullptr) {
     observer.trace = fopen(trace_path, "wb");
@@ -154,26 +120,13 @@ int main(int argc, char** argv) {
     }
   }
   const npu::OperationObserver hook = {AfterOperation, &observer};
-  std::vector<uint8_t> scratch(payload.scratch_size, 0);
-  std::vector<uint8_t> fast_scratch(payload.fast_scratch_size, 0);
-  std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
-  ethosu::DelegateBuffers buffers;
-  buffers.inputs = inputs.data();
-  buffers.input_sizes = input_sizes.data();
-  buffers.num_inputs = n_in;
-  buffers.outputs = output_ptrs.data();
-  buffers.output_sizes = output_sizes.data();
-  buffers.num_outputs = n_out;
-  buffers.scratch = scratch.data();
-  buffers.scratch_size = scratch.size();
-  if (!fast_scratch.empty()) {
-    buffers.fast_scratch = fast_scratch.data();
-    buffers.fast_scratch_size = fast_scratch.size();
-  }
-  buffers.workspace = {workspace.data(), workspace.size()};
-  if (trace_path != nullptr || observer.inject >= 0) buffers.observer = &hook;
+  npu_harness::HarnessOptions options;
+  options.output_fill = 0xA5;
+  if (trace_path != nullptr || observer.inject >= 0) options.observer = &hook;
+  npu_harness::PayloadHarness harness;
+  ethosu::Status status = npu_harness::BindCase(files, payload, options, &harness);
   npu::RunStats stats;
-  status = ethosu::ExecuteVelaPayload(payload, buffers, &stats);
+  if (status.ok()) status = harness.Run(&stats);
   if (observer.trace != nullptr && fclose(observer.trace) != 0) observer.failed = true;
   if (!status.ok()) {
     fprintf(stderr, "execute: %s\n", status.message());
@@ -193,6 +146,11 @@ int main(int argc, char** argv) {
       fprintf(stderr, "output %d: only int8 and int16 outputs compared\n", i);
       return 1;
     }
+    if (expected.nbytes != harness.output(i).size()) {
+      fprintf(stderr, "output %d: reference has %zu bytes, the payload %zu\n", i,
+              size_t(expected.nbytes), harness.output(i).size());
+      return 1;
+    }
     auto value = [element](const void* data, size_t k) {
       if (element == 1) return int(static_cast<const int8_t*>(data)[k]);
       int16_t v;
@@ -200,7 +158,7 @@ int main(int argc, char** argv) {
       return int(v);
     };
     const void* want = expected.data;
-    const void* got = outputs[size_t(i)].data();
+    const void* got = harness.output(i).data();
     std::map<int, size_t> histogram;  // (model - reference) -> count
     size_t mismatches = 0, first = 0;
     for (size_t k = 0; k < expected.numel; ++k) {

@@ -9,8 +9,12 @@
 
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
+#include "tests/npu/harness/payload_harness.h"
 
 namespace {
+
+using ethosu_sdk::npu_harness::AlignedBytes;
+using ethosu_sdk::npu_harness::HarnessOptions;
 
 int failures = 0;
 
@@ -21,56 +25,14 @@ void Expect(bool condition, const char* what) {
   }
 }
 
-std::vector<uint8_t> ReadFile(const char* path) {
-  std::vector<uint8_t> out;
-  FILE* f = fopen(path, "rb");
-  if (f == nullptr) return out;
-  int c;
-  while ((c = fgetc(f)) != EOF) out.push_back(uint8_t(c));
-  fclose(f);
-  return out;
-}
-
-// Runs a payload with exactly-sized buffers; returns the status.
-ethosu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr) {
-  // Copy into an exactly-sized heap block so ASan sees any overread.
-  std::vector<uint8_t> copy(data, data + size);
-  ethosu::VelaPayload payload;
-  ethosu::Status status = ethosu::ParseVelaPayload(copy.data(), copy.size(), &payload);
-  if (!status.ok()) return status;
-  std::vector<std::vector<uint8_t>> inputs(static_cast<size_t>(payload.num_inputs));
-  std::vector<std::vector<uint8_t>> outputs(static_cast<size_t>(payload.num_outputs));
-  std::vector<const void*> in_ptrs;
-  std::vector<void*> out_ptrs;
-  std::vector<size_t> in_sizes, out_sizes;
-  for (int i = 0; i < payload.num_inputs; ++i) {
-    inputs[size_t(i)].assign(payload.inputs[i].bytes(), 7);
-    in_ptrs.push_back(inputs[size_t(i)].data());
-    in_sizes.push_back(inputs[size_t(i)].size());
-  }
-  for (int i = 0; i < payload.num_outputs; ++i) {
-    outputs[size_t(i)].assign(payload.outputs[i].bytes(), 0);
-    out_ptrs.push_back(outputs[size_t(i)].data());
-    out_sizes.push_back(outputs[size_t(i)].size());
-  }
-  std::vector<uint8_t> scratch(payload.scratch_size);
-  std::vector<uint8_t> fast_scratch(payload.fast_scratch_size);
-  std::vector<uint8_t> workspace(1u << 20);
-  ethosu::DelegateBuffers b;
-  b.inputs = in_ptrs.data();
-  b.input_sizes = in_sizes.data();
-  b.num_inputs = payload.num_inputs;
-  b.outputs = out_ptrs.data();
-  b.output_sizes = out_sizes.data();
-  b.num_outputs = payload.num_outputs;
-  b.scratch = scratch.data();
-  b.scratch_size = scratch.size();
-  b.fast_scratch = fast_scratch.empty() ? nullptr : fast_scratch.data();
-  b.fast_scratch_size = fast_scratch.size();
-  b.workspace = {workspace.data(), workspace.size()};
-  b.limits.max_work_per_operation = 1u << 22;
-  npu::RunStats local;
-  return ethosu::ExecuteVelaPayload(payload, b, stats ? stats : &local);
+// A payload run with exactly-sized buffers (inputs all 7) and small bounds;
+// returns the status.
+ethosu::Status Run(const uint8_t* data, size_t size) {
+  HarnessOptions options;
+  options.workspace_bytes = 1u << 20;
+  options.limits.max_work_per_operation = 1u << 22;
+  options.input_fill = 7;
+  return ethosu_sdk::npu_harness::RunPayloadBytes(data, size, options);
 }
 
 // Offset of the register command stream inside the payload file.
@@ -104,8 +66,9 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: %s PAYLOAD\n", argv[0]);
     return 2;
   }
-  const std::vector<uint8_t> file = ReadFile(argv[1]);
-  Expect(!file.empty(), "payload readable");
+  AlignedBytes bytes;
+  Expect(ethosu_sdk::npu_harness::ReadFile(argv[1], &bytes) && !bytes.empty(), "payload readable");
+  const std::vector<uint8_t> file(bytes.data(), bytes.data() + bytes.size());
   Expect(Run(file.data(), file.size()).ok(), "unmodified payload runs");
 
   // Every truncation is rejected by the parser (the payload ends with the

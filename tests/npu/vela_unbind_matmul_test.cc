@@ -22,11 +22,12 @@
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runner/tensor_file.h"
-#include "tests/npu/read_file.h"
+#include "tests/npu/harness/case_files.h"
+#include "tests/npu/harness/payload_harness.h"
 
 namespace {
 
-using ethosu_sdk::runner::TensorFile;
+namespace npu_harness = ethosu_sdk::npu_harness;
 using ethosu_sdk::runner::TensorRecord;
 
 // IFM_BASE0, IFM_STRIDE_Y and IFM2_BASE0 (cmd1 opcodes 0x000, 0x005, 0x080)
@@ -85,31 +86,18 @@ std::vector<uint32_t> SteppedStream(const uint32_t* words, size_t count) {
 }
 
 // Runs the payload; counts the elements per head that differ from `expected`.
-bool Run(const ethosu::VelaPayload& payload, const TensorRecord& input,
+bool Run(const ethosu::VelaPayload& payload, const npu_harness::CaseFiles& files,
          const TensorRecord& expected, size_t heads, size_t per_head, std::vector<size_t>* differ) {
-  std::vector<uint8_t> output(expected.tensor.nbytes, 0xA5);
-  std::vector<uint8_t> scratch(payload.scratch_size, 0);
-  std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
-  const void* inputs[1] = {input.tensor.data};
-  const size_t input_sizes[1] = {input.tensor.nbytes};
-  void* outputs[1] = {output.data()};
-  const size_t output_sizes[1] = {output.size()};
-  ethosu::DelegateBuffers buffers;
-  buffers.inputs = inputs;
-  buffers.input_sizes = input_sizes;
-  buffers.num_inputs = 1;
-  buffers.outputs = outputs;
-  buffers.output_sizes = output_sizes;
-  buffers.num_outputs = 1;
-  buffers.scratch = scratch.data();
-  buffers.scratch_size = scratch.size();
-  buffers.workspace = {workspace.data(), workspace.size()};
-  npu::RunStats stats;
-  const ethosu::Status status = ethosu::ExecuteVelaPayload(payload, buffers, &stats);
+  npu_harness::HarnessOptions options;
+  options.output_fill = 0xA5;
+  npu_harness::PayloadHarness harness;
+  ethosu::Status status = npu_harness::BindCase(files, payload, options, &harness);
+  if (status.ok()) status = harness.Run();
   if (!status.ok()) {
     fprintf(stderr, "execute: %s\n", status.message());
     return false;
   }
+  const uint8_t* output = harness.output(0).data();
   const auto* want = static_cast<const uint8_t*>(expected.tensor.data);
   differ->assign(heads, 0);
   for (size_t h = 0; h < heads; ++h) {
@@ -125,31 +113,22 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: %s PAYLOAD TENSORS\n", argv[0]);
     return 2;
   }
-  std::vector<uint64_t> payload_words, tensor_words;
-  size_t payload_size = 0, tensor_size = 0;
-  if (!npu_tests::ReadAlignedFile(argv[1], &payload_words, &payload_size) ||
-      !npu_tests::ReadAlignedFile(argv[2], &tensor_words, &tensor_size)) {
-    fprintf(stderr, "cannot read inputs\n");
-    return 2;
-  }
-  TensorFile file;
-  if (!TensorFile::Parse(tensor_words.data(), tensor_size, &file).ok() || file.count() != 2) {
+  npu_harness::CaseFiles files;
+  if (!npu_harness::LoadCase(argv[1], argv[2], &files)) return 2;
+  if (files.tensors.size() != 2) {
     fprintf(stderr, "want a tensor file with one input and one output\n");
     return 2;
   }
-  TensorRecord input, expected;
-  if (!file.Get(0, &input).ok() || !file.Get(1, &expected).ok()) return 2;
-  ethosu::VelaPayload payload;
-  const ethosu::Status status = ethosu::ParseVelaPayload(
-      reinterpret_cast<const uint8_t*>(payload_words.data()), payload_size, &payload);
-  if (!status.ok() || payload.num_inputs != 1 || payload.num_outputs != 1) {
-    fprintf(stderr, "parse: %s\n", status.message());
+  const TensorRecord& expected = files.tensors[1];
+  const ethosu::VelaPayload& payload = files.payload;
+  if (payload.num_inputs != 1 || payload.num_outputs != 1) {
+    fprintf(stderr, "want a payload with one input and one output\n");
     return 1;
   }
   const size_t heads = 4, per_head = 16 * 16;
-  if (expected.tensor.nbytes != heads * per_head) {
-    fprintf(stderr, "reference output has %zu bytes, want %zu\n", size_t(expected.tensor.nbytes),
-            heads * per_head);
+  if (expected.tensor.nbytes != heads * per_head || payload.outputs[0].bytes() != heads * per_head) {
+    fprintf(stderr, "reference output has %zu bytes, the payload's %zu, want %zu\n",
+            size_t(expected.tensor.nbytes), payload.outputs[0].bytes(), heads * per_head);
     return 1;
   }
 
@@ -173,7 +152,7 @@ int main(int argc, char** argv) {
   }
 
   std::vector<size_t> differ;
-  if (!Run(payload, input, expected, heads, per_head, &differ)) return 1;
+  if (!Run(payload, files, expected, heads, per_head, &differ)) return 1;
   for (size_t h = 0; h < heads; ++h) {
     printf("as compiled, head %zu: %zu of %zu elements differ from the TOSA reference model\n", h,
            differ[h], per_head);
@@ -186,7 +165,7 @@ int main(int argc, char** argv) {
   ethosu::VelaPayload fixed = payload;
   fixed.commands = stepped.data();
   fixed.num_commands = stepped.size();
-  if (!Run(fixed, input, expected, heads, per_head, &differ)) return 1;
+  if (!Run(fixed, files, expected, heads, per_head, &differ)) return 1;
   for (size_t h = 0; h < heads; ++h) {
     printf("IFM stepped per head, head %zu: %zu of %zu elements differ\n", h, differ[h], per_head);
     if (differ[h] != 0) {

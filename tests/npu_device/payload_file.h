@@ -7,20 +7,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <vector>
 
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runtime/program.h"
 #include "schema/program_generated.h"
+#include "tests/npu/harness/aligned_bytes.h"
 
 namespace npu_device_tests {
 
-struct alignas(16) Chunk {
-  uint8_t bytes[16];
-};
-
 struct PayloadFile {
-  std::vector<Chunk> storage;  // the whole file
+  ethosu_sdk::npu_harness::AlignedBytes storage;  // the whole file
   ethosu::VelaPayload payload;
 };
 
@@ -31,20 +27,12 @@ inline bool EndsWith(const char* s, const char* suffix) {
 
 // False (and a line on stdout) if the file cannot be read or parsed.
 inline bool LoadPayload(const char* path, PayloadFile* out) {
-  FILE* f = fopen(path, "rb");
-  if (f == nullptr) {
+  if (!ethosu_sdk::npu_harness::ReadFile(path, &out->storage)) {
     printf("FAIL: cannot open %s\n", path);
     return false;
   }
-  std::vector<uint8_t> bytes;
-  uint8_t buffer[65536];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
-  fclose(f);
-  out->storage.assign((bytes.size() + 15) / 16, Chunk{});
-  if (!bytes.empty()) memcpy(out->storage.data(), bytes.data(), bytes.size());
-  const uint8_t* data = out->storage.data()->bytes;
-  size_t size = bytes.size();
+  const uint8_t* data = out->storage.data();
+  size_t size = out->storage.size();
   if (EndsWith(path, ".pte")) {
     ethosu_sdk::runtime::Program program;
     ethosu_sdk::runtime::Status loaded = ethosu_sdk::runtime::Program::Load(data, size, &program);

@@ -7,20 +7,24 @@
 // Then the same payload corrupted (parse error), with its scratch region too
 // small and its weights unmapped (bus errors).
 // Usage: payload_test PRODUCT MACS FILE [PRODUCT MACS FILE ...]  (FILE: .pte or .payload)
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
-#include "cc/backends/ethosu/model_npu.h"
 #include "cc/ethosu/mmio.h"
 #include "cc/npu/device/device.h"
 #include "cc/npu/device/pmu.h"
 #include "cc/npu/commands/u85_registers.h"
+#include "tests/npu/harness/payload_harness.h"
 #include "tests/npu_device/fake_host.h"
 #include "tests/npu_device/payload_file.h"
 
 namespace {
 
 using namespace npu_device_tests;
+using ethosu_sdk::npu_harness::AlignedBytes;
+using ethosu_sdk::npu_harness::PayloadHarness;
+using ethosu_sdk::npu_harness::WeightsBinding;
 namespace mmio = ethosu_sdk::ethosu::mmio;
 namespace pmu = mmio::pmu;
 namespace status = mmio::status;
@@ -35,11 +39,19 @@ constexpr uint32_t kStart = mmio::cmd::kClearIrq | mmio::cmd::kTransitionToRunni
 
 std::vector<uint8_t> PseudoRandom(size_t size, uint32_t seed) {
   std::vector<uint8_t> out(size);
-  for (uint8_t& b : out) {
-    seed = seed * 1664525u + 1013904223u;
-    b = uint8_t(seed >> 24);
-  }
+  ethosu_sdk::npu_harness::FillPseudoRandom(out.data(), out.size(), &seed);
   return out;
+}
+
+// The direct run's buffers for `p`: scratch and fast scratch start as
+// `initial` and `initial_fast` (their sizes).
+void BindDirect(const ethosu::VelaPayload& p, const std::vector<uint8_t>& initial,
+                const std::vector<uint8_t>& initial_fast, PayloadHarness* run) {
+  ethosu_sdk::npu_harness::HarnessOptions options;
+  options.workspace_bytes = ethosu_sdk::npu_device::kWorkspaceBytes;
+  Expect(run->Bind(p, options).ok(), "the harness binds the payload");
+  std::copy(initial.begin(), initial.end(), run->scratch().data());
+  std::copy(initial_fast.begin(), initial_fast.end(), run->fast_scratch().data());
 }
 
 struct Guest {
@@ -118,18 +130,14 @@ void TestPayload(const char* product, int macs, const char* path) {
   const uint32_t pmu_base = identity.pmu_base;
 
   // Direct: the functional model on host copies of the same bytes.
-  std::vector<uint8_t> weights(p.weights, p.weights + p.weights_size);
-  std::vector<uint8_t> scratch = initial, fast = initial_fast;
-  std::vector<uint8_t> workspace(ethosu_sdk::npu_device::kWorkspaceBytes);
-  npu::Region regions[npu::kNumRegions];
-  regions[0] = {weights.data(), nullptr, weights.size()};
-  regions[1] = {scratch.data(), scratch.data(), scratch.size()};
-  if (has_fast) regions[2] = {fast.data(), fast.data(), fast.size()};
+  PayloadHarness direct_run;
+  BindDirect(p, initial, initial_fast, &direct_run);
   npu::RunStats direct;
-  const npu::Status ran = npu::RunCommandStream(ethosu::ModelConfig(p), words.data(), words.size(),
-                                                regions, {workspace.data(), workspace.size()}, &direct);
+  const npu::Status ran = direct_run.RunStream(&direct);
   if (!ran.ok()) printf("FAIL: %s direct: %s\n", path, ran.message());
   Expect(ran.ok() && direct.operations > 0, "the payload runs directly");
+  const AlignedBytes& scratch = direct_run.scratch();
+  const AlignedBytes& fast = direct_run.fast_scratch();
 
   // Through the registers.
   Guest g;
@@ -148,7 +156,7 @@ void TestPayload(const char* product, int macs, const char* path) {
          path, product, macs, words.size(), unsigned(direct.operations),
          (unsigned long long)direct.macs, differ, scratch.size() + fast.size());
   ExpectEq(differ, 0, "scratch byte for byte as the direct run");
-  Expect(scratch != initial, "the job wrote the scratch arena");
+  Expect(!std::equal(initial.begin(), initial.end(), scratch.data()), "the job wrote the scratch arena");
   Expect(g.host.WasWritten(kScratch, p.scratch_size), "scratch reported written");
   const uint64_t mac_cycles = (direct.macs + uint64_t(macs) - 1) / uint64_t(macs);
   ExpectEq(npu.Read(pmu_base + pmu::kPmevcntr0 + 4 * kMacActiveCounter), mac_cycles,
@@ -188,13 +196,9 @@ void TestPayload(const char* product, int macs, const char* path) {
   // Weights (BASEP0) where nothing is mapped: a bus error exactly when the
   // direct run with region 0 unbound fails with one (a matmul reads none).
   {
-    std::vector<uint8_t> scratch2 = initial, fast2 = initial_fast;
-    regions[0] = npu::Region();
-    regions[1] = {scratch2.data(), scratch2.data(), scratch2.size()};
-    if (has_fast) regions[2] = {fast2.data(), fast2.data(), fast2.size()};
-    const npu::Status unbound = npu::RunCommandStream(
-        ethosu::ModelConfig(p), words.data(), words.size(), regions,
-        {workspace.data(), workspace.size()}, nullptr);
+    PayloadHarness unbound_run;
+    BindDirect(p, initial, initial_fast, &unbound_run);
+    const npu::Status unbound = unbound_run.RunStream(nullptr, WeightsBinding::kUnbound);
     const bool bus = !unbound.ok() && unbound.kind() == npu::FaultKind::kBus;
     Expect(bus || unbound.ok(), "direct run without weights: ok or a bus error");
     Guest bad;

@@ -7,58 +7,21 @@
 #include <cstring>
 #include <vector>
 
-#include "cc/backends/ethosu/ethosu_delegate.h"
-#include "cc/backends/ethosu/vela_payload.h"
+#include "cc/npu/driver.h"
+#include "tests/npu/harness/payload_harness.h"
 
 namespace {
 
-constexpr size_t kMaxScratch = 1u << 20;
+constexpr size_t kMaxBufferBytes = 1u << 20;
 constexpr size_t kWorkspace = 1u << 20;
 
 void RunPayload(const uint8_t* data, size_t size) {
-  // Exactly-sized, 4-aligned copy: ASan sees any overread.
-  if (size == 0) return;
-  std::vector<uint32_t> aligned((size + 3) / 4);
-  memcpy(aligned.data(), data, size);
-  ethosu::VelaPayload payload;
-  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(aligned.data());
-  if (!ethosu::ParseVelaPayload(bytes, size, &payload).ok()) return;
-  if (payload.scratch_size > kMaxScratch) return;
-  std::vector<std::vector<uint8_t>> inputs(static_cast<size_t>(payload.num_inputs));
-  std::vector<std::vector<uint8_t>> outputs(static_cast<size_t>(payload.num_outputs));
-  std::vector<const void*> in_ptrs;
-  std::vector<void*> out_ptrs;
-  std::vector<size_t> in_sizes, out_sizes;
-  for (int i = 0; i < payload.num_inputs; ++i) {
-    if (payload.inputs[i].bytes() > kMaxScratch) return;
-    inputs[size_t(i)].assign(payload.inputs[i].bytes(), 1);
-    in_ptrs.push_back(inputs[size_t(i)].data());
-    in_sizes.push_back(inputs[size_t(i)].size());
-  }
-  for (int i = 0; i < payload.num_outputs; ++i) {
-    if (payload.outputs[i].bytes() > kMaxScratch) return;
-    outputs[size_t(i)].assign(payload.outputs[i].bytes(), 0);
-    out_ptrs.push_back(outputs[size_t(i)].data());
-    out_sizes.push_back(outputs[size_t(i)].size());
-  }
-  std::vector<uint8_t> scratch(payload.scratch_size);
-  std::vector<uint8_t> fast_scratch(payload.fast_scratch_size);
-  std::vector<uint8_t> workspace(kWorkspace);
-  ethosu::DelegateBuffers b;
-  b.inputs = in_ptrs.data();
-  b.input_sizes = in_sizes.data();
-  b.num_inputs = payload.num_inputs;
-  b.outputs = out_ptrs.data();
-  b.output_sizes = out_sizes.data();
-  b.num_outputs = payload.num_outputs;
-  b.scratch = scratch.data();
-  b.scratch_size = scratch.size();
-  b.fast_scratch = fast_scratch.empty() ? nullptr : fast_scratch.data();
-  b.fast_scratch_size = fast_scratch.size();
-  b.workspace = {workspace.data(), workspace.size()};
-  b.limits.max_work_per_operation = 1u << 18;
-  npu::RunStats stats;
-  (void)ethosu::ExecuteVelaPayload(payload, b, &stats);
+  ethosu_sdk::npu_harness::HarnessOptions options;
+  options.workspace_bytes = kWorkspace;
+  options.limits.max_work_per_operation = 1u << 18;
+  options.input_fill = 1;
+  options.max_buffer_bytes = kMaxBufferBytes;
+  (void)ethosu_sdk::npu_harness::RunPayloadBytes(data, size, options);
 }
 
 void RunCommands(const uint8_t* data, size_t size) {
