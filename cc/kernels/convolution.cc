@@ -70,42 +70,28 @@ Status Param(IntList list, bool one_d, int64_t height_default, int64_t* out, con
 
 // convolution(input, weight, bias?, stride, padding, dilation, transposed,
 //             output_padding, groups, *, out)
-Status ConvolutionOut(KernelArgs args) {
-  static constexpr char kName[] = "aten::convolution.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 11, kName));
-  Tensor *in, *weight, *bias, *out;
-  IntList stride, padding, dilation, output_padding;
-  bool transposed;
-  int64_t groups;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &weight));
-  ESDK_RETURN_IF_ERROR(OptionalTensorArg(args, 2, &bias));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 3, &stride));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 4, &padding));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 5, &dilation));
-  ESDK_RETURN_IF_ERROR(BoolArg(args, 6, &transposed));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 7, &output_padding));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 8, &groups));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 9, &out));
+Status ConvolutionOut(const Tensor& in, const Tensor& weight, const Tensor* bias, IntList stride,
+                      IntList padding, IntList dilation, bool transposed,
+                      IntList /*output_padding: transposed only*/, int64_t groups, Tensor& out) {
   if (transposed) {
     return Status::Error(ErrorCode::kNotSupported, "transposed convolution");
   }
-  if (in->dtype != ScalarType::kFloat || weight->dtype != ScalarType::kFloat ||
-      out->dtype != ScalarType::kFloat || (bias != nullptr && bias->dtype != ScalarType::kFloat)) {
-    return DtypeError(kName, *in);
+  if (in.dtype != ScalarType::kFloat || weight.dtype != ScalarType::kFloat ||
+      out.dtype != ScalarType::kFloat || (bias != nullptr && bias->dtype != ScalarType::kFloat)) {
+    return DtypeError(kConvolutionOutName, in);
   }
-  if ((in->rank != 3 && in->rank != 4) || weight->rank != in->rank || out->rank != in->rank) {
-    return ShapeError("convolution ranks (input, weight)", in->rank, weight->rank);
+  if ((in.rank != 3 && in.rank != 4) || weight.rank != in.rank || out.rank != in.rank) {
+    return ShapeError("convolution ranks (input, weight)", in.rank, weight.rank);
   }
-  const bool one_d = in->rank == 3;
+  const bool one_d = in.rank == 3;
   Conv2dShape s{};
-  s.n = in->sizes[0];
-  s.in_c = in->sizes[1];
-  s.in_h = one_d ? 1 : in->sizes[2];
-  s.in_w = in->sizes[in->rank - 1];
-  s.out_c = weight->sizes[0];
-  s.k_h = one_d ? 1 : weight->sizes[2];
-  s.k_w = weight->sizes[weight->rank - 1];
+  s.n = in.sizes[0];
+  s.in_c = in.sizes[1];
+  s.in_h = one_d ? 1 : in.sizes[2];
+  s.in_w = in.sizes[in.rank - 1];
+  s.out_c = weight.sizes[0];
+  s.k_h = one_d ? 1 : weight.sizes[2];
+  s.k_w = weight.sizes[weight.rank - 1];
   s.groups = groups;
   ESDK_RETURN_IF_ERROR(Param(stride, one_d, 1, s.stride, "stride"));
   ESDK_RETURN_IF_ERROR(Param(padding, one_d, 0, s.padding, "padding"));
@@ -118,7 +104,7 @@ Status ConvolutionOut(KernelArgs args) {
     }
   }
   if (groups < 1 || s.in_c % groups != 0 || s.out_c % groups != 0 ||
-      weight->sizes[1] != s.in_c / groups) {
+      weight.sizes[1] != s.in_c / groups) {
     return ShapeError("convolution groups do not divide channels", groups, s.in_c);
   }
   if (bias != nullptr && (bias->rank != 1 || bias->sizes[0] != s.out_c)) {
@@ -134,10 +120,10 @@ Status ConvolutionOut(KernelArgs args) {
   const int32_t expected[4] = {static_cast<int32_t>(s.n), static_cast<int32_t>(s.out_c),
                                static_cast<int32_t>(one_d ? s.out_w : s.out_h),
                                static_cast<int32_t>(s.out_w)};
-  ESDK_RETURN_IF_ERROR(ExpectShape(*out, expected, in->rank, kName));
-  if (out->numel == 0) return Status::Ok();
-  RunConv2d(s, in->Data<const float>(), weight->Data<const float>(),
-            bias ? bias->Data<const float>() : nullptr, out->Data<float>());
+  ESDK_RETURN_IF_ERROR(ExpectShape(out, expected, in.rank, kConvolutionOutName));
+  if (out.numel == 0) return Status::Ok();
+  RunConv2d(s, in.Data<const float>(), weight.Data<const float>(),
+            bias ? bias->Data<const float>() : nullptr, out.Data<float>());
   return Status::Ok();
 }
 

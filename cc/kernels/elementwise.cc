@@ -3,12 +3,18 @@
 // portable kernels; integer math wraps like two's complement hardware.
 #include <cmath>
 #include <cstdint>
+#include <optional>
 
 #include "cc/kernels/kernel_util.h"
 #include "cc/kernels/kernels.h"
 
 namespace ethosu_sdk::kernels {
 namespace {
+
+bool Equals(String s, const char* text) {
+  const size_t n = __builtin_strlen(text);
+  return s.size == n && __builtin_memcmp(s.data, text, n) == 0;
+}
 
 enum class BinaryOp { kAdd, kSub, kMul };
 
@@ -63,71 +69,64 @@ void RunBinary(BinaryOp op, const Tensor& a, const Tensor& b, Tensor& out, doubl
   }
 }
 
-Status Binary(KernelArgs args, BinaryOp op, const char* name) {
-  const bool has_alpha = op != BinaryOp::kMul;
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, has_alpha ? 5 : 4, name));
-  Tensor *a, *b, *out;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &a));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &b));
-  double alpha = 1.0;
-  if (has_alpha) ESDK_RETURN_IF_ERROR(ScalarArg(args, 2, &alpha));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, has_alpha ? 3 : 2, &out));
-  if (a->dtype != out->dtype || b->dtype != out->dtype) {
+Status Binary(const Tensor& a, const Tensor& b, double alpha, Tensor& out, BinaryOp op,
+              const char* name) {
+  if (a.dtype != out.dtype || b.dtype != out.dtype) {
     return Status::ErrorNamed(ErrorCode::kNotSupported, "mixed dtypes in", name,
                               __builtin_strlen(name));
   }
   // out must be exactly the broadcast of a and b.
-  const int32_t rank = a->rank > b->rank ? a->rank : b->rank;
+  const int32_t rank = a.rank > b.rank ? a.rank : b.rank;
   int32_t sizes[runtime::kMaxRank];
   for (int32_t d = 0; d < rank; ++d) {
-    const int32_t da = d - (rank - a->rank), db = d - (rank - b->rank);
-    const int32_t sa = da >= 0 ? a->sizes[da] : 1, sb = db >= 0 ? b->sizes[db] : 1;
+    const int32_t da = d - (rank - a.rank), db = d - (rank - b.rank);
+    const int32_t sa = da >= 0 ? a.sizes[da] : 1, sb = db >= 0 ? b.sizes[db] : 1;
     if (sa != sb && sa != 1 && sb != 1) return ShapeError("operands do not broadcast", sa, sb);
     sizes[d] = sa == 1 ? sb : sa;
   }
-  ESDK_RETURN_IF_ERROR(ExpectShape(*out, sizes, rank, name));
+  ESDK_RETURN_IF_ERROR(ExpectShape(out, sizes, rank, name));
   BroadcastIndex ia, ib;
-  ESDK_RETURN_IF_ERROR(ia.Init(*a, *out));
-  ESDK_RETURN_IF_ERROR(ib.Init(*b, *out));
-  switch (out->dtype) {
-    case ScalarType::kFloat: RunBinary<float, true>(op, *a, *b, *out, alpha, ia, ib); break;
-    case ScalarType::kDouble: RunBinary<double, true>(op, *a, *b, *out, alpha, ia, ib); break;
-    case ScalarType::kChar: RunBinary<int8_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
-    case ScalarType::kByte: RunBinary<uint8_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
-    case ScalarType::kShort: RunBinary<int16_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
-    case ScalarType::kInt: RunBinary<int32_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
-    case ScalarType::kLong: RunBinary<int64_t, false>(op, *a, *b, *out, alpha, ia, ib); break;
-    default: return DtypeError(name, *out);
+  ESDK_RETURN_IF_ERROR(ia.Init(a, out));
+  ESDK_RETURN_IF_ERROR(ib.Init(b, out));
+  switch (out.dtype) {
+    case ScalarType::kFloat: RunBinary<float, true>(op, a, b, out, alpha, ia, ib); break;
+    case ScalarType::kDouble: RunBinary<double, true>(op, a, b, out, alpha, ia, ib); break;
+    case ScalarType::kChar: RunBinary<int8_t, false>(op, a, b, out, alpha, ia, ib); break;
+    case ScalarType::kByte: RunBinary<uint8_t, false>(op, a, b, out, alpha, ia, ib); break;
+    case ScalarType::kShort: RunBinary<int16_t, false>(op, a, b, out, alpha, ia, ib); break;
+    case ScalarType::kInt: RunBinary<int32_t, false>(op, a, b, out, alpha, ia, ib); break;
+    case ScalarType::kLong: RunBinary<int64_t, false>(op, a, b, out, alpha, ia, ib); break;
+    default: return DtypeError(name, out);
   }
   return Status::Ok();
 }
 
 // Clamps to [lo, hi]; either bound may be absent.
 template <typename T>
-void RunClamp(const Tensor& in, Tensor& out, bool has_lo, double lo, bool has_hi, double hi) {
+void RunClamp(const Tensor& in, Tensor& out, std::optional<double> lo, std::optional<double> hi) {
   const T* pi = in.Data<const T>();
   T* po = out.Data<T>();
-  const T lo_t = SaturateCast<T>(lo), hi_t = SaturateCast<T>(hi);
+  const T lo_t = SaturateCast<T>(lo.value_or(0.0)), hi_t = SaturateCast<T>(hi.value_or(0.0));
   for (size_t i = 0; i < out.numel; ++i) {
     T v = pi[i];
-    if (has_lo && v < lo_t) v = lo_t;
-    if (has_hi && v > hi_t) v = hi_t;
+    if (lo && v < lo_t) v = lo_t;
+    if (hi && v > hi_t) v = hi_t;
     po[i] = v;
   }
 }
 
-Status Clamp(const Tensor& in, Tensor& out, bool has_lo, double lo, bool has_hi, double hi,
+Status Clamp(const Tensor& in, Tensor& out, std::optional<double> lo, std::optional<double> hi,
              const char* name) {
   if (in.dtype != out.dtype) return DtypeError(name, in);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
   switch (out.dtype) {
-    case ScalarType::kFloat: RunClamp<float>(in, out, has_lo, lo, has_hi, hi); break;
-    case ScalarType::kDouble: RunClamp<double>(in, out, has_lo, lo, has_hi, hi); break;
-    case ScalarType::kChar: RunClamp<int8_t>(in, out, has_lo, lo, has_hi, hi); break;
-    case ScalarType::kByte: RunClamp<uint8_t>(in, out, has_lo, lo, has_hi, hi); break;
-    case ScalarType::kShort: RunClamp<int16_t>(in, out, has_lo, lo, has_hi, hi); break;
-    case ScalarType::kInt: RunClamp<int32_t>(in, out, has_lo, lo, has_hi, hi); break;
-    case ScalarType::kLong: RunClamp<int64_t>(in, out, has_lo, lo, has_hi, hi); break;
+    case ScalarType::kFloat: RunClamp<float>(in, out, lo, hi); break;
+    case ScalarType::kDouble: RunClamp<double>(in, out, lo, hi); break;
+    case ScalarType::kChar: RunClamp<int8_t>(in, out, lo, hi); break;
+    case ScalarType::kByte: RunClamp<uint8_t>(in, out, lo, hi); break;
+    case ScalarType::kShort: RunClamp<int16_t>(in, out, lo, hi); break;
+    case ScalarType::kInt: RunClamp<int32_t>(in, out, lo, hi); break;
+    case ScalarType::kLong: RunClamp<int64_t>(in, out, lo, hi); break;
     default: return DtypeError(name, in);
   }
   return Status::Ok();
@@ -144,99 +143,67 @@ Status MapFloat(const Tensor& in, Tensor& out, const char* name, Fn fn) {
   return Status::Ok();
 }
 
-// op(self, *, out)
-template <typename Fn>
-Status UnaryFloat(KernelArgs args, const char* name, Fn fn) {
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 3, name));
-  Tensor *in, *out;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &out));
-  return MapFloat(*in, *out, name, fn);
-}
-
 }  // namespace
 
-Status SigmoidOut(KernelArgs args) {
-  return UnaryFloat(args, "aten::sigmoid.out", [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
+Status SigmoidOut(const Tensor& self, Tensor& out) {
+  return MapFloat(self, out, kSigmoidOutName, [](float x) { return 1.0f / (1.0f + std::exp(-x)); });
 }
 
-Status TanhOut(KernelArgs args) {
-  return UnaryFloat(args, "aten::tanh.out", [](float x) { return std::tanh(x); });
+Status TanhOut(const Tensor& self, Tensor& out) {
+  return MapFloat(self, out, kTanhOutName, [](float x) { return std::tanh(x); });
 }
 
-Status ExpOut(KernelArgs args) {
-  return UnaryFloat(args, "aten::exp.out", [](float x) { return std::exp(x); });
+Status ExpOut(const Tensor& self, Tensor& out) {
+  return MapFloat(self, out, kExpOutName, [](float x) { return std::exp(x); });
 }
 
-Status ReciprocalOut(KernelArgs args) {
-  return UnaryFloat(args, "aten::reciprocal.out", [](float x) { return 1.0f / x; });
+Status ReciprocalOut(const Tensor& self, Tensor& out) {
+  return MapFloat(self, out, kReciprocalOutName, [](float x) { return 1.0f / x; });
 }
 
-Status RsqrtOut(KernelArgs args) {
-  return UnaryFloat(args, "aten::rsqrt.out", [](float x) { return 1.0f / std::sqrt(x); });
+Status RsqrtOut(const Tensor& self, Tensor& out) {
+  return MapFloat(self, out, kRsqrtOutName, [](float x) { return 1.0f / std::sqrt(x); });
 }
 
-// gelu(self, *, str approximate='none', out): the erf form, or the tanh
-// approximation when asked.
-Status GeluOut(KernelArgs args) {
-  static constexpr char kName[] = "aten::gelu.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, kName));  // + the returned value
-  Tensor *in, *out;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
-  const runtime::Value* approximate = args[1];
-  bool use_tanh = false;
-  if (approximate != nullptr && approximate->tag == runtime::Value::Tag::kString) {
-    const auto& text = approximate->string;
-    use_tanh = text.size == 4 && text[0] == 't' && text[1] == 'a' && text[2] == 'n' && text[3] == 'h';
-    const bool none = text.size == 4 && text[0] == 'n' && text[1] == 'o' && text[2] == 'n' && text[3] == 'e';
-    if (!use_tanh && !none) return Status::Error(ErrorCode::kNotSupported, "gelu approximate must be none or tanh");
+// The erf form, or the tanh approximation when asked.
+Status GeluOut(const Tensor& self, String approximate, Tensor& out) {
+  const bool use_tanh = Equals(approximate, "tanh");
+  if (!use_tanh && !Equals(approximate, "none")) {
+    return Status::Error(ErrorCode::kNotSupported, "gelu approximate must be none or tanh");
   }
   if (use_tanh) {
-    return MapFloat(*in, *out, kName, [](float x) {
+    return MapFloat(self, out, kGeluOutName, [](float x) {
       const float kBeta = 0.7978845608028654f;  // sqrt(2 / pi)
       return 0.5f * x * (1.0f + std::tanh(kBeta * (x + 0.044715f * x * x * x)));
     });
   }
-  return MapFloat(*in, *out, kName, [](float x) { return 0.5f * x * (1.0f + std::erf(x * 0.7071067811865476f)); });
+  return MapFloat(self, out, kGeluOutName,
+                  [](float x) { return 0.5f * x * (1.0f + std::erf(x * 0.7071067811865476f)); });
 }
 
-Status AddOut(KernelArgs args) { return Binary(args, BinaryOp::kAdd, "aten::add.out"); }
-Status SubOut(KernelArgs args) { return Binary(args, BinaryOp::kSub, "aten::sub.out"); }
-Status MulOut(KernelArgs args) { return Binary(args, BinaryOp::kMul, "aten::mul.out"); }
-
-// relu(self, *, out)
-Status ReluOut(KernelArgs args) {
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 3, "aten::relu.out"));
-  Tensor *in, *out;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &out));
-  return Clamp(*in, *out, true, 0.0, false, 0.0, "aten::relu.out");
+Status AddOut(const Tensor& self, const Tensor& other, double alpha, Tensor& out) {
+  return Binary(self, other, alpha, out, BinaryOp::kAdd, kAddOutName);
 }
 
-// hardtanh(self, min_val, max_val, *, out)
-Status HardtanhOut(KernelArgs args) {
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 5, "aten::hardtanh.out"));
-  Tensor *in, *out;
-  double lo, hi;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(ScalarArg(args, 1, &lo));
-  ESDK_RETURN_IF_ERROR(ScalarArg(args, 2, &hi));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 3, &out));
-  return Clamp(*in, *out, true, lo, true, hi, "aten::hardtanh.out");
+Status SubOut(const Tensor& self, const Tensor& other, double alpha, Tensor& out) {
+  return Binary(self, other, alpha, out, BinaryOp::kSub, kSubOutName);
 }
 
-// clamp(self, Scalar? min, Scalar? max, *, out)
-Status ClampOut(KernelArgs args) {
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 5, "aten::clamp.out"));
-  Tensor *in, *out;
-  bool has_lo, has_hi;
-  double lo = 0, hi = 0;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(OptionalScalarArg(args, 1, &has_lo, &lo));
-  ESDK_RETURN_IF_ERROR(OptionalScalarArg(args, 2, &has_hi, &hi));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 3, &out));
-  return Clamp(*in, *out, has_lo, lo, has_hi, hi, "aten::clamp.out");
+Status MulOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return Binary(self, other, 1.0, out, BinaryOp::kMul, kMulOutName);
+}
+
+Status ReluOut(const Tensor& self, Tensor& out) {
+  return Clamp(self, out, 0.0, std::nullopt, kReluOutName);
+}
+
+Status HardtanhOut(const Tensor& self, double min_val, double max_val, Tensor& out) {
+  return Clamp(self, out, min_val, max_val, kHardtanhOutName);
+}
+
+Status ClampOut(const Tensor& self, std::optional<double> min, std::optional<double> max,
+                Tensor& out) {
+  return Clamp(self, out, min, max, kClampOutName);
 }
 
 }  // namespace ethosu_sdk::kernels

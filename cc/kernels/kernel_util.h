@@ -1,6 +1,5 @@
-// Argument access and shape checks shared by the CPU kernels. Every accessor
-// validates the value's kind (and a tensor's memory), so a kernel never
-// touches memory the loader did not place.
+// Shape and dtype checks and index helpers shared by the CPU kernels (their
+// arguments arrive checked and typed: unboxing.h).
 #ifndef ETHOSU_SDK_CC_KERNELS_KERNEL_UTIL_H_
 #define ETHOSU_SDK_CC_KERNELS_KERNEL_UTIL_H_
 
@@ -9,35 +8,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "cc/runtime/operator_registry.h"
-#include "cc/runtime/status.h"
-#include "cc/runtime/tensor.h"
-#include "cc/runtime/value.h"
+#include "cc/kernels/kernel_types.h"
 
 namespace ethosu_sdk::kernels {
-
-using runtime::ErrorCode;
-using runtime::KernelArgs;
-using runtime::ScalarType;
-using runtime::Status;
-using runtime::Tensor;
-using runtime::Value;
-using IntList = runtime::Span<const int64_t>;
-
-Status ExpectArgCount(KernelArgs args, size_t count, const char* op);
-// A tensor argument whose memory is present (or which is empty).
-Status TensorArg(KernelArgs args, size_t i, Tensor** out);
-// Null for None.
-Status OptionalTensorArg(KernelArgs args, size_t i, Tensor** out);
-Status IntArg(KernelArgs args, size_t i, int64_t* out);
-Status BoolArg(KernelArgs args, size_t i, bool* out);
-// A Scalar (Int, Double or Bool) as a double.
-Status ScalarArg(KernelArgs args, size_t i, double* out);
-// `*present` is false for None.
-Status OptionalScalarArg(KernelArgs args, size_t i, bool* present, double* out);
-Status OptionalIntArg(KernelArgs args, size_t i, bool* present, int64_t* out);
-Status IntListArg(KernelArgs args, size_t i, IntList* out);
-Status TensorListArg(KernelArgs args, size_t i, runtime::Span<Tensor* const>* out);
 
 // A dim in [-rank, rank) normalised to [0, rank).
 Status NormalizeDim(int64_t dim, int32_t rank, int32_t* out);
@@ -78,6 +51,9 @@ T SaturateCast(double v) {
     return static_cast<T>(v);
   }
 }
+
+// An output seen as an input, to check it in one list with the inputs.
+inline const Tensor* Const(const Tensor& t) { return &t; }
 
 // Advances a coordinate vector in row-major order.
 void NextCoord(int32_t* coord, const int32_t* sizes, int32_t rank);

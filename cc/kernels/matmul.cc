@@ -51,96 +51,72 @@ Status AddBias(const Tensor& bias, double beta, double alpha, Tensor& out, const
 }  // namespace
 
 // mm(self, mat2, *, out)
-Status MmOut(KernelArgs args) {
-  static constexpr char kName[] = "aten::mm.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, kName));
-  Tensor *a, *b, *out;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &a));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &b));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
-  for (const Tensor* t : {a, b, out}) ESDK_RETURN_IF_ERROR(Expect2dFloat(*t, kName));
-  if (a->sizes[1] != b->sizes[0]) return ShapeError("mm inner sizes", a->sizes[1], b->sizes[0]);
-  const int32_t shape[2] = {a->sizes[0], b->sizes[1]};
-  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, 2, kName));
-  MatMul(a->Data<const float>(), b->Data<const float>(), false, a->sizes[0], a->sizes[1],
-         b->sizes[1], out->Data<float>());
+Status MmOut(const Tensor& a, const Tensor& b, Tensor& out) {
+  for (const Tensor* t : {&a, &b, Const(out)}) ESDK_RETURN_IF_ERROR(Expect2dFloat(*t, kMmOutName));
+  if (a.sizes[1] != b.sizes[0]) return ShapeError("mm inner sizes", a.sizes[1], b.sizes[0]);
+  const int32_t shape[2] = {a.sizes[0], b.sizes[1]};
+  ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, 2, kMmOutName));
+  MatMul(a.Data<const float>(), b.Data<const float>(), false, a.sizes[0], a.sizes[1],
+         b.sizes[1], out.Data<float>());
   return Status::Ok();
 }
 
 // bmm(self, mat2, *, out): one mm per batch, [b x m x n] @ [b x n x p].
-Status BmmOut(KernelArgs args) {
-  static constexpr char kName[] = "aten::bmm.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, kName));  // + the returned value
-  Tensor *a, *b, *out;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &a));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &b));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
-  for (const Tensor* t : {a, b, out}) {
-    if (t->dtype != ScalarType::kFloat) return DtypeError(kName, *t);
+Status BmmOut(const Tensor& a, const Tensor& b, Tensor& out) {
+  for (const Tensor* t : {&a, &b, Const(out)}) {
+    if (t->dtype != ScalarType::kFloat) return DtypeError(kBmmOutName, *t);
     if (t->rank != 3) return ShapeError("bmm expects rank 3, got", t->rank);
   }
-  if (a->sizes[0] != b->sizes[0]) return ShapeError("bmm batch sizes", a->sizes[0], b->sizes[0]);
-  if (a->sizes[2] != b->sizes[1]) return ShapeError("bmm inner sizes", a->sizes[2], b->sizes[1]);
-  const int32_t shape[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
-  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, 3, kName));
-  const size_t a_step = static_cast<size_t>(a->sizes[1]) * a->sizes[2];
-  const size_t b_step = static_cast<size_t>(b->sizes[1]) * b->sizes[2];
+  if (a.sizes[0] != b.sizes[0]) return ShapeError("bmm batch sizes", a.sizes[0], b.sizes[0]);
+  if (a.sizes[2] != b.sizes[1]) return ShapeError("bmm inner sizes", a.sizes[2], b.sizes[1]);
+  const int32_t shape[3] = {a.sizes[0], a.sizes[1], b.sizes[2]};
+  ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, 3, kBmmOutName));
+  const size_t a_step = static_cast<size_t>(a.sizes[1]) * a.sizes[2];
+  const size_t b_step = static_cast<size_t>(b.sizes[1]) * b.sizes[2];
   const size_t o_step = static_cast<size_t>(shape[1]) * shape[2];
   for (int32_t batch = 0; batch < shape[0]; ++batch) {
-    MatMul(a->Data<const float>() + batch * a_step, b->Data<const float>() + batch * b_step, false,
-           a->sizes[1], a->sizes[2], b->sizes[2], out->Data<float>() + batch * o_step);
+    MatMul(a.Data<const float>() + batch * a_step, b.Data<const float>() + batch * b_step, false,
+           a.sizes[1], a.sizes[2], b.sizes[2], out.Data<float>() + batch * o_step);
   }
   return Status::Ok();
 }
 
 // addmm(self, mat1, mat2, *, beta, alpha, out) = beta * self + alpha * (mat1 @ mat2)
-Status AddmmOut(KernelArgs args) {
-  static constexpr char kName[] = "aten::addmm.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 7, kName));
-  Tensor *bias, *a, *b, *out;
-  double beta, alpha;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &bias));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &a));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &b));
-  ESDK_RETURN_IF_ERROR(ScalarArg(args, 3, &beta));
-  ESDK_RETURN_IF_ERROR(ScalarArg(args, 4, &alpha));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 5, &out));
-  for (const Tensor* t : {a, b, out}) ESDK_RETURN_IF_ERROR(Expect2dFloat(*t, kName));
-  if (a->sizes[1] != b->sizes[0]) return ShapeError("addmm inner sizes", a->sizes[1], b->sizes[0]);
-  const int32_t shape[2] = {a->sizes[0], b->sizes[1]};
-  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, 2, kName));
-  if (bias->data == out->data && bias->nbytes > 0) {
+Status AddmmOut(const Tensor& bias, const Tensor& a, const Tensor& b, double beta, double alpha,
+                Tensor& out) {
+  for (const Tensor* t : {&a, &b, Const(out)}) {
+    ESDK_RETURN_IF_ERROR(Expect2dFloat(*t, kAddmmOutName));
+  }
+  if (a.sizes[1] != b.sizes[0]) return ShapeError("addmm inner sizes", a.sizes[1], b.sizes[0]);
+  const int32_t shape[2] = {a.sizes[0], b.sizes[1]};
+  ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, 2, kAddmmOutName));
+  if (bias.data == out.data && bias.nbytes > 0) {
     return Status::Error(ErrorCode::kNotSupported, "addmm with bias aliasing the output");
   }
-  MatMul(a->Data<const float>(), b->Data<const float>(), false, a->sizes[0], a->sizes[1],
-         b->sizes[1], out->Data<float>());
-  return AddBias(*bias, beta, alpha, *out, kName);
+  MatMul(a.Data<const float>(), b.Data<const float>(), false, a.sizes[0], a.sizes[1],
+         b.sizes[1], out.Data<float>());
+  return AddBias(bias, beta, alpha, out, kAddmmOutName);
 }
 
 // linear(input, weight, bias?, *, out) = input @ weight^T + bias, input [.., in]
-Status LinearOut(KernelArgs args) {
-  static constexpr char kName[] = "aten::linear.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 5, kName));
-  Tensor *in, *weight, *bias, *out;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &weight));
-  ESDK_RETURN_IF_ERROR(OptionalTensorArg(args, 2, &bias));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 3, &out));
-  ESDK_RETURN_IF_ERROR(Expect2dFloat(*weight, kName));
-  if (in->dtype != ScalarType::kFloat || out->dtype != ScalarType::kFloat) return DtypeError(kName, *in);
-  if (in->rank < 1 || in->sizes[in->rank - 1] != weight->sizes[1]) {
-    return ShapeError("linear input features", in->rank ? in->sizes[in->rank - 1] : -1,
-                      weight->sizes[1]);
+Status LinearOut(const Tensor& in, const Tensor& weight, const Tensor* bias, Tensor& out) {
+  ESDK_RETURN_IF_ERROR(Expect2dFloat(weight, kLinearOutName));
+  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) {
+    return DtypeError(kLinearOutName, in);
+  }
+  if (in.rank < 1 || in.sizes[in.rank - 1] != weight.sizes[1]) {
+    return ShapeError("linear input features", in.rank ? in.sizes[in.rank - 1] : -1,
+                      weight.sizes[1]);
   }
   int32_t shape[runtime::kMaxRank];
-  for (int32_t d = 0; d < in->rank; ++d) shape[d] = in->sizes[d];
-  shape[in->rank - 1] = weight->sizes[0];
-  ESDK_RETURN_IF_ERROR(ExpectShape(*out, shape, in->rank, kName));
-  const int32_t rows = static_cast<int32_t>(in->numel / static_cast<size_t>(weight->sizes[1] ? weight->sizes[1] : 1));
-  MatMul(in->Data<const float>(), weight->Data<const float>(), true, rows, weight->sizes[1],
-         weight->sizes[0], out->Data<float>());
+  for (int32_t d = 0; d < in.rank; ++d) shape[d] = in.sizes[d];
+  shape[in.rank - 1] = weight.sizes[0];
+  ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, in.rank, kLinearOutName));
+  const int32_t rows = static_cast<int32_t>(in.numel / static_cast<size_t>(weight.sizes[1] ? weight.sizes[1] : 1));
+  MatMul(in.Data<const float>(), weight.Data<const float>(), true, rows, weight.sizes[1],
+         weight.sizes[0], out.Data<float>());
   if (bias == nullptr) return Status::Ok();
-  return AddBias(*bias, 1.0, 1.0, *out, kName);
+  return AddBias(*bias, 1.0, 1.0, out, kLinearOutName);
 }
 
 }  // namespace ethosu_sdk::kernels

@@ -1,6 +1,7 @@
 // 2-D pooling over NCHW (or CHW) float tensors: average and max (with the
 // argmax indices that max_pool2d_with_indices returns).
 #include <cstdint>
+#include <optional>
 
 #include "cc/kernels/kernel_util.h"
 #include "cc/kernels/kernels.h"
@@ -76,26 +77,17 @@ Status SetUpPool(const Tensor& in, const Tensor& out, IntList kernel, IntList st
 
 // avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
 //            divisor_override?, *, out)
-Status AvgPool2dOut(KernelArgs args) {
-  static constexpr char kName[] = "aten::avg_pool2d.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 9, kName));
-  Tensor *in, *out;
-  IntList kernel, stride, padding;
-  bool ceil_mode, count_include_pad, has_divisor;
-  int64_t divisor_override = 0;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 1, &kernel));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 2, &stride));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 3, &padding));
-  ESDK_RETURN_IF_ERROR(BoolArg(args, 4, &ceil_mode));
-  ESDK_RETURN_IF_ERROR(BoolArg(args, 5, &count_include_pad));
-  ESDK_RETURN_IF_ERROR(OptionalIntArg(args, 6, &has_divisor, &divisor_override));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 7, &out));
-  if (has_divisor && divisor_override == 0) return ShapeError("avg_pool2d divisor_override is 0");
+Status AvgPool2dOut(const Tensor& in, IntList kernel, IntList stride, IntList padding,
+                    bool ceil_mode, bool count_include_pad,
+                    std::optional<int64_t> divisor_override, Tensor& out) {
+  if (divisor_override && *divisor_override == 0) {
+    return ShapeError("avg_pool2d divisor_override is 0");
+  }
   PoolShape s{};
-  ESDK_RETURN_IF_ERROR(SetUpPool(*in, *out, kernel, stride, padding, {}, ceil_mode, kName, &s));
-  const float* pi = in->Data<const float>();
-  float* po = out->Data<float>();
+  ESDK_RETURN_IF_ERROR(
+      SetUpPool(in, out, kernel, stride, padding, {}, ceil_mode, kAvgPool2dOutName, &s));
+  const float* pi = in.Data<const float>();
+  float* po = out.Data<float>();
   for (int64_t p = 0; p < s.planes; ++p) {
     const float* plane = pi + p * s.in_h * s.in_w;
     for (int64_t oy = 0; oy < s.out_h; ++oy) {
@@ -113,7 +105,7 @@ Status AvgPool2dOut(KernelArgs args) {
         for (int64_t y = y0; y < y1; ++y) {
           for (int64_t x = x0; x < x1; ++x) sum += plane[y * s.in_w + x];
         }
-        int64_t divisor = has_divisor ? divisor_override
+        int64_t divisor = divisor_override ? *divisor_override
                           : count_include_pad ? padded_count
                                               : (y1 - y0) * (x1 - x0);
         float value = divisor == 0 ? 0.0f : sum / static_cast<float>(divisor);
@@ -126,27 +118,16 @@ Status AvgPool2dOut(KernelArgs args) {
 
 // max_pool2d_with_indices(self, kernel_size, stride, padding, dilation,
 //                         ceil_mode, *, out, indices)
-Status MaxPool2dWithIndicesOut(KernelArgs args) {
-  static constexpr char kName[] = "aten::max_pool2d_with_indices.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 9, kName));
-  Tensor *in, *out, *indices;
-  IntList kernel, stride, padding, dilation;
-  bool ceil_mode;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 1, &kernel));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 2, &stride));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 3, &padding));
-  ESDK_RETURN_IF_ERROR(IntListArg(args, 4, &dilation));
-  ESDK_RETURN_IF_ERROR(BoolArg(args, 5, &ceil_mode));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 6, &out));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 7, &indices));
+Status MaxPool2dWithIndicesOut(const Tensor& in, IntList kernel, IntList stride, IntList padding,
+                               IntList dilation, bool ceil_mode, Tensor& out, Tensor& indices) {
   PoolShape s{};
-  ESDK_RETURN_IF_ERROR(SetUpPool(*in, *out, kernel, stride, padding, dilation, ceil_mode, kName, &s));
-  ESDK_RETURN_IF_ERROR(ExpectDtype(*indices, ScalarType::kLong, "max_pool2d indices"));
-  ESDK_RETURN_IF_ERROR(ExpectSameShape(*indices, *out, "max_pool2d indices"));
-  const float* pi = in->Data<const float>();
-  float* po = out->Data<float>();
-  int64_t* pidx = indices->Data<int64_t>();
+  ESDK_RETURN_IF_ERROR(SetUpPool(in, out, kernel, stride, padding, dilation, ceil_mode,
+                                 kMaxPool2dWithIndicesOutName, &s));
+  ESDK_RETURN_IF_ERROR(ExpectDtype(indices, ScalarType::kLong, "max_pool2d indices"));
+  ESDK_RETURN_IF_ERROR(ExpectSameShape(indices, out, "max_pool2d indices"));
+  const float* pi = in.Data<const float>();
+  float* po = out.Data<float>();
+  int64_t* pidx = indices.Data<int64_t>();
   for (int64_t p = 0; p < s.planes; ++p) {
     const float* plane = pi + p * s.in_h * s.in_w;
     for (int64_t oy = 0; oy < s.out_h; ++oy) {

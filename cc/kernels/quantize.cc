@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "cc/kernels/kernel_util.h"
 #include "cc/kernels/kernels.h"
@@ -64,17 +65,17 @@ struct QuantParams {
   }
 };
 
-Status PerChannelParams(const Tensor& in, Tensor* scales, Tensor* zero_points, int64_t axis,
-                        QuantParams* p) {
+Status PerChannelParams(const Tensor& in, const Tensor& scales, const Tensor* zero_points,
+                        int64_t axis, QuantParams* p) {
   int32_t d;
   ESDK_RETURN_IF_ERROR(NormalizeDim(axis, in.rank, &d));
   if (in.rank == 0) return ShapeError("per-channel quantization of a scalar");
-  if (scales->dtype != ScalarType::kFloat && scales->dtype != ScalarType::kDouble) {
-    return DtypeError("per-channel scales", *scales);
+  if (scales.dtype != ScalarType::kFloat && scales.dtype != ScalarType::kDouble) {
+    return DtypeError("per-channel scales", scales);
   }
   p->channels = static_cast<size_t>(in.sizes[d]);
-  if (scales->numel != p->channels) {
-    return ShapeError("scales count differs from channels", static_cast<int64_t>(scales->numel),
+  if (scales.numel != p->channels) {
+    return ShapeError("scales count differs from channels", static_cast<int64_t>(scales.numel),
                       static_cast<int64_t>(p->channels));
   }
   if (zero_points != nullptr) {
@@ -88,7 +89,7 @@ Status PerChannelParams(const Tensor& in, Tensor* scales, Tensor* zero_points, i
     }
   }
   for (int32_t k = d + 1; k < in.rank; ++k) p->inner *= static_cast<size_t>(in.sizes[k]);
-  p->scales = scales;
+  p->scales = &scales;
   p->zero_points = zero_points;
   return Status::Ok();
 }
@@ -151,11 +152,11 @@ Status Quantize(const Tensor& in, Tensor& out, const QuantParams& p, int64_t qua
 }
 
 Status Dequantize(const Tensor& in, Tensor& out, const QuantParams& p, int64_t quant_min,
-                  int64_t quant_max, int64_t dtype, const Value& out_dtype, const char* name) {
+                  int64_t quant_max, int64_t dtype, std::optional<int64_t> out_dtype,
+                  const char* name) {
   if (static_cast<int64_t>(in.dtype) != dtype) return ShapeError("input dtype differs from dtype argument", static_cast<int64_t>(in.dtype), dtype);
   if (out.dtype != ScalarType::kFloat) return DtypeError(name, out);
-  if (!out_dtype.IsNone() && (out_dtype.tag != Value::Tag::kInt ||
-                              out_dtype.i != static_cast<int64_t>(ScalarType::kFloat))) {
+  if (out_dtype && *out_dtype != static_cast<int64_t>(ScalarType::kFloat)) {
     return Status::Error(ErrorCode::kNotSupported, "dequantize out_dtype other than float");
   }
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
@@ -176,79 +177,46 @@ Status Dequantize(const Tensor& in, Tensor& out, const QuantParams& p, int64_t q
 
 // quantize_per_tensor(input, float scale, int zero_point, int quant_min,
 //                     int quant_max, ScalarType dtype, *, out)
-Status QuantizePerTensorOut(KernelArgs args) {
-  static constexpr char kName[] = "quantized_decomposed::quantize_per_tensor.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 8, kName));
-  Tensor *in, *out;
+Status QuantizePerTensorOut(const Tensor& in, double scale, int64_t zero_point, int64_t quant_min,
+                            int64_t quant_max, int64_t dtype, Tensor& out) {
   QuantParams p;
-  int64_t quant_min, quant_max, dtype;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(ScalarArg(args, 1, &p.scale));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 2, &p.zero_point));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 3, &quant_min));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 4, &quant_max));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 5, &dtype));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 6, &out));
-  return Quantize(*in, *out, p, quant_min, quant_max, dtype, kName);
+  p.scale = scale;
+  p.zero_point = zero_point;
+  return Quantize(in, out, p, quant_min, quant_max, dtype, kQuantizePerTensorOutName);
 }
 
 // dequantize_per_tensor(input, float scale, int zero_point, int quant_min,
 //                       int quant_max, ScalarType dtype, *, ScalarType? out_dtype, out)
-Status DequantizePerTensorOut(KernelArgs args) {
-  static constexpr char kName[] = "quantized_decomposed::dequantize_per_tensor.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 9, kName));
-  Tensor *in, *out;
+Status DequantizePerTensorOut(const Tensor& in, double scale, int64_t zero_point,
+                              int64_t quant_min, int64_t quant_max, int64_t dtype,
+                              std::optional<int64_t> out_dtype, Tensor& out) {
   QuantParams p;
-  int64_t quant_min, quant_max, dtype;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(ScalarArg(args, 1, &p.scale));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 2, &p.zero_point));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 3, &quant_min));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 4, &quant_max));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 5, &dtype));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 7, &out));
-  return Dequantize(*in, *out, p, quant_min, quant_max, dtype, *args[6], kName);
+  p.scale = scale;
+  p.zero_point = zero_point;
+  return Dequantize(in, out, p, quant_min, quant_max, dtype, out_dtype,
+                    kDequantizePerTensorOutName);
 }
 
 // quantize_per_channel(input, Tensor scales, Tensor zero_points, int axis,
 //                      int quant_min, int quant_max, ScalarType dtype, *, out)
-Status QuantizePerChannelOut(KernelArgs args) {
-  static constexpr char kName[] = "quantized_decomposed::quantize_per_channel.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 9, kName));
-  Tensor *in, *scales, *zero_points, *out;
+Status QuantizePerChannelOut(const Tensor& in, const Tensor& scales, const Tensor& zero_points,
+                             int64_t axis, int64_t quant_min, int64_t quant_max, int64_t dtype,
+                             Tensor& out) {
   QuantParams p;
-  int64_t axis, quant_min, quant_max, dtype;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &scales));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &zero_points));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 3, &axis));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 4, &quant_min));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 5, &quant_max));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 6, &dtype));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 7, &out));
-  ESDK_RETURN_IF_ERROR(PerChannelParams(*in, scales, zero_points, axis, &p));
-  return Quantize(*in, *out, p, quant_min, quant_max, dtype, kName);
+  ESDK_RETURN_IF_ERROR(PerChannelParams(in, scales, &zero_points, axis, &p));
+  return Quantize(in, out, p, quant_min, quant_max, dtype, kQuantizePerChannelOutName);
 }
 
 // dequantize_per_channel(input, Tensor scales, Tensor? zero_points, int axis,
 //                        int quant_min, int quant_max, ScalarType dtype, *,
 //                        ScalarType? out_dtype, out)
-Status DequantizePerChannelOut(KernelArgs args) {
-  static constexpr char kName[] = "quantized_decomposed::dequantize_per_channel.out";
-  ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 10, kName));
-  Tensor *in, *scales, *zero_points, *out;
+Status DequantizePerChannelOut(const Tensor& in, const Tensor& scales, const Tensor* zero_points,
+                               int64_t axis, int64_t quant_min, int64_t quant_max, int64_t dtype,
+                               std::optional<int64_t> out_dtype, Tensor& out) {
   QuantParams p;
-  int64_t axis, quant_min, quant_max, dtype;
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 1, &scales));
-  ESDK_RETURN_IF_ERROR(OptionalTensorArg(args, 2, &zero_points));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 3, &axis));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 4, &quant_min));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 5, &quant_max));
-  ESDK_RETURN_IF_ERROR(IntArg(args, 6, &dtype));
-  ESDK_RETURN_IF_ERROR(TensorArg(args, 8, &out));
-  ESDK_RETURN_IF_ERROR(PerChannelParams(*in, scales, zero_points, axis, &p));
-  return Dequantize(*in, *out, p, quant_min, quant_max, dtype, *args[7], kName);
+  ESDK_RETURN_IF_ERROR(PerChannelParams(in, scales, zero_points, axis, &p));
+  return Dequantize(in, out, p, quant_min, quant_max, dtype, out_dtype,
+                    kDequantizePerChannelOutName);
 }
 
 }  // namespace ethosu_sdk::kernels

@@ -1,0 +1,141 @@
+"""The operator table (operators.yaml): each operator's name, overload and
+typed arguments, parsed from its schema.
+
+A .pte's KernelCall lists the schema's arguments in order (keyword-only
+ones included), then one value for what the operator returns; `Operator`
+describes each of those values and the C++ type its kernel receives.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from typing import Dict, List, Tuple
+
+import yaml
+
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "operators.yaml")
+
+
+@dataclasses.dataclass(frozen=True)
+class ArgType:
+    """How one schema type is checked (`kind`, an ArgKind enumerator of
+    unboxing.h), read (`reader`, unboxing.h) and declared (`cpp`)."""
+    kind: str
+    reader: str
+    cpp: str
+
+
+# Schema type (array sizes removed: int[2] -> int[]) -> unboxing.
+_TYPES: Dict[str, ArgType] = {
+    "Tensor": ArgType("kTensor", "TensorValue", "const Tensor&"),
+    "Tensor!": ArgType("kTensor", "TensorValue", "Tensor&"),  # written: Tensor(a!)
+    "Tensor?": ArgType("kOptionalTensor", "OptionalTensorValue", "const Tensor*"),
+    "Tensor[]": ArgType("kTensorList", "TensorListValue", "TensorList"),
+    "Scalar": ArgType("kScalar", "ScalarValue", "double"),
+    "Scalar?": ArgType("kOptionalScalar", "OptionalScalarValue", "std::optional<double>"),
+    "float": ArgType("kScalar", "ScalarValue", "double"),
+    "int": ArgType("kInt", "IntValue", "int64_t"),
+    "int?": ArgType("kOptionalInt", "OptionalIntValue", "std::optional<int64_t>"),
+    "bool": ArgType("kBool", "BoolValue", "bool"),
+    "int[]": ArgType("kIntList", "IntListValue", "IntList"),
+    "int[]?": ArgType("kOptionalIntList", "OptionalIntListValue", "std::optional<IntList>"),
+    "str": ArgType("kString", "StringValue", "String"),
+}
+# Types the .pte stores as ints.
+_ALIASES = {"SymInt": "int", "ScalarType": "int", "MemoryFormat": "int"}
+
+# What the returned value(s) take in the KernelCall: one value, not passed on.
+RETURNED = ArgType("kReturned", "", "")
+
+_SCHEMA = re.compile(r"^(?P<ns>\w+)::(?P<op>\w+)(?:\.(?P<overload>\w+))?\((?P<args>.*)\)\s*->\s*(?P<ret>.+)$")
+_ALIAS_ANNOTATION = re.compile(r"\([a-z]+(!?)\)")
+_ARRAY_SIZE = re.compile(r"\[\d+\]")
+_CPP_KEYWORDS = {"default", "delete", "new", "operator", "template", "this", "union", "register"}
+
+
+class TableError(Exception):
+    """A table entry the generators cannot use."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Arg:
+    name: str
+    type: ArgType
+
+
+@dataclasses.dataclass(frozen=True)
+class Operator:
+    name: str  # "aten::add.out": how a .pte names it
+    schema: str
+    kernel: str  # the C++ kernel function
+    args: Tuple[Arg, ...]  # the schema's, in order
+
+    @property
+    def values(self) -> int:
+        """Values of its KernelCall: the arguments and the returned value."""
+        return len(self.args) + 1
+
+
+def _split_top_level(text: str) -> List[str]:
+    """`text` split at commas outside brackets (defaults may be lists)."""
+    parts: List[str] = []
+    depth, start = 0, 0
+    for i, c in enumerate(text):
+        if c in "[(":
+            depth += 1
+        elif c in "])":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def _arg_type(schema_type: str) -> ArgType:
+    mutable = bool(_ALIAS_ANNOTATION.search(schema_type)) and "!" in schema_type
+    base = _ALIAS_ANNOTATION.sub("", schema_type)
+    base = _ARRAY_SIZE.sub("[]", base)
+    optional = base.endswith("?")
+    core = base.rstrip("?")
+    is_list = core.endswith("[]")
+    core = core[:-2] if is_list else core
+    core = _ALIASES.get(core, core)
+    key = core + ("[]" if is_list else "") + ("?" if optional else "") + ("!" if mutable else "")
+    if key not in _TYPES:
+        raise TableError(f"schema type {schema_type} has no unboxing (unboxing.h, operator_table.py)")
+    return _TYPES[key]
+
+
+def parse_operator(schema: str, kernel: str) -> Operator:
+    match = _SCHEMA.match(schema.strip())
+    if match is None:
+        raise TableError(f"not an operator schema: {schema}")
+    args = []
+    for text in _split_top_level(match["args"]):
+        if text == "*":  # keyword-only arguments follow; the .pte lists them in order
+            continue
+        declaration = text.split("=", 1)[0].split()  # "TYPE NAME", the default dropped
+        if len(declaration) != 2:
+            raise TableError(f"argument {text!r} of {schema}")
+        schema_type, name = declaration
+        name += "_" if name in _CPP_KEYWORDS else ""
+        args.append(Arg(name, _arg_type(schema_type)))
+    if match["ret"].strip() == "()":
+        raise TableError(f"{schema}: operators without a returned value are not supported")
+    overload = match["overload"]
+    name = f"{match['ns']}::{match['op']}" + (f".{overload}" if overload else "")
+    return Operator(name, schema.strip(), kernel, tuple(args))
+
+
+def load(path: str = TABLE) -> List[Operator]:
+    """Every operator of the table, in its order; raises TableError."""
+    with open(path) as f:
+        entries = yaml.safe_load(f)
+    operators = [parse_operator(e["func"], e["kernel"]) for e in entries]
+    for seen in ({o.name for o in operators}, {o.kernel for o in operators}):
+        if len(seen) != len(operators):
+            raise TableError(f"{path}: an operator or kernel is listed twice")
+    return operators
