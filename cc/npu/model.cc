@@ -52,10 +52,8 @@ class Model {
         return BuildConvolution(ctx_, true, op);
       case kOpPool:
         return BuildPooling(ctx_, param & kPoolModeMask, op);
-      case kOpElementwise:
+      default:  // kOpElementwise (Execute passes nothing else)
         return BuildElementwise(ctx_, param & kElementwiseModeMask, op);
-      default:
-        return Status::Failure(FaultKind::kUnsupported, "resize not supported");
     }
   }
 

@@ -197,7 +197,7 @@ size_t PackedWeightCount(bool depthwise, int ofm_depth, int taps, int ifm_depth,
   return packed->row_stride * size_t(ofm_depth);
 }
 
-void PackWeights(bool depthwise, int ofm_depth, int taps, int ifm_depth, const int16_t* canonical,
+void PackWeights(bool depthwise, int ofm_depth, int taps, const int16_t* canonical,
                  const PackedWeights& packed, int16_t* out) {
   if (depthwise) {
     memset(out, 0, packed.row_stride * size_t(taps) * sizeof(int16_t));
@@ -215,7 +215,6 @@ void PackWeights(bool depthwise, int ofm_depth, int taps, int ifm_depth, const i
     memmove(row, canonical + size_t(o) * packed.row, packed.row * sizeof(int16_t));
     memset(row + packed.row, 0, (packed.row_stride - packed.row) * sizeof(int16_t));
   }
-  (void)ifm_depth;
 }
 
 size_t ConvolutionScratchBytes(const Operation& op) {

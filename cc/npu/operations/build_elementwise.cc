@@ -38,10 +38,7 @@ Status BuildU55(Context& ctx, Operation* op) {
   op->scalar_value = op->ifm2.is_signed ? int32_t(int16_t(scalar)) : int32_t(scalar);
   s.scale_mode = int(r.Get(u55::kIfmScaleMode));
   if (s.scale_mode > int(u55::kScaleOpb32)) return Status::Error("bad U55 IFM scale mode");
-  const uint32_t round = r.Get(u55::kIfmRound);
-  s.round = round == u55::kRoundDouble     ? RoundMode::kDoubleSymmetric
-            : round == u55::kRoundTruncate ? RoundMode::kTruncateToZero
-                                           : RoundMode::kNatural;
+  s.round = U55RoundMode(r.Get(u55::kIfmRound));
   s.opa_scale = r.Payload(kIfmScale);
   s.opa_shift = int(r.Get(kIfmScaleShift));
   s.opb_scale = r.Payload(kIfm2Scale) & u55::kOpbScaleMask;

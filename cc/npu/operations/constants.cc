@@ -89,8 +89,7 @@ Status LoadConstants(Context& ctx, const ConstantsRequest& request, Operation* o
         if (canonical == nullptr) return status;
       }
       NPU_RETURN_IF_ERROR(DecodeWeights(weights, canonical, &ctx.arena));
-      PackWeights(request.depthwise, ofm_depth, weights.taps, weights.ifm_depth, canonical,
-                  packed, out);
+      PackWeights(request.depthwise, ofm_depth, weights.taps, canonical, packed, out);
       ctx.arena.Reset(mark);
     }
     if (ctx.cache != nullptr) ctx.cache->Commit();

@@ -15,19 +15,19 @@ uint64_t Le(const uint8_t* p, int bytes) {
 
 int64_t SignExtend(uint64_t v, int bits) { return int64_t(v << (64 - bits)) >> (64 - bits); }
 
-RoundMode U55Round(uint32_t mode) {
-  return mode == u55::kRoundDouble     ? RoundMode::kDoubleSymmetric
-         : mode == u55::kRoundTruncate ? RoundMode::kTruncateToZero
-                                       : RoundMode::kNatural;
-}
-
 }  // namespace
+
+RoundMode U55RoundMode(uint32_t field) {
+  return field == u55::kRoundDouble     ? RoundMode::kDoubleSymmetric
+         : field == u55::kRoundTruncate ? RoundMode::kTruncateToZero
+                                        : RoundMode::kNatural;
+}
 
 Scale OfmScale(const RegisterFile& r, bool u55) {
   Scale s;
   s.shift = int(r.Get(kOfmScaleShift));
   if (u55) {
-    s.round = U55Round(r.Get(u55::kOfmRound));
+    s.round = U55RoundMode(r.Get(u55::kOfmRound));
     s.scale = r.Payload(kOfmScale);
     return s;
   }

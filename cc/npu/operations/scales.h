@@ -18,6 +18,8 @@ constexpr size_t kScaleRecordBytes = 10;
 Scale OfmScale(const RegisterFile& regs, bool u55);
 // IFM_SCALE or IFM2_SCALE (U85 elementwise pre-scaling).
 Scale IfmScale(const RegisterFile& regs, bool second);
+// U55/U65 precision round_mode field (IFM and OFM) as a RoundMode.
+RoundMode U55RoundMode(uint32_t field);
 // True if OFM_PRECISION selects per-channel records (else OFM_SCALE).
 bool PerChannelScales(const RegisterFile& regs);
 
