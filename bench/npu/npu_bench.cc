@@ -32,8 +32,8 @@ int main(int argc, char** argv) {
   const int runs = argc > 3 ? atoi(argv[3]) : 5;
   std::vector<uint8_t> file = ReadFile(argv[1]);
   std::vector<uint8_t> tensors = ReadFile(argv[2]);
-  ethosu::VelaPayload payload;
-  ethosu::Status status = ethosu::ParseVelaPayload(file.data(), file.size(), &payload);
+  ethosu_sdk::backends::ethosu::VelaPayload payload;
+  ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &payload);
   if (!status.ok() || payload.num_inputs != 1 || payload.num_outputs != 1 || tensors.size() < 72) {
     fprintf(stderr, "bad inputs: %s\n", status.message());
     return 1;
@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
   void* out_ptr = output.data();
   const size_t out_size = output.size();
   std::vector<uint8_t> scratch(payload.scratch_size);
-  std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
-  ethosu::DelegateBuffers b;
+  std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
+  ethosu_sdk::backends::ethosu::DelegateBuffers b;
   b.inputs = &input;
   b.input_sizes = &in_size;
   b.num_inputs = 1;
@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < runs; ++i) {
     stats = npu::RunStats();
     const auto start = std::chrono::steady_clock::now();
-    status = ethosu::ExecuteVelaPayload(payload, b, &stats);
+    status = ethosu_sdk::backends::ethosu::ExecuteVelaPayload(payload, b, &stats);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!status.ok()) {

@@ -35,7 +35,7 @@ void Emit(TextBuilder& line) {
 }
 
 // The ESDK NPU record: what the driver found and the PMU totals.
-void AppendNpuFigures(const ethosu::DriverNpu& npu, TextBuilder& line) {
+void AppendNpuFigures(const ethosu_sdk::backends::ethosu::DriverNpu& npu, TextBuilder& line) {
   namespace driver = ethosu_sdk::drivers::ethosu;
   const driver::Identity& identity = npu.driver().identity();
   line.Str(" jobs=").UInt(npu.figures().jobs).Str(" npu=");
@@ -55,7 +55,7 @@ void AppendNpuFigures(const ethosu::DriverNpu& npu, TextBuilder& line) {
 
 int main() {
   const auto& memory = ethosu_sdk::firmware::kMemory;
-  ethosu::DriverNpu& npu = ethosu::BoardDriverNpu();
+  ethosu_sdk::backends::ethosu::DriverNpu& npu = ethosu_sdk::backends::ethosu::BoardDriverNpu();
   static ethosu_sdk::backends::EthosUBackend ethosu_backend(npu);
   ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
   const size_t pte_size = Size(esdk_model_pte, esdk_model_pte_end);

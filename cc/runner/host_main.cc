@@ -120,8 +120,8 @@ int main(int argc, char** argv) {
   config.registries.operators = ethosu_sdk::kernels::Registry();
   // On the host, Ethos-U delegates run on the functional NPU model (the
   // firmware drives the NPU through its registers).
-  static std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
-  static ethosu::ModelNpu model({workspace.data(), workspace.size()});
+  static std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
+  static ethosu_sdk::backends::ethosu::ModelNpu model({workspace.data(), workspace.size()});
   static ethosu_sdk::backends::EthosUBackend ethosu_backend(model);
   static ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
   config.registries.backends = ethosu_sdk::runtime::BackendRegistry(backends, 1);

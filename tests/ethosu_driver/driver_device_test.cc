@@ -20,7 +20,7 @@
 
 namespace {
 
-using ethosu_driver_tests::DeviceHost;
+using ethosu_sdk::ethosu_driver_tests::DeviceHost;
 namespace driver = ::ethosu_sdk::drivers::ethosu;
 
 int failures = 0;
@@ -32,23 +32,23 @@ void Expect(bool ok, const std::string& what) {
   }
 }
 
-void ExpectError(const ethosu::Status& status, const char* text, const std::string& what) {
+void ExpectError(const ethosu_sdk::backends::ethosu::Status& status, const char* text, const std::string& what) {
   const bool ok = !status.ok() && std::strstr(status.message(), text) != nullptr;
   Expect(ok, what + ": got \"" + status.message() + "\", want \"" + text + "\"");
 }
 
-const char* ProductOf(const ethosu::VelaPayload& payload) {
+const char* ProductOf(const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
   switch (payload.product) {
-    case ethosu::NpuProduct::kEthosU55: return "ethos-u55";
-    case ethosu::NpuProduct::kEthosU65: return "ethos-u65";
-    case ethosu::NpuProduct::kEthosU85: return "ethos-u85";
+    case ethosu_sdk::backends::ethosu::NpuProduct::kEthosU55: return "ethos-u55";
+    case ethosu_sdk::backends::ethosu::NpuProduct::kEthosU65: return "ethos-u65";
+    case ethosu_sdk::backends::ethosu::NpuProduct::kEthosU85: return "ethos-u85";
   }
   return "?";
 }
 
 // All MACs of the configuration, as the device is configured (CONFIG's
 // macs_per_cc field).
-int MacsOf(const ethosu::VelaPayload& payload) { return 1 << (payload.arch_config & 0xF); }
+int MacsOf(const ethosu_sdk::backends::ethosu::VelaPayload& payload) { return 1 << (payload.arch_config & 0xF); }
 
 // Inputs, outputs and scratch for one delegate call, 16-byte aligned.
 struct Buffers {
@@ -58,7 +58,7 @@ struct Buffers {
   std::vector<size_t> in_sizes, out_sizes;
   std::vector<uint64_t> scratch, fast_scratch;
 
-  explicit Buffers(const ethosu::VelaPayload& payload) {
+  explicit Buffers(const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
     uint32_t seed = 0x2545F491u;
     for (int i = 0; i < payload.num_inputs; ++i) {
       std::vector<uint8_t> bytes(payload.inputs[i].bytes());
@@ -81,7 +81,7 @@ struct Buffers {
     fast_scratch.assign(payload.fast_scratch_size / 8 + 2, 0);
   }
 
-  void Fill(const ethosu::VelaPayload& payload, ethosu::DelegateIo* io) {
+  void Fill(const ethosu_sdk::backends::ethosu::VelaPayload& payload, ethosu_sdk::backends::ethosu::DelegateIo* io) {
     io->inputs = in_ptrs.data();
     io->input_sizes = in_sizes.data();
     io->num_inputs = payload.num_inputs;
@@ -97,13 +97,13 @@ struct Buffers {
   }
 };
 
-ethosu::Status RunDirect(const ethosu::VelaPayload& payload, Buffers* b) {
-  std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
-  ethosu::DelegateBuffers io;
+ethosu_sdk::backends::ethosu::Status RunDirect(const ethosu_sdk::backends::ethosu::VelaPayload& payload, Buffers* b) {
+  std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
+  ethosu_sdk::backends::ethosu::DelegateBuffers io;
   b->Fill(payload, &io);
   io.workspace = {workspace.data(), workspace.size()};
   npu::RunStats stats;
-  return ethosu::ExecuteVelaPayload(payload, io, &stats);
+  return ethosu_sdk::backends::ethosu::ExecuteVelaPayload(payload, io, &stats);
 }
 
 struct DriverRun {
@@ -114,11 +114,11 @@ struct DriverRun {
   uint32_t timeout_ms = 5000;
 };
 
-ethosu::Status RunThroughDriver(const ethosu::VelaPayload& payload, Buffers* b, const DriverRun& how,
-                                ethosu::DriverFigures* figures = nullptr, uint64_t* polls = nullptr) {
+ethosu_sdk::backends::ethosu::Status RunThroughDriver(const ethosu_sdk::backends::ethosu::VelaPayload& payload, Buffers* b, const DriverRun& how,
+                                ethosu_sdk::backends::ethosu::DriverFigures* figures = nullptr, uint64_t* polls = nullptr) {
   DeviceHost host(how.product ? how.product : ProductOf(payload), how.macs ? how.macs : MacsOf(payload),
                   how.never_complete);
-  if (!host.ok()) return ethosu::Status::Error("device not created");
+  if (!host.ok()) return ethosu_sdk::backends::ethosu::Status::Error("device not created");
   host.Expose(payload.commands, payload.num_commands * 4, false);
   host.Expose(payload.weights, payload.weights_size, false);
   host.Expose(b->scratch.data(), std::min(how.scratch_exposed, b->scratch.size() * 8), true);
@@ -127,21 +127,21 @@ ethosu::Status RunThroughDriver(const ethosu::VelaPayload& payload, Buffers* b, 
   config.job_timeout_ms = how.timeout_ms;
   driver::Driver npu_driver(host, host, config);
   host.set_driver(&npu_driver);
-  ethosu::DriverNpu npu(npu_driver);
-  ethosu::DelegateIo io;
+  ethosu_sdk::backends::ethosu::DriverNpu npu(npu_driver);
+  ethosu_sdk::backends::ethosu::DelegateIo io;
   b->Fill(payload, &io);
-  const ethosu::Status status = ethosu::RunDelegate(payload, io, npu);
+  const ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::RunDelegate(payload, io, npu);
   if (figures != nullptr) *figures = npu.figures();
   if (polls != nullptr) *polls = host.polls;
   return status;
 }
 
-void TestWholePayload(const char* path, const ethosu::VelaPayload& payload) {
+void TestWholePayload(const char* path, const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
   Buffers direct(payload), registers(payload);
-  const ethosu::Status a = RunDirect(payload, &direct);
+  const ethosu_sdk::backends::ethosu::Status a = RunDirect(payload, &direct);
   Expect(a.ok(), std::string(path) + ": direct run: " + a.message());
-  ethosu::DriverFigures figures;
-  const ethosu::Status b = RunThroughDriver(payload, &registers, DriverRun(), &figures);
+  ethosu_sdk::backends::ethosu::DriverFigures figures;
+  const ethosu_sdk::backends::ethosu::Status b = RunThroughDriver(payload, &registers, DriverRun(), &figures);
   Expect(b.ok(), std::string(path) + ": run through the driver: " + b.message());
   if (!a.ok() || !b.ok()) return;
   size_t differing = 0, total = 0;
@@ -157,16 +157,16 @@ void TestWholePayload(const char* path, const ethosu::VelaPayload& payload) {
               static_cast<unsigned long long>(figures.events[0]));
 }
 
-void TestFaults(const char* path, const ethosu::VelaPayload& payload) {
+void TestFaults(const char* path, const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
   const std::string name(path);
   {
     // Compiled for one NPU, run on another family's.
-    const bool u85 = payload.product == ethosu::NpuProduct::kEthosU85;
+    const bool u85 = payload.product == ethosu_sdk::backends::ethosu::NpuProduct::kEthosU85;
     DriverRun other;
     other.product = u85 ? "ethos-u55" : "ethos-u85";
     other.macs = u85 ? 128 : 256;
     Buffers b(payload);
-    const ethosu::Status s = RunThroughDriver(payload, &b, other);
+    const ethosu_sdk::backends::ethosu::Status s = RunThroughDriver(payload, &b, other);
     ExpectError(s, "NPU mismatch: the model was compiled for Ethos-U", name + ": mismatch");
     ExpectError(s, u85 ? "this NPU is Ethos-U55-128 (arch 1." : "this NPU is Ethos-U85-256 (arch 2.", name + ": mismatch names the NPU");
   }
@@ -174,10 +174,10 @@ void TestFaults(const char* path, const ethosu::VelaPayload& payload) {
     // An undefined opcode as the first command.
     std::vector<uint32_t> corrupt(payload.commands, payload.commands + payload.num_commands);
     corrupt[0] = 0x0000007Fu;
-    ethosu::VelaPayload bad = payload;
+    ethosu_sdk::backends::ethosu::VelaPayload bad = payload;
     bad.commands = corrupt.data();
     Buffers b(payload);
-    const ethosu::Status s = RunThroughDriver(bad, &b, DriverRun());
+    const ethosu_sdk::backends::ethosu::Status s = RunThroughDriver(bad, &b, DriverRun());
     ExpectError(s, "NPU fault: command stream parse error (STATUS 0x", name + ": corrupt stream");
     ExpectError(s, ", QREAD ", name + ": corrupt stream names QREAD");
   }
@@ -195,7 +195,7 @@ void TestFaults(const char* path, const ethosu::VelaPayload& payload) {
     silent.timeout_ms = 50;
     Buffers b(payload);
     uint64_t polls = 0;
-    const ethosu::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
+    const ethosu_sdk::backends::ethosu::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
     ExpectError(s, "NPU did not complete within 50 ms (STATUS 0x", name + ": never completes");
     Expect(polls >= 50 && polls <= 52, name + ": timed out after " + std::to_string(polls) + " polls");
   }

@@ -113,8 +113,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "bad tensor file\n");
     return 2;
   }
-  ethosu::VelaPayload payload;
-  ethosu::Status status = ethosu::ParseVelaPayload(
+  ethosu_sdk::backends::ethosu::VelaPayload payload;
+  ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(
       reinterpret_cast<const uint8_t*>(payload_words.data()), payload_size, &payload);
   if (!status.ok()) {
     fprintf(stderr, "parse: %s\n", status.message());
@@ -156,8 +156,8 @@ int main(int argc, char** argv) {
   const npu::OperationObserver hook = {AfterOperation, &observer};
   std::vector<uint8_t> scratch(payload.scratch_size, 0);
   std::vector<uint8_t> fast_scratch(payload.fast_scratch_size, 0);
-  std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
-  ethosu::DelegateBuffers buffers;
+  std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
+  ethosu_sdk::backends::ethosu::DelegateBuffers buffers;
   buffers.inputs = inputs.data();
   buffers.input_sizes = input_sizes.data();
   buffers.num_inputs = n_in;
@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
   buffers.workspace = {workspace.data(), workspace.size()};
   if (trace_path != nullptr || observer.inject >= 0) buffers.observer = &hook;
   npu::RunStats stats;
-  status = ethosu::ExecuteVelaPayload(payload, buffers, &stats);
+  status = ethosu_sdk::backends::ethosu::ExecuteVelaPayload(payload, buffers, &stats);
   if (observer.trace != nullptr && fclose(observer.trace) != 0) observer.failed = true;
   if (!status.ok()) {
     fprintf(stderr, "execute: %s\n", status.message());

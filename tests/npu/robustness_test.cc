@@ -32,11 +32,11 @@ std::vector<uint8_t> ReadFile(const char* path) {
 }
 
 // Runs a payload with exactly-sized buffers; returns the status.
-ethosu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr) {
+ethosu_sdk::backends::ethosu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr) {
   // Copy into an exactly-sized heap block so ASan sees any overread.
   std::vector<uint8_t> copy(data, data + size);
-  ethosu::VelaPayload payload;
-  ethosu::Status status = ethosu::ParseVelaPayload(copy.data(), copy.size(), &payload);
+  ethosu_sdk::backends::ethosu::VelaPayload payload;
+  ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(copy.data(), copy.size(), &payload);
   if (!status.ok()) return status;
   std::vector<std::vector<uint8_t>> inputs(static_cast<size_t>(payload.num_inputs));
   std::vector<std::vector<uint8_t>> outputs(static_cast<size_t>(payload.num_outputs));
@@ -56,7 +56,7 @@ ethosu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = null
   std::vector<uint8_t> scratch(payload.scratch_size);
   std::vector<uint8_t> fast_scratch(payload.fast_scratch_size);
   std::vector<uint8_t> workspace(1u << 20);
-  ethosu::DelegateBuffers b;
+  ethosu_sdk::backends::ethosu::DelegateBuffers b;
   b.inputs = in_ptrs.data();
   b.input_sizes = in_sizes.data();
   b.num_inputs = payload.num_inputs;
@@ -70,13 +70,13 @@ ethosu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = null
   b.workspace = {workspace.data(), workspace.size()};
   b.limits.max_work_per_operation = 1u << 22;
   npu::RunStats local;
-  return ethosu::ExecuteVelaPayload(payload, b, stats ? stats : &local);
+  return ethosu_sdk::backends::ethosu::ExecuteVelaPayload(payload, b, stats ? stats : &local);
 }
 
 // Offset of the register command stream inside the payload file.
 size_t CommandOffset(const std::vector<uint8_t>& file) {
-  ethosu::VelaPayload payload;
-  if (!ethosu::ParseVelaPayload(file.data(), file.size(), &payload).ok()) return 0;
+  ethosu_sdk::backends::ethosu::VelaPayload payload;
+  if (!ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &payload).ok()) return 0;
   return size_t(reinterpret_cast<const uint8_t*>(payload.commands) - file.data());
 }
 
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
   Expect(cmd != 0, "command stream found");
 
   // Unknown opcode.
-  ethosu::Status s = Run(WithCommands(file, cmd, {0x0000007Fu}).data(), file.size());
+  ethosu_sdk::backends::ethosu::Status s = Run(WithCommands(file, cmd, {0x0000007Fu}).data(), file.size());
   Expect(Contains(s, "unknown command"), "unknown opcode is an error");
   // IFM in an unbound region (5), then a pooling op.
   // (OFM_PRECISION 0x100: global scale, so no scale stream is needed.)
@@ -181,9 +181,9 @@ int main(int argc, char** argv) {
   Expect(Contains(s, "outside LUT memory"), "DMA past the LUT memory is an error");
   // U85-only register fields (the U55/U65 command set has no LUT tables by
   // size, no matmul, no pooling mode NONE): checked on U85 payloads.
-  ethosu::VelaPayload parsed;
-  if (ethosu::ParseVelaPayload(file.data(), file.size(), &parsed).ok() &&
-      parsed.product == ethosu::NpuProduct::kEthosU85) {
+  ethosu_sdk::backends::ethosu::VelaPayload parsed;
+  if (ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &parsed).ok() &&
+      parsed.product == ethosu_sdk::backends::ethosu::NpuProduct::kEthosU85) {
     // A 512-byte LUT (LUT_S8_S16) at table 7: outside the LUT memory.
     s = Run(WithCommands(file, cmd, {0x01030114u, 0x00E50125u, 0x00030005u}).data(), file.size());
     Expect(Contains(s, "outside LUT memory"), "LUT table outside LUT memory is an error");

@@ -85,16 +85,16 @@ std::vector<uint32_t> SteppedStream(const uint32_t* words, size_t count) {
 }
 
 // Runs the payload; counts the elements per head that differ from `expected`.
-bool Run(const ethosu::VelaPayload& payload, const TensorRecord& input,
+bool Run(const ethosu_sdk::backends::ethosu::VelaPayload& payload, const TensorRecord& input,
          const TensorRecord& expected, size_t heads, size_t per_head, std::vector<size_t>* differ) {
   std::vector<uint8_t> output(expected.tensor.nbytes, 0xA5);
   std::vector<uint8_t> scratch(payload.scratch_size, 0);
-  std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
+  std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
   const void* inputs[1] = {input.tensor.data};
   const size_t input_sizes[1] = {input.tensor.nbytes};
   void* outputs[1] = {output.data()};
   const size_t output_sizes[1] = {output.size()};
-  ethosu::DelegateBuffers buffers;
+  ethosu_sdk::backends::ethosu::DelegateBuffers buffers;
   buffers.inputs = inputs;
   buffers.input_sizes = input_sizes;
   buffers.num_inputs = 1;
@@ -105,7 +105,7 @@ bool Run(const ethosu::VelaPayload& payload, const TensorRecord& input,
   buffers.scratch_size = scratch.size();
   buffers.workspace = {workspace.data(), workspace.size()};
   npu::RunStats stats;
-  const ethosu::Status status = ethosu::ExecuteVelaPayload(payload, buffers, &stats);
+  const ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ExecuteVelaPayload(payload, buffers, &stats);
   if (!status.ok()) {
     fprintf(stderr, "execute: %s\n", status.message());
     return false;
@@ -139,8 +139,8 @@ int main(int argc, char** argv) {
   }
   TensorRecord input, expected;
   if (!file.Get(0, &input).ok() || !file.Get(1, &expected).ok()) return 2;
-  ethosu::VelaPayload payload;
-  const ethosu::Status status = ethosu::ParseVelaPayload(
+  ethosu_sdk::backends::ethosu::VelaPayload payload;
+  const ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(
       reinterpret_cast<const uint8_t*>(payload_words.data()), payload_size, &payload);
   if (!status.ok() || payload.num_inputs != 1 || payload.num_outputs != 1) {
     fprintf(stderr, "parse: %s\n", status.message());
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
     }
   }
   const std::vector<uint32_t> stepped = SteppedStream(payload.commands, payload.num_commands);
-  ethosu::VelaPayload fixed = payload;
+  ethosu_sdk::backends::ethosu::VelaPayload fixed = payload;
   fixed.commands = stepped.data();
   fixed.num_commands = stepped.size();
   if (!Run(fixed, input, expected, heads, per_head, &differ)) return 1;

@@ -21,7 +21,7 @@ struct alignas(16) Chunk {
 
 struct PayloadFile {
   std::vector<Chunk> storage;  // the whole file
-  ethosu::VelaPayload payload;
+  ethosu_sdk::backends::ethosu::VelaPayload payload;
 };
 
 inline bool EndsWith(const char* s, const char* suffix) {
@@ -67,7 +67,7 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
     data = processed.data;
     size = processed.size;
   }
-  const ethosu::Status parsed = ethosu::ParseVelaPayload(data, size, &out->payload);
+  const ethosu_sdk::backends::ethosu::Status parsed = ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
   if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
   return parsed.ok();
 }

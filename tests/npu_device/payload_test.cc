@@ -50,7 +50,7 @@ struct Guest {
 
 // Guest memory for `p`: weights, stream, scratch (`scratch_bytes` of it
 // mapped) and fast scratch, scratch filled from `initial`.
-void Populate(const ethosu::VelaPayload& p, const std::vector<uint32_t>& words,
+void Populate(const ethosu_sdk::backends::ethosu::VelaPayload& p, const std::vector<uint32_t>& words,
               const std::vector<uint8_t>& initial, const std::vector<uint8_t>& initial_fast,
               size_t scratch_bytes, Guest* g) {
   uint8_t* weights = g->host.Add(kWeights, p.weights_size + 16, false);
@@ -67,7 +67,7 @@ void Populate(const ethosu::VelaPayload& p, const std::vector<uint32_t>& words,
 
 // The driver's side: reset, identity check, queue and regions, PMU, start.
 // Returns STATUS after the job.
-uint32_t RunAsDriver(Npu* npu, const ethosu::VelaPayload& p, size_t words, bool has_fast,
+uint32_t RunAsDriver(Npu* npu, const ethosu_sdk::backends::ethosu::VelaPayload& p, size_t words, bool has_fast,
                      uint64_t weights_address, uint32_t pmu_base) {
   npu->Write(mmio::kReset, mmio::prot::kPrivileged | mmio::prot::kNonSecure);
   ExpectEq(npu->Read(mmio::kProt), mmio::prot::kPrivileged | mmio::prot::kNonSecure, "PROT");
@@ -108,7 +108,7 @@ void TestPayload(const char* product, int macs, const char* path) {
     ++failures;
     return;
   }
-  const ethosu::VelaPayload& p = file.payload;
+  const ethosu_sdk::backends::ethosu::VelaPayload& p = file.payload;
   const std::vector<uint32_t> words(p.commands, p.commands + p.num_commands);
   const std::vector<uint8_t> initial = PseudoRandom(p.scratch_size, 1);
   const std::vector<uint8_t> initial_fast = PseudoRandom(p.fast_scratch_size, 2);
@@ -126,7 +126,7 @@ void TestPayload(const char* product, int macs, const char* path) {
   regions[1] = {scratch.data(), scratch.data(), scratch.size()};
   if (has_fast) regions[2] = {fast.data(), fast.data(), fast.size()};
   npu::RunStats direct;
-  const npu::Status ran = npu::RunCommandStream(ethosu::ModelConfig(p), words.data(), words.size(),
+  const npu::Status ran = npu::RunCommandStream(ethosu_sdk::backends::ethosu::ModelConfig(p), words.data(), words.size(),
                                                 regions, {workspace.data(), workspace.size()}, &direct);
   if (!ran.ok()) printf("FAIL: %s direct: %s\n", path, ran.message());
   Expect(ran.ok() && direct.operations > 0, "the payload runs directly");
@@ -193,7 +193,7 @@ void TestPayload(const char* product, int macs, const char* path) {
     regions[1] = {scratch2.data(), scratch2.data(), scratch2.size()};
     if (has_fast) regions[2] = {fast2.data(), fast2.data(), fast2.size()};
     const npu::Status unbound = npu::RunCommandStream(
-        ethosu::ModelConfig(p), words.data(), words.size(), regions,
+        ethosu_sdk::backends::ethosu::ModelConfig(p), words.data(), words.size(), regions,
         {workspace.data(), workspace.size()}, nullptr);
     const bool bus = !unbound.ok() && unbound.kind() == npu::FaultKind::kBus;
     Expect(bus || unbound.ok(), "direct run without weights: ok or a bus error");

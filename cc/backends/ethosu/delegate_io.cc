@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   if (b.num_inputs != payload.num_inputs || b.num_outputs != payload.num_outputs) {
@@ -44,4 +44,4 @@ Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   return Status::Ok();
 }
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

@@ -1,6 +1,6 @@
 #include "cc/backends/ethosu/driver_npu.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 namespace driver = ::ethosu_sdk::drivers::ethosu;
 
@@ -29,4 +29,4 @@ Status DriverNpu::Run(const NpuJob& job) {
   return Status::Ok();
 }
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

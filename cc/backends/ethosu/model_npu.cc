@@ -1,6 +1,6 @@
 #include "cc/backends/ethosu/model_npu.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 npu::NpuConfig ModelConfig(const VelaPayload& payload) {
   npu::NpuConfig config;
@@ -36,4 +36,4 @@ Status ModelNpu::Run(const NpuJob& job) {
   return Status::Ok();
 }
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

@@ -6,7 +6,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 class [[nodiscard]] Status {
  public:
@@ -30,11 +30,11 @@ class [[nodiscard]] Status {
   char message_[kCapacity] = {0};
 };
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu
 
 // Propagates a failed ethosu::Status to the caller.
 #define ETHOSU_RETURN_IF_ERROR(expr)                 \
   do {                                               \
-    ::ethosu::Status ethosu_status_ = (expr);        \
+    ::ethosu_sdk::backends::ethosu::Status ethosu_status_ = (expr);        \
     if (!ethosu_status_.ok()) return ethosu_status_; \
   } while (0)

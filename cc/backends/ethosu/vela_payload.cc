@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 namespace {
 
 constexpr size_t kBlockHeaderBytes = 32;  // name[16], u32 length, u8 external, 11 reserved
@@ -185,4 +185,4 @@ Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
   return Status::Ok();
 }
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

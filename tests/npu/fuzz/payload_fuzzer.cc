@@ -20,9 +20,9 @@ void RunPayload(const uint8_t* data, size_t size) {
   if (size == 0) return;
   std::vector<uint32_t> aligned((size + 3) / 4);
   memcpy(aligned.data(), data, size);
-  ethosu::VelaPayload payload;
+  ethosu_sdk::backends::ethosu::VelaPayload payload;
   const uint8_t* bytes = reinterpret_cast<const uint8_t*>(aligned.data());
-  if (!ethosu::ParseVelaPayload(bytes, size, &payload).ok()) return;
+  if (!ethosu_sdk::backends::ethosu::ParseVelaPayload(bytes, size, &payload).ok()) return;
   if (payload.scratch_size > kMaxScratch) return;
   std::vector<std::vector<uint8_t>> inputs(static_cast<size_t>(payload.num_inputs));
   std::vector<std::vector<uint8_t>> outputs(static_cast<size_t>(payload.num_outputs));
@@ -44,7 +44,7 @@ void RunPayload(const uint8_t* data, size_t size) {
   std::vector<uint8_t> scratch(payload.scratch_size);
   std::vector<uint8_t> fast_scratch(payload.fast_scratch_size);
   std::vector<uint8_t> workspace(kWorkspace);
-  ethosu::DelegateBuffers b;
+  ethosu_sdk::backends::ethosu::DelegateBuffers b;
   b.inputs = in_ptrs.data();
   b.input_sizes = in_sizes.data();
   b.num_inputs = payload.num_inputs;
@@ -58,7 +58,7 @@ void RunPayload(const uint8_t* data, size_t size) {
   b.workspace = {workspace.data(), workspace.size()};
   b.limits.max_work_per_operation = 1u << 18;
   npu::RunStats stats;
-  (void)ethosu::ExecuteVelaPayload(payload, b, &stats);
+  (void)ethosu_sdk::backends::ethosu::ExecuteVelaPayload(payload, b, &stats);
 }
 
 void RunCommands(const uint8_t* data, size_t size) {
