@@ -73,8 +73,7 @@ Status Binary(KernelArgs args, BinaryOp op, const char* name) {
   if (has_alpha) ESDK_RETURN_IF_ERROR(ScalarArg(args, 2, &alpha));
   ESDK_RETURN_IF_ERROR(TensorArg(args, has_alpha ? 3 : 2, &out));
   if (a->dtype != out->dtype || b->dtype != out->dtype) {
-    return Status::ErrorNamed(ErrorCode::kNotSupported, "mixed dtypes in", name,
-                              __builtin_strlen(name));
+    return Status::Error(ErrorCode::kNotSupported, "mixed dtypes in: %s", name);
   }
   // out must be exactly the broadcast of a and b.
   const int32_t rank = a->rank > b->rank ? a->rank : b->rank;
@@ -188,8 +187,8 @@ Status GeluOut(KernelArgs args) {
   bool use_tanh = false;
   if (approximate != nullptr && approximate->tag == runtime::Value::Tag::kString) {
     const auto& text = approximate->string;
-    use_tanh = text.size == 4 && text[0] == 't' && text[1] == 'a' && text[2] == 'n' && text[3] == 'h';
-    const bool none = text.size == 4 && text[0] == 'n' && text[1] == 'o' && text[2] == 'n' && text[3] == 'e';
+    use_tanh = text.size() == 4 && text[0] == 't' && text[1] == 'a' && text[2] == 'n' && text[3] == 'h';
+    const bool none = text.size() == 4 && text[0] == 'n' && text[1] == 'o' && text[2] == 'n' && text[3] == 'e';
     if (!use_tanh && !none) return Status::Error(ErrorCode::kNotSupported, "gelu approximate must be none or tanh");
   }
   if (use_tanh) {

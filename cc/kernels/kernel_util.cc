@@ -3,29 +3,28 @@
 namespace ethosu_sdk::kernels {
 
 Status ExpectArgCount(KernelArgs args, size_t count, const char* op) {
-  if (args.size != count) {
-    return Status::ErrorNamed(ErrorCode::kInvalidProgram, "wrong argument count for", op,
-                              __builtin_strlen(op));
+  if (args.size() != count) {
+    return Status::Error(ErrorCode::kInvalidProgram, "wrong argument count for: %s", op);
   }
   return Status::Ok();
 }
 
 Status TensorArg(KernelArgs args, size_t i, Tensor** out) {
-  if (i >= args.size || !args[i]->IsTensor()) {
-    return Status::Error(ErrorCode::kInvalidProgram, "argument is not a tensor",
-                         static_cast<int64_t>(i));
+  if (i >= args.size() || !args[i]->IsTensor()) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not a tensor (%lld)",
+                         static_cast<long long>(i));
   }
   Tensor* t = args[i]->tensor;
   if (t->data == nullptr && t->nbytes > 0) {
-    return Status::Error(ErrorCode::kInvalidProgram, "tensor argument has no memory",
-                         static_cast<int64_t>(i));
+    return Status::Error(ErrorCode::kInvalidProgram, "tensor argument has no memory (%lld)",
+                         static_cast<long long>(i));
   }
   *out = t;
   return Status::Ok();
 }
 
 Status OptionalTensorArg(KernelArgs args, size_t i, Tensor** out) {
-  if (i < args.size && args[i]->IsNone()) {
+  if (i < args.size() && args[i]->IsNone()) {
     *out = nullptr;
     return Status::Ok();
   }
@@ -33,31 +32,31 @@ Status OptionalTensorArg(KernelArgs args, size_t i, Tensor** out) {
 }
 
 Status IntArg(KernelArgs args, size_t i, int64_t* out) {
-  if (i >= args.size || args[i]->tag != Value::Tag::kInt) {
-    return Status::Error(ErrorCode::kInvalidProgram, "argument is not an int",
-                         static_cast<int64_t>(i));
+  if (i >= args.size() || args[i]->tag != Value::Tag::kInt) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not an int (%lld)",
+                         static_cast<long long>(i));
   }
   *out = args[i]->i;
   return Status::Ok();
 }
 
 Status OptionalIntArg(KernelArgs args, size_t i, bool* present, int64_t* out) {
-  *present = !(i < args.size && args[i]->IsNone());
+  *present = !(i < args.size() && args[i]->IsNone());
   if (!*present) return Status::Ok();
   return IntArg(args, i, out);
 }
 
 Status BoolArg(KernelArgs args, size_t i, bool* out) {
-  if (i >= args.size || args[i]->tag != Value::Tag::kBool) {
-    return Status::Error(ErrorCode::kInvalidProgram, "argument is not a bool",
-                         static_cast<int64_t>(i));
+  if (i >= args.size() || args[i]->tag != Value::Tag::kBool) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not a bool (%lld)",
+                         static_cast<long long>(i));
   }
   *out = args[i]->b;
   return Status::Ok();
 }
 
 Status ScalarArg(KernelArgs args, size_t i, double* out) {
-  if (i < args.size) {
+  if (i < args.size()) {
     switch (args[i]->tag) {
       case Value::Tag::kInt: *out = static_cast<double>(args[i]->i); return Status::Ok();
       case Value::Tag::kDouble: *out = args[i]->d; return Status::Ok();
@@ -65,35 +64,35 @@ Status ScalarArg(KernelArgs args, size_t i, double* out) {
       default: break;
     }
   }
-  return Status::Error(ErrorCode::kInvalidProgram, "argument is not a scalar",
-                       static_cast<int64_t>(i));
+  return Status::Error(ErrorCode::kInvalidProgram, "argument is not a scalar (%lld)",
+                       static_cast<long long>(i));
 }
 
 Status OptionalScalarArg(KernelArgs args, size_t i, bool* present, double* out) {
-  *present = !(i < args.size && args[i]->IsNone());
+  *present = !(i < args.size() && args[i]->IsNone());
   if (!*present) return Status::Ok();
   return ScalarArg(args, i, out);
 }
 
 Status IntListArg(KernelArgs args, size_t i, IntList* out) {
-  if (i >= args.size || args[i]->tag != Value::Tag::kIntList) {
-    return Status::Error(ErrorCode::kInvalidProgram, "argument is not an int list",
-                         static_cast<int64_t>(i));
+  if (i >= args.size() || args[i]->tag != Value::Tag::kIntList) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not an int list (%lld)",
+                         static_cast<long long>(i));
   }
   *out = args[i]->int_list;
   return Status::Ok();
 }
 
-Status TensorListArg(KernelArgs args, size_t i, runtime::Span<Tensor* const>* out) {
-  if (i >= args.size || args[i]->tag != Value::Tag::kTensorList) {
-    return Status::Error(ErrorCode::kInvalidProgram, "argument is not a tensor list",
-                         static_cast<int64_t>(i));
+Status TensorListArg(KernelArgs args, size_t i, Span<Tensor* const>* out) {
+  if (i >= args.size() || args[i]->tag != Value::Tag::kTensorList) {
+    return Status::Error(ErrorCode::kInvalidProgram, "argument is not a tensor list (%lld)",
+                         static_cast<long long>(i));
   }
   *out = args[i]->tensor_list;
   for (Tensor* t : *out) {
     if (t == nullptr || (t->data == nullptr && t->nbytes > 0)) {
-      return Status::Error(ErrorCode::kInvalidProgram, "tensor list item has no memory",
-                           static_cast<int64_t>(i));
+      return Status::Error(ErrorCode::kInvalidProgram, "tensor list item has no memory (%lld)",
+                           static_cast<long long>(i));
     }
   }
   return Status::Ok();
@@ -101,23 +100,22 @@ Status TensorListArg(KernelArgs args, size_t i, runtime::Span<Tensor* const>* ou
 
 Status NormalizeDim(int64_t dim, int32_t rank, int32_t* out) {
   const int64_t r = rank == 0 ? 1 : rank;  // a scalar accepts dim 0 and -1
-  if (dim < -r || dim >= r) return Status::Error(ErrorCode::kInvalidArgument, "dim out of range", dim, rank);
+  if (dim < -r || dim >= r) return Status::Error(ErrorCode::kInvalidArgument, "dim out of range (%lld, %lld)",
+                                                 static_cast<long long>(dim), static_cast<long long>(rank));
   *out = static_cast<int32_t>(dim < 0 ? dim + r : dim);
   return Status::Ok();
 }
 
 Status ExpectDtype(const Tensor& t, ScalarType dtype, const char* what) {
   if (t.dtype != dtype) {
-    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "unexpected dtype", what,
-                              __builtin_strlen(what));
+    return Status::Error(ErrorCode::kInvalidArgument, "unexpected dtype: %s", what);
   }
   return Status::Ok();
 }
 
 Status ExpectSameShape(const Tensor& a, const Tensor& b, const char* what) {
   if (!a.SameShape(b)) {
-    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "shape mismatch", what,
-                              __builtin_strlen(what));
+    return Status::Error(ErrorCode::kInvalidArgument, "shape mismatch: %s", what);
   }
   return Status::Ok();
 }
@@ -126,20 +124,25 @@ Status ExpectShape(const Tensor& out, const int32_t* sizes, int32_t rank, const 
   bool same = out.rank == rank;
   for (int32_t d = 0; same && d < rank; ++d) same = out.sizes[d] == sizes[d];
   if (!same) {
-    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "output shape mismatch", what,
-                              __builtin_strlen(what));
+    return Status::Error(ErrorCode::kInvalidArgument, "output shape mismatch: %s", what);
   }
   return Status::Ok();
 }
 
+Status ShapeError(const char* what) { return Status::Error(ErrorCode::kInvalidArgument, "%s", what); }
+
+Status ShapeError(const char* what, int64_t a) {
+  return Status::Error(ErrorCode::kInvalidArgument, "%s (%lld)", what, static_cast<long long>(a));
+}
+
 Status ShapeError(const char* what, int64_t a, int64_t b) {
-  return Status::Error(ErrorCode::kInvalidArgument, what, a, b);
+  return Status::Error(ErrorCode::kInvalidArgument, "%s (%lld, %lld)", what, static_cast<long long>(a),
+                       static_cast<long long>(b));
 }
 
 Status DtypeError(const char* op, const Tensor& t) {
   (void)t;
-  return Status::ErrorNamed(ErrorCode::kNotSupported, "dtype not supported by", op,
-                            __builtin_strlen(op));
+  return Status::Error(ErrorCode::kNotSupported, "dtype not supported by: %s", op);
 }
 
 Status BroadcastIndex::Init(const Tensor& in, const Tensor& out) {

@@ -10,19 +10,17 @@
 #include <type_traits>
 
 #include "cc/runtime/operator_registry.h"
-#include "cc/runtime/status.h"
+#include "cc/core/status.h"
 #include "cc/runtime/tensor.h"
 #include "cc/runtime/value.h"
 
 namespace ethosu_sdk::kernels {
 
-using runtime::ErrorCode;
 using runtime::KernelArgs;
 using runtime::ScalarType;
-using runtime::Status;
 using runtime::Tensor;
 using runtime::Value;
-using IntList = runtime::Span<const int64_t>;
+using IntList = Span<const int64_t>;
 
 Status ExpectArgCount(KernelArgs args, size_t count, const char* op);
 // A tensor argument whose memory is present (or which is empty).
@@ -37,7 +35,7 @@ Status ScalarArg(KernelArgs args, size_t i, double* out);
 Status OptionalScalarArg(KernelArgs args, size_t i, bool* present, double* out);
 Status OptionalIntArg(KernelArgs args, size_t i, bool* present, int64_t* out);
 Status IntListArg(KernelArgs args, size_t i, IntList* out);
-Status TensorListArg(KernelArgs args, size_t i, runtime::Span<Tensor* const>* out);
+Status TensorListArg(KernelArgs args, size_t i, Span<Tensor* const>* out);
 
 // A dim in [-rank, rank) normalised to [0, rank).
 Status NormalizeDim(int64_t dim, int32_t rank, int32_t* out);
@@ -45,7 +43,11 @@ Status ExpectDtype(const Tensor& t, ScalarType dtype, const char* what);
 Status ExpectSameShape(const Tensor& a, const Tensor& b, const char* what);
 // `out` has exactly the given shape.
 Status ExpectShape(const Tensor& out, const int32_t* sizes, int32_t rank, const char* what);
-Status ShapeError(const char* what, int64_t a = Status::kNoValue, int64_t b = Status::kNoValue);
+// kInvalidArgument "what", "what (a)", "what (a, b)": the numbers a shape
+// check saw.
+Status ShapeError(const char* what);
+Status ShapeError(const char* what, int64_t a);
+Status ShapeError(const char* what, int64_t a, int64_t b);
 Status DtypeError(const char* op, const Tensor& t);
 
 // Elementwise broadcasting (numpy rules) of `in` onto `out`'s shape: for each

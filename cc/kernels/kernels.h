@@ -4,12 +4,11 @@
 #define ETHOSU_SDK_CC_KERNELS_KERNELS_H_
 
 #include "cc/runtime/operator_registry.h"
-#include "cc/runtime/status.h"
+#include "cc/core/status.h"
 
 namespace ethosu_sdk::kernels {
 
 using runtime::KernelArgs;
-using runtime::Status;
 
 // elementwise.cc
 Status AddOut(KernelArgs args);        // aten::add.out

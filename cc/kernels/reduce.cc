@@ -24,7 +24,7 @@ Status Reduce(KernelArgs args, ReduceOp op, size_t arg_count, size_t out_index, 
   bool reduced[runtime::kMaxRank] = {};
   IntList dims{};
   if (!args[1]->IsNone()) ESDK_RETURN_IF_ERROR(IntListArg(args, 1, &dims));
-  if (dims.size == 0) {
+  if (dims.size() == 0) {
     for (int32_t d = 0; d < in->rank; ++d) reduced[d] = true;
   }
   for (int64_t dim : dims) {

@@ -30,8 +30,8 @@ Status ViewCopyOut(KernelArgs args) {
   ESDK_RETURN_IF_ERROR(TensorArg(args, 0, &in));
   ESDK_RETURN_IF_ERROR(IntListArg(args, 1, &size));
   ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
-  if (static_cast<int64_t>(size.size) != out->rank) return ShapeError("view_copy rank", static_cast<int64_t>(size.size), out->rank);
-  for (size_t d = 0; d < size.size; ++d) {
+  if (static_cast<int64_t>(size.size()) != out->rank) return ShapeError("view_copy rank", static_cast<int64_t>(size.size()), out->rank);
+  for (size_t d = 0; d < size.size(); ++d) {
     if (size[d] != -1 && size[d] != out->sizes[d]) return ShapeError("view_copy size", size[d], out->sizes[d]);
   }
   return CopyWhole(*in, *out, kName);
@@ -90,11 +90,11 @@ Status ExpandCopyOut(KernelArgs args) {
   ESDK_RETURN_IF_ERROR(IntListArg(args, 1, &size));
   ESDK_RETURN_IF_ERROR(TensorArg(args, 3, &out));
   if (in->dtype != out->dtype) return DtypeError(kName, *out);
-  if (size.size > static_cast<size_t>(runtime::kMaxRank) || size.size < static_cast<size_t>(in->rank)) {
-    return ShapeError("expand size rank (size, input)", static_cast<int64_t>(size.size), in->rank);
+  if (size.size() > static_cast<size_t>(runtime::kMaxRank) || size.size() < static_cast<size_t>(in->rank)) {
+    return ShapeError("expand size rank (size, input)", static_cast<int64_t>(size.size()), in->rank);
   }
   int32_t shape[runtime::kMaxRank];
-  const int32_t rank = static_cast<int32_t>(size.size);
+  const int32_t rank = static_cast<int32_t>(size.size());
   for (int32_t d = 0; d < rank; ++d) {
     const int32_t in_dim = d - (rank - in->rank);  // input dims align to the right
     const int64_t want = size[d];
@@ -140,7 +140,7 @@ Status CloneDimOrderOut(KernelArgs args) {
   if (!args[2]->IsNone()) {
     IntList order;
     ESDK_RETURN_IF_ERROR(IntListArg(args, 2, &order));
-    for (size_t d = 0; d < order.size; ++d) {
+    for (size_t d = 0; d < order.size(); ++d) {
       if (order[d] != static_cast<int64_t>(d)) {
         return Status::Error(ErrorCode::kNotSupported, "non-contiguous dim order in clone");
       }
@@ -160,7 +160,7 @@ Status PermuteCopyOut(KernelArgs args) {
   ESDK_RETURN_IF_ERROR(IntListArg(args, 1, &dims));
   ESDK_RETURN_IF_ERROR(TensorArg(args, 2, &out));
   if (in->dtype != out->dtype) return DtypeError(kName, *in);
-  if (static_cast<int64_t>(dims.size) != in->rank) return ShapeError("permute rank", static_cast<int64_t>(dims.size), in->rank);
+  if (static_cast<int64_t>(dims.size()) != in->rank) return ShapeError("permute rank", static_cast<int64_t>(dims.size()), in->rank);
   int32_t perm[runtime::kMaxRank];
   int32_t shape[runtime::kMaxRank];
   bool seen[runtime::kMaxRank] = {};
@@ -197,7 +197,7 @@ Status PermuteCopyOut(KernelArgs args) {
 Status CatOut(KernelArgs args) {
   static constexpr char kName[] = "aten::cat.out";
   ESDK_RETURN_IF_ERROR(ExpectArgCount(args, 4, kName));
-  runtime::Span<Tensor* const> tensors;
+  Span<Tensor* const> tensors;
   int64_t dim;
   Tensor* out;
   ESDK_RETURN_IF_ERROR(TensorListArg(args, 0, &tensors));

@@ -14,7 +14,7 @@
 #include "cc/platform/platform.h"
 #include "cc/runner/firmware_memory.h"
 #include "cc/runner/run_program.h"
-#include "cc/runtime/arena.h"
+#include "cc/core/arena.h"
 #include "cc/support/crc32.h"
 #include "cc/support/text_builder.h"
 
@@ -66,7 +66,7 @@ int main() {
   line.Str(" crc32=").Hex(ethosu_sdk::Crc32(esdk_model_pte, pte_size), 8);
   Emit(line);
 
-  ethosu_sdk::runtime::Arena runtime_arena(memory.runtime_arena.data, memory.runtime_arena.size);
+  ethosu_sdk::Arena runtime_arena(memory.runtime_arena.data(), memory.runtime_arena.size());
   ethosu_sdk::runner::RunConfig config;
   config.pte = esdk_model_pte;
   config.pte_size = pte_size;
@@ -77,11 +77,11 @@ int main() {
   config.registries.operators = ethosu_sdk::kernels::Registry();
   config.registries.backends = ethosu_sdk::runtime::BackendRegistry(backends, 1);
   config.runtime_arena = &runtime_arena;
-  config.planned = {memory.planned.data, memory.planned.size};
+  config.planned = memory.planned;
   const int result = ethosu_sdk::runner::RunProgram(config);
 
   size_t planned_bytes = 0;
-  for (const auto& span : memory.planned) planned_bytes += span.size;
+  for (const auto& span : memory.planned) planned_bytes += span.size();
   line.Clear();
   line.Str("ESDK MEMORY program=").UInt(pte_size).Str(" planned=").UInt(planned_bytes);
   line.Str(" runtime_arena_used=").UInt(runtime_arena.used()).Str(" runtime_arena=").UInt(runtime_arena.size());

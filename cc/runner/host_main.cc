@@ -20,7 +20,7 @@
 
 namespace {
 
-using ethosu_sdk::runtime::Span;
+using ethosu_sdk::Span;
 
 // File contents in 16-byte aligned storage (the runtime reads in place).
 struct FileData {
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   }
   // Room for the Ethos-U delegate's scratch.
   std::vector<unsigned long long> runtime_storage(2 << 20);  // 16 MiB
-  ethosu_sdk::runtime::Arena runtime_arena(runtime_storage.data(), runtime_storage.size() * 8);
+  ethosu_sdk::Arena runtime_arena(runtime_storage.data(), runtime_storage.size() * 8);
 
   ethosu_sdk::runner::RunConfig config;
   config.pte = pte.data();

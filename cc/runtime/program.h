@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/runtime/status.h"
+#include "cc/core/status.h"
 #include "cc/runtime/value.h"
 
 namespace executorch_flatbuffer {

@@ -47,7 +47,7 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
   size_t size = bytes.size();
   if (EndsWith(path, ".pte")) {
     ethosu_sdk::runtime::Program program;
-    ethosu_sdk::runtime::Status loaded = ethosu_sdk::runtime::Program::Load(data, size, &program);
+    ethosu_sdk::Status loaded = ethosu_sdk::runtime::Program::Load(data, size, &program);
     if (!loaded.ok()) {
       printf("FAIL: %s: %s\n", path, loaded.message());
       return false;
@@ -58,14 +58,14 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
       printf("FAIL: %s has no delegate\n", path);
       return false;
     }
-    ethosu_sdk::runtime::Span<const uint8_t> processed;
+    ethosu_sdk::Span<const uint8_t> processed;
     loaded = program.DelegateData(delegates->Get(0)->processed(), &processed);
-    if (!loaded.ok() || reinterpret_cast<uintptr_t>(processed.data) % 4 != 0) {
+    if (!loaded.ok() || reinterpret_cast<uintptr_t>(processed.data()) % 4 != 0) {
       printf("FAIL: %s: delegate data\n", path);
       return false;
     }
-    data = processed.data;
-    size = processed.size;
+    data = processed.data();
+    size = processed.size();
   }
   const ethosu_sdk::backends::ethosu::Status parsed = ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
   if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
