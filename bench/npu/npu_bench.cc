@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> file = ReadFile(argv[1]);
   std::vector<uint8_t> tensors = ReadFile(argv[2]);
   ethosu_sdk::backends::ethosu::VelaPayload payload;
-  ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &payload);
+  ethosu_sdk::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &payload);
   if (!status.ok() || payload.num_inputs != 1 || payload.num_outputs != 1 || tensors.size() < 72) {
     fprintf(stderr, "bad inputs: %s\n", status.message());
     return 1;

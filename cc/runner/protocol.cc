@@ -105,7 +105,9 @@ void PrintError(const Status& status, int64_t instruction) {
   char buffer[kLineCapacity];
   TextBuilder line(buffer, sizeof(buffer));
   line.Str("ESDK ERROR ").Str(ErrorCodeName(status.code()));
-  line.Str(" instruction=").Int(instruction).Char(' ').Str(status.message());
+  line.Str(" instruction=").Int(instruction);
+  if (status.has_command_offset()) line.Str(" command=").UInt(status.command_offset());
+  line.Char(' ').Str(status.message());
   Emit(line);
 }
 

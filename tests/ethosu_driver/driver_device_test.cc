@@ -20,6 +20,7 @@
 
 namespace {
 
+using ethosu_sdk::ErrorCode;
 using ethosu_sdk::ethosu_driver_tests::DeviceHost;
 namespace driver = ::ethosu_sdk::drivers::ethosu;
 
@@ -32,9 +33,12 @@ void Expect(bool ok, const std::string& what) {
   }
 }
 
-void ExpectError(const ethosu_sdk::backends::ethosu::Status& status, const char* text, const std::string& what) {
-  const bool ok = !status.ok() && std::strstr(status.message(), text) != nullptr;
-  Expect(ok, what + ": got \"" + status.message() + "\", want \"" + text + "\"");
+// The NPU's failure, through the delegate, with its own code.
+void ExpectError(const ethosu_sdk::Status& status, ethosu_sdk::ErrorCode code, const char* text,
+                 const std::string& what) {
+  const bool ok = status.code() == code && std::strstr(status.message(), text) != nullptr;
+  Expect(ok, what + ": got " + ethosu_sdk::ErrorCodeName(status.code()) + " \"" + status.message() + "\", want " +
+                 ethosu_sdk::ErrorCodeName(code) + " \"" + text + "\"");
 }
 
 const char* ProductOf(const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
@@ -97,7 +101,7 @@ struct Buffers {
   }
 };
 
-ethosu_sdk::backends::ethosu::Status RunDirect(const ethosu_sdk::backends::ethosu::VelaPayload& payload, Buffers* b) {
+ethosu_sdk::Status RunDirect(const ethosu_sdk::backends::ethosu::VelaPayload& payload, Buffers* b) {
   std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
   ethosu_sdk::backends::ethosu::DelegateBuffers io;
   b->Fill(payload, &io);
@@ -114,11 +118,11 @@ struct DriverRun {
   uint32_t timeout_ms = 5000;
 };
 
-ethosu_sdk::backends::ethosu::Status RunThroughDriver(const ethosu_sdk::backends::ethosu::VelaPayload& payload, Buffers* b, const DriverRun& how,
+ethosu_sdk::Status RunThroughDriver(const ethosu_sdk::backends::ethosu::VelaPayload& payload, Buffers* b, const DriverRun& how,
                                 ethosu_sdk::backends::ethosu::DriverFigures* figures = nullptr, uint64_t* polls = nullptr) {
   DeviceHost host(how.product ? how.product : ProductOf(payload), how.macs ? how.macs : MacsOf(payload),
                   how.never_complete);
-  if (!host.ok()) return ethosu_sdk::backends::ethosu::Status::Error("device not created");
+  if (!host.ok()) return ethosu_sdk::Status::Error(ethosu_sdk::ErrorCode::kInternal, "device not created");
   host.Expose(payload.commands, payload.num_commands * 4, false);
   host.Expose(payload.weights, payload.weights_size, false);
   host.Expose(b->scratch.data(), std::min(how.scratch_exposed, b->scratch.size() * 8), true);
@@ -130,7 +134,7 @@ ethosu_sdk::backends::ethosu::Status RunThroughDriver(const ethosu_sdk::backends
   ethosu_sdk::backends::ethosu::DriverNpu npu(npu_driver);
   ethosu_sdk::backends::ethosu::DelegateIo io;
   b->Fill(payload, &io);
-  const ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::RunDelegate(payload, io, npu);
+  const ethosu_sdk::Status status = ethosu_sdk::backends::ethosu::RunDelegate(payload, io, npu);
   if (figures != nullptr) *figures = npu.figures();
   if (polls != nullptr) *polls = host.polls;
   return status;
@@ -138,10 +142,10 @@ ethosu_sdk::backends::ethosu::Status RunThroughDriver(const ethosu_sdk::backends
 
 void TestWholePayload(const char* path, const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
   Buffers direct(payload), registers(payload);
-  const ethosu_sdk::backends::ethosu::Status a = RunDirect(payload, &direct);
+  const ethosu_sdk::Status a = RunDirect(payload, &direct);
   Expect(a.ok(), std::string(path) + ": direct run: " + a.message());
   ethosu_sdk::backends::ethosu::DriverFigures figures;
-  const ethosu_sdk::backends::ethosu::Status b = RunThroughDriver(payload, &registers, DriverRun(), &figures);
+  const ethosu_sdk::Status b = RunThroughDriver(payload, &registers, DriverRun(), &figures);
   Expect(b.ok(), std::string(path) + ": run through the driver: " + b.message());
   if (!a.ok() || !b.ok()) return;
   size_t differing = 0, total = 0;
@@ -166,9 +170,11 @@ void TestFaults(const char* path, const ethosu_sdk::backends::ethosu::VelaPayloa
     other.product = u85 ? "ethos-u55" : "ethos-u85";
     other.macs = u85 ? 128 : 256;
     Buffers b(payload);
-    const ethosu_sdk::backends::ethosu::Status s = RunThroughDriver(payload, &b, other);
-    ExpectError(s, "NPU mismatch: the model was compiled for Ethos-U", name + ": mismatch");
-    ExpectError(s, u85 ? "this NPU is Ethos-U55-128 (arch 1." : "this NPU is Ethos-U85-256 (arch 2.", name + ": mismatch names the NPU");
+    const ethosu_sdk::Status s = RunThroughDriver(payload, &b, other);
+    ExpectError(s, ErrorCode::kNpuUnsupported, "NPU mismatch: the model was compiled for Ethos-U", name + ": mismatch");
+    ExpectError(s, ErrorCode::kNpuUnsupported,
+                u85 ? "this NPU is Ethos-U55-128 (arch 1." : "this NPU is Ethos-U85-256 (arch 2.",
+                name + ": mismatch names the NPU");
   }
   {
     // An undefined opcode as the first command.
@@ -177,9 +183,10 @@ void TestFaults(const char* path, const ethosu_sdk::backends::ethosu::VelaPayloa
     ethosu_sdk::backends::ethosu::VelaPayload bad = payload;
     bad.commands = corrupt.data();
     Buffers b(payload);
-    const ethosu_sdk::backends::ethosu::Status s = RunThroughDriver(bad, &b, DriverRun());
-    ExpectError(s, "NPU fault: command stream parse error (STATUS 0x", name + ": corrupt stream");
-    ExpectError(s, ", QREAD ", name + ": corrupt stream names QREAD");
+    const ethosu_sdk::Status s = RunThroughDriver(bad, &b, DriverRun());
+    ExpectError(s, ErrorCode::kNpuCommandStream, "NPU fault: command stream parse error (STATUS 0x",
+                name + ": corrupt stream");
+    ExpectError(s, ErrorCode::kNpuCommandStream, ", QREAD ", name + ": corrupt stream names QREAD");
   }
   {
     // The scratch arena cut to 16 bytes: the stream's accesses leave the
@@ -187,7 +194,8 @@ void TestFaults(const char* path, const ethosu_sdk::backends::ethosu::VelaPayloa
     DriverRun cut;
     cut.scratch_exposed = 16;
     Buffers b(payload);
-    ExpectError(RunThroughDriver(payload, &b, cut), "NPU fault: bus error", name + ": access out of range");
+    ExpectError(RunThroughDriver(payload, &b, cut), ErrorCode::kNpuBusError, "NPU fault: bus error",
+                name + ": access out of range");
   }
   {
     DriverRun silent;
@@ -195,8 +203,8 @@ void TestFaults(const char* path, const ethosu_sdk::backends::ethosu::VelaPayloa
     silent.timeout_ms = 50;
     Buffers b(payload);
     uint64_t polls = 0;
-    const ethosu_sdk::backends::ethosu::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
-    ExpectError(s, "NPU did not complete within 50 ms (STATUS 0x", name + ": never completes");
+    const ethosu_sdk::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
+    ExpectError(s, ErrorCode::kNpuTimeout, "NPU did not complete within 50 ms (STATUS 0x", name + ": never completes");
     Expect(polls >= 50 && polls <= 52, name + ": timed out after " + std::to_string(polls) + " polls");
   }
 }

@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   ethosu_sdk::backends::ethosu::VelaPayload payload;
-  ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(
+  ethosu_sdk::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(
       reinterpret_cast<const uint8_t*>(payload_words.data()), payload_size, &payload);
   if (!status.ok()) {
     fprintf(stderr, "parse: %s\n", status.message());

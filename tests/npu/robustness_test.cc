@@ -32,11 +32,11 @@ std::vector<uint8_t> ReadFile(const char* path) {
 }
 
 // Runs a payload with exactly-sized buffers; returns the status.
-ethosu_sdk::backends::ethosu::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr) {
+ethosu_sdk::Status Run(const uint8_t* data, size_t size, npu::RunStats* stats = nullptr) {
   // Copy into an exactly-sized heap block so ASan sees any overread.
   std::vector<uint8_t> copy(data, data + size);
   ethosu_sdk::backends::ethosu::VelaPayload payload;
-  ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(copy.data(), copy.size(), &payload);
+  ethosu_sdk::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(copy.data(), copy.size(), &payload);
   if (!status.ok()) return status;
   std::vector<std::vector<uint8_t>> inputs(static_cast<size_t>(payload.num_inputs));
   std::vector<std::vector<uint8_t>> outputs(static_cast<size_t>(payload.num_outputs));
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
   Expect(cmd != 0, "command stream found");
 
   // Unknown opcode.
-  ethosu_sdk::backends::ethosu::Status s = Run(WithCommands(file, cmd, {0x0000007Fu}).data(), file.size());
+  ethosu_sdk::Status s = Run(WithCommands(file, cmd, {0x0000007Fu}).data(), file.size());
   Expect(Contains(s, "unknown command"), "unknown opcode is an error");
   // IFM in an unbound region (5), then a pooling op.
   // (OFM_PRECISION 0x100: global scale, so no scale stream is needed.)

@@ -105,7 +105,7 @@ bool Run(const ethosu_sdk::backends::ethosu::VelaPayload& payload, const TensorR
   buffers.scratch_size = scratch.size();
   buffers.workspace = {workspace.data(), workspace.size()};
   npu::RunStats stats;
-  const ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ExecuteVelaPayload(payload, buffers, &stats);
+  const ethosu_sdk::Status status = ethosu_sdk::backends::ethosu::ExecuteVelaPayload(payload, buffers, &stats);
   if (!status.ok()) {
     fprintf(stderr, "execute: %s\n", status.message());
     return false;
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   TensorRecord input, expected;
   if (!file.Get(0, &input).ok() || !file.Get(1, &expected).ok()) return 2;
   ethosu_sdk::backends::ethosu::VelaPayload payload;
-  const ethosu_sdk::backends::ethosu::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(
+  const ethosu_sdk::Status status = ethosu_sdk::backends::ethosu::ParseVelaPayload(
       reinterpret_cast<const uint8_t*>(payload_words.data()), payload_size, &payload);
   if (!status.ok() || payload.num_inputs != 1 || payload.num_outputs != 1) {
     fprintf(stderr, "parse: %s\n", status.message());

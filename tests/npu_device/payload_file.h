@@ -67,7 +67,7 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
     data = processed.data();
     size = processed.size();
   }
-  const ethosu_sdk::backends::ethosu::Status parsed = ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
+  const ethosu_sdk::Status parsed = ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
   if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
   return parsed.ok();
 }

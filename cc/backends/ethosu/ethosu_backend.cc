@@ -14,13 +14,11 @@ struct Handle {
   uint8_t* fast_scratch = nullptr;  // region 2, if the payload needs one (U65)
 };
 
-// The NPU layer's messages, carried into the runtime's status.
-Status FromNpu(const ethosu::Status& status) {
-  if (status.ok()) return Status::Ok();
-  const char* message = status.message();
-  size_t size = 0;
-  while (message[size] != '\0') ++size;
-  return Status::Error(ErrorCode::kBackendFailed, "Ethos-U: %.*s", static_cast<int>(size), message);
+// The delegate's failure as the runtime reports it: its own code and
+// command offset, the message saying where it came from.
+Status FromNpu(const Status& status) {
+  if (status.ok()) return status;
+  return Status::Error(status.code(), "Ethos-U: %s", status.message()).WithCommandOffset(status.command_offset());
 }
 
 }  // namespace
@@ -102,7 +100,7 @@ Status EthosUBackend::Execute(void* handle, Span<runtime::Value* const> args) {
   buffers.fast_scratch = h->fast_scratch;
   buffers.fast_scratch_size = payload.fast_scratch_size;
   const uint64_t start = platform::TimerTicks();
-  const ethosu::Status status = ethosu::RunDelegate(payload, buffers, npu_);
+  const Status status = ethosu::RunDelegate(payload, buffers, npu_);
   ticks_ += platform::TimerTicks() - start;
   ESDK_RETURN_IF_ERROR(FromNpu(status));
   ++calls_;

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/backends/ethosu/status.h"
+#include "cc/core/status.h"
 #include "cc/backends/ethosu/vela_payload.h"
 
 namespace ethosu_sdk::backends::ethosu {
