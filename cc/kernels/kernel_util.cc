@@ -100,8 +100,10 @@ Status TensorListArg(KernelArgs args, size_t i, Span<Tensor* const>* out) {
 
 Status NormalizeDim(int64_t dim, int32_t rank, int32_t* out) {
   const int64_t r = rank == 0 ? 1 : rank;  // a scalar accepts dim 0 and -1
-  if (dim < -r || dim >= r) return Status::Error(ErrorCode::kInvalidArgument, "dim out of range (%lld, %lld)",
-                                                 static_cast<long long>(dim), static_cast<long long>(rank));
+  if (dim < -r || dim >= r) {
+    return Status::Error(ErrorCode::kInvalidArgument, "dim out of range (%lld, %lld)",
+                         static_cast<long long>(dim), static_cast<long long>(rank));
+  }
   *out = static_cast<int32_t>(dim < 0 ? dim + r : dim);
   return Status::Ok();
 }

@@ -25,8 +25,9 @@ Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
     TensorRecord record;
     ESDK_RETURN_IF_ERROR(inputs.Get(i, &record));
     const runtime::Value& value = method.Input(i);
-    if (!value.IsTensor()) return Status::Error(ErrorCode::kNotSupported, "non-tensor input (%lld)",
-                                                static_cast<long long>(i));
+    if (!value.IsTensor()) {
+      return Status::Error(ErrorCode::kNotSupported, "non-tensor input (%lld)", static_cast<long long>(i));
+    }
     if (value.tensor->dtype != record.tensor.dtype || !value.tensor->SameShape(record.tensor)) {
       return Status::Error(ErrorCode::kInvalidArgument, "input dtype or shape differs (%lld)",
                            static_cast<long long>(i));

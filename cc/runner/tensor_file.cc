@@ -25,8 +25,10 @@ Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord*
   const uint32_t dtype = U32(h);
   const uint32_t rank = U32(h + 4);
   const size_t element = runtime::ScalarTypeSize(static_cast<int32_t>(dtype));
-  if (element == 0) return Status::Error(ErrorCode::kNotSupported, "tensor file: dtype (%lld)",
-                                         static_cast<long long>(dtype));
+  if (element == 0) {
+    return Status::Error(ErrorCode::kNotSupported, "tensor file: dtype (%lld)",
+                         static_cast<long long>(dtype));
+  }
   if (rank > static_cast<uint32_t>(runtime::kMaxRank)) {
     return Status::Error(ErrorCode::kInvalidArgument, "tensor file: rank (%lld)",
                          static_cast<long long>(rank));
@@ -38,8 +40,10 @@ Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord*
   uint64_t numel = 1;
   for (uint32_t d = 0; d < rank; ++d) {
     const uint32_t s = U32(h + 8 + 4 * d);
-    if (s > (1u << 30)) return Status::Error(ErrorCode::kInvalidArgument, "tensor file: size (%lld, %lld)",
-                                             static_cast<long long>(d), static_cast<long long>(s));
+    if (s > (1u << 30)) {
+      return Status::Error(ErrorCode::kInvalidArgument, "tensor file: size (%lld, %lld)",
+                           static_cast<long long>(d), static_cast<long long>(s));
+    }
     t.sizes[d] = static_cast<int32_t>(s);
     numel *= s;
     if (numel > (uint64_t{1} << 30)) return Status::Error(ErrorCode::kInvalidArgument, "tensor file: too many elements");

@@ -43,8 +43,10 @@ Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
   size_t numel = 1;
   for (uint32_t d = 0; d < rank; ++d) {
     const int32_t size = sizes->Get(d);
-    if (size < 0) return Status::Error(ErrorCode::kInvalidProgram, "negative tensor size (%lld)",
-                                       static_cast<long long>(size));
+    if (size < 0) {
+      return Status::Error(ErrorCode::kInvalidProgram, "negative tensor size (%lld)",
+                           static_cast<long long>(size));
+    }
     out->sizes[d] = size;
     if (size != 0 && numel > kMaxTensorBytes / static_cast<size_t>(size)) {
       return Status::Error(ErrorCode::kOutOfRange, "tensor too large (%lld, %lld)", static_cast<long long>(d),
@@ -120,8 +122,7 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
     }
     out->data = arena.data() + offset;
   } else if (t->data_buffer_idx() != 0) {
-    const void* data = nullptr;
-    ESDK_RETURN_IF_ERROR(program.ConstantData(t->data_buffer_idx(), out->nbytes, &data));
+    ESDK_ASSIGN_OR_RETURN(const void* data, program.ConstantData(t->data_buffer_idx(), out->nbytes));
     // Kernels only read constants; the const is restored by their signatures.
     out->data = const_cast<void*>(data);
   }
@@ -153,8 +154,7 @@ const char* ValueTagName(Value::Tag tag) {
 
 Status Method::PlannedBufferSizes(const Program& program, const char* name, size_t* sizes,
                                   size_t capacity, size_t* count) {
-  const fb::ExecutionPlan* plan = nullptr;
-  ESDK_RETURN_IF_ERROR(program.FindMethod(name, &plan));
+  ESDK_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.FindMethod(name));
   const auto* buffer_sizes = plan->non_const_buffer_sizes();
   const size_t n = buffer_sizes == nullptr || buffer_sizes->size() == 0 ? 0 : buffer_sizes->size() - 1;
   if (n > capacity) {
@@ -178,16 +178,17 @@ Status Method::Load(const Program& program, const char* name, const Registries& 
   if (memory.runtime == nullptr || out == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "no runtime arena");
   }
-  const fb::ExecutionPlan* plan = nullptr;
-  ESDK_RETURN_IF_ERROR(program.FindMethod(name, &plan));
+  ESDK_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.FindMethod(name));
 
   // The caller's planned arenas must cover what the plan asks for.
   const auto* buffer_sizes = plan->non_const_buffer_sizes();
   const uint32_t buffer_count = buffer_sizes ? buffer_sizes->size() : 0;
   for (uint32_t id = 1; id < buffer_count; ++id) {
     const int64_t needed = internal::VectorElement(buffer_sizes, id);
-    if (needed < 0) return Status::Error(ErrorCode::kInvalidProgram, "planned buffer size (%lld)",
-                                         static_cast<long long>(needed));
+    if (needed < 0) {
+      return Status::Error(ErrorCode::kInvalidProgram, "planned buffer size (%lld)",
+                           static_cast<long long>(needed));
+    }
     if (id - 1 >= memory.planned.size()) {
       return Status::Error(ErrorCode::kOutOfMemory, "planned arena missing for memory id (%lld, %lld)",
                            static_cast<long long>(id), static_cast<long long>(memory.planned.size()));
@@ -391,15 +392,17 @@ Status Method::LoadDelegates(const Program& program, const void* plan_ptr,
   for (uint32_t i = 0; i < count; ++i) {
     const fb::BackendDelegate* delegate = delegates->Get(i);
     const auto* id = delegate->id();
-    if (id == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "delegate without id (%lld)",
-                                            static_cast<long long>(i));
+    if (id == nullptr) {
+      return Status::Error(ErrorCode::kInvalidProgram, "delegate without id (%lld)",
+                           static_cast<long long>(i));
+    }
     Backend* backend = registries.backends.Find(id->c_str(), id->size());
     if (backend == nullptr) {
       return Status::Error(ErrorCode::kNotFound, "backend not registered: %.*s", static_cast<int>(id->size()),
                            id->c_str());
     }
     DelegateInit init{};
-    ESDK_RETURN_IF_ERROR(program.DelegateData(delegate->processed(), &init.processed));
+    ESDK_ASSIGN_OR_RETURN(init.processed, program.DelegateData(delegate->processed()));
     const auto* specs = delegate->compile_specs();
     const size_t spec_count = specs ? specs->size() : 0;
     CompileSpec* compile_specs = arena->New<CompileSpec>(spec_count);

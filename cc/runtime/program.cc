@@ -132,20 +132,17 @@ size_t Program::MethodCount() const {
   return program_ == nullptr ? 0 : program_->execution_plan()->size();
 }
 
-Status Program::FindMethod(const char* name, const fb::ExecutionPlan** out) const {
+Result<const fb::ExecutionPlan*> Program::FindMethod(const char* name) const {
   if (program_ == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "program not loaded");
   const auto* plans = program_->execution_plan();
   for (uint32_t i = 0; i < plans->size(); ++i) {
     const fb::ExecutionPlan* plan = plans->Get(i);
-    if (plan->name() != nullptr && std::strcmp(plan->name()->c_str(), name) == 0) {
-      *out = plan;
-      return Status::Ok();
-    }
+    if (plan->name() != nullptr && std::strcmp(plan->name()->c_str(), name) == 0) return plan;
   }
   return Status::Error(ErrorCode::kNotFound, "no method: %s", name);
 }
 
-Status Program::Segment(uint32_t index, Span<const uint8_t>* out) const {
+Result<Span<const uint8_t>> Program::Segment(uint32_t index) const {
   const auto* segments = program_->segments();
   const uint32_t count = segments ? segments->size() : 0;
   if (index >= count) {
@@ -155,11 +152,10 @@ Status Program::Segment(uint32_t index, Span<const uint8_t>* out) const {
   // Ranges were checked against the file in Load.
   const fb::DataSegment* segment = segments->Get(index);
   const uint8_t* start = segment->size() == 0 ? data_ : data_ + segment_base_ + segment->offset();
-  *out = Span<const uint8_t>(start, static_cast<size_t>(segment->size()));
-  return Status::Ok();
+  return Span<const uint8_t>(start, static_cast<size_t>(segment->size()));
 }
 
-Status Program::ConstantData(uint32_t index, size_t nbytes, const void** out) const {
+Result<const void*> Program::ConstantData(uint32_t index, size_t nbytes) const {
   const auto* buffers = program_->constant_buffer();
   if (buffers != nullptr && buffers->size() > 0) {
     if (index >= buffers->size()) {
@@ -172,8 +168,7 @@ Status Program::ConstantData(uint32_t index, size_t nbytes, const void** out) co
       return Status::Error(ErrorCode::kOutOfRange, "constant buffer smaller than its tensor (%lld, %lld)",
                            static_cast<long long>(available), static_cast<long long>(nbytes));
     }
-    *out = storage ? storage->data() : nullptr;
-    return Status::Ok();
+    return storage ? static_cast<const void*>(storage->data()) : nullptr;
   }
   const fb::SubsegmentOffsets* constants = program_->constant_segment();
   const auto* offsets = constants ? constants->offsets() : nullptr;
@@ -182,21 +177,18 @@ Status Program::ConstantData(uint32_t index, size_t nbytes, const void** out) co
     return Status::Error(ErrorCode::kOutOfRange, "constant index (%lld, %lld)", static_cast<long long>(index),
                          static_cast<long long>(count));
   }
-  Span<const uint8_t> segment;
-  ESDK_RETURN_IF_ERROR(Segment(constants->segment_index(), &segment));
+  ESDK_ASSIGN_OR_RETURN(const Span<const uint8_t> segment, Segment(constants->segment_index()));
   const uint64_t offset = internal::VectorElement(offsets, index);
   if (offset > segment.size() || nbytes > segment.size() - offset) {
     return Status::Error(ErrorCode::kOutOfRange, "constant data past its segment (%lld, %lld)",
                          static_cast<long long>(offset), static_cast<long long>(nbytes));
   }
-  *out = segment.data() + offset;
-  return Status::Ok();
+  return static_cast<const void*>(segment.data() + offset);
 }
 
-Status Program::DelegateData(const fb::BackendDelegateDataReference* ref,
-                             Span<const uint8_t>* out) const {
+Result<Span<const uint8_t>> Program::DelegateData(const fb::BackendDelegateDataReference* ref) const {
   if (ref == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "delegate without data");
-  if (ref->location() == fb::DataLocation::SEGMENT) return Segment(ref->index(), out);
+  if (ref->location() == fb::DataLocation::SEGMENT) return Segment(ref->index());
   if (ref->location() != fb::DataLocation::INLINE) {
     return Status::Error(ErrorCode::kInvalidProgram, "delegate data location (%lld)",
                          static_cast<long long>(ref->location()));
@@ -208,8 +200,7 @@ Status Program::DelegateData(const fb::BackendDelegateDataReference* ref,
                          static_cast<long long>(ref->index()), static_cast<long long>(count));
   }
   const auto* bytes = inline_data->Get(ref->index())->data();
-  *out = bytes ? Span<const uint8_t>(bytes->data(), bytes->size()) : Span<const uint8_t>();
-  return Status::Ok();
+  return bytes ? Span<const uint8_t>(bytes->data(), bytes->size()) : Span<const uint8_t>();
 }
 
 }  // namespace ethosu_sdk::runtime

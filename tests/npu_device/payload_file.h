@@ -58,14 +58,13 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
       printf("FAIL: %s has no delegate\n", path);
       return false;
     }
-    ethosu_sdk::Span<const uint8_t> processed;
-    loaded = program.DelegateData(delegates->Get(0)->processed(), &processed);
-    if (!loaded.ok() || reinterpret_cast<uintptr_t>(processed.data()) % 4 != 0) {
+    const auto processed = program.DelegateData(delegates->Get(0)->processed());
+    if (!processed.ok() || reinterpret_cast<uintptr_t>(processed->data()) % 4 != 0) {
       printf("FAIL: %s: delegate data\n", path);
       return false;
     }
-    data = processed.data();
-    size = processed.size();
+    data = processed->data();
+    size = processed->size();
   }
   const ethosu_sdk::Status parsed = ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
   if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
