@@ -22,6 +22,7 @@ namespace {
 
 using ethosu_sdk::ErrorCode;
 using ethosu_sdk::ethosu_driver_tests::DeviceHost;
+namespace backend = ::ethosu_sdk::backends::ethosu;
 namespace driver = ::ethosu_sdk::drivers::ethosu;
 
 int failures = 0;
@@ -37,22 +38,22 @@ void Expect(bool ok, const std::string& what) {
 void ExpectError(const ethosu_sdk::Status& status, ethosu_sdk::ErrorCode code, const char* text,
                  const std::string& what) {
   const bool ok = status.code() == code && std::strstr(status.message(), text) != nullptr;
-  Expect(ok, what + ": got " + ethosu_sdk::ErrorCodeName(status.code()) + " \"" + status.message() + "\", want " +
-                 ethosu_sdk::ErrorCodeName(code) + " \"" + text + "\"");
+  Expect(ok, what + ": got " + ethosu_sdk::ErrorCodeName(status.code()) + " \"" + status.message() +
+                 "\", want " + ethosu_sdk::ErrorCodeName(code) + " \"" + text + "\"");
 }
 
-const char* ProductOf(const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
+const char* ProductOf(const backend::VelaPayload& payload) {
   switch (payload.product) {
-    case ethosu_sdk::backends::ethosu::NpuProduct::kEthosU55: return "ethos-u55";
-    case ethosu_sdk::backends::ethosu::NpuProduct::kEthosU65: return "ethos-u65";
-    case ethosu_sdk::backends::ethosu::NpuProduct::kEthosU85: return "ethos-u85";
+    case backend::NpuProduct::kEthosU55: return "ethos-u55";
+    case backend::NpuProduct::kEthosU65: return "ethos-u65";
+    case backend::NpuProduct::kEthosU85: return "ethos-u85";
   }
   return "?";
 }
 
 // All MACs of the configuration, as the device is configured (CONFIG's
 // macs_per_cc field).
-int MacsOf(const ethosu_sdk::backends::ethosu::VelaPayload& payload) { return 1 << (payload.arch_config & 0xF); }
+int MacsOf(const backend::VelaPayload& payload) { return 1 << (payload.arch_config & 0xF); }
 
 // Inputs, outputs and scratch for one delegate call, 16-byte aligned.
 struct Buffers {
@@ -62,7 +63,7 @@ struct Buffers {
   std::vector<size_t> in_sizes, out_sizes;
   std::vector<uint64_t> scratch, fast_scratch;
 
-  explicit Buffers(const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
+  explicit Buffers(const backend::VelaPayload& payload) {
     uint32_t seed = 0x2545F491u;
     for (int i = 0; i < payload.num_inputs; ++i) {
       std::vector<uint8_t> bytes(payload.inputs[i].bytes());
@@ -85,7 +86,7 @@ struct Buffers {
     fast_scratch.assign(payload.fast_scratch_size / 8 + 2, 0);
   }
 
-  void Fill(const ethosu_sdk::backends::ethosu::VelaPayload& payload, ethosu_sdk::backends::ethosu::DelegateIo* io) {
+  void Fill(const backend::VelaPayload& payload, backend::DelegateIo* io) {
     io->inputs = in_ptrs.data();
     io->input_sizes = in_sizes.data();
     io->num_inputs = payload.num_inputs;
@@ -101,13 +102,13 @@ struct Buffers {
   }
 };
 
-ethosu_sdk::Status RunDirect(const ethosu_sdk::backends::ethosu::VelaPayload& payload, Buffers* b) {
-  std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
-  ethosu_sdk::backends::ethosu::DelegateBuffers io;
+ethosu_sdk::Status RunDirect(const backend::VelaPayload& payload, Buffers* b) {
+  std::vector<uint8_t> workspace(backend::kRecommendedWorkspaceBytes);
+  backend::DelegateBuffers io;
   b->Fill(payload, &io);
   io.workspace = {workspace.data(), workspace.size()};
   npu::RunStats stats;
-  return ethosu_sdk::backends::ethosu::ExecuteVelaPayload(payload, io, &stats);
+  return backend::ExecuteVelaPayload(payload, io, &stats);
 }
 
 struct DriverRun {
@@ -118,8 +119,8 @@ struct DriverRun {
   uint32_t timeout_ms = 5000;
 };
 
-ethosu_sdk::Status RunThroughDriver(const ethosu_sdk::backends::ethosu::VelaPayload& payload, Buffers* b, const DriverRun& how,
-                                ethosu_sdk::backends::ethosu::DriverFigures* figures = nullptr, uint64_t* polls = nullptr) {
+ethosu_sdk::Status RunThroughDriver(const backend::VelaPayload& payload, Buffers* b, const DriverRun& how,
+                                backend::DriverFigures* figures = nullptr, uint64_t* polls = nullptr) {
   DeviceHost host(how.product ? how.product : ProductOf(payload), how.macs ? how.macs : MacsOf(payload),
                   how.never_complete);
   if (!host.ok()) return ethosu_sdk::Status::Error(ethosu_sdk::ErrorCode::kInternal, "device not created");
@@ -131,20 +132,20 @@ ethosu_sdk::Status RunThroughDriver(const ethosu_sdk::backends::ethosu::VelaPayl
   config.job_timeout_ms = how.timeout_ms;
   driver::Driver npu_driver(host, host, config);
   host.set_driver(&npu_driver);
-  ethosu_sdk::backends::ethosu::DriverNpu npu(npu_driver);
-  ethosu_sdk::backends::ethosu::DelegateIo io;
+  backend::DriverNpu npu(npu_driver);
+  backend::DelegateIo io;
   b->Fill(payload, &io);
-  const ethosu_sdk::Status status = ethosu_sdk::backends::ethosu::RunDelegate(payload, io, npu);
+  const ethosu_sdk::Status status = backend::RunDelegate(payload, io, npu);
   if (figures != nullptr) *figures = npu.figures();
   if (polls != nullptr) *polls = host.polls;
   return status;
 }
 
-void TestWholePayload(const char* path, const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
+void TestWholePayload(const char* path, const backend::VelaPayload& payload) {
   Buffers direct(payload), registers(payload);
   const ethosu_sdk::Status a = RunDirect(payload, &direct);
   Expect(a.ok(), std::string(path) + ": direct run: " + a.message());
-  ethosu_sdk::backends::ethosu::DriverFigures figures;
+  backend::DriverFigures figures;
   const ethosu_sdk::Status b = RunThroughDriver(payload, &registers, DriverRun(), &figures);
   Expect(b.ok(), std::string(path) + ": run through the driver: " + b.message());
   if (!a.ok() || !b.ok()) return;
@@ -161,17 +162,18 @@ void TestWholePayload(const char* path, const ethosu_sdk::backends::ethosu::Vela
               static_cast<unsigned long long>(figures.events[0]));
 }
 
-void TestFaults(const char* path, const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
+void TestFaults(const char* path, const backend::VelaPayload& payload) {
   const std::string name(path);
   {
     // Compiled for one NPU, run on another family's.
-    const bool u85 = payload.product == ethosu_sdk::backends::ethosu::NpuProduct::kEthosU85;
+    const bool u85 = payload.product == backend::NpuProduct::kEthosU85;
     DriverRun other;
     other.product = u85 ? "ethos-u55" : "ethos-u85";
     other.macs = u85 ? 128 : 256;
     Buffers b(payload);
     const ethosu_sdk::Status s = RunThroughDriver(payload, &b, other);
-    ExpectError(s, ErrorCode::kNpuUnsupported, "NPU mismatch: the model was compiled for Ethos-U", name + ": mismatch");
+    ExpectError(s, ErrorCode::kNpuUnsupported, "NPU mismatch: the model was compiled for Ethos-U",
+                name + ": mismatch");
     ExpectError(s, ErrorCode::kNpuUnsupported,
                 u85 ? "this NPU is Ethos-U55-128 (arch 1." : "this NPU is Ethos-U85-256 (arch 2.",
                 name + ": mismatch names the NPU");
@@ -180,7 +182,7 @@ void TestFaults(const char* path, const ethosu_sdk::backends::ethosu::VelaPayloa
     // An undefined opcode as the first command.
     std::vector<uint32_t> corrupt(payload.commands, payload.commands + payload.num_commands);
     corrupt[0] = 0x0000007Fu;
-    ethosu_sdk::backends::ethosu::VelaPayload bad = payload;
+    backend::VelaPayload bad = payload;
     bad.commands = corrupt.data();
     Buffers b(payload);
     const ethosu_sdk::Status s = RunThroughDriver(bad, &b, DriverRun());
@@ -204,7 +206,8 @@ void TestFaults(const char* path, const ethosu_sdk::backends::ethosu::VelaPayloa
     Buffers b(payload);
     uint64_t polls = 0;
     const ethosu_sdk::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
-    ExpectError(s, ErrorCode::kNpuTimeout, "NPU did not complete within 50 ms (STATUS 0x", name + ": never completes");
+    ExpectError(s, ErrorCode::kNpuTimeout, "NPU did not complete within 50 ms (STATUS 0x",
+                name + ": never completes");
     Expect(polls >= 50 && polls <= 52, name + ": timed out after " + std::to_string(polls) + " polls");
   }
 }
