@@ -8,7 +8,6 @@
 namespace ethosu_sdk::runner {
 namespace {
 
-
 RunResult Fail(const Status& status, int64_t instruction = -1) {
   PrintError(status, instruction);
   PrintResult("ERROR");

@@ -5,7 +5,6 @@
 namespace ethosu_sdk::runner {
 namespace {
 
-
 constexpr size_t kFileHeader = 16;
 constexpr size_t kRecordHeader = 56;
 

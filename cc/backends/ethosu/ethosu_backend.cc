@@ -7,7 +7,6 @@
 namespace ethosu_sdk::backends {
 namespace {
 
-
 struct Handle {
   ethosu::VelaPayload payload;
   uint8_t* scratch = nullptr;
