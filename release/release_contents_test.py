@@ -69,7 +69,7 @@ def test_static_libraries_per_cpu(release: dict[str, bytes], cpu: str, tmp_path)
     libraries = {n: d for n, d in release.items() if f"/lib/{cpu}/" in n}
     names = {n.rsplit("/", 1)[1] for n in libraries}
     # The register-level driver ships; the functional model (libnpu) is host only.
-    assert {"libruntime.a", "libbackend.a", "libethosu.a", "libboard_npu.a"} <= names, names
+    assert {"libcore.a", "libruntime.a", "libbackend.a", "libethosu.a", "libboard_npu.a"} <= names, names
     assert "libnpu.a" not in names, names
     archive = tmp_path / "libruntime.a"
     archive.write_bytes(next(d for n, d in libraries.items() if n.endswith("/libruntime.a")))
@@ -80,8 +80,10 @@ def test_static_libraries_per_cpu(release: dict[str, bytes], cpu: str, tmp_path)
 
 def test_headers_firmware_and_dependency_list(release: dict[str, bytes]) -> None:
     files = {strip(n) for n in release}
+    # cc/core's headers too: the runtime's and the backend's include them.
     assert {"include/cc/runtime/program.h", "include/schema/program_generated.h",
-            "include/cc/backends/ethosu/ethosu_backend.h"} <= files
+            "include/cc/backends/ethosu/ethosu_backend.h", "include/cc/core/status.h",
+            "include/cc/core/span.h", "include/cc/core/format.h"} <= files
     assert "firmware/qemu_an547/mv2_u85_firmware.elf" in files
     assert "firmware/corstone320/firmware_corstone320.elf" in files
     sbom = json.loads(next(d for n, d in release.items() if n.endswith("/sbom.json")))

@@ -14,6 +14,8 @@
 namespace {
 
 using namespace ethosu_sdk::runtime;  // NOLINT: test code
+using ethosu_sdk::Arena;
+using ethosu_sdk::Span;
 
 constexpr size_t kMaxInput = 1 << 20;
 constexpr size_t kPlannedBytes = 1 << 20;

@@ -54,14 +54,13 @@ void RunConv2d(const Conv2dShape& s, const float* in, const float* weight, const
 // (then the height entry is `height_default`).
 Status Param(IntList list, bool one_d, int64_t height_default, int64_t* out, const char* what) {
   const size_t expected = one_d ? 1 : 2;
-  if (list.size == expected) {
+  if (list.size() == expected) {
     out[0] = one_d ? height_default : list[0];
     out[1] = list[expected - 1];
-  } else if (list.size == 1 && !one_d) {
+  } else if (list.size() == 1 && !one_d) {
     out[0] = out[1] = list[0];
   } else {
-    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "bad convolution parameter", what,
-                              __builtin_strlen(what));
+    return Status::Error(ErrorCode::kInvalidArgument, "bad convolution parameter: %s", what);
   }
   return Status::Ok();
 }

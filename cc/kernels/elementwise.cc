@@ -13,7 +13,7 @@ namespace {
 
 bool Equals(String s, const char* text) {
   const size_t n = __builtin_strlen(text);
-  return s.size == n && __builtin_memcmp(s.data, text, n) == 0;
+  return s.size() == n && __builtin_memcmp(s.data(), text, n) == 0;
 }
 
 enum class BinaryOp { kAdd, kSub, kMul };
@@ -72,8 +72,7 @@ void RunBinary(BinaryOp op, const Tensor& a, const Tensor& b, Tensor& out, doubl
 Status Binary(const Tensor& a, const Tensor& b, double alpha, Tensor& out, BinaryOp op,
               const char* name) {
   if (a.dtype != out.dtype || b.dtype != out.dtype) {
-    return Status::ErrorNamed(ErrorCode::kNotSupported, "mixed dtypes in", name,
-                              __builtin_strlen(name));
+    return Status::Error(ErrorCode::kNotSupported, "mixed dtypes in: %s", name);
   }
   // out must be exactly the broadcast of a and b.
   const int32_t rank = a.rank > b.rank ? a.rank : b.rank;

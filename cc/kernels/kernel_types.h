@@ -5,19 +5,18 @@
 
 #include <cstdint>
 
-#include "cc/runtime/status.h"
+#include "cc/core/span.h"
+#include "cc/core/status.h"
 #include "cc/runtime/tensor.h"
 #include "cc/runtime/value.h"
 
 namespace ethosu_sdk::kernels {
 
-using runtime::ErrorCode;
 using runtime::ScalarType;
-using runtime::Status;
 using runtime::Tensor;
-using IntList = runtime::Span<const int64_t>;
-using TensorList = runtime::Span<Tensor* const>;  // every item a tensor with memory
-using String = runtime::Span<const char>;         // not NUL-terminated
+using IntList = Span<const int64_t>;
+using TensorList = Span<Tensor* const>;  // every item a tensor with memory
+using String = Span<const char>;         // not NUL-terminated
 
 }  // namespace ethosu_sdk::kernels
 

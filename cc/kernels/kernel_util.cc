@@ -4,23 +4,24 @@ namespace ethosu_sdk::kernels {
 
 Status NormalizeDim(int64_t dim, int32_t rank, int32_t* out) {
   const int64_t r = rank == 0 ? 1 : rank;  // a scalar accepts dim 0 and -1
-  if (dim < -r || dim >= r) return Status::Error(ErrorCode::kInvalidArgument, "dim out of range", dim, rank);
+  if (dim < -r || dim >= r) {
+    return Status::Error(ErrorCode::kInvalidArgument, "dim out of range (%lld, %lld)",
+                         static_cast<long long>(dim), static_cast<long long>(rank));
+  }
   *out = static_cast<int32_t>(dim < 0 ? dim + r : dim);
   return Status::Ok();
 }
 
 Status ExpectDtype(const Tensor& t, ScalarType dtype, const char* what) {
   if (t.dtype != dtype) {
-    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "unexpected dtype", what,
-                              __builtin_strlen(what));
+    return Status::Error(ErrorCode::kInvalidArgument, "unexpected dtype: %s", what);
   }
   return Status::Ok();
 }
 
 Status ExpectSameShape(const Tensor& a, const Tensor& b, const char* what) {
   if (!a.SameShape(b)) {
-    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "shape mismatch", what,
-                              __builtin_strlen(what));
+    return Status::Error(ErrorCode::kInvalidArgument, "shape mismatch: %s", what);
   }
   return Status::Ok();
 }
@@ -29,20 +30,25 @@ Status ExpectShape(const Tensor& out, const int32_t* sizes, int32_t rank, const 
   bool same = out.rank == rank;
   for (int32_t d = 0; same && d < rank; ++d) same = out.sizes[d] == sizes[d];
   if (!same) {
-    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "output shape mismatch", what,
-                              __builtin_strlen(what));
+    return Status::Error(ErrorCode::kInvalidArgument, "output shape mismatch: %s", what);
   }
   return Status::Ok();
 }
 
+Status ShapeError(const char* what) { return Status::Error(ErrorCode::kInvalidArgument, "%s", what); }
+
+Status ShapeError(const char* what, int64_t a) {
+  return Status::Error(ErrorCode::kInvalidArgument, "%s (%lld)", what, static_cast<long long>(a));
+}
+
 Status ShapeError(const char* what, int64_t a, int64_t b) {
-  return Status::Error(ErrorCode::kInvalidArgument, what, a, b);
+  return Status::Error(ErrorCode::kInvalidArgument, "%s (%lld, %lld)", what, static_cast<long long>(a),
+                       static_cast<long long>(b));
 }
 
 Status DtypeError(const char* op, const Tensor& t) {
   (void)t;
-  return Status::ErrorNamed(ErrorCode::kNotSupported, "dtype not supported by", op,
-                            __builtin_strlen(op));
+  return Status::Error(ErrorCode::kNotSupported, "dtype not supported by: %s", op);
 }
 
 Status BroadcastIndex::Init(const Tensor& in, const Tensor& out) {

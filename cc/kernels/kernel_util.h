@@ -18,7 +18,11 @@ Status ExpectDtype(const Tensor& t, ScalarType dtype, const char* what);
 Status ExpectSameShape(const Tensor& a, const Tensor& b, const char* what);
 // `out` has exactly the given shape.
 Status ExpectShape(const Tensor& out, const int32_t* sizes, int32_t rank, const char* what);
-Status ShapeError(const char* what, int64_t a = Status::kNoValue, int64_t b = Status::kNoValue);
+// kInvalidArgument "what", "what (a)", "what (a, b)": the numbers a shape
+// check saw.
+Status ShapeError(const char* what);
+Status ShapeError(const char* what, int64_t a);
+Status ShapeError(const char* what, int64_t a, int64_t b);
 Status DtypeError(const char* op, const Tensor& t);
 
 // Elementwise broadcasting (numpy rules) of `in` onto `out`'s shape: for each

@@ -56,12 +56,12 @@ Status NativeLayerNormOut(const Tensor& in, IntList normalized, const Tensor* we
     if (t->dtype != ScalarType::kFloat) return DtypeError(kNativeLayerNormOutName, *t);
   }
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, kNativeLayerNormOutName));
-  if (normalized.size == 0 || normalized.size > static_cast<size_t>(in.rank)) {
-    return ShapeError("layer norm normalized_shape rank", static_cast<int64_t>(normalized.size));
+  if (normalized.size() == 0 || normalized.size() > static_cast<size_t>(in.rank)) {
+    return ShapeError("layer norm normalized_shape rank", static_cast<int64_t>(normalized.size()));
   }
   size_t inner = 1;
-  const int32_t first = in.rank - static_cast<int32_t>(normalized.size);
-  for (size_t k = 0; k < normalized.size; ++k) {
+  const int32_t first = in.rank - static_cast<int32_t>(normalized.size());
+  for (size_t k = 0; k < normalized.size(); ++k) {
     if (normalized[k] != in.sizes[first + static_cast<int32_t>(k)]) {
       return ShapeError("layer norm normalized_shape differs from the input's trailing dims", normalized[k]);
     }

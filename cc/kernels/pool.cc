@@ -15,16 +15,15 @@ struct PoolShape {
 };
 
 Status PairParam(IntList list, int64_t fallback, bool allow_empty, int64_t* out, const char* what) {
-  if (list.size == 0 && allow_empty) {
+  if (list.size() == 0 && allow_empty) {
     out[0] = out[1] = fallback;
-  } else if (list.size == 1) {
+  } else if (list.size() == 1) {
     out[0] = out[1] = list[0];
-  } else if (list.size == 2) {
+  } else if (list.size() == 2) {
     out[0] = list[0];
     out[1] = list[1];
   } else {
-    return Status::ErrorNamed(ErrorCode::kInvalidArgument, "bad pooling parameter", what,
-                              __builtin_strlen(what));
+    return Status::Error(ErrorCode::kInvalidArgument, "bad pooling parameter: %s", what);
   }
   return Status::Ok();
 }
@@ -46,7 +45,7 @@ Status SetUpPool(const Tensor& in, const Tensor& out, IntList kernel, IntList st
   if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) return DtypeError(name, in);
   ESDK_RETURN_IF_ERROR(PairParam(kernel, 0, false, s->kernel, "kernel_size"));
   ESDK_RETURN_IF_ERROR(PairParam(stride, 0, true, s->stride, "stride"));
-  if (stride.size == 0) {
+  if (stride.size() == 0) {
     s->stride[0] = s->kernel[0];
     s->stride[1] = s->kernel[1];
   }

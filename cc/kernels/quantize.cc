@@ -34,7 +34,8 @@ Status CheckQuantRange(ScalarType dtype, int64_t quant_min, int64_t quant_max) {
     case ScalarType::kChar: lo = -128; hi = 127; break;
     case ScalarType::kShort: lo = INT16_MIN; hi = INT16_MAX; break;
     case ScalarType::kInt: lo = INT32_MIN; hi = INT32_MAX; break;
-    default: return Status::Error(ErrorCode::kNotSupported, "quantized dtype", static_cast<int64_t>(dtype));
+    default: return Status::Error(ErrorCode::kNotSupported, "quantized dtype (%lld)",
+                                  static_cast<long long>(dtype));
   }
   if (quant_min < lo || quant_max > hi || quant_min > quant_max) {
     return ShapeError("quant_min/quant_max outside the dtype", quant_min, quant_max);

@@ -17,7 +17,7 @@ Status Reduce(const Tensor& in, IntList dims, bool keepdim, Tensor& out, ReduceO
               const char* name) {
   if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) return DtypeError(name, in);
   bool reduced[runtime::kMaxRank] = {};
-  if (dims.size == 0) {
+  if (dims.size() == 0) {
     for (int32_t d = 0; d < in.rank; ++d) reduced[d] = true;
   }
   for (int64_t dim : dims) {

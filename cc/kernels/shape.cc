@@ -24,8 +24,8 @@ Status CopyWhole(const Tensor& in, Tensor& out, const char* name) {
 
 // view_copy(self, SymInt[] size, *, out)
 Status ViewCopyOut(const Tensor& in, IntList size, Tensor& out) {
-  if (static_cast<int64_t>(size.size) != out.rank) return ShapeError("view_copy rank", static_cast<int64_t>(size.size), out.rank);
-  for (size_t d = 0; d < size.size; ++d) {
+  if (static_cast<int64_t>(size.size()) != out.rank) return ShapeError("view_copy rank", static_cast<int64_t>(size.size()), out.rank);
+  for (size_t d = 0; d < size.size(); ++d) {
     if (size[d] != -1 && size[d] != out.sizes[d]) return ShapeError("view_copy size", size[d], out.sizes[d]);
   }
   return CopyWhole(in, out, kViewCopyOutName);
@@ -63,11 +63,11 @@ Status SqueezeCopyDimsOut(const Tensor& in, IntList dims, Tensor& out) {
 // to `size` (-1 keeps a dim), materialised.
 Status ExpandCopyOut(const Tensor& in, IntList size, bool /*implicit*/, Tensor& out) {
   if (in.dtype != out.dtype) return DtypeError(kExpandCopyOutName, out);
-  if (size.size > static_cast<size_t>(runtime::kMaxRank) || size.size < static_cast<size_t>(in.rank)) {
-    return ShapeError("expand size rank (size, input)", static_cast<int64_t>(size.size), in.rank);
+  if (size.size() > static_cast<size_t>(runtime::kMaxRank) || size.size() < static_cast<size_t>(in.rank)) {
+    return ShapeError("expand size rank (size, input)", static_cast<int64_t>(size.size()), in.rank);
   }
   int32_t shape[runtime::kMaxRank];
-  const int32_t rank = static_cast<int32_t>(size.size);
+  const int32_t rank = static_cast<int32_t>(size.size());
   for (int32_t d = 0; d < rank; ++d) {
     const int32_t in_dim = d - (rank - in.rank);  // input dims align to the right
     const int64_t want = size[d];
@@ -103,7 +103,7 @@ Status CloneOut(const Tensor& in, std::optional<int64_t> /*memory_format*/, Tens
 Status CloneDimOrderOut(const Tensor& in, bool /*non_blocking*/, std::optional<IntList> dim_order,
                         Tensor& out) {
   if (dim_order) {
-    for (size_t d = 0; d < dim_order->size; ++d) {
+    for (size_t d = 0; d < dim_order->size(); ++d) {
       if ((*dim_order)[d] != static_cast<int64_t>(d)) {
         return Status::Error(ErrorCode::kNotSupported, "non-contiguous dim order in clone");
       }
@@ -116,7 +116,7 @@ Status CloneDimOrderOut(const Tensor& in, bool /*non_blocking*/, std::optional<I
 // permute_copy(self, int[] dims, *, out)
 Status PermuteCopyOut(const Tensor& in, IntList dims, Tensor& out) {
   if (in.dtype != out.dtype) return DtypeError(kPermuteCopyOutName, in);
-  if (static_cast<int64_t>(dims.size) != in.rank) return ShapeError("permute rank", static_cast<int64_t>(dims.size), in.rank);
+  if (static_cast<int64_t>(dims.size()) != in.rank) return ShapeError("permute rank", static_cast<int64_t>(dims.size()), in.rank);
   int32_t perm[runtime::kMaxRank];
   int32_t shape[runtime::kMaxRank];
   bool seen[runtime::kMaxRank] = {};

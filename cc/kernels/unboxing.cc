@@ -52,14 +52,13 @@ const char* Mismatch(const Value& v, ArgKind kind) {
 }  // namespace
 
 Status CheckArgs(KernelArgs args, const ArgKind* kinds, size_t count, const char* op) {
-  if (args.size != count) {
-    return Status::ErrorNamed(ErrorCode::kInvalidProgram, "wrong argument count for", op,
-                              __builtin_strlen(op));
+  if (args.size() != count) {
+    return Status::Error(ErrorCode::kInvalidProgram, "wrong argument count for: %s", op);
   }
   for (size_t i = 0; i < count; ++i) {
     const char* mismatch = Mismatch(*args[i], kinds[i]);
     if (mismatch != nullptr) {
-      return Status::Error(ErrorCode::kInvalidProgram, mismatch, static_cast<int64_t>(i));
+      return Status::Error(ErrorCode::kInvalidProgram, "%s (%lld)", mismatch, static_cast<long long>(i));
     }
   }
   return Status::Ok();

@@ -14,7 +14,7 @@
 #include "cc/platform/platform.h"
 #include "cc/runner/firmware_memory.h"
 #include "cc/runner/run_program.h"
-#include "cc/runtime/arena.h"
+#include "cc/core/arena.h"
 #include "cc/support/crc32.h"
 #include "cc/support/text_builder.h"
 
@@ -35,7 +35,7 @@ void Emit(TextBuilder& line) {
 }
 
 // The ESDK NPU record: what the driver found and the PMU totals.
-void AppendNpuFigures(const ethosu::DriverNpu& npu, TextBuilder& line) {
+void AppendNpuFigures(const ethosu_sdk::backends::ethosu::DriverNpu& npu, TextBuilder& line) {
   namespace driver = ethosu_sdk::drivers::ethosu;
   const driver::Identity& identity = npu.driver().identity();
   line.Str(" jobs=").UInt(npu.figures().jobs).Str(" npu=");
@@ -55,7 +55,7 @@ void AppendNpuFigures(const ethosu::DriverNpu& npu, TextBuilder& line) {
 
 int main() {
   const auto& memory = ethosu_sdk::firmware::kMemory;
-  ethosu::DriverNpu& npu = ethosu::BoardDriverNpu();
+  ethosu_sdk::backends::ethosu::DriverNpu& npu = ethosu_sdk::backends::ethosu::BoardDriverNpu();
   static ethosu_sdk::backends::EthosUBackend ethosu_backend(npu);
   ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
   const size_t pte_size = Size(esdk_model_pte, esdk_model_pte_end);
@@ -66,7 +66,7 @@ int main() {
   line.Str(" crc32=").Hex(ethosu_sdk::Crc32(esdk_model_pte, pte_size), 8);
   Emit(line);
 
-  ethosu_sdk::runtime::Arena runtime_arena(memory.runtime_arena.data, memory.runtime_arena.size);
+  ethosu_sdk::Arena runtime_arena(memory.runtime_arena.data(), memory.runtime_arena.size());
   ethosu_sdk::runner::RunConfig config;
   config.pte = esdk_model_pte;
   config.pte_size = pte_size;
@@ -77,11 +77,11 @@ int main() {
   config.registries.operators = ethosu_sdk::kernels::Registry();
   config.registries.backends = ethosu_sdk::runtime::BackendRegistry(backends, 1);
   config.runtime_arena = &runtime_arena;
-  config.planned = {memory.planned.data, memory.planned.size};
+  config.planned = memory.planned;
   const int result = ethosu_sdk::runner::RunProgram(config);
 
   size_t planned_bytes = 0;
-  for (const auto& span : memory.planned) planned_bytes += span.size;
+  for (const auto& span : memory.planned) planned_bytes += span.size();
   line.Clear();
   line.Str("ESDK MEMORY program=").UInt(pte_size).Str(" planned=").UInt(planned_bytes);
   line.Str(" runtime_arena_used=").UInt(runtime_arena.used()).Str(" runtime_arena=").UInt(runtime_arena.size());

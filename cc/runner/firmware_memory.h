@@ -8,13 +8,13 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/runtime/value.h"
+#include "cc/core/span.h"
 
 namespace ethosu_sdk::firmware {
 
 struct FirmwareMemory {
-  runtime::Span<runtime::Span<uint8_t>> planned;
-  runtime::Span<uint8_t> runtime_arena;
+  Span<Span<uint8_t>> planned;
+  Span<uint8_t> runtime_arena;
 };
 
 extern const FirmwareMemory kMemory;

@@ -22,7 +22,7 @@
 
 namespace {
 
-using ethosu_sdk::runtime::Span;
+using ethosu_sdk::Span;
 
 // File contents in 16-byte aligned storage (the runtime reads in place).
 struct FileData {
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   }
   // Room for the Ethos-U delegate's scratch.
   std::vector<unsigned long long> runtime_storage(2 << 20);  // 16 MiB
-  ethosu_sdk::runtime::Arena runtime_arena(runtime_storage.data(), runtime_storage.size() * 8);
+  ethosu_sdk::Arena runtime_arena(runtime_storage.data(), runtime_storage.size() * 8);
 
   ethosu_sdk::runner::RunConfig config;
   config.pte = pte.data();
@@ -122,11 +122,11 @@ int main(int argc, char** argv) {
   config.registries.operators = ethosu_sdk::kernels::Registry();
   // On the host, Ethos-U delegates run on the functional NPU model (the
   // firmware drives the NPU through its registers).
-  static std::vector<uint8_t> workspace(ethosu::kRecommendedWorkspaceBytes);
+  static std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
   // Decoded weights kept across iterations (and across delegates).
-  static std::unique_ptr<uint8_t[]> cache_memory(new uint8_t[ethosu::kRecommendedWeightCacheBytes]);
-  static npu::WeightCache weight_cache(cache_memory.get(), ethosu::kRecommendedWeightCacheBytes);
-  static ethosu::ModelNpu model({workspace.data(), workspace.size(), &weight_cache});
+  static std::unique_ptr<uint8_t[]> cache_memory(new uint8_t[ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes]);
+  static npu::WeightCache weight_cache(cache_memory.get(), ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes);
+  static ethosu_sdk::backends::ethosu::ModelNpu model({workspace.data(), workspace.size(), &weight_cache});
   static ethosu_sdk::backends::EthosUBackend ethosu_backend(model);
   static ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
   config.registries.backends = ethosu_sdk::runtime::BackendRegistry(backends, 1);

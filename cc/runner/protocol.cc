@@ -101,11 +101,13 @@ void PrintTime(uint32_t iteration, uint64_t ticks, uint64_t ticks_per_second) {
   Emit(line);
 }
 
-void PrintError(const runtime::Status& status, int64_t instruction) {
+void PrintError(const Status& status, int64_t instruction) {
   char buffer[kLineCapacity];
   TextBuilder line(buffer, sizeof(buffer));
-  line.Str("ESDK ERROR ").Str(runtime::ErrorCodeName(status.code()));
-  line.Str(" instruction=").Int(instruction).Char(' ').Str(status.message());
+  line.Str("ESDK ERROR ").Str(ErrorCodeName(status.code()));
+  line.Str(" instruction=").Int(instruction);
+  if (status.has_command_offset()) line.Str(" command=").UInt(status.command_offset());
+  line.Char(' ').Str(status.message());
   Emit(line);
 }
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/runtime/status.h"
+#include "cc/core/status.h"
 #include "cc/runtime/tensor.h"
 
 namespace ethosu_sdk::runner {
@@ -36,7 +36,7 @@ void PrintBegin(const char* method, size_t inputs, size_t outputs);
 void PrintTensor(const char* key, size_t index, const runtime::Tensor& tensor);
 void PrintComparison(size_t index, const Comparison& comparison);
 void PrintTime(uint32_t iteration, uint64_t ticks, uint64_t ticks_per_second);
-void PrintError(const runtime::Status& status, int64_t instruction);
+void PrintError(const Status& status, int64_t instruction);
 void PrintResult(const char* result);
 void PrintEnd();
 

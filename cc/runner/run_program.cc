@@ -8,9 +8,6 @@
 namespace ethosu_sdk::runner {
 namespace {
 
-using runtime::ErrorCode;
-using runtime::Status;
-
 RunResult Fail(const Status& status, int64_t instruction = -1) {
   PrintError(status, instruction);
   PrintResult("ERROR");
@@ -20,16 +17,19 @@ RunResult Fail(const Status& status, int64_t instruction = -1) {
 
 Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
   if (inputs.count() != method.InputCount()) {
-    return Status::Error(ErrorCode::kInvalidArgument, "input count (file, method)", inputs.count(),
-                         static_cast<int64_t>(method.InputCount()));
+    return Status::Error(ErrorCode::kInvalidArgument, "input count (file, method) (%lld, %lld)",
+                         static_cast<long long>(inputs.count()), static_cast<long long>(method.InputCount()));
   }
   for (uint32_t i = 0; i < inputs.count(); ++i) {
     TensorRecord record;
     ESDK_RETURN_IF_ERROR(inputs.Get(i, &record));
     const runtime::Value& value = method.Input(i);
-    if (!value.IsTensor()) return Status::Error(ErrorCode::kNotSupported, "non-tensor input", i);
+    if (!value.IsTensor()) {
+      return Status::Error(ErrorCode::kNotSupported, "non-tensor input (%lld)", static_cast<long long>(i));
+    }
     if (value.tensor->dtype != record.tensor.dtype || !value.tensor->SameShape(record.tensor)) {
-      return Status::Error(ErrorCode::kInvalidArgument, "input dtype or shape differs", i);
+      return Status::Error(ErrorCode::kInvalidArgument, "input dtype or shape differs (%lld)",
+                           static_cast<long long>(i));
     }
     ESDK_RETURN_IF_ERROR(method.SetInput(i, record.tensor.data, record.tensor.nbytes));
   }
@@ -70,7 +70,8 @@ RunResult RunProgram(const RunConfig& config) {
 
   for (size_t o = 0; o < method.OutputCount(); ++o) {
     const runtime::Value& value = method.Output(o);
-    if (!value.IsTensor()) return Fail(Status::Error(ErrorCode::kNotSupported, "non-tensor output", static_cast<int64_t>(o)));
+    if (!value.IsTensor()) return Fail(Status::Error(ErrorCode::kNotSupported, "non-tensor output (%lld)",
+                                                     static_cast<long long>(o)));
     if (config.print_outputs) PrintTensor("OUTPUT", o, *value.tensor);
   }
 
@@ -82,8 +83,9 @@ RunResult RunProgram(const RunConfig& config) {
   TensorFile expected;
   status = TensorFile::Parse(config.expected, config.expected_size, &expected);
   if (status.ok() && expected.count() != method.OutputCount()) {
-    status = Status::Error(ErrorCode::kInvalidArgument, "expected output count (file, method)",
-                           expected.count(), static_cast<int64_t>(method.OutputCount()));
+    status = Status::Error(ErrorCode::kInvalidArgument, "expected output count (file, method) (%lld, %lld)",
+                           static_cast<long long>(expected.count()),
+                           static_cast<long long>(method.OutputCount()));
   }
   if (!status.ok()) return Fail(status);
   bool all_pass = true;

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/runtime/arena.h"
+#include "cc/core/arena.h"
 #include "cc/runtime/method.h"
 #include "cc/runtime/value.h"
 
@@ -23,8 +23,8 @@ struct RunConfig {
   size_t expected_size = 0;
   const char* method = "forward";
   runtime::Registries registries;
-  runtime::Arena* runtime_arena = nullptr;
-  runtime::Span<const runtime::Span<uint8_t>> planned;
+  Arena* runtime_arena = nullptr;
+  Span<const Span<uint8_t>> planned;
   uint32_t iterations = 1;   // timed runs; outputs are those of the last
   bool print_outputs = true;
 };

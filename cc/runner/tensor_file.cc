@@ -5,9 +5,6 @@
 namespace ethosu_sdk::runner {
 namespace {
 
-using runtime::ErrorCode;
-using runtime::Status;
-
 constexpr size_t kFileHeader = 16;
 constexpr size_t kRecordHeader = 56;
 
@@ -20,16 +17,20 @@ uint32_t U32(const uint8_t* p) {
 // Reads the record at `offset`; `*next` is where the following one starts.
 Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord* out, size_t* next) {
   if (offset > size || size - offset < kRecordHeader) {
-    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: record header past the end",
-                         static_cast<int64_t>(offset));
+    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: record header past the end (%lld)",
+                         static_cast<long long>(offset));
   }
   const uint8_t* h = data + offset;
   const uint32_t dtype = U32(h);
   const uint32_t rank = U32(h + 4);
   const size_t element = runtime::ScalarTypeSize(static_cast<int32_t>(dtype));
-  if (element == 0) return Status::Error(ErrorCode::kNotSupported, "tensor file: dtype", dtype);
+  if (element == 0) {
+    return Status::Error(ErrorCode::kNotSupported, "tensor file: dtype (%lld)",
+                         static_cast<long long>(dtype));
+  }
   if (rank > static_cast<uint32_t>(runtime::kMaxRank)) {
-    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: rank", rank);
+    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: rank (%lld)",
+                         static_cast<long long>(rank));
   }
   runtime::Tensor& t = out->tensor;
   t = runtime::Tensor{};
@@ -38,7 +39,10 @@ Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord*
   uint64_t numel = 1;
   for (uint32_t d = 0; d < rank; ++d) {
     const uint32_t s = U32(h + 8 + 4 * d);
-    if (s > (1u << 30)) return Status::Error(ErrorCode::kInvalidArgument, "tensor file: size", d, s);
+    if (s > (1u << 30)) {
+      return Status::Error(ErrorCode::kInvalidArgument, "tensor file: size (%lld, %lld)",
+                           static_cast<long long>(d), static_cast<long long>(s));
+    }
     t.sizes[d] = static_cast<int32_t>(s);
     numel *= s;
     if (numel > (uint64_t{1} << 30)) return Status::Error(ErrorCode::kInvalidArgument, "tensor file: too many elements");
@@ -48,13 +52,14 @@ Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord*
   uint64_t nbytes;
   std::memcpy(&nbytes, h + 48, 8);
   if (nbytes != numel * element) {
-    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: data size differs from shape",
-                         static_cast<int64_t>(nbytes), static_cast<int64_t>(numel * element));
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "tensor file: data size differs from shape (%lld, %lld)",
+                         static_cast<long long>(nbytes), static_cast<long long>(numel * element));
   }
   const size_t data_offset = offset + kRecordHeader;
   if (nbytes > size - data_offset) {
-    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: data past the end",
-                         static_cast<int64_t>(nbytes), static_cast<int64_t>(size - data_offset));
+    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: data past the end (%lld, %lld)",
+                         static_cast<long long>(nbytes), static_cast<long long>(size - data_offset));
   }
   t.numel = static_cast<size_t>(numel);
   t.nbytes = static_cast<size_t>(nbytes);
@@ -87,7 +92,8 @@ Status TensorFile::Parse(const void* data, size_t size, TensorFile* out) {
 
 Status TensorFile::Get(uint32_t index, TensorRecord* out) const {
   if (index >= count_) {
-    return Status::Error(ErrorCode::kOutOfRange, "tensor file: index", index, count_);
+    return Status::Error(ErrorCode::kOutOfRange, "tensor file: index (%lld, %lld)",
+                         static_cast<long long>(index), static_cast<long long>(count_));
   }
   size_t offset = kFileHeader;
   for (uint32_t i = 0; i <= index; ++i) {

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/runtime/status.h"
+#include "cc/core/status.h"
 #include "cc/runtime/tensor.h"
 
 namespace ethosu_sdk::runner {
@@ -20,10 +20,10 @@ struct TensorRecord {
 class TensorFile {
  public:
   // `data` must be 8-byte aligned and outlive the TensorFile.
-  static runtime::Status Parse(const void* data, size_t size, TensorFile* out);
+  static Status Parse(const void* data, size_t size, TensorFile* out);
   uint32_t count() const { return count_; }
   // Record `index`; walks the records from the start (files are small).
-  runtime::Status Get(uint32_t index, TensorRecord* out) const;
+  Status Get(uint32_t index, TensorRecord* out) const;
 
  private:
   const uint8_t* data_ = nullptr;

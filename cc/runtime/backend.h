@@ -13,8 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/runtime/arena.h"
-#include "cc/runtime/status.h"
+#include "cc/core/arena.h"
+#include "cc/core/status.h"
 #include "cc/runtime/value.h"
 
 namespace ethosu_sdk::runtime {

@@ -20,7 +20,7 @@ const fb::ExecutionPlan* Plan(const void* plan) {
 }
 
 Status OutOfMemory(const char* what, size_t count) {
-  return Status::Error(ErrorCode::kOutOfMemory, what, static_cast<int64_t>(count));
+  return Status::Error(ErrorCode::kOutOfMemory, "%s (%lld)", what, static_cast<long long>(count));
 }
 
 size_t VectorSize(const IndexVector* v) { return v == nullptr ? 0 : v->size(); }
@@ -29,46 +29,52 @@ size_t VectorSize(const IndexVector* v) { return v == nullptr ? 0 : v->size(); }
 Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
   const size_t element_size = ScalarTypeSize(static_cast<int32_t>(t->scalar_type()));
   if (element_size == 0) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor dtype",
-                         static_cast<int64_t>(t->scalar_type()));
+    return Status::Error(ErrorCode::kNotSupported, "tensor dtype (%lld)",
+                         static_cast<long long>(t->scalar_type()));
   }
   out->dtype = static_cast<ScalarType>(t->scalar_type());
   const auto* sizes = t->sizes();
   const uint32_t rank = sizes ? sizes->size() : 0;
   if (rank > static_cast<uint32_t>(kMaxRank)) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor rank", rank, kMaxRank);
+    return Status::Error(ErrorCode::kNotSupported, "tensor rank (%lld, %lld)", static_cast<long long>(rank),
+                         static_cast<long long>(kMaxRank));
   }
   out->rank = static_cast<int32_t>(rank);
   size_t numel = 1;
   for (uint32_t d = 0; d < rank; ++d) {
     const int32_t size = sizes->Get(d);
-    if (size < 0) return Status::Error(ErrorCode::kInvalidProgram, "negative tensor size", size);
+    if (size < 0) {
+      return Status::Error(ErrorCode::kInvalidProgram, "negative tensor size (%lld)",
+                           static_cast<long long>(size));
+    }
     out->sizes[d] = size;
     if (size != 0 && numel > kMaxTensorBytes / static_cast<size_t>(size)) {
-      return Status::Error(ErrorCode::kOutOfRange, "tensor too large", d, size);
+      return Status::Error(ErrorCode::kOutOfRange, "tensor too large (%lld, %lld)", static_cast<long long>(d),
+                           static_cast<long long>(size));
     }
     numel *= static_cast<size_t>(size);
   }
   if (numel > kMaxTensorBytes / element_size) {
-    return Status::Error(ErrorCode::kOutOfRange, "tensor too large (elements)",
-                         static_cast<int64_t>(numel));
+    return Status::Error(ErrorCode::kOutOfRange, "tensor too large (elements) (%lld)",
+                         static_cast<long long>(numel));
   }
   out->numel = numel;
   out->nbytes = numel * element_size;
   if (const auto* dim_order = t->dim_order()) {
     if (dim_order->size() != rank) {
-      return Status::Error(ErrorCode::kInvalidProgram, "dim order length", dim_order->size(),
-                           rank);
+      return Status::Error(ErrorCode::kInvalidProgram, "dim order length (%lld, %lld)",
+                           static_cast<long long>(dim_order->size()), static_cast<long long>(rank));
     }
     for (uint32_t d = 0; d < rank; ++d) {
       if (dim_order->Get(d) != d) {
-        return Status::Error(ErrorCode::kNotSupported, "non-contiguous dim order", d,
-                             dim_order->Get(d));
+        return Status::Error(ErrorCode::kNotSupported, "non-contiguous dim order (%lld, %lld)",
+                             static_cast<long long>(d), static_cast<long long>(dim_order->Get(d)));
       }
     }
   }
   if (t->storage_offset() != 0) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor storage offset", t->storage_offset());
+    return Status::Error(ErrorCode::kNotSupported, "tensor storage offset (%lld)",
+                         static_cast<long long>(t->storage_offset()));
   }
   if (t->shape_dynamism() == fb::TensorShapeDynamism::DYNAMIC_UNBOUND) {
     return Status::Error(ErrorCode::kNotSupported, "tensor with unbounded dynamic shape");
@@ -87,42 +93,42 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
   const fb::AllocationDetails* allocation = t->allocation_info();
   if (allocation != nullptr) {
     if (t->data_buffer_idx() != 0) {
-      return Status::Error(ErrorCode::kNotSupported, "mutable tensor with initial data",
-                           t->data_buffer_idx());
+      return Status::Error(ErrorCode::kNotSupported, "mutable tensor with initial data (%lld)",
+                           static_cast<long long>(t->data_buffer_idx()));
     }
     const auto* buffer_sizes = plan->non_const_buffer_sizes();
     const uint32_t id = allocation->memory_id();
     const uint32_t buffer_count = buffer_sizes ? buffer_sizes->size() : 0;
     if (id == 0 || id >= buffer_count) {
-      return Status::Error(ErrorCode::kOutOfRange, "memory id", id, buffer_count);
+      return Status::Error(ErrorCode::kOutOfRange, "memory id (%lld, %lld)", static_cast<long long>(id),
+                           static_cast<long long>(buffer_count));
     }
-    if (id - 1 >= memory.planned.size) {
-      return Status::Error(ErrorCode::kOutOfMemory, "no arena for memory id", id,
-                           static_cast<int64_t>(memory.planned.size));
+    if (id - 1 >= memory.planned.size()) {
+      return Status::Error(ErrorCode::kOutOfMemory, "no arena for memory id (%lld, %lld)",
+                           static_cast<long long>(id), static_cast<long long>(memory.planned.size()));
     }
     const uint64_t offset = static_cast<uint64_t>(allocation->memory_offset_high()) << 32 |
                             allocation->memory_offset_low();
     const int64_t planned_size = internal::VectorElement(buffer_sizes, id);
     if (planned_size < 0 || offset > static_cast<uint64_t>(planned_size) ||
         out->nbytes > static_cast<uint64_t>(planned_size) - offset) {
-      return Status::Error(ErrorCode::kOutOfRange, "tensor past its planned buffer",
-                           static_cast<int64_t>(offset), static_cast<int64_t>(out->nbytes));
+      return Status::Error(ErrorCode::kOutOfRange, "tensor past its planned buffer (%lld, %lld)",
+                           static_cast<long long>(offset), static_cast<long long>(out->nbytes));
     }
     const Span<uint8_t>& arena = memory.planned[id - 1];
-    if (offset + out->nbytes > arena.size) {
-      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small for a tensor", id,
-                           static_cast<int64_t>(arena.size));
+    if (offset + out->nbytes > arena.size()) {
+      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small for a tensor (%lld, %lld)",
+                           static_cast<long long>(id), static_cast<long long>(arena.size()));
     }
-    out->data = arena.data + offset;
+    out->data = arena.data() + offset;
   } else if (t->data_buffer_idx() != 0) {
-    const void* data = nullptr;
-    ESDK_RETURN_IF_ERROR(program.ConstantData(t->data_buffer_idx(), out->nbytes, &data));
+    ESDK_ASSIGN_OR_RETURN(const void* data, program.ConstantData(t->data_buffer_idx(), out->nbytes));
     // Kernels only read constants; the const is restored by their signatures.
     out->data = const_cast<void*>(data);
   }
   if (out->data != nullptr && reinterpret_cast<uintptr_t>(out->data) % out->ElementSize() != 0) {
-    return Status::Error(ErrorCode::kInvalidProgram, "tensor data misaligned",
-                         static_cast<int64_t>(reinterpret_cast<uintptr_t>(out->data) % 16));
+    return Status::Error(ErrorCode::kInvalidProgram, "tensor data misaligned (%lld)",
+                         static_cast<long long>(reinterpret_cast<uintptr_t>(out->data) % 16));
   }
   return Status::Ok();
 }
@@ -148,19 +154,18 @@ const char* ValueTagName(Value::Tag tag) {
 
 Status Method::PlannedBufferSizes(const Program& program, const char* name, size_t* sizes,
                                   size_t capacity, size_t* count) {
-  const fb::ExecutionPlan* plan = nullptr;
-  ESDK_RETURN_IF_ERROR(program.FindMethod(name, &plan));
+  ESDK_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.FindMethod(name));
   const auto* buffer_sizes = plan->non_const_buffer_sizes();
   const size_t n = buffer_sizes == nullptr || buffer_sizes->size() == 0 ? 0 : buffer_sizes->size() - 1;
   if (n > capacity) {
-    return Status::Error(ErrorCode::kOutOfMemory, "too many planned buffers",
-                         static_cast<int64_t>(n), static_cast<int64_t>(capacity));
+    return Status::Error(ErrorCode::kOutOfMemory, "too many planned buffers (%lld, %lld)",
+                         static_cast<long long>(n), static_cast<long long>(capacity));
   }
   for (size_t i = 0; i < n; ++i) {
     const int64_t size = internal::VectorElement(buffer_sizes, static_cast<uint32_t>(i + 1));
     if (size < 0 || static_cast<uint64_t>(size) > SIZE_MAX) {
-      return Status::Error(ErrorCode::kOutOfRange, "planned buffer size", static_cast<int64_t>(i),
-                           size);
+      return Status::Error(ErrorCode::kOutOfRange, "planned buffer size (%lld, %lld)",
+                           static_cast<long long>(i), static_cast<long long>(size));
     }
     sizes[i] = static_cast<size_t>(size);
   }
@@ -173,22 +178,25 @@ Status Method::Load(const Program& program, const char* name, const Registries& 
   if (memory.runtime == nullptr || out == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "no runtime arena");
   }
-  const fb::ExecutionPlan* plan = nullptr;
-  ESDK_RETURN_IF_ERROR(program.FindMethod(name, &plan));
+  ESDK_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.FindMethod(name));
 
   // The caller's planned arenas must cover what the plan asks for.
   const auto* buffer_sizes = plan->non_const_buffer_sizes();
   const uint32_t buffer_count = buffer_sizes ? buffer_sizes->size() : 0;
   for (uint32_t id = 1; id < buffer_count; ++id) {
     const int64_t needed = internal::VectorElement(buffer_sizes, id);
-    if (needed < 0) return Status::Error(ErrorCode::kInvalidProgram, "planned buffer size", needed);
-    if (id - 1 >= memory.planned.size) {
-      return Status::Error(ErrorCode::kOutOfMemory, "planned arena missing for memory id", id,
-                           static_cast<int64_t>(memory.planned.size));
+    if (needed < 0) {
+      return Status::Error(ErrorCode::kInvalidProgram, "planned buffer size (%lld)",
+                           static_cast<long long>(needed));
     }
-    if (static_cast<uint64_t>(needed) > memory.planned[id - 1].size) {
-      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small (needed, given)",
-                           needed, static_cast<int64_t>(memory.planned[id - 1].size));
+    if (id - 1 >= memory.planned.size()) {
+      return Status::Error(ErrorCode::kOutOfMemory, "planned arena missing for memory id (%lld, %lld)",
+                           static_cast<long long>(id), static_cast<long long>(memory.planned.size()));
+    }
+    if (static_cast<uint64_t>(needed) > memory.planned[id - 1].size()) {
+      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small (needed, given) (%lld, %lld)",
+                           static_cast<long long>(needed),
+                           static_cast<long long>(memory.planned[id - 1].size()));
     }
   }
 
@@ -222,7 +230,8 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
     // The Verifier accepts a union whose type is set but whose table is
     // absent; every val_as_*() below relies on this check.
     if (value->val_type() != fb::KernelTypes::NONE && value->val() == nullptr) {
-      return Status::Error(ErrorCode::kInvalidProgram, "value without its table", i);
+      return Status::Error(ErrorCode::kInvalidProgram, "value without its table (%lld)",
+                           static_cast<long long>(i));
     }
     switch (value->val_type()) {
       case fb::KernelTypes::NONE:
@@ -265,8 +274,8 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
       case fb::KernelTypes::OptionalTensorList:
         break;  // pass 2
       default:
-        return Status::Error(ErrorCode::kNotSupported, "value type",
-                             static_cast<int64_t>(value->val_type()), i);
+        return Status::Error(ErrorCode::kNotSupported, "value type (%lld, %lld)",
+                             static_cast<long long>(value->val_type()), static_cast<long long>(i));
     }
   }
 
@@ -284,11 +293,12 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
           // Items are indices of Int values (ExecuTorch's symbolic-int layout).
           const int64_t index = internal::VectorElement(items, k);
           if (index < 0 || static_cast<uint64_t>(index) >= count) {
-            return Status::Error(ErrorCode::kOutOfRange, "int list item index", index,
-                                 static_cast<int64_t>(count));
+            return Status::Error(ErrorCode::kOutOfRange, "int list item index (%lld, %lld)",
+                                 static_cast<long long>(index), static_cast<long long>(count));
           }
           if (resolved[index].tag != Value::Tag::kInt) {
-            return Status::Error(ErrorCode::kInvalidProgram, "int list item is not an Int", index);
+            return Status::Error(ErrorCode::kInvalidProgram, "int list item is not an Int (%lld)",
+                                 static_cast<long long>(index));
           }
           ints[k] = resolved[index].i;
         }
@@ -328,14 +338,14 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
           const int32_t index = items->Get(k);
           if (optional && index == -1) continue;  // None
           if (index < 0 || static_cast<size_t>(index) >= count) {
-            return Status::Error(ErrorCode::kOutOfRange, "tensor list item index", index,
-                                 static_cast<int64_t>(count));
+            return Status::Error(ErrorCode::kOutOfRange, "tensor list item index (%lld, %lld)",
+                                 static_cast<long long>(index), static_cast<long long>(count));
           }
           if (resolved[index].tag == Value::Tag::kTensor) {
             tensors[k] = resolved[index].tensor;
           } else if (!(optional && resolved[index].tag == Value::Tag::kNone)) {
-            return Status::Error(ErrorCode::kInvalidProgram, "tensor list item is not a Tensor",
-                                 index);
+            return Status::Error(ErrorCode::kInvalidProgram, "tensor list item is not a Tensor (%lld)",
+                                 static_cast<long long>(index));
           }
         }
         v.tag = optional ? Value::Tag::kOptionalTensorList : Value::Tag::kTensorList;
@@ -356,9 +366,9 @@ Status Method::ResolveIndexList(const void* list_ptr, Arena* arena, Span<Value*>
   if (resolved == nullptr && n > 0) return OutOfMemory("runtime arena: value indices", n);
   for (uint32_t k = 0; k < n; ++k) {
     const int32_t index = list->Get(k);
-    if (index < 0 || static_cast<size_t>(index) >= values_.size) {
-      return Status::Error(ErrorCode::kOutOfRange, "value index", index,
-                           static_cast<int64_t>(values_.size));
+    if (index < 0 || static_cast<size_t>(index) >= values_.size()) {
+      return Status::Error(ErrorCode::kOutOfRange, "value index (%lld, %lld)", static_cast<long long>(index),
+                           static_cast<long long>(values_.size()));
     }
     resolved[k] = &values_[static_cast<size_t>(index)];
   }
@@ -369,7 +379,7 @@ Status Method::ResolveIndexList(const void* list_ptr, Arena* arena, Span<Value*>
 Status Method::ResolveArgs(const void* list_ptr, Arena* arena, Span<Value* const>* out) {
   Span<Value*> resolved;
   ESDK_RETURN_IF_ERROR(ResolveIndexList(list_ptr, arena, &resolved));
-  *out = {resolved.data, resolved.size};
+  *out = {resolved.data(), resolved.size()};
   return Status::Ok();
 }
 
@@ -382,14 +392,17 @@ Status Method::LoadDelegates(const Program& program, const void* plan_ptr,
   for (uint32_t i = 0; i < count; ++i) {
     const fb::BackendDelegate* delegate = delegates->Get(i);
     const auto* id = delegate->id();
-    if (id == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "delegate without id", i);
+    if (id == nullptr) {
+      return Status::Error(ErrorCode::kInvalidProgram, "delegate without id (%lld)",
+                           static_cast<long long>(i));
+    }
     Backend* backend = registries.backends.Find(id->c_str(), id->size());
     if (backend == nullptr) {
-      return Status::ErrorNamed(ErrorCode::kNotFound, "backend not registered", id->c_str(),
-                                id->size());
+      return Status::Error(ErrorCode::kNotFound, "backend not registered: %.*s", static_cast<int>(id->size()),
+                           id->c_str());
     }
     DelegateInit init{};
-    ESDK_RETURN_IF_ERROR(program.DelegateData(delegate->processed(), &init.processed));
+    ESDK_ASSIGN_OR_RETURN(init.processed, program.DelegateData(delegate->processed()));
     const auto* specs = delegate->compile_specs();
     const size_t spec_count = specs ? specs->size() : 0;
     CompileSpec* compile_specs = arena->New<CompileSpec>(spec_count);
@@ -417,8 +430,8 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
   const auto* chains = plan->chains();
   const size_t chain_count = chains ? chains->size() : 0;
   if (chain_count > 1) {
-    return Status::Error(ErrorCode::kNotSupported, "more than one chain",
-                         static_cast<int64_t>(chain_count));
+    return Status::Error(ErrorCode::kNotSupported, "more than one chain (%lld)",
+                         static_cast<long long>(chain_count));
   }
   const auto* list = chain_count == 1 ? chains->Get(0)->instructions() : nullptr;
   const size_t count = list ? list->size() : 0;
@@ -428,9 +441,9 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
   const uint32_t operator_count = operators ? operators->size() : 0;
 
   auto value_at = [this](int32_t index, Value** out) -> Status {
-    if (index < 0 || static_cast<size_t>(index) >= values_.size) {
-      return Status::Error(ErrorCode::kOutOfRange, "value index", index,
-                           static_cast<int64_t>(values_.size));
+    if (index < 0 || static_cast<size_t>(index) >= values_.size()) {
+      return Status::Error(ErrorCode::kOutOfRange, "value index (%lld, %lld)", static_cast<long long>(index),
+                           static_cast<long long>(values_.size()));
     }
     *out = &values_[static_cast<size_t>(index)];
     return Status::Ok();
@@ -440,14 +453,16 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
     const fb::Instruction* instruction = list->Get(pc);
     Instruction& out = instructions[pc];
     if (instruction->instr_args() == nullptr) {
-      return Status::Error(ErrorCode::kInvalidProgram, "instruction without arguments", pc);
+      return Status::Error(ErrorCode::kInvalidProgram, "instruction without arguments (%lld)",
+                           static_cast<long long>(pc));
     }
     switch (instruction->instr_args_type()) {
       case fb::InstructionArguments::KernelCall: {
         const fb::KernelCall* call = instruction->instr_args_as_KernelCall();
         if (call->op_index() < 0 || static_cast<uint32_t>(call->op_index()) >= operator_count) {
-          return Status::Error(ErrorCode::kOutOfRange, "operator index", call->op_index(),
-                               operator_count);
+          return Status::Error(ErrorCode::kOutOfRange, "operator index (%lld, %lld)",
+                               static_cast<long long>(call->op_index()),
+                               static_cast<long long>(operator_count));
         }
         const fb::Operator* op = operators->Get(static_cast<uint32_t>(call->op_index()));
         const auto* name = op->name();
@@ -458,8 +473,8 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
                                                overload ? overload->c_str() : "",
                                                overload ? overload->size() : 0);
         if (out.kernel == nullptr) {
-          return Status::ErrorNamed(ErrorCode::kNotFound, "operator not registered",
-                                    name->c_str(), name->size());
+          return Status::Error(ErrorCode::kNotFound, "operator not registered: %.*s",
+                               static_cast<int>(name->size()), name->c_str());
         }
         ESDK_RETURN_IF_ERROR(ResolveArgs(call->args(), arena, &out.args));
         break;
@@ -467,9 +482,10 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
       case fb::InstructionArguments::DelegateCall: {
         const fb::DelegateCall* call = instruction->instr_args_as_DelegateCall();
         if (call->delegate_index() < 0 ||
-            static_cast<size_t>(call->delegate_index()) >= delegates_.size) {
-          return Status::Error(ErrorCode::kOutOfRange, "delegate index", call->delegate_index(),
-                               static_cast<int64_t>(delegates_.size));
+            static_cast<size_t>(call->delegate_index()) >= delegates_.size()) {
+          return Status::Error(ErrorCode::kOutOfRange, "delegate index (%lld, %lld)",
+                               static_cast<long long>(call->delegate_index()),
+                               static_cast<long long>(delegates_.size()));
         }
         out.kind = Instruction::Kind::kDelegate;
         out.delegate = static_cast<uint32_t>(call->delegate_index());
@@ -489,8 +505,9 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         ESDK_RETURN_IF_ERROR(value_at(call->cond_value_index(), &out.from));
         if (call->destination_instruction() < 0 ||
             static_cast<size_t>(call->destination_instruction()) >= count) {
-          return Status::Error(ErrorCode::kOutOfRange, "jump destination",
-                               call->destination_instruction(), static_cast<int64_t>(count));
+          return Status::Error(ErrorCode::kOutOfRange, "jump destination (%lld, %lld)",
+                               static_cast<long long>(call->destination_instruction()),
+                               static_cast<long long>(count));
         }
         out.destination = static_cast<uint32_t>(call->destination_instruction());
         break;
@@ -500,14 +517,15 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         out.kind = Instruction::Kind::kFree;
         ESDK_RETURN_IF_ERROR(value_at(call->value_index(), &out.from));
         if (!out.from->IsTensor()) {
-          return Status::Error(ErrorCode::kInvalidProgram, "free of a non-tensor value",
-                               call->value_index());
+          return Status::Error(ErrorCode::kInvalidProgram, "free of a non-tensor value (%lld)",
+                               static_cast<long long>(call->value_index()));
         }
         break;
       }
       default:
-        return Status::Error(ErrorCode::kInvalidProgram, "instruction type",
-                             static_cast<int64_t>(instruction->instr_args_type()), pc);
+        return Status::Error(ErrorCode::kInvalidProgram, "instruction type (%lld, %lld)",
+                             static_cast<long long>(instruction->instr_args_type()),
+                             static_cast<long long>(pc));
     }
   }
   instructions_ = {instructions, count};
@@ -515,22 +533,22 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
 }
 
 Status Method::SetInput(size_t i, const void* data, size_t nbytes) {
-  if (i >= inputs_.size) {
-    return Status::Error(ErrorCode::kOutOfRange, "input index", static_cast<int64_t>(i),
-                         static_cast<int64_t>(inputs_.size));
+  if (i >= inputs_.size()) {
+    return Status::Error(ErrorCode::kOutOfRange, "input index (%lld, %lld)", static_cast<long long>(i),
+                         static_cast<long long>(inputs_.size()));
   }
   const Value& value = *inputs_[i];
   if (!value.IsTensor()) {
-    return Status::Error(ErrorCode::kNotSupported, "non-tensor input", static_cast<int64_t>(i));
+    return Status::Error(ErrorCode::kNotSupported, "non-tensor input (%lld)", static_cast<long long>(i));
   }
   Tensor& tensor = *value.tensor;
   if (nbytes != tensor.nbytes) {
-    return Status::Error(ErrorCode::kInvalidArgument, "input size (given, expected)",
-                         static_cast<int64_t>(nbytes), static_cast<int64_t>(tensor.nbytes));
+    return Status::Error(ErrorCode::kInvalidArgument, "input size (given, expected) (%lld, %lld)",
+                         static_cast<long long>(nbytes), static_cast<long long>(tensor.nbytes));
   }
   if (tensor.data == nullptr) {
-    return Status::Error(ErrorCode::kNotSupported, "input tensor is not memory-planned",
-                         static_cast<int64_t>(i));
+    return Status::Error(ErrorCode::kNotSupported, "input tensor is not memory-planned (%lld)",
+                         static_cast<long long>(i));
   }
   if (nbytes > 0) std::memmove(tensor.data, data, nbytes);
   return Status::Ok();
@@ -540,11 +558,11 @@ Status Method::Execute() {
   failed_instruction_ = -1;
   uint64_t steps = 0;
   size_t pc = 0;
-  while (pc < instructions_.size) {
+  while (pc < instructions_.size()) {
     if (++steps > budget_) {
       failed_instruction_ = static_cast<int64_t>(pc);
-      return Status::Error(ErrorCode::kInvalidProgram, "instruction budget exhausted",
-                           static_cast<int64_t>(budget_));
+      return Status::Error(ErrorCode::kInvalidProgram, "instruction budget exhausted (%lld)",
+                           static_cast<long long>(budget_));
     }
     const Instruction& instruction = instructions_[pc];
     Status status;

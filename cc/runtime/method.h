@@ -14,11 +14,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/runtime/arena.h"
+#include "cc/core/arena.h"
 #include "cc/runtime/backend.h"
 #include "cc/runtime/operator_registry.h"
 #include "cc/runtime/program.h"
-#include "cc/runtime/status.h"
+#include "cc/core/status.h"
 #include "cc/runtime/value.h"
 
 namespace ethosu_sdk::runtime {
@@ -44,8 +44,8 @@ class Method {
   static Status Load(const Program& program, const char* name, const Registries& registries,
                      const MethodMemory& memory, Method* out);
 
-  size_t InputCount() const { return inputs_.size; }
-  size_t OutputCount() const { return outputs_.size; }
+  size_t InputCount() const { return inputs_.size(); }
+  size_t OutputCount() const { return outputs_.size(); }
   const Value& Input(size_t i) const { return *inputs_[i]; }
   const Value& Output(size_t i) const { return *outputs_[i]; }
 

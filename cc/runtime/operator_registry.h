@@ -10,7 +10,7 @@
 
 #include <cstddef>
 
-#include "cc/runtime/status.h"
+#include "cc/core/status.h"
 #include "cc/runtime/value.h"
 
 namespace ethosu_sdk::runtime {

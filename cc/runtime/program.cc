@@ -37,8 +37,8 @@ Status Program::Load(const void* data, size_t size, Program* out) {
   }
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
   if (size < kHeaderOffset) {
-    return Status::Error(ErrorCode::kInvalidProgram, "file shorter than a flatbuffer header",
-                         static_cast<int64_t>(size));
+    return Status::Error(ErrorCode::kInvalidProgram, "file shorter than a flatbuffer header (%lld)",
+                         static_cast<long long>(size));
   }
   if (!flatbuffers::BufferHasIdentifier(bytes, fb::ProgramIdentifier())) {
     return Status::Error(ErrorCode::kInvalidProgram, "file identifier is not ET12");
@@ -51,30 +51,31 @@ Status Program::Load(const void* data, size_t size, Program* out) {
     const uint8_t* header = bytes + kHeaderOffset;
     const uint32_t length = ReadU32(header + 4);
     if (length < kHeaderMinLength || length > size - kHeaderOffset) {
-      return Status::Error(ErrorCode::kInvalidProgram, "extended header length", length);
+      return Status::Error(ErrorCode::kInvalidProgram, "extended header length (%lld)",
+                           static_cast<long long>(length));
     }
     program_size = ReadU64(header + 8);
     segment_base = ReadU64(header + 16);
     if (program_size < kHeaderOffset + length || program_size > size) {
-      return Status::Error(ErrorCode::kInvalidProgram, "program size outside the file",
-                           static_cast<int64_t>(program_size), static_cast<int64_t>(size));
+      return Status::Error(ErrorCode::kInvalidProgram, "program size outside the file (%lld, %lld)",
+                           static_cast<long long>(program_size), static_cast<long long>(size));
     }
     if (segment_base > size || (segment_base != 0 && segment_base < program_size)) {
-      return Status::Error(ErrorCode::kInvalidProgram, "segment base offset outside the file",
-                           static_cast<int64_t>(segment_base), static_cast<int64_t>(size));
+      return Status::Error(ErrorCode::kInvalidProgram, "segment base offset outside the file (%lld, %lld)",
+                           static_cast<long long>(segment_base), static_cast<long long>(size));
     }
     if (length >= kHeaderFullLength) {
       const uint64_t segment_data_size = ReadU64(header + 24);
       if (segment_data_size > size - segment_base) {
-        return Status::Error(ErrorCode::kInvalidProgram, "segment data past the end of the file",
-                             static_cast<int64_t>(segment_data_size),
-                             static_cast<int64_t>(size - segment_base));
+        return Status::Error(ErrorCode::kInvalidProgram, "segment data past the end of the file (%lld, %lld)",
+                             static_cast<long long>(segment_data_size),
+                             static_cast<long long>(size - segment_base));
       }
     }
   }
   if (program_size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
-    return Status::Error(ErrorCode::kInvalidProgram, "flatbuffer too large",
-                         static_cast<int64_t>(program_size));
+    return Status::Error(ErrorCode::kInvalidProgram, "flatbuffer too large (%lld)",
+                         static_cast<long long>(program_size));
   }
 
   flatbuffers::Verifier::Options options;
@@ -95,8 +96,8 @@ Status Program::Load(const void* data, size_t size, Program* out) {
     for (uint32_t i = 0; i < segments->size(); ++i) {
       const fb::DataSegment* segment = segments->Get(i);
       if (segment->offset() > available || segment->size() > available - segment->offset()) {
-        return Status::Error(ErrorCode::kOutOfRange, "segment outside the file", i,
-                             static_cast<int64_t>(segment->offset()));
+        return Status::Error(ErrorCode::kOutOfRange, "segment outside the file (%lld, %lld)",
+                             static_cast<long long>(i), static_cast<long long>(segment->offset()));
       }
     }
   }
@@ -111,8 +112,9 @@ Status Program::Load(const void* data, size_t size, Program* out) {
     }
     const uint32_t segment_count = program->segments() ? program->segments()->size() : 0;
     if (constant_segment->segment_index() >= segment_count) {
-      return Status::Error(ErrorCode::kOutOfRange, "constant segment index",
-                           constant_segment->segment_index(), segment_count);
+      return Status::Error(ErrorCode::kOutOfRange, "constant segment index (%lld, %lld)",
+                           static_cast<long long>(constant_segment->segment_index()),
+                           static_cast<long long>(segment_count));
     }
   }
   if (program->execution_plan() == nullptr || program->execution_plan()->size() == 0) {
@@ -130,82 +132,75 @@ size_t Program::MethodCount() const {
   return program_ == nullptr ? 0 : program_->execution_plan()->size();
 }
 
-Status Program::FindMethod(const char* name, const fb::ExecutionPlan** out) const {
+Result<const fb::ExecutionPlan*> Program::FindMethod(const char* name) const {
   if (program_ == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "program not loaded");
   const auto* plans = program_->execution_plan();
   for (uint32_t i = 0; i < plans->size(); ++i) {
     const fb::ExecutionPlan* plan = plans->Get(i);
-    if (plan->name() != nullptr && std::strcmp(plan->name()->c_str(), name) == 0) {
-      *out = plan;
-      return Status::Ok();
-    }
+    if (plan->name() != nullptr && std::strcmp(plan->name()->c_str(), name) == 0) return plan;
   }
-  return Status::ErrorNamed(ErrorCode::kNotFound, "no method", name, std::strlen(name));
+  return Status::Error(ErrorCode::kNotFound, "no method: %s", name);
 }
 
-Status Program::Segment(uint32_t index, Span<const uint8_t>* out) const {
+Result<Span<const uint8_t>> Program::Segment(uint32_t index) const {
   const auto* segments = program_->segments();
   const uint32_t count = segments ? segments->size() : 0;
   if (index >= count) {
-    return Status::Error(ErrorCode::kOutOfRange, "segment index", index, count);
+    return Status::Error(ErrorCode::kOutOfRange, "segment index (%lld, %lld)", static_cast<long long>(index),
+                         static_cast<long long>(count));
   }
   // Ranges were checked against the file in Load.
   const fb::DataSegment* segment = segments->Get(index);
-  out->data = segment->size() == 0 ? data_ : data_ + segment_base_ + segment->offset();
-  out->size = static_cast<size_t>(segment->size());
-  return Status::Ok();
+  const uint8_t* start = segment->size() == 0 ? data_ : data_ + segment_base_ + segment->offset();
+  return Span<const uint8_t>(start, static_cast<size_t>(segment->size()));
 }
 
-Status Program::ConstantData(uint32_t index, size_t nbytes, const void** out) const {
+Result<const void*> Program::ConstantData(uint32_t index, size_t nbytes) const {
   const auto* buffers = program_->constant_buffer();
   if (buffers != nullptr && buffers->size() > 0) {
     if (index >= buffers->size()) {
-      return Status::Error(ErrorCode::kOutOfRange, "constant buffer index", index,
-                           buffers->size());
+      return Status::Error(ErrorCode::kOutOfRange, "constant buffer index (%lld, %lld)",
+                           static_cast<long long>(index), static_cast<long long>(buffers->size()));
     }
     const auto* storage = buffers->Get(index)->storage();
     const size_t available = storage ? storage->size() : 0;
     if (nbytes > available) {
-      return Status::Error(ErrorCode::kOutOfRange, "constant buffer smaller than its tensor",
-                           static_cast<int64_t>(available), static_cast<int64_t>(nbytes));
+      return Status::Error(ErrorCode::kOutOfRange, "constant buffer smaller than its tensor (%lld, %lld)",
+                           static_cast<long long>(available), static_cast<long long>(nbytes));
     }
-    *out = storage ? storage->data() : nullptr;
-    return Status::Ok();
+    return storage ? static_cast<const void*>(storage->data()) : nullptr;
   }
   const fb::SubsegmentOffsets* constants = program_->constant_segment();
   const auto* offsets = constants ? constants->offsets() : nullptr;
   const uint32_t count = offsets ? offsets->size() : 0;
   if (index >= count) {
-    return Status::Error(ErrorCode::kOutOfRange, "constant index", index, count);
+    return Status::Error(ErrorCode::kOutOfRange, "constant index (%lld, %lld)", static_cast<long long>(index),
+                         static_cast<long long>(count));
   }
-  Span<const uint8_t> segment;
-  ESDK_RETURN_IF_ERROR(Segment(constants->segment_index(), &segment));
+  ESDK_ASSIGN_OR_RETURN(const Span<const uint8_t> segment, Segment(constants->segment_index()));
   const uint64_t offset = internal::VectorElement(offsets, index);
-  if (offset > segment.size || nbytes > segment.size - offset) {
-    return Status::Error(ErrorCode::kOutOfRange, "constant data past its segment",
-                         static_cast<int64_t>(offset), static_cast<int64_t>(nbytes));
+  if (offset > segment.size() || nbytes > segment.size() - offset) {
+    return Status::Error(ErrorCode::kOutOfRange, "constant data past its segment (%lld, %lld)",
+                         static_cast<long long>(offset), static_cast<long long>(nbytes));
   }
-  *out = segment.data + offset;
-  return Status::Ok();
+  return static_cast<const void*>(segment.data() + offset);
 }
 
-Status Program::DelegateData(const fb::BackendDelegateDataReference* ref,
-                             Span<const uint8_t>* out) const {
+Result<Span<const uint8_t>> Program::DelegateData(const fb::BackendDelegateDataReference* ref) const {
   if (ref == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "delegate without data");
-  if (ref->location() == fb::DataLocation::SEGMENT) return Segment(ref->index(), out);
+  if (ref->location() == fb::DataLocation::SEGMENT) return Segment(ref->index());
   if (ref->location() != fb::DataLocation::INLINE) {
-    return Status::Error(ErrorCode::kInvalidProgram, "delegate data location",
-                         static_cast<int64_t>(ref->location()));
+    return Status::Error(ErrorCode::kInvalidProgram, "delegate data location (%lld)",
+                         static_cast<long long>(ref->location()));
   }
   const auto* inline_data = program_->backend_delegate_data();
   const uint32_t count = inline_data ? inline_data->size() : 0;
   if (ref->index() >= count) {
-    return Status::Error(ErrorCode::kOutOfRange, "inline delegate data index", ref->index(), count);
+    return Status::Error(ErrorCode::kOutOfRange, "inline delegate data index (%lld, %lld)",
+                         static_cast<long long>(ref->index()), static_cast<long long>(count));
   }
   const auto* bytes = inline_data->Get(ref->index())->data();
-  out->data = bytes ? bytes->data() : nullptr;
-  out->size = bytes ? bytes->size() : 0;
-  return Status::Ok();
+  return bytes ? Span<const uint8_t>(bytes->data(), bytes->size()) : Span<const uint8_t>();
 }
 
 }  // namespace ethosu_sdk::runtime

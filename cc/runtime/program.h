@@ -7,7 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/runtime/status.h"
+#include "cc/core/result.h"
+#include "cc/core/status.h"
 #include "cc/runtime/value.h"
 
 namespace executorch_flatbuffer {
@@ -26,19 +27,18 @@ class Program {
 
   size_t MethodCount() const;
   // The execution plan called `name`, or kNotFound.
-  Status FindMethod(const char* name, const executorch_flatbuffer::ExecutionPlan** out) const;
+  Result<const executorch_flatbuffer::ExecutionPlan*> FindMethod(const char* name) const;
 
   // Data of constant tensor `index` (Tensor.data_buffer_idx), at least
   // `nbytes` long, from the constant segment or the inline constant buffers.
-  Status ConstantData(uint32_t index, size_t nbytes, const void** out) const;
+  Result<const void*> ConstantData(uint32_t index, size_t nbytes) const;
   // A delegate's processed payload (inline or in a segment).
-  Status DelegateData(const executorch_flatbuffer::BackendDelegateDataReference* ref,
-                      Span<const uint8_t>* out) const;
+  Result<Span<const uint8_t>> DelegateData(const executorch_flatbuffer::BackendDelegateDataReference* ref) const;
 
   const executorch_flatbuffer::Program* flatbuffer() const { return program_; }
 
  private:
-  Status Segment(uint32_t index, Span<const uint8_t>* out) const;
+  Result<Span<const uint8_t>> Segment(uint32_t index) const;
 
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;

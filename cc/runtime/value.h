@@ -6,18 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/core/span.h"
 #include "cc/runtime/tensor.h"
 
 namespace ethosu_sdk::runtime {
-
-template <typename T>
-struct Span {
-  T* data = nullptr;
-  size_t size = 0;
-  T& operator[](size_t i) const { return data[i]; }
-  T* begin() const { return data; }
-  T* end() const { return data + size; }
-};
 
 struct Value {
   enum class Tag : uint8_t {

@@ -18,6 +18,7 @@ HERE = pathlib.Path("tests/bad_inputs")
 KWS = "tests/aot/kws_dscnn_u85_256"  # an Ethos-U85 model with its references
 RESNET_CPU = "tests/aot/resnet_blocks_cpu_int8"  # a CPU model of another input shape
 TOPK = "tests/bad_inputs/topk_cpu.pte"  # aten::topk.values, which has no CPU kernel
+TAMPERED = "tests/npu_firmware"  # KWS with a broken command stream: parse_error.pte, bus_error.pte
 
 TOOLS = {
     "aot_compile": "python/ethosu_sdk/cli/aot_compile",
@@ -125,6 +126,11 @@ CASES = [
          r"^ESDK ERROR InvalidArgument .*input dtype or shape differs"),
     Case("host_unknown_method", "host_runner", (*HOST_KWS, "--method=train"), 2,
          r"^ESDK ERROR NotFound .*no method: train$"),
+    # host_runner: the NPU model's own failure codes, and where in the stream
+    Case("host_npu_parse_error", "host_runner", (f"--pte={TAMPERED}/parse_error.pte", f"--input={KWS}.input.tensors"),
+         2, r"^ESDK ERROR NpuCommandStream instruction=\d+ command=0 Ethos-U: unknown command 0x3ff"),
+    Case("host_npu_bus_error", "host_runner", (f"--pte={TAMPERED}/bus_error.pte", f"--input={KWS}.input.tensors"),
+         2, r"^ESDK ERROR NpuBusError instruction=\d+ command=\d+ Ethos-U: .*outside region 1"),
     # pte_info (the Python .pte reader)
     Case("pte_info_missing", "pte_info", ("{in}/none.pte",), 1,
          r"^pte_info: error: cannot read .*/none\.pte: No such file or directory$"),

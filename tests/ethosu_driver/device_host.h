@@ -12,7 +12,7 @@
 #include "cc/drivers/ethosu/wait_hooks.h"
 #include "tests/npu_device/fake_host.h"
 
-namespace ethosu_driver_tests {
+namespace ethosu_sdk::ethosu_driver_tests {
 
 namespace driver = ::ethosu_sdk::drivers::ethosu;
 
@@ -46,4 +46,4 @@ class DeviceHost final : public driver::Bus, public driver::WaitHooks {
   driver::Driver* driver_ = nullptr;
 };
 
-}  // namespace ethosu_driver_tests
+}  // namespace ethosu_sdk::ethosu_driver_tests

@@ -20,10 +20,12 @@
 
 namespace {
 
-using ethosu_driver_tests::DeviceHost;
+using ethosu_sdk::ethosu_driver_tests::DeviceHost;
 using ethosu_sdk::npu_harness::AlignedBytes;
 using ethosu_sdk::npu_harness::PayloadHarness;
 namespace driver = ::ethosu_sdk::drivers::ethosu;
+namespace backend = ::ethosu_sdk::backends::ethosu;
+using ethosu_sdk::ErrorCode;
 
 int failures = 0;
 
@@ -34,31 +36,34 @@ void Expect(bool ok, const std::string& what) {
   }
 }
 
-void ExpectError(const ethosu::Status& status, const char* text, const std::string& what) {
-  const bool ok = !status.ok() && std::strstr(status.message(), text) != nullptr;
-  Expect(ok, what + ": got \"" + status.message() + "\", want \"" + text + "\"");
+// The NPU's failure, through the delegate, with its own code.
+void ExpectError(const ethosu_sdk::Status& status, ethosu_sdk::ErrorCode code, const char* text,
+                 const std::string& what) {
+  const bool ok = status.code() == code && std::strstr(status.message(), text) != nullptr;
+  Expect(ok, what + ": got " + ethosu_sdk::ErrorCodeName(status.code()) + " \"" + status.message() +
+                 "\", want " + ethosu_sdk::ErrorCodeName(code) + " \"" + text + "\"");
 }
 
-const char* ProductOf(const ethosu::VelaPayload& payload) {
+const char* ProductOf(const backend::VelaPayload& payload) {
   switch (payload.product) {
-    case ethosu::NpuProduct::kEthosU55: return "ethos-u55";
-    case ethosu::NpuProduct::kEthosU65: return "ethos-u65";
-    case ethosu::NpuProduct::kEthosU85: return "ethos-u85";
+    case backend::NpuProduct::kEthosU55: return "ethos-u55";
+    case backend::NpuProduct::kEthosU65: return "ethos-u65";
+    case backend::NpuProduct::kEthosU85: return "ethos-u85";
   }
   return "?";
 }
 
 // All MACs of the configuration, as the device is configured (CONFIG's
 // macs_per_cc field).
-int MacsOf(const ethosu::VelaPayload& payload) { return 1 << (payload.arch_config & 0xF); }
+int MacsOf(const backend::VelaPayload& payload) { return 1 << (payload.arch_config & 0xF); }
 
 // The buffers of one delegate call: pseudo-random inputs, the same for
 // every call, and outputs that start as 0xA5.
-void BindBuffers(const ethosu::VelaPayload& payload, PayloadHarness* buffers) {
+void BindBuffers(const ethosu_sdk::backends::ethosu::VelaPayload& payload, PayloadHarness* buffers) {
   ethosu_sdk::npu_harness::HarnessOptions options;
   options.input_seed = 0x2545F491u;
   options.output_fill = 0xA5;
-  const ethosu::Status bound = buffers->Bind(payload, options);
+  const ethosu_sdk::Status bound = buffers->Bind(payload, options);
   Expect(bound.ok(), std::string("harness: ") + bound.message());
 }
 
@@ -70,11 +75,11 @@ struct DriverRun {
   uint32_t timeout_ms = 5000;
 };
 
-ethosu::Status RunThroughDriver(const ethosu::VelaPayload& payload, PayloadHarness* b, const DriverRun& how,
-                                ethosu::DriverFigures* figures = nullptr, uint64_t* polls = nullptr) {
+ethosu_sdk::Status RunThroughDriver(const ethosu_sdk::backends::ethosu::VelaPayload& payload, PayloadHarness* b, const DriverRun& how,
+                                ethosu_sdk::backends::ethosu::DriverFigures* figures = nullptr, uint64_t* polls = nullptr) {
   DeviceHost host(how.product ? how.product : ProductOf(payload), how.macs ? how.macs : MacsOf(payload),
                   how.never_complete);
-  if (!host.ok()) return ethosu::Status::Error("device not created");
+  if (!host.ok()) return ethosu_sdk::Status::Error(ethosu_sdk::ErrorCode::kInternal, "device not created");
   host.Expose(payload.commands, payload.num_commands * 4, false);
   host.Expose(payload.weights, payload.weights_size, false);
   host.Expose(b->scratch().data(), std::min(how.scratch_exposed, b->scratch().size()), true);
@@ -83,21 +88,21 @@ ethosu::Status RunThroughDriver(const ethosu::VelaPayload& payload, PayloadHarne
   config.job_timeout_ms = how.timeout_ms;
   driver::Driver npu_driver(host, host, config);
   host.set_driver(&npu_driver);
-  ethosu::DriverNpu npu(npu_driver);
-  const ethosu::Status status = ethosu::RunDelegate(payload, b->buffers(), npu);
+  ethosu_sdk::backends::ethosu::DriverNpu npu(npu_driver);
+  const ethosu_sdk::Status status = ethosu_sdk::backends::ethosu::RunDelegate(payload, b->buffers(), npu);
   if (figures != nullptr) *figures = npu.figures();
   if (polls != nullptr) *polls = host.polls;
   return status;
 }
 
-void TestWholePayload(const char* path, const ethosu::VelaPayload& payload) {
+void TestWholePayload(const char* path, const ethosu_sdk::backends::ethosu::VelaPayload& payload) {
   PayloadHarness direct, registers;
   BindBuffers(payload, &direct);
   BindBuffers(payload, &registers);
-  const ethosu::Status a = direct.Run();
+  const ethosu_sdk::Status a = direct.Run();
   Expect(a.ok(), std::string(path) + ": direct run: " + a.message());
-  ethosu::DriverFigures figures;
-  const ethosu::Status b = RunThroughDriver(payload, &registers, DriverRun(), &figures);
+  backend::DriverFigures figures;
+  const ethosu_sdk::Status b = RunThroughDriver(payload, &registers, DriverRun(), &figures);
   Expect(b.ok(), std::string(path) + ": run through the driver: " + b.message());
   if (!a.ok() || !b.ok()) return;
   size_t differing = 0, total = 0;
@@ -114,31 +119,31 @@ void TestWholePayload(const char* path, const ethosu::VelaPayload& payload) {
               static_cast<unsigned long long>(figures.events[0]));
 }
 
-void TestFaults(const char* path, const ethosu::VelaPayload& payload) {
+void TestFaults(const char* path, const backend::VelaPayload& payload) {
   const std::string name(path);
   {
     // Compiled for one NPU, run on another family's.
-    const bool u85 = payload.product == ethosu::NpuProduct::kEthosU85;
+    const bool u85 = payload.product == backend::NpuProduct::kEthosU85;
     DriverRun other;
     other.product = u85 ? "ethos-u55" : "ethos-u85";
     other.macs = u85 ? 128 : 256;
     PayloadHarness b;
     BindBuffers(payload, &b);
-    const ethosu::Status s = RunThroughDriver(payload, &b, other);
-    ExpectError(s, "NPU mismatch: the model was compiled for Ethos-U", name + ": mismatch");
-    ExpectError(s, u85 ? "this NPU is Ethos-U55-128 (arch 1." : "this NPU is Ethos-U85-256 (arch 2.", name + ": mismatch names the NPU");
+    const ethosu_sdk::Status s = RunThroughDriver(payload, &b, other);
+    ExpectError(s, ErrorCode::kNpuUnsupported, "NPU mismatch: the model was compiled for Ethos-U", name + ": mismatch");
+    ExpectError(s, ErrorCode::kNpuUnsupported, u85 ? "this NPU is Ethos-U55-128 (arch 1." : "this NPU is Ethos-U85-256 (arch 2.", name + ": mismatch names the NPU");
   }
   {
     // An undefined opcode as the first command.
     std::vector<uint32_t> corrupt(payload.commands, payload.commands + payload.num_commands);
     corrupt[0] = 0x0000007Fu;
-    ethosu::VelaPayload bad = payload;
+    backend::VelaPayload bad = payload;
     bad.commands = corrupt.data();
     PayloadHarness b;
     BindBuffers(payload, &b);
-    const ethosu::Status s = RunThroughDriver(bad, &b, DriverRun());
-    ExpectError(s, "NPU fault: command stream parse error (STATUS 0x", name + ": corrupt stream");
-    ExpectError(s, ", QREAD ", name + ": corrupt stream names QREAD");
+    const ethosu_sdk::Status s = RunThroughDriver(bad, &b, DriverRun());
+    ExpectError(s, ErrorCode::kNpuCommandStream, "NPU fault: command stream parse error (STATUS 0x", name + ": corrupt stream");
+    ExpectError(s, ErrorCode::kNpuCommandStream, ", QREAD ", name + ": corrupt stream names QREAD");
   }
   {
     // The scratch arena cut to 16 bytes: the stream's accesses leave the
@@ -147,7 +152,7 @@ void TestFaults(const char* path, const ethosu::VelaPayload& payload) {
     cut.scratch_exposed = 16;
     PayloadHarness b;
     BindBuffers(payload, &b);
-    ExpectError(RunThroughDriver(payload, &b, cut), "NPU fault: bus error", name + ": access out of range");
+    ExpectError(RunThroughDriver(payload, &b, cut), ErrorCode::kNpuBusError, "NPU fault: bus error", name + ": access out of range");
   }
   {
     DriverRun silent;
@@ -156,8 +161,9 @@ void TestFaults(const char* path, const ethosu::VelaPayload& payload) {
     PayloadHarness b;
     BindBuffers(payload, &b);
     uint64_t polls = 0;
-    const ethosu::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
-    ExpectError(s, "NPU did not complete within 50 ms (STATUS 0x", name + ": never completes");
+    const ethosu_sdk::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
+    ExpectError(s, ErrorCode::kNpuTimeout, "NPU did not complete within 50 ms (STATUS 0x",
+                name + ": never completes");
     Expect(polls >= 50 && polls <= 52, name + ": timed out after " + std::to_string(polls) + " polls");
   }
 }

@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
   }
   npu_harness::CaseFiles files;
   if (!npu_harness::LoadCase(positional[0], positional[1], &files)) return 2;
-  const ethosu::VelaPayload& payload = files.payload;
+  const ethosu_sdk::backends::ethosu::VelaPayload& payload = files.payload;
   const std::vector<TensorRecord>& tensors = files.tensors;
   const int n_in = payload.num_inputs, n_out = payload.num_outputs;
   if (int(tensors.size()) != n_in + n_out) {
@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
   options.output_fill = 0xA5;
   if (trace_path != nullptr || observer.inject >= 0) options.observer = &hook;
   npu_harness::PayloadHarness harness;
-  ethosu::Status status = npu_harness::BindCase(files, payload, options, &harness);
+  ethosu_sdk::Status status = npu_harness::BindCase(files, payload, options, &harness);
   npu::RunStats stats;
   if (status.ok()) status = harness.Run(&stats);
   if (observer.trace != nullptr && fclose(observer.trace) != 0) observer.failed = true;

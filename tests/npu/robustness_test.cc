@@ -27,7 +27,7 @@ void Expect(bool condition, const char* what) {
 
 // A payload run with exactly-sized buffers (inputs all 7) and small bounds;
 // returns the status.
-ethosu::Status Run(const uint8_t* data, size_t size) {
+ethosu_sdk::Status Run(const uint8_t* data, size_t size) {
   HarnessOptions options;
   options.workspace_bytes = 1u << 20;
   options.limits.max_work_per_operation = 1u << 22;
@@ -37,8 +37,8 @@ ethosu::Status Run(const uint8_t* data, size_t size) {
 
 // Offset of the register command stream inside the payload file.
 size_t CommandOffset(const std::vector<uint8_t>& file) {
-  ethosu::VelaPayload payload;
-  if (!ethosu::ParseVelaPayload(file.data(), file.size(), &payload).ok()) return 0;
+  ethosu_sdk::backends::ethosu::VelaPayload payload;
+  if (!ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &payload).ok()) return 0;
   return size_t(reinterpret_cast<const uint8_t*>(payload.commands) - file.data());
 }
 
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   Expect(cmd != 0, "command stream found");
 
   // Unknown opcode.
-  ethosu::Status s = Run(WithCommands(file, cmd, {0x0000007Fu}).data(), file.size());
+  ethosu_sdk::Status s = Run(WithCommands(file, cmd, {0x0000007Fu}).data(), file.size());
   Expect(Contains(s, "unknown command"), "unknown opcode is an error");
   // IFM in an unbound region (5), then a pooling op.
   // (OFM_PRECISION 0x100: global scale, so no scale stream is needed.)
@@ -144,9 +144,9 @@ int main(int argc, char** argv) {
   Expect(Contains(s, "outside LUT memory"), "DMA past the LUT memory is an error");
   // U85-only register fields (the U55/U65 command set has no LUT tables by
   // size, no matmul, no pooling mode NONE): checked on U85 payloads.
-  ethosu::VelaPayload parsed;
-  if (ethosu::ParseVelaPayload(file.data(), file.size(), &parsed).ok() &&
-      parsed.product == ethosu::NpuProduct::kEthosU85) {
+  ethosu_sdk::backends::ethosu::VelaPayload parsed;
+  if (ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &parsed).ok() &&
+      parsed.product == ethosu_sdk::backends::ethosu::NpuProduct::kEthosU85) {
     // A 512-byte LUT (LUT_S8_S16) at table 7: outside the LUT memory.
     s = Run(WithCommands(file, cmd, {0x01030114u, 0x00E50125u, 0x00030005u}).data(), file.size());
     Expect(Contains(s, "outside LUT memory"), "LUT table outside LUT memory is an error");

@@ -86,12 +86,12 @@ std::vector<uint32_t> SteppedStream(const uint32_t* words, size_t count) {
 }
 
 // Runs the payload; counts the elements per head that differ from `expected`.
-bool Run(const ethosu::VelaPayload& payload, const npu_harness::CaseFiles& files,
+bool Run(const ethosu_sdk::backends::ethosu::VelaPayload& payload, const npu_harness::CaseFiles& files,
          const TensorRecord& expected, size_t heads, size_t per_head, std::vector<size_t>* differ) {
   npu_harness::HarnessOptions options;
   options.output_fill = 0xA5;
   npu_harness::PayloadHarness harness;
-  ethosu::Status status = npu_harness::BindCase(files, payload, options, &harness);
+  ethosu_sdk::Status status = npu_harness::BindCase(files, payload, options, &harness);
   if (status.ok()) status = harness.Run();
   if (!status.ok()) {
     fprintf(stderr, "execute: %s\n", status.message());
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const TensorRecord& expected = files.tensors[1];
-  const ethosu::VelaPayload& payload = files.payload;
+  const ethosu_sdk::backends::ethosu::VelaPayload& payload = files.payload;
   if (payload.num_inputs != 1 || payload.num_outputs != 1) {
     fprintf(stderr, "want a payload with one input and one output\n");
     return 1;
@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
     }
   }
   const std::vector<uint32_t> stepped = SteppedStream(payload.commands, payload.num_commands);
-  ethosu::VelaPayload fixed = payload;
+  ethosu_sdk::backends::ethosu::VelaPayload fixed = payload;
   fixed.commands = stepped.data();
   fixed.num_commands = stepped.size();
   if (!Run(fixed, files, expected, heads, per_head, &differ)) return 1;

@@ -17,7 +17,7 @@ namespace npu_device_tests {
 
 struct PayloadFile {
   ethosu_sdk::npu_harness::AlignedBytes storage;  // the whole file
-  ethosu::VelaPayload payload;
+  ethosu_sdk::backends::ethosu::VelaPayload payload;
 };
 
 inline bool EndsWith(const char* s, const char* suffix) {
@@ -35,7 +35,7 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
   size_t size = out->storage.size();
   if (EndsWith(path, ".pte")) {
     ethosu_sdk::runtime::Program program;
-    ethosu_sdk::runtime::Status loaded = ethosu_sdk::runtime::Program::Load(data, size, &program);
+    ethosu_sdk::Status loaded = ethosu_sdk::runtime::Program::Load(data, size, &program);
     if (!loaded.ok()) {
       printf("FAIL: %s: %s\n", path, loaded.message());
       return false;
@@ -46,16 +46,15 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
       printf("FAIL: %s has no delegate\n", path);
       return false;
     }
-    ethosu_sdk::runtime::Span<const uint8_t> processed;
-    loaded = program.DelegateData(delegates->Get(0)->processed(), &processed);
-    if (!loaded.ok() || reinterpret_cast<uintptr_t>(processed.data) % 4 != 0) {
+    const auto processed = program.DelegateData(delegates->Get(0)->processed());
+    if (!processed.ok() || reinterpret_cast<uintptr_t>(processed->data()) % 4 != 0) {
       printf("FAIL: %s: delegate data\n", path);
       return false;
     }
-    data = processed.data;
-    size = processed.size;
+    data = processed->data();
+    size = processed->size();
   }
-  const ethosu::Status parsed = ethosu::ParseVelaPayload(data, size, &out->payload);
+  const ethosu_sdk::Status parsed = ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
   if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
   return parsed.ok();
 }

@@ -45,7 +45,7 @@ std::vector<uint8_t> PseudoRandom(size_t size, uint32_t seed) {
 
 // The direct run's buffers for `p`: scratch and fast scratch start as
 // `initial` and `initial_fast` (their sizes).
-void BindDirect(const ethosu::VelaPayload& p, const std::vector<uint8_t>& initial,
+void BindDirect(const ethosu_sdk::backends::ethosu::VelaPayload& p, const std::vector<uint8_t>& initial,
                 const std::vector<uint8_t>& initial_fast, PayloadHarness* run) {
   ethosu_sdk::npu_harness::HarnessOptions options;
   options.workspace_bytes = ethosu_sdk::npu_device::kWorkspaceBytes;
@@ -62,7 +62,7 @@ struct Guest {
 
 // Guest memory for `p`: weights, stream, scratch (`scratch_bytes` of it
 // mapped) and fast scratch, scratch filled from `initial`.
-void Populate(const ethosu::VelaPayload& p, const std::vector<uint32_t>& words,
+void Populate(const ethosu_sdk::backends::ethosu::VelaPayload& p, const std::vector<uint32_t>& words,
               const std::vector<uint8_t>& initial, const std::vector<uint8_t>& initial_fast,
               size_t scratch_bytes, Guest* g) {
   uint8_t* weights = g->host.Add(kWeights, p.weights_size + 16, false);
@@ -79,7 +79,7 @@ void Populate(const ethosu::VelaPayload& p, const std::vector<uint32_t>& words,
 
 // The driver's side: reset, identity check, queue and regions, PMU, start.
 // Returns STATUS after the job.
-uint32_t RunAsDriver(Npu* npu, const ethosu::VelaPayload& p, size_t words, bool has_fast,
+uint32_t RunAsDriver(Npu* npu, const ethosu_sdk::backends::ethosu::VelaPayload& p, size_t words, bool has_fast,
                      uint64_t weights_address, uint32_t pmu_base) {
   npu->Write(mmio::kReset, mmio::prot::kPrivileged | mmio::prot::kNonSecure);
   ExpectEq(npu->Read(mmio::kProt), mmio::prot::kPrivileged | mmio::prot::kNonSecure, "PROT");
@@ -120,7 +120,7 @@ void TestPayload(const char* product, int macs, const char* path) {
     ++failures;
     return;
   }
-  const ethosu::VelaPayload& p = file.payload;
+  const ethosu_sdk::backends::ethosu::VelaPayload& p = file.payload;
   const std::vector<uint32_t> words(p.commands, p.commands + p.num_commands);
   const std::vector<uint8_t> initial = PseudoRandom(p.scratch_size, 1);
   const std::vector<uint8_t> initial_fast = PseudoRandom(p.fast_scratch_size, 2);

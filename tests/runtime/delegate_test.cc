@@ -19,6 +19,11 @@
 namespace {
 
 using namespace ethosu_sdk::runtime;  // NOLINT: test code
+using ethosu_sdk::Arena;
+using ethosu_sdk::ErrorCode;
+using ethosu_sdk::ErrorCodeName;
+using ethosu_sdk::Span;
+using ethosu_sdk::Status;
 using ethosu_sdk::runner::TensorFile;
 using ethosu_sdk::runner::TensorRecord;
 
@@ -53,9 +58,9 @@ class DemoSinBackend final : public Backend {
   };
   const char* Id() const override { return "BackendWithCompilerDemo"; }
   Status Init(const DelegateInit& init, void** handle) override {
-    payload.assign(reinterpret_cast<const char*>(init.processed.data), init.processed.size);
+    payload.assign(reinterpret_cast<const char*>(init.processed.data()), init.processed.size());
     for (const CompileSpec& spec : init.compile_specs) {
-      if (std::string(spec.key.data, spec.key.size) == "max_value" && spec.value.size == 1) {
+      if (std::string(spec.key.data(), spec.key.size()) == "max_value" && spec.value.size() == 1) {
         max_value = spec.value[0];
       }
     }
@@ -72,7 +77,7 @@ class DemoSinBackend final : public Backend {
     ++executes;
     if (fail) return Status::Error(ErrorCode::kBackendFailed, "demo: asked to fail");
     const Handle* h = static_cast<const Handle*>(handle);
-    if (args.size != 2 || !args[0]->IsTensor() || !args[1]->IsTensor()) {
+    if (args.size() != 2 || !args[0]->IsTensor() || !args[1]->IsTensor()) {
       return Status::Error(ErrorCode::kInvalidArgument, "demo: expects (input, output)");
     }
     const Tensor& in = *args[0]->tensor;

@@ -12,15 +12,15 @@
 
 namespace {
 
-using ethosu_sdk::runtime::Arena;
-using ethosu_sdk::runtime::ErrorCode;
-using ethosu_sdk::runtime::ErrorCodeName;
+using ethosu_sdk::Arena;
+using ethosu_sdk::ErrorCode;
+using ethosu_sdk::ErrorCodeName;
 using ethosu_sdk::runtime::Method;
 using ethosu_sdk::runtime::MethodMemory;
 using ethosu_sdk::runtime::Program;
 using ethosu_sdk::runtime::Registries;
-using ethosu_sdk::runtime::Span;
-using ethosu_sdk::runtime::Status;
+using ethosu_sdk::Span;
+using ethosu_sdk::Status;
 
 int failures = 0;
 

@@ -5,7 +5,7 @@
 #include "cc/platform/interrupts.h"
 #include "cc/platform/platform.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 namespace {
 
 namespace driver = ::ethosu_sdk::drivers::ethosu;
@@ -42,4 +42,4 @@ DriverNpu& BoardDriverNpu() {
   return npu;
 }
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

@@ -5,7 +5,7 @@
 
 #include "cc/backends/ethosu/driver_npu.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 // Job timeout in board time; override with -DESDK_NPU_TIMEOUT_MS=<ms>.
 #ifndef ESDK_NPU_TIMEOUT_MS
@@ -15,4 +15,4 @@ namespace ethosu {
 // The one instance, created on first use (its interrupt attached then).
 DriverNpu& BoardDriverNpu();
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

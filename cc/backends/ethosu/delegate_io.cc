@@ -2,28 +2,28 @@
 
 #include <cstring>
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   if (b.num_inputs != payload.num_inputs || b.num_outputs != payload.num_outputs) {
-    return Status::Error("delegate: got %d inputs/%d outputs, payload has %d/%d", b.num_inputs,
+    return Status::Error(ErrorCode::kInvalidArgument, "delegate: got %d inputs/%d outputs, payload has %d/%d", b.num_inputs,
                          b.num_outputs, payload.num_inputs, payload.num_outputs);
   }
   if (b.scratch == nullptr || b.scratch_size < payload.scratch_size) {
-    return Status::Error("delegate: scratch of %u bytes, payload needs %u",
+    return Status::Error(ErrorCode::kOutOfMemory, "delegate: scratch of %u bytes, payload needs %u",
                          unsigned(b.scratch_size), unsigned(payload.scratch_size));
   }
   for (int i = 0; i < b.num_inputs; ++i) {
     const VelaIo& io = payload.inputs[i];
     if (b.inputs[i] == nullptr || b.input_sizes[i] != io.bytes()) {
-      return Status::Error("delegate: input %d has %u bytes, expected %u", i,
+      return Status::Error(ErrorCode::kInvalidArgument, "delegate: input %d has %u bytes, expected %u", i,
                            unsigned(b.input_sizes[i]), unsigned(io.bytes()));
     }
   }
   for (int i = 0; i < b.num_outputs; ++i) {
     const VelaIo& io = payload.outputs[i];
     if (b.outputs[i] == nullptr || b.output_sizes[i] != io.bytes()) {
-      return Status::Error("delegate: output %d has %u bytes, expected %u", i,
+      return Status::Error(ErrorCode::kInvalidArgument, "delegate: output %d has %u bytes, expected %u", i,
                            unsigned(b.output_sizes[i]), unsigned(io.bytes()));
     }
   }
@@ -37,11 +37,11 @@ Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   job.regions[0] = {const_cast<uint8_t*>(payload.weights), payload.weights_size, false};
   job.regions[1] = {b.scratch, payload.scratch_size, true};
   if (b.fast_scratch != nullptr) job.regions[2] = {b.fast_scratch, b.fast_scratch_size, true};
-  ETHOSU_RETURN_IF_ERROR(npu.Run(job));
+  ESDK_RETURN_IF_ERROR(npu.Run(job));
   for (int i = 0; i < b.num_outputs; ++i) {
     memcpy(b.outputs[i], b.scratch + payload.outputs[i].offset, b.output_sizes[i]);
   }
   return Status::Ok();
 }
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

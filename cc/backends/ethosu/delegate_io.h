@@ -10,7 +10,7 @@
 #include "cc/backends/ethosu/npu_interface.h"
 #include "cc/backends/ethosu/vela_payload.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 struct DelegateIo {
   const void* const* inputs = nullptr;
@@ -27,4 +27,4 @@ struct DelegateIo {
 
 Status RunDelegate(const VelaPayload& payload, const DelegateIo& io, Npu& npu);
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

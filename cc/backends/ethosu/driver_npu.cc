@@ -1,15 +1,13 @@
 #include "cc/backends/ethosu/driver_npu.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 namespace driver = ::ethosu_sdk::drivers::ethosu;
 
 Status DriverNpu::Run(const NpuJob& job) {
-  if (job.payload == nullptr) return Status::Error("NPU job without a payload");
-  if (!driver_.initialized()) {
-    const driver::Result init = driver_.Init();
-    if (!init.ok()) return Status::Error("%s", init.message());
-  }
+  if (job.payload == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "NPU job without a payload");
+  // The driver's errors carry their own codes (timeout, fault, bus error, ...).
+  if (!driver_.initialized()) ESDK_RETURN_IF_ERROR(driver_.Init());
   const VelaPayload& payload = *job.payload;
   driver::Job request;
   request.commands = payload.commands;
@@ -21,12 +19,11 @@ Status DriverNpu::Run(const NpuJob& job) {
     request.regions[i] = {region.data, region.size, region.writable};
   }
   driver::JobStats stats;
-  const driver::Result result = driver_.Run(request, &stats);
-  if (!result.ok()) return Status::Error("%s", result.message());
+  ESDK_RETURN_IF_ERROR(driver_.Run(request, &stats));
   ++figures_.jobs;
   figures_.cycles += stats.pmu.cycles;
   for (int i = 0; i < driver::kPmuEvents; ++i) figures_.events[i] += stats.pmu.events[i];
   return Status::Ok();
 }
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

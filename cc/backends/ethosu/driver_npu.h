@@ -9,7 +9,7 @@
 #include "cc/backends/ethosu/npu_interface.h"
 #include "cc/drivers/ethosu/driver.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 // Totals over every job, from the NPU's PMU.
 struct DriverFigures {
@@ -32,4 +32,4 @@ class DriverNpu final : public Npu {
   DriverFigures figures_{};
 };
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

@@ -7,22 +7,17 @@
 namespace ethosu_sdk::backends {
 namespace {
 
-using runtime::ErrorCode;
-using runtime::Status;
-
 struct Handle {
   ethosu::VelaPayload payload;
   uint8_t* scratch = nullptr;
   uint8_t* fast_scratch = nullptr;  // region 2, if the payload needs one (U65)
 };
 
-// The NPU layer's messages, carried into the runtime's status.
-Status FromNpu(const ethosu::Status& status) {
-  if (status.ok()) return Status::Ok();
-  const char* message = status.message();
-  size_t size = 0;
-  while (message[size] != '\0') ++size;
-  return Status::ErrorNamed(ErrorCode::kBackendFailed, "Ethos-U", message, size);
+// The delegate's failure as the runtime reports it: its own code and
+// command offset, the message saying where it came from.
+Status FromNpu(const Status& status) {
+  if (status.ok()) return status;
+  return Status::Error(status.code(), "Ethos-U: %s", status.message()).WithCommandOffset(status.command_offset());
 }
 
 }  // namespace
@@ -32,25 +27,28 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
     return Status::Error(ErrorCode::kInvalidArgument, "Ethos-U Init without an arena or handle");
   }
   // The command stream is read as 32-bit words in place.
-  if (reinterpret_cast<uintptr_t>(init.processed.data) % 4 != 0) {
+  if (reinterpret_cast<uintptr_t>(init.processed.data()) % 4 != 0) {
     return Status::Error(ErrorCode::kInvalidProgram, "Ethos-U payload not 4-byte aligned");
   }
   Handle* h = init.arena->New<Handle>(1);
   if (h == nullptr) return Status::Error(ErrorCode::kOutOfMemory, "arena too small for the Ethos-U handle");
-  ESDK_RETURN_IF_ERROR(FromNpu(ethosu::ParseVelaPayload(init.processed.data, init.processed.size, &h->payload)));
+  ESDK_RETURN_IF_ERROR(FromNpu(ethosu::ParseVelaPayload(init.processed.data(), init.processed.size(), &h->payload)));
 
   h->scratch = static_cast<uint8_t*>(init.arena->Allocate(h->payload.scratch_size, 16));
   if (h->scratch == nullptr && h->payload.scratch_size > 0) {
-    return Status::Error(ErrorCode::kOutOfMemory, "arena too small for Ethos-U scratch (bytes, free)",
-                         h->payload.scratch_size, static_cast<int64_t>(init.arena->size() - init.arena->used()));
+    return Status::Error(ErrorCode::kOutOfMemory,
+                         "arena too small for Ethos-U scratch (bytes, free) (%lld, %lld)",
+                         static_cast<long long>(h->payload.scratch_size),
+                         static_cast<long long>(init.arena->size() - init.arena->used()));
   }
   scratch_bytes_ += h->payload.scratch_size;
   if (h->payload.fast_scratch_size > 0) {
     h->fast_scratch = static_cast<uint8_t*>(init.arena->Allocate(h->payload.fast_scratch_size, 16));
     if (h->fast_scratch == nullptr) {
-      return Status::Error(ErrorCode::kOutOfMemory, "arena too small for Ethos-U fast scratch (bytes, free)",
-                           h->payload.fast_scratch_size,
-                           static_cast<int64_t>(init.arena->size() - init.arena->used()));
+      return Status::Error(ErrorCode::kOutOfMemory,
+                           "arena too small for Ethos-U fast scratch (bytes, free) (%lld, %lld)",
+                           static_cast<long long>(h->payload.fast_scratch_size),
+                           static_cast<long long>(init.arena->size() - init.arena->used()));
     }
     scratch_bytes_ += h->payload.fast_scratch_size;
   }
@@ -58,23 +56,25 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
   return Status::Ok();
 }
 
-Status EthosUBackend::Execute(void* handle, runtime::Span<runtime::Value* const> args) {
+Status EthosUBackend::Execute(void* handle, Span<runtime::Value* const> args) {
   const Handle* h = static_cast<const Handle*>(handle);
   const ethosu::VelaPayload& payload = h->payload;
   const size_t expected = static_cast<size_t>(payload.num_inputs + payload.num_outputs);
-  if (args.size != expected) {
-    return Status::Error(ErrorCode::kInvalidProgram, "Ethos-U delegate call arguments (got, payload expects)",
-                         static_cast<int64_t>(args.size), static_cast<int64_t>(expected));
+  if (args.size() != expected) {
+    return Status::Error(ErrorCode::kInvalidProgram,
+                         "Ethos-U delegate call arguments (got, payload expects) (%lld, %lld)",
+                         static_cast<long long>(args.size()), static_cast<long long>(expected));
   }
   const void* inputs[ethosu::kMaxVelaIos];
   size_t input_sizes[ethosu::kMaxVelaIos];
   void* outputs[ethosu::kMaxVelaIos];
   size_t output_sizes[ethosu::kMaxVelaIos];
-  for (size_t i = 0; i < args.size; ++i) {
-    const runtime::Value* value = args.data[i];
+  for (size_t i = 0; i < args.size(); ++i) {
+    const runtime::Value* value = args.data()[i];
     if (value == nullptr || !value->IsTensor() || value->tensor == nullptr || value->tensor->data == nullptr) {
-      return Status::Error(ErrorCode::kInvalidProgram, "Ethos-U delegate argument is not a tensor with memory",
-                           static_cast<int64_t>(i));
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "Ethos-U delegate argument is not a tensor with memory (%lld)",
+                           static_cast<long long>(i));
     }
     const runtime::Tensor& tensor = *value->tensor;
     // Byte counts are checked against Vela's I/O records by the delegate.
@@ -99,7 +99,7 @@ Status EthosUBackend::Execute(void* handle, runtime::Span<runtime::Value* const>
   buffers.fast_scratch = h->fast_scratch;
   buffers.fast_scratch_size = payload.fast_scratch_size;
   const uint64_t start = platform::TimerTicks();
-  const ethosu::Status status = ethosu::RunDelegate(payload, buffers, npu_);
+  const Status status = ethosu::RunDelegate(payload, buffers, npu_);
   ticks_ += platform::TimerTicks() - start;
   ESDK_RETURN_IF_ERROR(FromNpu(status));
   ++calls_;

@@ -22,8 +22,8 @@ class EthosUBackend final : public runtime::Backend {
   explicit constexpr EthosUBackend(ethosu::Npu& npu) : npu_(npu) {}
 
   const char* Id() const override { return "EthosUBackend"; }
-  runtime::Status Init(const runtime::DelegateInit& init, void** handle) override;
-  runtime::Status Execute(void* handle, runtime::Span<runtime::Value* const> args) override;
+  Status Init(const runtime::DelegateInit& init, void** handle) override;
+  Status Execute(void* handle, Span<runtime::Value* const> args) override;
 
   // Totals over every Execute since start: for the run report. The NPU's
   // own figures come from the Npu implementation.

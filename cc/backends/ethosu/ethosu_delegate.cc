@@ -1,6 +1,6 @@
 #include "cc/backends/ethosu/ethosu_delegate.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 Status ExecuteVelaPayload(const VelaPayload& payload, const DelegateBuffers& b,
                           npu::RunStats* stats) {
@@ -10,4 +10,4 @@ Status ExecuteVelaPayload(const VelaPayload& payload, const DelegateBuffers& b,
   return status;
 }
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

@@ -11,7 +11,7 @@
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/npu/driver.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 struct DelegateBuffers : DelegateIo {
   npu::Workspace workspace;  // model working memory (see kRecommendedWorkspaceBytes)
@@ -29,4 +29,4 @@ constexpr size_t kRecommendedWeightCacheBytes = 32u << 20;
 Status ExecuteVelaPayload(const VelaPayload& payload, const DelegateBuffers& buffers,
                           npu::RunStats* stats);
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

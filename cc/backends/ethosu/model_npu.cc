@@ -1,6 +1,29 @@
 #include "cc/backends/ethosu/model_npu.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
+namespace {
+
+// Each kind of model failure keeps a code of its own, and the offset of the
+// failing command, through the delegate and the runtime to the report.
+ErrorCode CodeOf(npu::FaultKind kind) {
+  switch (kind) {
+    case npu::FaultKind::kParse: return ErrorCode::kNpuCommandStream;
+    case npu::FaultKind::kBus: return ErrorCode::kNpuBusError;
+    case npu::FaultKind::kUnsupported: return ErrorCode::kNpuUnsupported;
+    case npu::FaultKind::kLimit: return ErrorCode::kNpuLimit;
+    case npu::FaultKind::kNone: break;
+  }
+  return ErrorCode::kInternal;  // a failed npu::Status always has a kind
+}
+
+Status FromModel(const npu::Status& status) {
+  if (status.ok()) return Status::Ok();
+  const uint32_t offset =
+      status.command_offset() == npu::Status::kNoOffset ? Status::kNoCommandOffset : status.command_offset();
+  return Status::Error(CodeOf(status.kind()), "%s", status.message()).WithCommandOffset(offset);
+}
+
+}  // namespace
 
 npu::NpuConfig ModelConfig(const VelaPayload& payload) {
   npu::NpuConfig config;
@@ -15,7 +38,7 @@ npu::NpuConfig ModelConfig(const VelaPayload& payload) {
 }
 
 Status ModelNpu::Run(const NpuJob& job) {
-  if (job.payload == nullptr) return Status::Error("NPU job without a payload");
+  if (job.payload == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "NPU job without a payload");
   npu::Region regions[npu::kNumRegions];
   for (int i = 0; i < kNpuRegions && i < npu::kNumRegions; ++i) {
     const NpuRegion& r = job.regions[i];
@@ -28,7 +51,7 @@ Status ModelNpu::Run(const NpuJob& job) {
   const npu::Status status =
       npu::RunCommandStream(ModelConfig(*job.payload), job.payload->commands,
                             job.payload->num_commands, regions, workspace_, &run, limits_, observer_);
-  if (!status.ok()) return Status::Error("%s", status.message());
+  ESDK_RETURN_IF_ERROR(FromModel(status));
   ++jobs_;
   stats_.operations += run.operations;
   stats_.dma_transfers += run.dma_transfers;
@@ -36,4 +59,4 @@ Status ModelNpu::Run(const NpuJob& job) {
   return Status::Ok();
 }
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

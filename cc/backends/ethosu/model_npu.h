@@ -6,7 +6,7 @@
 #include "cc/backends/ethosu/npu_interface.h"
 #include "cc/npu/driver.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 // The model's configuration for a stream (from the payload header).
 npu::NpuConfig ModelConfig(const VelaPayload& payload);
@@ -33,4 +33,4 @@ class ModelNpu final : public Npu {
   uint32_t jobs_ = 0;
 };
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

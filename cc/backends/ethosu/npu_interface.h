@@ -7,10 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/backends/ethosu/status.h"
+#include "cc/core/status.h"
 #include "cc/backends/ethosu/vela_payload.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 // Ethos-U base pointers BASEP0-7: 0 weights, 1 scratch, 2 fast scratch.
 constexpr int kNpuRegions = 8;
@@ -37,4 +37,4 @@ class Npu {
   ~Npu() = default;
 };
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

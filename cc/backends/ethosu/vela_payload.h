@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/backends/ethosu/status.h"
+#include "cc/core/status.h"
 
-namespace ethosu {
+namespace ethosu_sdk::backends::ethosu {
 
 constexpr int kMaxVelaIos = 16;
 
@@ -54,4 +54,4 @@ struct VelaPayload {
 // and be 4-byte aligned (the command stream is read as 32-bit words).
 Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out);
 
-}  // namespace ethosu
+}  // namespace ethosu_sdk::backends::ethosu

@@ -1,5 +1,6 @@
 #include "cc/drivers/ethosu/driver.h"
 
+#include "cc/core/format.h"
 #include "cc/drivers/ethosu/cache.h"
 #include "cc/drivers/ethosu/job_status.h"
 #include "cc/ethosu/mmio.h"
@@ -11,9 +12,10 @@ namespace mmio = ::ethosu_sdk::ethosu::mmio;
 
 uint64_t MsToTicks(WaitHooks& hooks, uint32_t ms) { return hooks.TicksPerSecond() * ms / 1000u; }
 
-void AppendProt(uint32_t prot, TextBuilder& text) {
-  text.Str((prot & mmio::prot::kPrivileged) != 0 ? "privileged " : "user ");
-  text.Str((prot & mmio::prot::kNonSecure) != 0 ? "non-secure" : "secure");
+const char* ProtName(uint32_t prot) {
+  const bool privileged = (prot & mmio::prot::kPrivileged) != 0;
+  if ((prot & mmio::prot::kNonSecure) != 0) return privileged ? "privileged non-secure" : "user non-secure";
+  return privileged ? "privileged secure" : "user secure";
 }
 
 }  // namespace
@@ -23,7 +25,7 @@ uint32_t Driver::CommandBits() const {
   return mmio::cmd::kClockQEnable | mmio::cmd::kPowerQEnable;
 }
 
-Result Driver::Reset() {
+Status Driver::Reset() {
   const uint32_t requested = (config_.privileged ? mmio::prot::kPrivileged : 0u) |
                              (config_.secure ? 0u : mmio::prot::kNonSecure);
   bus_.Write(mmio::kReset, requested);
@@ -33,46 +35,35 @@ Result Driver::Reset() {
   // Polled, not interrupt-driven: a reset completes in a few NPU cycles.
   while ((status & mmio::status::kResetStatus) != 0) {
     if (hooks_.Ticks() - start > limit) {
-      Result result;
-      result.Fail().Str("NPU reset did not complete within ").UInt(config_.reset_timeout_ms).Str(" ms (STATUS 0x")
-          .Hex(status, 8).Char(')');
-      return result;
+      return Status::Error(ErrorCode::kNpuTimeout, "NPU reset did not complete within %u ms (STATUS 0x%08x)",
+                           unsigned(config_.reset_timeout_ms), unsigned(status));
     }
     status = bus_.Read(mmio::kStatus);
   }
   const uint32_t prot = bus_.Read(mmio::kProt) & (mmio::prot::kPrivileged | mmio::prot::kNonSecure);
   if (prot != requested) {
-    Result result;
-    TextBuilder text = result.Fail();
-    text.Str("NPU protection mismatch: requested ");
-    AppendProt(requested, text);
-    text.Str(", PROT reports ");
-    AppendProt(prot, text);
-    text.Str(" (0x").Hex(prot, 1).Char(')');
-    return result;
+    return Status::Error(ErrorCode::kNpuFault, "NPU protection mismatch: requested %s, PROT reports %s (0x%x)",
+                         ProtName(requested), ProtName(prot), unsigned(prot));
   }
   bus_.Write(mmio::kCmd, CommandBits());
   irq_seen_ = false;
-  return Result::Ok();
+  return Status::Ok();
 }
 
-Result Driver::Init() {
+Status Driver::Init() {
   initialized_ = false;
   // Identify first: with nothing at the address (reads as zero) the reset
   // sequence would fail with a less useful message.
   identity_ = Identity::FromRegisters(bus_.Read(mmio::kId), bus_.Read(mmio::kConfig));
   if (identity_.product == Product::kUnknown || identity_.arch_major == 0) {
-    Result result;
-    result.Fail().Str("no Ethos-U answers at the NPU address (ID 0x").Hex(identity_.id, 8).Str(", CONFIG 0x")
-        .Hex(identity_.config, 8).Char(')');
-    return result;
+    return Status::Error(ErrorCode::kNpuFault, "no Ethos-U answers at the NPU address (ID 0x%08x, CONFIG 0x%08x)",
+                         unsigned(identity_.id), unsigned(identity_.config));
   }
-  const Result reset = Reset();
-  if (!reset.ok()) return reset;
+  ESDK_RETURN_IF_ERROR(Reset());
   // Reset must not change what the NPU is; read it again all the same.
   identity_ = Identity::FromRegisters(bus_.Read(mmio::kId), bus_.Read(mmio::kConfig));
   initialized_ = true;
-  return Result::Ok();
+  return Status::Ok();
 }
 
 void Driver::HandleInterrupt() {
@@ -82,7 +73,7 @@ void Driver::HandleInterrupt() {
   irq_seen_ = true;
 }
 
-Result Driver::WaitForCompletion(uint32_t* status) {
+Status Driver::WaitForCompletion(uint32_t* status) {
   const uint64_t start = hooks_.Ticks();
   const uint64_t limit = MsToTicks(hooks_, config_.job_timeout_ms);
   hooks_.BeginWait();
@@ -97,36 +88,22 @@ Result Driver::WaitForCompletion(uint32_t* status) {
   hooks_.EndWait();
   if (!timed_out) {
     *status = irq_status_;
-    return Result::Ok();
+    return Status::Ok();
   }
-  Result result;
-  TextBuilder text = result.Fail();
-  text.Str("NPU did not complete within ").UInt(config_.job_timeout_ms).Str(" ms");
-  AppendRegisters(bus_.Read(mmio::kStatus), bus_.Read(mmio::kQread), text);
-  return result;
+  char what[64];
+  Format(what, sizeof(what), "NPU did not complete within %u ms", unsigned(config_.job_timeout_ms));
+  return JobError(ErrorCode::kNpuTimeout, what, bus_.Read(mmio::kStatus), bus_.Read(mmio::kQread));
 }
 
-Result Driver::Run(const Job& job, JobStats* stats) {
-  if (!initialized_) {
-    Result result;
-    result.Fail().Str("NPU driver used before Init");
-    return result;
-  }
+Status Driver::Run(const Job& job, JobStats* stats) {
+  if (!initialized_) return Status::Error(ErrorCode::kInvalidArgument, "NPU driver used before Init");
   if (job.commands == nullptr || job.num_words == 0) {
-    Result result;
-    result.Fail().Str("NPU job without a command stream");
-    return result;
+    return Status::Error(ErrorCode::kInvalidArgument, "NPU job without a command stream");
   }
-  const Result compatible =
-      CheckCompatible(Identity::FromRegisters(job.compiled_id, job.compiled_config), identity_);
-  if (!compatible.ok()) return compatible;
+  ESDK_RETURN_IF_ERROR(CheckCompatible(Identity::FromRegisters(job.compiled_id, job.compiled_config), identity_));
   const uint32_t idle_status = bus_.Read(mmio::kStatus);
   if ((idle_status & mmio::status::kState) != 0) {
-    Result result;
-    TextBuilder text = result.Fail();
-    text.Str("NPU busy before a job starts");
-    AppendRegisters(idle_status, bus_.Read(mmio::kQread), text);
-    return result;
+    return JobError(ErrorCode::kNpuFault, "NPU busy before a job starts", idle_status, bus_.Read(mmio::kQread));
   }
   const bool u85 = identity_.IsU85Layout();
   ProgramBusConfig(bus_, u85, config_.bus);
@@ -150,7 +127,7 @@ Result Driver::Run(const Job& job, JobStats* stats) {
   bus_.Write(mmio::kCmd, CommandBits() | mmio::cmd::kTransitionToRunning);
 
   uint32_t status = 0;
-  Result result = WaitForCompletion(&status);
+  Status result = WaitForCompletion(&status);
   const uint32_t qread = bus_.Read(mmio::kQread);
   if (result.ok()) result = DecodeJobStatus(status, qread);
   for (const JobRegion& region : job.regions) {

@@ -1,7 +1,9 @@
 // A register-level Ethos-U driver (U55, U65, U85): soft reset with a
 // privilege/security check, one job at a time started through CMD and
 // completed by the NPU's interrupt, faults decoded from STATUS, PMU counts
-// per job. No heap; every error is one message.
+// per job. No heap; every error is one Status: kNpuTimeout, kNpuFault,
+// kNpuBusError, kNpuCommandStream, kNpuUnsupported (a stream compiled for
+// another NPU) or kInvalidArgument, with a message naming the registers.
 //
 // Firmware owns one Driver per NPU, routes the NPU's interrupt to
 // HandleInterrupt(), and calls Init() once and Run() per job.
@@ -11,11 +13,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/core/status.h"
 #include "cc/drivers/ethosu/bus.h"
 #include "cc/drivers/ethosu/bus_config.h"
 #include "cc/drivers/ethosu/identity.h"
 #include "cc/drivers/ethosu/pmu.h"
-#include "cc/drivers/ethosu/result.h"
 #include "cc/drivers/ethosu/wait_hooks.h"
 
 namespace ethosu_sdk::drivers::ethosu {
@@ -59,21 +61,21 @@ class Driver {
       : bus_(bus), hooks_(hooks), config_(config) {}
 
   // Soft reset at the configured privilege/security level, then identify.
-  Result Init();
+  Status Init();
   bool initialized() const { return initialized_; }
   const Identity& identity() const { return identity_; }
 
   // Runs one job to completion (or fault, or timeout). After a fault or a
   // timeout the NPU is reset, so the next job starts clean.
-  Result Run(const Job& job, JobStats* stats);
+  Status Run(const Job& job, JobStats* stats);
 
   // The NPU's interrupt: records STATUS and clears the interrupt (the line
   // is level-sensitive and stays raised until cleared).
   void HandleInterrupt();
 
  private:
-  Result Reset();
-  Result WaitForCompletion(uint32_t* status);
+  Status Reset();
+  Status WaitForCompletion(uint32_t* status);
   uint32_t CommandBits() const;
 
   Bus& bus_;

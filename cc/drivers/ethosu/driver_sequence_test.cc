@@ -11,6 +11,7 @@
 namespace {
 
 using namespace ethosu_sdk::drivers::ethosu;
+using ethosu_sdk::ErrorCode;
 using testing::FakeNpu;
 using testing::PollHooks;
 namespace mmio = ::ethosu_sdk::ethosu::mmio;
@@ -24,9 +25,11 @@ void Expect(bool ok, const char* what) {
   }
 }
 
-void ExpectMessage(const Result& result, const char* want, const char* what) {
-  if (result.ok() || std::strcmp(result.message(), want) != 0) {
-    std::printf("FAIL %s:\n  got  \"%s\"\n  want \"%s\"\n", what, result.message(), want);
+void ExpectError(const ethosu_sdk::Status& status, ethosu_sdk::ErrorCode code, const char* want,
+                 const char* what) {
+  if (status.code() != code || std::strcmp(status.message(), want) != 0) {
+    std::printf("FAIL %s:\n  got  %s \"%s\"\n  want %s \"%s\"\n", what, ethosu_sdk::ErrorCodeName(status.code()),
+                status.message(), ethosu_sdk::ErrorCodeName(code), want);
     ++failures;
   }
 }
@@ -52,7 +55,7 @@ void TestInitRequestsSecurePrivileged() {
   FakeNpu npu;
   PollHooks hooks(npu);
   Driver driver(npu, hooks);
-  const Result init = driver.Init();
+  const ethosu_sdk::Status init = driver.Init();
   Expect(init.ok(), "init succeeds");
   Expect(npu.regs[mmio::kReset] == mmio::prot::kPrivileged, "RESET asks for privileged secure");
   Expect(driver.identity().product == Product::kEthosU55 && driver.identity().macs == 128, "U55-128 identified");
@@ -64,8 +67,8 @@ void TestNothingAtTheAddress() {
   npu.config = 0;
   PollHooks hooks(npu);
   Driver driver(npu, hooks);
-  ExpectMessage(driver.Init(), "no Ethos-U answers at the NPU address (ID 0x00000000, CONFIG 0x00000000)",
-                "nothing at the address");
+  ExpectError(driver.Init(), ErrorCode::kNpuFault,
+              "no Ethos-U answers at the NPU address (ID 0x00000000, CONFIG 0x00000000)", "nothing at the address");
   Expect(npu.resets == 0, "no reset without an NPU");
 }
 
@@ -74,9 +77,9 @@ void TestProtectionMismatch() {
   npu.prot_override = mmio::prot::kNonSecure;  // user, non-secure
   PollHooks hooks(npu);
   Driver driver(npu, hooks);
-  ExpectMessage(driver.Init(),
-                "NPU protection mismatch: requested privileged secure, PROT reports user non-secure (0x2)",
-                "protection mismatch");
+  ExpectError(driver.Init(), ErrorCode::kNpuFault,
+              "NPU protection mismatch: requested privileged secure, PROT reports user non-secure (0x2)",
+              "protection mismatch");
   Expect(!driver.initialized(), "not initialised after a protection mismatch");
 }
 
@@ -92,7 +95,8 @@ void TestResetTimeout() {
     void Wait(const volatile bool&) override {}
   } clock;
   Driver driver(npu, clock);
-  ExpectMessage(driver.Init(), "NPU reset did not complete within 100 ms (STATUS 0x00000008)", "reset timeout");
+  ExpectError(driver.Init(), ErrorCode::kNpuTimeout, "NPU reset did not complete within 100 ms (STATUS 0x00000008)",
+              "reset timeout");
 }
 
 void TestJobSequence() {
@@ -105,7 +109,7 @@ void TestJobSequence() {
   npu.regs[mmio::u55::kPmuBase + mmio::pmu::kPmccntrLo] = 1234;
   npu.regs[mmio::u55::kPmuBase + mmio::pmu::kPmevcntr0] = 77;
   JobStats stats;
-  const Result run = driver.Run(MakeJob(0x10066001u, 0x00001807u), &stats);
+  const ethosu_sdk::Status run = driver.Run(MakeJob(0x10066001u, 0x00001807u), &stats);
   Expect(run.ok(), "job succeeds");
   if (!run.ok()) std::printf("  %s\n", run.message());
   auto& at = npu.regs_at_start;
@@ -145,10 +149,10 @@ void TestMismatch() {
   Driver driver(npu, hooks);
   hooks.set_driver(&driver);
   Expect(driver.Init().ok(), "init");
-  ExpectMessage(driver.Run(MakeJob(0x20007000u, 0x20000118u), nullptr),
-                "NPU mismatch: the model was compiled for Ethos-U85-256 (arch 2.0.0, CONFIG 0x20000118), "
-                "this NPU is Ethos-U55-128 (arch 1.0.6, CONFIG 0x00001807)",
-                "configuration mismatch");
+  ExpectError(driver.Run(MakeJob(0x20007000u, 0x20000118u), nullptr), ErrorCode::kNpuUnsupported,
+              "NPU mismatch: the model was compiled for Ethos-U85-256 (arch 2.0.0, CONFIG 0x20000118), "
+              "this NPU is Ethos-U55-128 (arch 1.0.6, CONFIG 0x00001807)",
+              "configuration mismatch");
   Expect(npu.starts == 0, "a mismatched job never starts");
   // Same product, other MACs; and an older architecture revision.
   Expect(!driver.Run(MakeJob(0x10066001u, 0x00001808u), nullptr).ok(), "MAC count mismatch");
@@ -165,15 +169,21 @@ void TestFaults() {
   hooks.set_driver(&driver);
   Expect(driver.Init().ok(), "init");
   const int resets = npu.resets;
-  ExpectMessage(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr),
-                "NPU fault: bus error (an access outside the memory the NPU can reach), command stream parse "
-                "error (STATUS 0x00000016, QREAD 20)",
-                "fault names");
+  // Both faults named; the bus error gives the code.
+  ExpectError(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr), ErrorCode::kNpuBusError,
+              "NPU fault: bus error (an access outside the memory the NPU can reach), command stream parse "
+              "error (STATUS 0x00000016, QREAD 20)",
+              "fault names");
   Expect(npu.resets == resets + 1, "reset after a fault");
+  npu.end_status = mmio::status::kCmdParseError;
+  ExpectError(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr), ErrorCode::kNpuCommandStream,
+              "NPU fault: command stream parse error (STATUS 0x00000012, QREAD 20)", "parse error alone");
+  npu.end_status = mmio::status::kEccFault;
+  Expect(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr).code() == ErrorCode::kNpuFault, "ECC fault");
   npu.end_status = 0;
-  ExpectMessage(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr),
-                "NPU stopped before the end of its command stream (STATUS 0x00000002, QREAD 20)",
-                "no end, no fault");
+  ExpectError(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr), ErrorCode::kNpuFault,
+              "NPU stopped before the end of its command stream (STATUS 0x00000002, QREAD 20)",
+              "no end, no fault");
 }
 
 void TestTimeout() {
@@ -185,8 +195,8 @@ void TestTimeout() {
   Driver driver(npu, hooks, config);
   hooks.set_driver(&driver);
   Expect(driver.Init().ok(), "init");
-  ExpectMessage(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr),
-                "NPU did not complete within 50 ms (STATUS 0x00000001, QREAD 0)", "timeout");
+  ExpectError(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr), ErrorCode::kNpuTimeout,
+              "NPU did not complete within 50 ms (STATUS 0x00000001, QREAD 0)", "timeout");
   Expect(hooks.polls >= 50 && hooks.polls <= 52, "timeout after ~50 polls");
   Expect(driver.initialized(), "reset after timeout leaves the driver usable");
 }

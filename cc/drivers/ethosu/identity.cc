@@ -60,7 +60,7 @@ void AppendDescription(const Identity& identity, TextBuilder& text) {
   text.Str(", CONFIG 0x").Hex(identity.config, 8).Char(')');
 }
 
-Result CheckCompatible(const Identity& compiled, const Identity& hardware) {
+Status CheckCompatible(const Identity& compiled, const Identity& hardware) {
   const bool same_config = compiled.product == hardware.product && compiled.product != Product::kUnknown &&
                            compiled.macs == hardware.macs &&
                            compiled.cmd_stream_version == hardware.cmd_stream_version &&
@@ -69,14 +69,14 @@ Result CheckCompatible(const Identity& compiled, const Identity& hardware) {
   // streams; a different major revision is a different register layout.
   const bool arch_ok = compiled.arch_major == hardware.arch_major &&
                        ArchRevision(hardware) >= ArchRevision(compiled);
-  Result result;
-  if (same_config && arch_ok) return result;
-  TextBuilder text = result.Fail();
-  text.Str("NPU mismatch: the model was compiled for ");
-  AppendDescription(compiled, text);
-  text.Str(", this NPU is ");
-  AppendDescription(hardware, text);
-  return result;
+  if (same_config && arch_ok) return Status::Ok();
+  char compiled_text[96], hardware_text[96];
+  TextBuilder compiled_builder(compiled_text, sizeof(compiled_text));
+  TextBuilder hardware_builder(hardware_text, sizeof(hardware_text));
+  AppendDescription(compiled, compiled_builder);
+  AppendDescription(hardware, hardware_builder);
+  return Status::Error(ErrorCode::kNpuUnsupported, "NPU mismatch: the model was compiled for %s, this NPU is %s",
+                       compiled_text, hardware_text);
 }
 
 }  // namespace ethosu_sdk::drivers::ethosu

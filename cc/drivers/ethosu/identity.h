@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "cc/drivers/ethosu/result.h"
+#include "cc/core/status.h"
 #include "cc/support/text_builder.h"
 
 namespace ethosu_sdk::drivers::ethosu {
@@ -35,8 +35,9 @@ void AppendDescription(const Identity& identity, TextBuilder& text);
 // Checks that a stream compiled for `compiled` (the payload's words) runs on
 // `hardware`: same product, MACs, command stream version and weight decoder
 // count; the same architecture major revision and a minor.patch revision at
-// least the compiled one. A mismatch is one error naming both.
-Result CheckCompatible(const Identity& compiled, const Identity& hardware);
+// least the compiled one. A mismatch is one kNpuUnsupported error naming
+// both.
+Status CheckCompatible(const Identity& compiled, const Identity& hardware);
 
 }  // namespace ethosu_sdk::drivers::ethosu
 

@@ -93,7 +93,7 @@ def render(planned: list[int], runtime_arena_bytes: int) -> str:
         "",
         "namespace {",
         "",
-        "using ethosu_sdk::runtime::Span;",
+        "using ethosu_sdk::Span;",
         "",
     ]
     for index, size in enumerate(planned):

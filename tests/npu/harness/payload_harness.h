@@ -20,7 +20,7 @@ namespace ethosu_sdk::npu_harness {
 
 // How PayloadHarness::Bind sizes and fills the buffers.
 struct HarnessOptions {
-  size_t workspace_bytes = ::ethosu::kRecommendedWorkspaceBytes;
+  size_t workspace_bytes = ::ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes;
   // Nonzero: an npu::WeightCache of this many bytes keeps decoded weights
   // across this harness's runs (what the host runner does).
   size_t weight_cache_bytes = 0;
@@ -49,7 +49,7 @@ class PayloadHarness {
 
   // Allocates exactly-sized buffers for `payload` (scratch zeroed) and
   // binds them. `payload` must outlive every run.
-  ::ethosu::Status Bind(const ::ethosu::VelaPayload& payload,
+  ::ethosu_sdk::Status Bind(const ::ethosu_sdk::backends::ethosu::VelaPayload& payload,
                       const HarnessOptions& options = HarnessOptions());
 
   // Input `index` read from the caller's memory (a tensor file's record)
@@ -61,11 +61,11 @@ class PayloadHarness {
   AlignedBytes& scratch() { return scratch_; }
   AlignedBytes& fast_scratch() { return fast_scratch_; }
   // The call's buffers, for running it through another NPU (RunDelegate).
-  const ::ethosu::DelegateBuffers& buffers() const { return buffers_; }
+  const ::ethosu_sdk::backends::ethosu::DelegateBuffers& buffers() const { return buffers_; }
 
   // The delegate call on the functional model: inputs copied into the
   // scratch arena, the stream run, outputs copied out.
-  ::ethosu::Status Run(npu::RunStats* stats = nullptr) const;
+  ::ethosu_sdk::Status Run(npu::RunStats* stats = nullptr) const;
 
   // The command stream alone on the regions (0 the payload's weights,
   // read-only; 1 scratch; 2 fast scratch), as a device runs it: no input or
@@ -73,20 +73,20 @@ class PayloadHarness {
   npu::Status RunStream(npu::RunStats* stats, WeightsBinding weights = WeightsBinding::kBound);
 
  private:
-  const ::ethosu::VelaPayload* payload_ = nullptr;
+  const ::ethosu_sdk::backends::ethosu::VelaPayload* payload_ = nullptr;
   std::vector<AlignedBytes> inputs_, outputs_;
   std::vector<const void*> input_data_;
   std::vector<void*> output_data_;
   std::vector<size_t> input_sizes_, output_sizes_;
   AlignedBytes scratch_, fast_scratch_, workspace_, weight_cache_memory_;
   std::unique_ptr<npu::WeightCache> weight_cache_;
-  ::ethosu::DelegateBuffers buffers_;
+  ::ethosu_sdk::backends::ethosu::DelegateBuffers buffers_;
 };
 
 // Parses a copy of `size` bytes at `data` (exactly sized, so that
 // AddressSanitizer sees any overread) and runs it once with fresh buffers:
 // the robustness test's and the fuzzer's whole-payload run.
-::ethosu::Status RunPayloadBytes(const uint8_t* data, size_t size, const HarnessOptions& options,
+::ethosu_sdk::Status RunPayloadBytes(const uint8_t* data, size_t size, const HarnessOptions& options,
                                npu::RunStats* stats = nullptr);
 
 // The pseudo-random bytes the device tests fill memory with (a 32-bit LCG,

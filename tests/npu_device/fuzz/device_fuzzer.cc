@@ -140,8 +140,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // The payload parser needs 4-byte aligned input.
     std::vector<uint32_t> aligned((size - at + 3) / 4);
     memcpy(aligned.data(), data + at, size - at);
-    ethosu::VelaPayload payload;
-    if (!ethosu::ParseVelaPayload(reinterpret_cast<const uint8_t*>(aligned.data()), size - at,
+    ethosu_sdk::backends::ethosu::VelaPayload payload;
+    if (!ethosu_sdk::backends::ethosu::ParseVelaPayload(reinterpret_cast<const uint8_t*>(aligned.data()), size - at,
                                   &payload)
              .ok()) {
       return 0;

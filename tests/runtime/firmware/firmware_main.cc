@@ -25,8 +25,8 @@ alignas(16) uint8_t g_planned_arena[64 * 1024];
 
 int Run(const unsigned char* pte, size_t pte_size, const unsigned char* input,
         size_t input_size, const unsigned char* expected, size_t expected_size) {
-  runtime::Arena arena(g_runtime_arena, sizeof(g_runtime_arena));
-  const runtime::Span<uint8_t> planned[] = {{g_planned_arena, sizeof(g_planned_arena)}};
+  Arena arena(g_runtime_arena, sizeof(g_runtime_arena));
+  const Span<uint8_t> planned[] = {{g_planned_arena, sizeof(g_planned_arena)}};
   runner::RunConfig config;
   config.pte = pte;
   config.pte_size = pte_size;

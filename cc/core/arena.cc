@@ -1,6 +1,6 @@
-#include "cc/runtime/arena.h"
+#include "cc/core/arena.h"
 
-namespace ethosu_sdk::runtime {
+namespace ethosu_sdk {
 
 void* Arena::Allocate(size_t size, size_t align) {
   const uintptr_t start = reinterpret_cast<uintptr_t>(base_) + used_;
@@ -12,4 +12,4 @@ void* Arena::Allocate(size_t size, size_t align) {
   return result;
 }
 
-}  // namespace ethosu_sdk::runtime
+}  // namespace ethosu_sdk

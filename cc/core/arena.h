@@ -1,14 +1,14 @@
 // A bump allocator over caller-provided memory: the only way the runtime
 // obtains memory. Nothing is ever freed individually; the caller reuses or
 // drops the whole buffer.
-#ifndef ETHOSU_SDK_CC_RUNTIME_ARENA_H_
-#define ETHOSU_SDK_CC_RUNTIME_ARENA_H_
+#ifndef ETHOSU_SDK_CC_CORE_ARENA_H_
+#define ETHOSU_SDK_CC_CORE_ARENA_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <new>
 
-namespace ethosu_sdk::runtime {
+namespace ethosu_sdk {
 
 class Arena {
  public:
@@ -38,6 +38,6 @@ class Arena {
   size_t used_ = 0;
 };
 
-}  // namespace ethosu_sdk::runtime
+}  // namespace ethosu_sdk
 
-#endif  // ETHOSU_SDK_CC_RUNTIME_ARENA_H_
+#endif  // ETHOSU_SDK_CC_CORE_ARENA_H_

@@ -1,0 +1,112 @@
+// The functional model behind the NPU interface: each kind of model failure
+// comes out of ModelNpu (and the delegate around it) with its own ErrorCode
+// and the byte offset of the failing command, not as one generic code.
+#include "cc/backends/ethosu/model_npu.h"
+
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
+#include "cc/backends/ethosu/delegate_io.h"
+
+namespace {
+
+using ethosu_sdk::ErrorCode;
+using ethosu_sdk::ErrorCodeName;
+using ethosu_sdk::Status;
+using namespace ethosu_sdk::backends::ethosu;  // NOLINT: test code
+
+int failures = 0;
+
+void Expect(bool ok, const char* what) {
+  if (!ok) {
+    std::printf("FAIL %s\n", what);
+    ++failures;
+  }
+}
+
+// Fails unless `status` has `code`, the command offset `offset` and a
+// message containing `text`.
+void ExpectFailure(const Status& status, ErrorCode code, uint32_t offset, const char* text, const char* what) {
+  if (status.code() != code || status.command_offset() != offset || std::strstr(status.message(), text) == nullptr) {
+    std::printf("FAIL %s: got %s at 0x%x \"%s\", want %s at 0x%x containing \"%s\"\n", what,
+                ErrorCodeName(status.code()), unsigned(status.command_offset()), status.message(),
+                ErrorCodeName(code), unsigned(offset), text);
+    ++failures;
+  }
+}
+
+constexpr uint32_t kStop = 0x00000000u;         // NPU_OP_STOP
+constexpr uint32_t kNoSuchCommand = 0x000003FFu;  // opcode no Ethos-U has
+constexpr uint32_t kNone = Status::kNoCommandOffset;
+
+alignas(16) uint8_t weights[64];
+alignas(16) uint8_t scratch[256];
+
+// Runs `words` as an Ethos-U85-256 stream with weights in region 0 and
+// scratch in region 1.
+Status Run(std::initializer_list<uint32_t> words, const npu::RunLimits& limits = npu::RunLimits(),
+           int macs = 256) {
+  const std::vector<uint32_t> stream(words);
+  VelaPayload payload;
+  payload.commands = stream.data();
+  payload.num_commands = stream.size();
+  payload.macs = macs;
+  NpuJob job;
+  job.payload = &payload;
+  job.regions[0] = {weights, sizeof(weights), false};
+  job.regions[1] = {scratch, sizeof(scratch), true};
+  std::vector<uint8_t> workspace(1u << 16);
+  ModelNpu model({workspace.data(), workspace.size()}, limits);
+  return model.Run(job);
+}
+
+// A 16-byte DMA from region 0 (weights) to region 1 (scratch), then STOP.
+std::initializer_list<uint32_t> kDma = {0x00000130u, 0x00010131u, 0x00004030u, 0x0u, 0x00004031u, 0x0u,
+                                        0x00004032u, 16u,         0x00000010u, kStop};
+
+void EachFaultKindHasItsCode() {
+  ExpectFailure(Run({kNoSuchCommand}), ErrorCode::kNpuCommandStream, 0, "unknown command", "parse error at 0");
+  // OFM_PRECISION (a valid command) first: the failure is one word in.
+  ExpectFailure(Run({0x01000114u, kNoSuchCommand}), ErrorCode::kNpuCommandStream, 4, "unknown command",
+                "parse error at 4");
+  // DMA source 240 bytes past region 0's 64: a bus error at the DMA_START (word 8).
+  ExpectFailure(Run({0x00000130u, 0x00010131u, 0x00004030u, 0xF0u, 0x00004031u, 0x0u, 0x00004032u, 16u,
+                     0x00000010u, kStop}),
+                ErrorCode::kNpuBusError, 32, "DMA", "bus error");
+  npu::RunLimits tight;
+  tight.max_total_work = 8;  // the DMA moves 16 bytes
+  ExpectFailure(Run(kDma, tight), ErrorCode::kNpuLimit, 32, "", "beyond the run limits");
+  // No Vela configuration has 384 MACs: refused before any command runs.
+  ExpectFailure(Run({kStop}, npu::RunLimits(), 384), ErrorCode::kNpuUnsupported, kNone, "", "unknown configuration");
+  Expect(Run(kDma).ok(), "the same DMA within its regions and limits runs");
+}
+
+void TheDelegatePassesThemOn() {
+  const std::vector<uint32_t> stream = {0x01000114u, kNoSuchCommand};
+  VelaPayload payload;
+  payload.commands = stream.data();
+  payload.num_commands = stream.size();
+  payload.weights = weights;
+  payload.weights_size = sizeof(weights);
+  payload.scratch_size = sizeof(scratch);
+  DelegateIo io;
+  io.scratch = scratch;
+  io.scratch_size = sizeof(scratch);
+  std::vector<uint8_t> workspace(1u << 16);
+  ModelNpu model({workspace.data(), workspace.size()});
+  ExpectFailure(RunDelegate(payload, io, model), ErrorCode::kNpuCommandStream, 4, "unknown command",
+                "through RunDelegate");
+  io.scratch_size = sizeof(scratch) - 1;
+  ExpectFailure(RunDelegate(payload, io, model), ErrorCode::kOutOfMemory, kNone, "scratch", "scratch too small");
+}
+
+}  // namespace
+
+int main() {
+  EachFaultKindHasItsCode();
+  TheDelegatePassesThemOn();
+  if (failures == 0) std::printf("PASS\n");
+  return failures == 0 ? 0 : 1;
+}
