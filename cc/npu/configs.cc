@@ -1,6 +1,6 @@
 #include "cc/npu/configs.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 // Vela's U85 AcceleratorConfig table: MACs, cores (weight decoders) and the
@@ -56,4 +56,4 @@ int U55MicroblockDepth(int macs) {
   return macs == 32 ? 4 : 8;
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

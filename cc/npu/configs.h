@@ -6,7 +6,7 @@
 
 #include "cc/npu/driver.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // Most weight streams any configuration uses (WEIGHT_BASE, WEIGHT1..3_BASE).
 constexpr int kMaxWeightStreams = 4;
@@ -23,4 +23,4 @@ int U85MicroblockDepth(int macs, int microblock);
 // microblock; IFM microblock is 8 on every configuration).
 int U55MicroblockDepth(int macs);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

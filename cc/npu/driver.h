@@ -5,9 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cc/npu/status.h"
+#include "cc/core/status.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // Ethos-U addresses are region index (0..7) plus offset; the region table
 // plays the role of the BASEP registers.
@@ -85,4 +85,4 @@ Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t n
                         RunStats* stats, const RunLimits& limits = RunLimits(),
                         const OperationObserver* observer = nullptr);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

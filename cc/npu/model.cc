@@ -12,8 +12,9 @@
 #include "cc/npu/kernels/dma.h"
 #include "cc/npu/kernels/run_kernel.h"
 #include "cc/npu/operations/build_operation.h"
+#include "cc/npu/stream_error.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 using namespace u85;
@@ -38,7 +39,7 @@ class Model {
                                    });
     // QREAD: the stream was fetched through the command that stopped or failed.
     stats_->command_bytes = 4 * uint64_t(i < count ? i + 1 : count);
-    if (!status.ok()) status.SetCommandOffset(uint32_t(4 * (i < count ? i : count)));
+    if (!status.ok()) status = status.WithCommandOffset(uint32_t(4 * (i < count ? i : count)));
     return status;
   }
 
@@ -63,7 +64,7 @@ class Model {
         opcode != kOpElementwise && opcode != kOpResize) {
       return Status::Ok();
     }
-    if (opcode == kOpResize) return Status::Failure(FaultKind::kUnsupported, "resize not supported");
+    if (opcode == kOpResize) return Status::Error(ErrorCode::kNpuUnsupported, "resize not supported");
     const size_t mark = ctx_.arena.used();
     Operation op;
     Status status = Build(opcode, param, &op);
@@ -100,11 +101,11 @@ Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t n
                         RunStats* stats, const RunLimits& limits,
                         const OperationObserver* observer) {
   if (ConfigCores(config) == 0 || ConfigCores(config) != config.cores) {
-    return Status::Failure(FaultKind::kUnsupported,
-                           "Ethos-U configuration with %d MACs on %d cores not supported",
-                           config.macs, config.cores);
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "Ethos-U configuration with %d MACs on %d cores not supported",
+                         config.macs, config.cores);
   }
-  if (words == nullptr && num_words != 0) return Status::Error("null command stream");
+  if (words == nullptr && num_words != 0) return StreamError("null command stream");
   RunStats local;
   if (stats == nullptr) stats = &local;
   WorkspaceArena arena(workspace.data, workspace.size);
@@ -118,4 +119,4 @@ Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t n
   return Model(ctx, stats, observer).Run(words, num_words);
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -125,7 +125,8 @@ int main(int argc, char** argv) {
   static std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
   // Decoded weights kept across iterations (and across delegates).
   static std::unique_ptr<uint8_t[]> cache_memory(new uint8_t[ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes]);
-  static npu::WeightCache weight_cache(cache_memory.get(), ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes);
+  static ethosu_sdk::npu::WeightCache weight_cache(cache_memory.get(),
+                                                   ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes);
   static ethosu_sdk::backends::ethosu::ModelNpu model({workspace.data(), workspace.size(), &weight_cache});
   static ethosu_sdk::backends::EthosUBackend ethosu_backend(model);
   static ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};

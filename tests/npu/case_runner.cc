@@ -28,6 +28,8 @@
 #include "tests/npu/harness/case_files.h"
 #include "tests/npu/harness/payload_harness.h"
 
+namespace npu = ethosu_sdk::npu;
+
 namespace {
 
 namespace npu_harness = ethosu_sdk::npu_harness;

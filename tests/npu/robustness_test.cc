@@ -11,6 +11,8 @@
 #include "cc/backends/ethosu/vela_payload.h"
 #include "tests/npu/harness/payload_harness.h"
 
+namespace npu = ethosu_sdk::npu;
+
 namespace {
 
 using ethosu_sdk::npu_harness::AlignedBytes;
@@ -98,7 +100,7 @@ int main(int argc, char** argv) {
     const uint32_t words[1] = {0x00004024u};  // OFM_SCALE without its payload word
     npu::Region regions[npu::kNumRegions];
     std::vector<uint8_t> workspace(1u << 16);
-    const npu::Status m = npu::RunCommandStream(npu::NpuConfig(), words, 1, regions,
+    const ethosu_sdk::Status m = npu::RunCommandStream(npu::NpuConfig(), words, 1, regions,
                                                 {workspace.data(), workspace.size()}, nullptr);
     Expect(Contains(m, "inside a command"), "stream cut inside a command is an error");
   }
@@ -116,7 +118,7 @@ int main(int argc, char** argv) {
                                   {Architecture::kEthosU55, 128, 2},
                                   {Architecture::kEthosU65, 256, 4}};
     for (const npu::NpuConfig& config : bad) {
-      const npu::Status m = npu::RunCommandStream(config, words, 1, regions,
+      const ethosu_sdk::Status m = npu::RunCommandStream(config, words, 1, regions,
                                                   {workspace.data(), workspace.size()}, nullptr);
       Expect(Contains(m, "not supported"), "unknown configuration is an error");
     }
@@ -125,7 +127,7 @@ int main(int argc, char** argv) {
                                    {Architecture::kEthosU55, 32, 1},
                                    {Architecture::kEthosU65, 256, 2}};
     for (const npu::NpuConfig& config : good) {
-      const npu::Status m = npu::RunCommandStream(config, words, 1, regions,
+      const ethosu_sdk::Status m = npu::RunCommandStream(config, words, 1, regions,
                                                   {workspace.data(), workspace.size()}, nullptr);
       Expect(m.ok(), "Vela's configurations run");
     }

@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
     Expect(ethosu_sdk::npu_device::LookupIdentity(c.product, c.macs, &identity), "identity");
     snprintf(what, sizeof(what), "%s-%d model configuration as the payload parser's", c.product,
              c.macs);
-    const npu::NpuConfig parsed = ethosu_sdk::backends::ethosu::ModelConfig(file.payload);
+    const ethosu_sdk::npu::NpuConfig parsed = ethosu_sdk::backends::ethosu::ModelConfig(file.payload);
     Expect(identity.npu.arch == parsed.arch && identity.npu.macs == parsed.macs &&
                identity.npu.cores == parsed.cores,
            what);

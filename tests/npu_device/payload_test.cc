@@ -19,6 +19,8 @@
 #include "tests/npu_device/fake_host.h"
 #include "tests/npu_device/payload_file.h"
 
+namespace npu = ethosu_sdk::npu;
+
 namespace {
 
 using namespace npu_device_tests;
@@ -133,7 +135,7 @@ void TestPayload(const char* product, int macs, const char* path) {
   PayloadHarness direct_run;
   BindDirect(p, initial, initial_fast, &direct_run);
   npu::RunStats direct;
-  const npu::Status ran = direct_run.RunStream(&direct);
+  const ethosu_sdk::Status ran = direct_run.RunStream(&direct);
   if (!ran.ok()) printf("FAIL: %s direct: %s\n", path, ran.message());
   Expect(ran.ok() && direct.operations > 0, "the payload runs directly");
   const AlignedBytes& scratch = direct_run.scratch();
@@ -198,8 +200,8 @@ void TestPayload(const char* product, int macs, const char* path) {
   {
     PayloadHarness unbound_run;
     BindDirect(p, initial, initial_fast, &unbound_run);
-    const npu::Status unbound = unbound_run.RunStream(nullptr, WeightsBinding::kUnbound);
-    const bool bus = !unbound.ok() && unbound.kind() == npu::FaultKind::kBus;
+    const ethosu_sdk::Status unbound = unbound_run.RunStream(nullptr, WeightsBinding::kUnbound);
+    const bool bus = !unbound.ok() && unbound.code() == ethosu_sdk::ErrorCode::kNpuBusError;
     Expect(bus || unbound.ok(), "direct run without weights: ok or a bus error");
     Guest bad;
     Populate(p, words, initial, initial_fast, p.scratch_size, &bad);

@@ -17,7 +17,7 @@ using namespace npu_device_tests;
 namespace mmio = ethosu_sdk::ethosu::mmio;
 namespace pmu = mmio::pmu;
 namespace status = mmio::status;
-namespace u85 = npu::u85;
+namespace u85 = ethosu_sdk::npu::u85;
 using ethosu_sdk::npu_device::kDmaBytesPerCycle;
 
 constexpr uint64_t kFlash = 0x10000000;  // read-only guest memory: region 0

@@ -15,7 +15,7 @@ namespace {
 
 using namespace npu_device_tests;
 namespace mmio = ethosu_sdk::ethosu::mmio;
-namespace u85 = npu::u85;
+namespace u85 = ethosu_sdk::npu::u85;
 
 constexpr uint64_t kRam = 0x20000000;
 constexpr size_t kRamBytes = 4096;
@@ -37,8 +37,8 @@ int main(int argc, char** argv) {
   using Entry = const esdk_npu_device_api* (*)();
   auto entry = reinterpret_cast<Entry>(dlsym(library, "esdk_npu_device_api_v1"));
   Expect(entry != nullptr, "esdk_npu_device_api_v1 exported");
-  Expect(dlsym(library, "_ZN3npu16RunCommandStreamERKNS_9NpuConfigEPKjmRA8_KNS_6RegionENS_9WorkspaceEPNS_8RunStatsERKNS_9RunLimitsEPKNS_17OperationObserverE") == nullptr,
-         "npu::RunCommandStream not exported");
+  Expect(dlsym(library, "_ZN10ethosu_sdk3npu16RunCommandStreamERKNS0_9NpuConfigEPKjmRA8_KNS0_6RegionENS0_9WorkspaceEPNS0_8RunStatsERKNS0_9RunLimitsEPKNS0_17OperationObserverE") == nullptr,
+         "ethosu_sdk::npu::RunCommandStream not exported");
   if (entry == nullptr) return Finish("shared_library_test");
   const esdk_npu_device_api* api = entry();
   ExpectEq(api->abi_version, ESDK_NPU_DEVICE_ABI_VERSION, "ABI version");

@@ -1,29 +1,7 @@
 #include "cc/backends/ethosu/model_npu.h"
 
 namespace ethosu_sdk::backends::ethosu {
-namespace {
 
-// Each kind of model failure keeps a code of its own, and the offset of the
-// failing command, through the delegate and the runtime to the report.
-ErrorCode CodeOf(npu::FaultKind kind) {
-  switch (kind) {
-    case npu::FaultKind::kParse: return ErrorCode::kNpuCommandStream;
-    case npu::FaultKind::kBus: return ErrorCode::kNpuBusError;
-    case npu::FaultKind::kUnsupported: return ErrorCode::kNpuUnsupported;
-    case npu::FaultKind::kLimit: return ErrorCode::kNpuLimit;
-    case npu::FaultKind::kNone: break;
-  }
-  return ErrorCode::kInternal;  // a failed npu::Status always has a kind
-}
-
-Status FromModel(const npu::Status& status) {
-  if (status.ok()) return Status::Ok();
-  const uint32_t offset =
-      status.command_offset() == npu::Status::kNoOffset ? Status::kNoCommandOffset : status.command_offset();
-  return Status::Error(CodeOf(status.kind()), "%s", status.message()).WithCommandOffset(offset);
-}
-
-}  // namespace
 
 npu::NpuConfig ModelConfig(const VelaPayload& payload) {
   npu::NpuConfig config;
@@ -48,10 +26,10 @@ Status ModelNpu::Run(const NpuJob& job) {
     regions[i].size = r.size;
   }
   npu::RunStats run{};
-  const npu::Status status =
-      npu::RunCommandStream(ModelConfig(*job.payload), job.payload->commands,
-                            job.payload->num_commands, regions, workspace_, &run, limits_, observer_);
-  ESDK_RETURN_IF_ERROR(FromModel(status));
+  // The model's failures already carry their own codes and command offset.
+  ESDK_RETURN_IF_ERROR(npu::RunCommandStream(ModelConfig(*job.payload), job.payload->commands,
+                                             job.payload->num_commands, regions, workspace_, &run,
+                                             limits_, observer_));
   ++jobs_;
   stats_.operations += run.operations;
   stats_.dma_transfers += run.dma_transfers;

@@ -16,6 +16,7 @@ using ethosu_sdk::ErrorCode;
 using ethosu_sdk::ErrorCodeName;
 using ethosu_sdk::Status;
 using namespace ethosu_sdk::backends::ethosu;  // NOLINT: test code
+namespace npu = ethosu_sdk::npu;
 
 int failures = 0;
 
@@ -79,7 +80,8 @@ void EachFaultKindHasItsCode() {
   tight.max_total_work = 8;  // the DMA moves 16 bytes
   ExpectFailure(Run(kDma, tight), ErrorCode::kNpuLimit, 32, "", "beyond the run limits");
   // No Vela configuration has 384 MACs: refused before any command runs.
-  ExpectFailure(Run({kStop}, npu::RunLimits(), 384), ErrorCode::kNpuUnsupported, kNone, "", "unknown configuration");
+  ExpectFailure(Run({kStop}, npu::RunLimits(), 384), ErrorCode::kNpuUnsupported, kNone, "",
+                "unknown configuration");
   Expect(Run(kDma).ok(), "the same DMA within its regions and limits runs");
 }
 

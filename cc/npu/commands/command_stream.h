@@ -8,9 +8,9 @@
 
 #include "cc/npu/commands/register_file.h"
 #include "cc/npu/commands/u55_registers.h"
-#include "cc/npu/status.h"
+#include "cc/npu/stream_error.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // Operation commands (NPU_OP_*) have opcodes below this; register writes above.
 constexpr uint16_t kFirstRegisterOpcode = 256;
@@ -28,31 +28,32 @@ Status DecodeCommands(bool u55, const uint32_t* words, size_t count, RegisterFil
     const uint16_t param = uint16_t(word >> kParamShift);
     if (control == kCmd0Control) {
       if (!(IsKnownCmd0(opcode) || (u55 && u55::IsU55OnlyCmd0(opcode)))) {
-        return Status::Error("unknown command 0x%03x at word %u", opcode, unsigned(i));
+        return StreamError("unknown command 0x%03x at word %u", opcode, unsigned(i));
       }
       if (opcode == kOpStop) return Status::Ok();
       if (opcode < kFirstRegisterOpcode) {
         Status status = run(opcode, param, uint32_t(4 * i));
-        if (!status.ok()) return status.Rephrased("word %u: %s", unsigned(i), status.message());
+        if (!status.ok()) return Status::Error(status.code(), "word %u: %s", unsigned(i), status.message())
+              .WithCommandOffset(status.command_offset());
       } else {
         regs->cmd0[opcode] = param;
       }
     } else if (control == kCmd1Control) {
-      if (i + 1 >= count) return Status::Error("command stream ends inside a command");
+      if (i + 1 >= count) return StreamError("command stream ends inside a command");
       if (!IsKnownCmd1(opcode)) {
-        return Status::Error("unknown command 0x%03x (with payload) at word %u", opcode,
-                             unsigned(i));
+        return StreamError("unknown command 0x%03x (with payload) at word %u", opcode,
+                           unsigned(i));
       }
       if (opcode == kOpBranch) {
-        return Status::Failure(FaultKind::kUnsupported, "NPU_OP_BRANCH not supported");
+        return Status::Error(ErrorCode::kNpuUnsupported, "NPU_OP_BRANCH not supported");
       }
       regs->cmd1_param[opcode] = param;
       regs->cmd1_payload[opcode] = words[++i];
     } else {
-      return Status::Error("bad control field %u at word %u", control, unsigned(i));
+      return StreamError("bad control field %u at word %u", control, unsigned(i));
     }
   }
-  return Status::Error("command stream has no NPU_OP_STOP");
+  return StreamError("command stream has no NPU_OP_STOP");
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -2,7 +2,7 @@
 // reserved and rejected as the hardware's parser would).
 #include "cc/npu/commands/u85_registers.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace u85 {
 namespace {
 
@@ -31,4 +31,4 @@ bool IsKnownCmd1(uint16_t op) {
 }
 
 }  // namespace u85
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

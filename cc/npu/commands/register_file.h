@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // A bit field of a cmd0 register's 16-bit parameter.
 struct Field {
@@ -45,4 +45,4 @@ struct RegisterFile {
   }
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -7,7 +7,7 @@
 
 #include "cc/npu/commands/u85_registers.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace u55 {
 
 using namespace u85;  // shared opcode numbers and fields
@@ -50,4 +50,4 @@ constexpr Field kDmaDstStrideMode{kDma0DstRegion, 9, 2};
 constexpr uint32_t kOpbScaleMask = 0xFFFF;
 
 }  // namespace u55
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -7,7 +7,7 @@
 
 #include "cc/npu/commands/register_file.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace u85 {
 
 enum Cmd0 : uint16_t {
@@ -133,4 +133,4 @@ constexpr uint16_t kPoolModeMask = 7;
 constexpr uint16_t kElementwiseModeMask = 0x3F;
 
 }  // namespace u85
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

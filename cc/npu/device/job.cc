@@ -10,7 +10,7 @@ namespace status = ethosu::mmio::status;
 
 constexpr uint32_t kWordBytes = 4;
 
-JobResult BusFault(const esdk_npu_host& host, npu::Status why) {
+JobResult BusFault(const esdk_npu_host& host, Status why) {
   HostLog(host, "ethos-u: bus error: %s", why.message());
   JobResult r;
   r.status = why;
@@ -25,28 +25,28 @@ struct Bindings {
   npu::Region regions[npu::kNumRegions];
 };
 
-npu::Status Bind(const JobRequest& request, const esdk_npu_host& host, Bindings* out) {
+Status Bind(const JobRequest& request, const esdk_npu_host& host, Bindings* out) {
   if (request.qbase % kWordBytes != 0) {
-    return npu::Status::Failure(npu::FaultKind::kBus,
-                                "command stream at 0x%llx not 4-byte aligned",
-                            (unsigned long long)request.qbase);
+    return Status::Error(ErrorCode::kNpuBusError,
+                         "command stream at 0x%llx not 4-byte aligned",
+                         (unsigned long long)request.qbase);
   }
   esdk_npu_memory memory{};
   if (host.map(host.opaque, request.qbase, &memory) != 0 || memory.host == nullptr) {
-    return npu::Status::Failure(npu::FaultKind::kBus,
-                                "command stream at 0x%llx: nothing mapped there",
-                            (unsigned long long)request.qbase);
+    return Status::Error(ErrorCode::kNpuBusError,
+                         "command stream at 0x%llx: nothing mapped there",
+                         (unsigned long long)request.qbase);
   }
   if (memory.size < request.qsize) {
-    return npu::Status::Failure(npu::FaultKind::kBus,
-                                "command stream at 0x%llx: %u bytes, only %llu mapped",
-                            (unsigned long long)request.qbase, unsigned(request.qsize),
-                            (unsigned long long)memory.size);
+    return Status::Error(ErrorCode::kNpuBusError,
+                         "command stream at 0x%llx: %u bytes, only %llu mapped",
+                         (unsigned long long)request.qbase, unsigned(request.qsize),
+                         (unsigned long long)memory.size);
   }
   if (reinterpret_cast<uintptr_t>(memory.host) % alignof(uint32_t) != 0) {
-    return npu::Status::Failure(npu::FaultKind::kBus,
-                                "command stream at 0x%llx: host memory not word aligned",
-                            (unsigned long long)request.qbase);
+    return Status::Error(ErrorCode::kNpuBusError,
+                         "command stream at 0x%llx: host memory not word aligned",
+                         (unsigned long long)request.qbase);
   }
   out->words = reinterpret_cast<const uint32_t*>(memory.host);
   for (int n = 0; n < npu::kNumRegions; ++n) {
@@ -56,7 +56,7 @@ npu::Status Bind(const JobRequest& request, const esdk_npu_host& host, Bindings*
     out->regions[n].write = region.writable ? region.host : nullptr;
     out->regions[n].size = size_t(region.size);
   }
-  return npu::Status::Ok();
+  return Status::Ok();
 }
 
 // Coarse dirty tracking: every writable region, its whole mapped extent
@@ -78,7 +78,7 @@ void ReportWritten(const JobRequest& request, const Bindings& b, const esdk_npu_
 
 JobResult RunJob(const JobRequest& request, const esdk_npu_host& host) {
   Bindings bindings;
-  const npu::Status bound = Bind(request, host, &bindings);
+  const Status bound = Bind(request, host, &bindings);
   if (!bound.ok()) return BusFault(host, bound);
 
   npu::RunLimits limits;
@@ -93,18 +93,18 @@ JobResult RunJob(const JobRequest& request, const esdk_npu_host& host) {
     r.status_bits = status::kCmdEndReached;
     return r;
   }
-  switch (r.status.kind()) {
-    case npu::FaultKind::kBus:
+  switch (r.status.code()) {
+    case ErrorCode::kNpuBusError:
       r.status_bits = status::kBusStatus;
       HostLog(host, "ethos-u: bus error at stream offset 0x%x: %s",
               unsigned(r.status.command_offset()), r.status.message());
       break;
-    case npu::FaultKind::kUnsupported:
+    case ErrorCode::kNpuUnsupported:
       r.status_bits = status::kCmdParseError;
       HostLog(host, "ethos-u: command at stream offset 0x%x not supported by the model: %s",
               unsigned(r.status.command_offset()), r.status.message());
       break;
-    case npu::FaultKind::kLimit:
+    case ErrorCode::kNpuLimit:
       r.status_bits = status::kCmdParseError;
       HostLog(host, "ethos-u: command at stream offset 0x%x exceeds the work limit: %s",
               unsigned(r.status.command_offset()), r.status.message());

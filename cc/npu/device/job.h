@@ -11,7 +11,7 @@
 
 #include "cc/npu/device/device_abi.h"
 #include "cc/npu/driver.h"
-#include "cc/npu/status.h"
+#include "cc/core/status.h"
 
 namespace ethosu_sdk::npu_device {
 
@@ -34,7 +34,7 @@ struct JobRequest {
 };
 
 struct JobResult {
-  npu::Status status;  // ok, or what failed (kind and stream offset)
+  Status status;  // ok, or what failed (kind and stream offset)
   uint32_t status_bits = 0;  // STATUS: cmd_end_reached, or bus_status / cmd_parse_error
   uint32_t qread = 0;        // bytes of the stream consumed
   npu::RunStats stats;

@@ -7,7 +7,7 @@
 
 #include "cc/npu/kernels/output_stage.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // Bytes of LUT memory: U85's LUT RAM; on U55 the last two SHRAM banks.
 constexpr int kLutMemoryBytes = 2048;
@@ -40,4 +40,4 @@ struct ActivationStage {
   }
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

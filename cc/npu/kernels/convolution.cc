@@ -5,7 +5,7 @@
 #include "cc/npu/kernels/dot_product.h"
 #include "cc/npu/kernels/requantize.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 size_t RoundUp(size_t n) { return (n + kDotBlock - 1) / kDotBlock * kDotBlock; }
@@ -258,4 +258,4 @@ void RunMatMul(const Operation& op) {
   }
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -7,7 +7,7 @@
 
 #include "cc/npu/operations/operation.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // Weights the packed form holds (zero padding included); sets the row
 // sizes of `packed`.
@@ -24,4 +24,4 @@ void RunConvolution(const Operation& op);
 size_t MatMulScratchBytes(const Operation& op);
 void RunMatMul(const Operation& op);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

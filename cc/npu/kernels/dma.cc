@@ -5,23 +5,23 @@
 #include "cc/npu/commands/u55_registers.h"
 #include "cc/npu/operations/activation_setup.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 using namespace u85;
 
 Status RunDma(Context& ctx, RunStats* stats) {
   const RegisterFile& r = ctx.regs;
   if (r.Get(kDmaSrcStrideMode) != 0) {
-    return Status::Failure(FaultKind::kUnsupported, "strided DMA not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "strided DMA not supported");
   }
   if (ctx.u55() && r.Get(u55::kDmaDstStrideMode) != 0) {
-    return Status::Failure(FaultKind::kUnsupported, "2-D/3-D DMA not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "2-D/3-D DMA not supported");
   }
   if (r.Get(kDmaSrcIndexed) || r.Get(kDmaDstIndexed)) {
-    return Status::Failure(FaultKind::kUnsupported, "indexed DMA not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "indexed DMA not supported");
   }
   if (r.Get(kDmaSrcInternal)) {
-    return Status::Failure(FaultKind::kUnsupported, "DMA from internal memory not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "DMA from internal memory not supported");
   }
   const int src = int(r.Get(kDmaSrcRegionIndex)), dst = int(r.Get(kDmaDstRegionIndex));
   const Region& from = ctx.regions[src];
@@ -29,24 +29,24 @@ Status RunDma(Context& ctx, RunStats* stats) {
   const uint64_t src_addr = r.Address(kDma0Src), dst_addr = r.Address(kDma0Dst);
   const uint64_t length = r.Address(kDma0Len);
   if (from.read == nullptr || src_addr > from.size || length > from.size - src_addr) {
-    return Status::Failure(FaultKind::kBus, "DMA source outside region %d", src);
+    return Status::Error(ErrorCode::kNpuBusError, "DMA source outside region %d", src);
   }
   uint8_t* target = nullptr;
   if (r.Get(kDmaDstInternal)) {
     uint64_t offset = 0;
-    NPU_RETURN_IF_ERROR(LutDestination(ctx.config, dst_addr, length, &offset));
+    ESDK_RETURN_IF_ERROR(LutDestination(ctx.config, dst_addr, length, &offset));
     target = ctx.lut + offset;
   } else {
     if (to.write == nullptr || dst_addr > to.size || length > to.size - dst_addr) {
-      return Status::Failure(FaultKind::kBus, "DMA destination outside writable region %d", dst);
+      return Status::Error(ErrorCode::kNpuBusError, "DMA destination outside writable region %d", dst);
     }
     target = to.write + dst_addr;
   }
-  NPU_RETURN_IF_ERROR(ctx.work.Charge(length));
+  ESDK_RETURN_IF_ERROR(ctx.work.Charge(length));
   memmove(target, from.read + src_addr, size_t(length));
   ++stats->dma_transfers;
   stats->dma_bytes += length;
   return Status::Ok();
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -3,8 +3,8 @@
 
 #include "cc/npu/operations/context.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 Status RunDma(Context& ctx, RunStats* stats);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -5,7 +5,7 @@
 #define NPU_X86_SIMD 1
 #endif
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 using DotFunction = void (*)(const int16_t*, const int16_t*, size_t, size_t, int, uint32_t*);
@@ -113,4 +113,4 @@ void DotRows(const int16_t* a, const int16_t* rows, size_t stride, size_t n, int
   dot(a, rows, stride, n, count, out);
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // Vectors are padded with zeros to a multiple of this many elements.
 constexpr size_t kDotBlock = 16;
@@ -19,4 +19,4 @@ constexpr size_t kDotBlock = 16;
 void DotRows(const int16_t* a, const int16_t* rows, size_t stride, size_t n, int count,
              uint32_t* out);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -1,6 +1,6 @@
 #include "cc/npu/kernels/elementwise.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 // Broadcast modes (bit set: that axis reads index 0).
@@ -100,4 +100,4 @@ void Run(const Operation& op, Combine combine) {
 void RunElementwise(const Operation& op) { Run(op, U85); }
 void RunElementwiseU55(const Operation& op) { Run(op, U55); }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

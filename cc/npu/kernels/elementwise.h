@@ -4,9 +4,9 @@
 
 #include "cc/npu/operations/operation.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 void RunElementwise(const Operation& op);
 void RunElementwiseU55(const Operation& op);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

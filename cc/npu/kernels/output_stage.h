@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // OFM rounding modes (field round_mode of OFM_SCALE; IFM_SCALE has 0/1).
 enum class RoundMode : uint8_t {
@@ -139,4 +139,4 @@ struct ScaleRecord {
   int shift;
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -20,6 +20,8 @@
 
 #include "cc/npu/kernels/output_stage.h"
 
+namespace npu = ethosu_sdk::npu;
+
 namespace {
 
 using npu::RoundMode;

@@ -9,7 +9,7 @@
 #include "cc/npu/kernels/output_stage.h"
 #include "cc/npu/operations/feature_map.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 struct OutputStage {
   Scale global;                            // OFM_SCALE (also per-channel rounding)
@@ -63,4 +63,4 @@ struct OutputStage {
   bool single_clamp_ = false;
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

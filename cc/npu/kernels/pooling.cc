@@ -1,6 +1,6 @@
 #include "cc/npu/kernels/pooling.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 // The pooled value of channel c at output (y, x), before bias and scale.
@@ -80,4 +80,4 @@ void RunNullPool(const Operation& op) {
   }
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

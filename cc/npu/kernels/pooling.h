@@ -4,9 +4,9 @@
 
 #include "cc/npu/operations/operation.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 void RunPooling(const Operation& op);
 void RunNullPool(const Operation& op);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -5,7 +5,7 @@
 #define NPU_X86_SIMD 1
 #endif
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 constexpr int kLanes = 8;
@@ -119,4 +119,4 @@ bool Requantize8(const RequantTable&, const uint32_t*, int, int32_t, int32_t, in
 }
 #endif
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -12,7 +12,7 @@
 
 #include "cc/npu/kernels/output_stage.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // The operation's scales rearranged for vector loads, channels padded to 8.
 struct RequantTable {
@@ -38,4 +38,4 @@ bool RequantTableFor(const ChannelScale* scales, int channels, bool bias_after_s
 bool Requantize8(const RequantTable& table, const uint32_t* sums, int first, int32_t zero_point,
                  int32_t lo, int32_t hi, uint8_t* out);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

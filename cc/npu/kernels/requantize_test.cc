@@ -11,6 +11,8 @@
 
 #include "cc/npu/testing/expect.h"
 
+namespace npu = ethosu_sdk::npu;
+
 namespace {
 
 using npu::testing::Expect;

@@ -4,7 +4,7 @@
 #include "cc/npu/kernels/elementwise.h"
 #include "cc/npu/kernels/pooling.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 void RunKernel(const Operation& op) {
   switch (op.kind) {
@@ -24,4 +24,4 @@ void RunKernel(const Operation& op) {
   }
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

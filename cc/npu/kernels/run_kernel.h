@@ -3,8 +3,8 @@
 
 #include "cc/npu/operations/operation.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 void RunKernel(const Operation& op);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

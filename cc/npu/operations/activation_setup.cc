@@ -1,8 +1,9 @@
 #include "cc/npu/operations/activation_setup.h"
 
 #include "cc/npu/commands/u55_registers.h"
+#include "cc/npu/stream_error.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 using namespace u85;
@@ -29,18 +30,18 @@ Status PrepareU55(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
     a->clip_min = a->clip_min > lo ? a->clip_min : lo;
     a->clip_max = a->clip_max < hi ? a->clip_max : hi;
   } else if (range != u55::kClipOfm) {
-    return Status::Error("U55 activation clip range %u not valid", range);
+    return StreamError("U55 activation clip range %u not valid", range);
   }
   if (function == kNone) return Status::Ok();
   if (function < u55::kActivationTable0 || function > u55::kActivationTable7) {
-    return Status::Failure(FaultKind::kUnsupported, "U55 activation function %u not supported",
-                           function);
+    return Status::Error(ErrorCode::kNpuUnsupported, "U55 activation function %u not supported",
+                         function);
   }
   // TABLE_k: the table starts at slot k (256 bytes) of the LUT banks
   // (Vela's DMA destination); its entries are as wide as the OFM.
   // 16-bit OFMs would need the interpolating 16-bit table: not modelled.
   if (ofm.element_bytes == 2) {
-    return Status::Failure(FaultKind::kUnsupported, "U55 16-bit LUT not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "U55 16-bit LUT not supported");
   }
   a->entry_bytes = ofm.element_bytes;
   a->entry_signed = ofm.is_signed;
@@ -70,16 +71,16 @@ Status PrepareU85(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
       a->entry_bytes = 4;
       break;
     default:  // 16-bit interpolating tables, TANH, SIGMOID
-      return Status::Failure(FaultKind::kUnsupported,
-                             "activation function %u (16-bit LUT) not supported", function);
+      return Status::Error(ErrorCode::kNpuUnsupported,
+                           "activation function %u (16-bit LUT) not supported", function);
   }
   // The table field counts tables of this size (Vela divides its 256-byte
   // slot index by the table size in slots).
   *table_bytes = kTableEntries * a->entry_bytes;
   *table_offset = int(r.Get(kActivationTable)) * *table_bytes;
   if (ofm.element_bytes != a->entry_bytes) {
-    return Status::Error("LUT output of %d bytes for an OFM of %d bytes", a->entry_bytes,
-                         ofm.element_bytes);
+    return StreamError("LUT output of %d bytes for an OFM of %d bytes", a->entry_bytes,
+                       ofm.element_bytes);
   }
   return Status::Ok();
 }
@@ -89,17 +90,18 @@ Status PrepareU85(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
 Status CheckAccumulator(const RegisterFile& r, bool ifm2_input) {
   const uint32_t input = r.Get(kAccInput);
   if (input == kAccKeep || r.Get(kAccOutputDisable) != 0) {
-    return Status::Failure(FaultKind::kUnsupported, "accumulator chaining not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "accumulator chaining not supported");
   }
-  if (input > kAccFromIfm2) return Status::Error("bad accumulator input %u", input);
+  if (input > kAccFromIfm2) return StreamError("bad accumulator input %u", input);
   if ((input == kAccFromIfm2) != ifm2_input) {
-    return Status::Error(ifm2_input ? "pooling mode NONE needs ACC_INPUT_IFM2"
-                                    : "accumulator input from IFM2 not supported here");
+    return StreamError("%s",
+                       ifm2_input ? "pooling mode NONE needs ACC_INPUT_IFM2"
+                       : "accumulator input from IFM2 not supported here");
   }
   // Format 1 (48-bit, int16 activations): see scales.cc for its records.
   if (r.Get(kAccFormatType) > 1) {
-    return Status::Failure(FaultKind::kUnsupported, "accumulator format %u not supported",
-                           r.Get(kAccFormatType));
+    return Status::Error(ErrorCode::kNpuUnsupported, "accumulator format %u not supported",
+                         r.Get(kAccFormatType));
   }
   return Status::Ok();
 }
@@ -113,20 +115,20 @@ Status PrepareOutput(const NpuConfig& config, const RegisterFile& r, const uint8
     // acc_format 1 (40-bit, int16 activations) keeps the 32-bit case's
     // scale record (int40 bias already); only FP16 is rejected.
     if (r.Get(u55::kAccFormatType) > 1) {
-      return Status::Failure(FaultKind::kUnsupported, "U55 FP16 accumulators not supported");
+      return Status::Error(ErrorCode::kNpuUnsupported, "U55 FP16 accumulators not supported");
     }
   } else if (accumulators != Accumulators::kUnchecked) {
-    NPU_RETURN_IF_ERROR(CheckAccumulator(r, accumulators == Accumulators::kFromIfm2));
+    ESDK_RETURN_IF_ERROR(CheckAccumulator(r, accumulators == Accumulators::kFromIfm2));
   }
   *a = ActivationStage();
   a->clip_min = int16_t(r[kActivationMin]);
   a->clip_max = int16_t(r[kActivationMax]);
   int table_bytes = 0, table_offset = 0;
-  NPU_RETURN_IF_ERROR(u55 ? PrepareU55(r, ofm, a, &table_bytes, &table_offset)
+  ESDK_RETURN_IF_ERROR(u55 ? PrepareU55(r, ofm, a, &table_bytes, &table_offset)
                           : PrepareU85(r, ofm, a, &table_bytes, &table_offset));
   if (table_bytes == 0) return Status::Ok();  // no table
   if (table_offset + table_bytes > kLutMemoryBytes) {
-    return Status::Error("LUT of %d bytes at %d outside LUT memory", table_bytes, table_offset);
+    return StreamError("LUT of %d bytes at %d outside LUT memory", table_bytes, table_offset);
   }
   a->lut = lut + table_offset;
   return Status::Ok();
@@ -144,17 +146,17 @@ Status LutDestination(const NpuConfig& config, uint64_t address, uint64_t length
     constexpr uint64_t kBankBytes = 1024, kLutBanks = 2;
     const int banks = config.macs == 128 ? 24 : config.macs == 256 ? 48 : 0;
     if (banks == 0) {
-      return Status::Failure(FaultKind::kUnsupported,
-                             "LUT DMA on a %d-MAC Ethos-U55 not supported", config.macs);
+      return Status::Error(ErrorCode::kNpuUnsupported,
+                           "LUT DMA on a %d-MAC Ethos-U55 not supported", config.macs);
     }
     base = (uint64_t(banks) - kLutBanks) * kBankBytes;
   }
   if (address < base || address - base > uint64_t(kLutMemoryBytes) ||
       length > uint64_t(kLutMemoryBytes) - (address - base)) {
-    return Status::Error("DMA to internal memory outside LUT memory");
+    return StreamError("DMA to internal memory outside LUT memory");
   }
   *offset = address - base;
   return Status::Ok();
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

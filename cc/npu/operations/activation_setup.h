@@ -10,7 +10,7 @@
 #include "cc/npu/kernels/activation.h"
 #include "cc/npu/operations/feature_map.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // Where an operation's accumulators come from: its own arithmetic, or
 // loaded from IFM2 (pooling mode NONE, the only use of ACC_INPUT_IFM2);
@@ -25,4 +25,4 @@ Status PrepareOutput(const NpuConfig& config, const RegisterFile& regs, const ui
 Status LutDestination(const NpuConfig& config, uint64_t address, uint64_t length,
                       uint64_t* offset);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

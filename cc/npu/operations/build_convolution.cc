@@ -6,8 +6,9 @@
 #include "cc/npu/operations/constants.h"
 #include "cc/npu/operations/feature_maps.h"
 #include "cc/npu/operations/scales.h"
+#include "cc/npu/stream_error.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 using namespace u85;
 
@@ -21,34 +22,34 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
   const RegisterFile& r = ctx.regs;
   op->kind = depthwise ? OperationKind::kDepthwise : OperationKind::kConvolution;
   op->u55 = ctx.u55();
-  NPU_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
-  NPU_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
+  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ifm = op->ifm;
   const FeatureMap& ofm = op->ofm;
-  NPU_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
+  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
                                     &op->output.activation));
   if (r.Get(kIfmUpscaleMode) != 0) {
-    return Status::Failure(FaultKind::kUnsupported, "IFM upscale not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "IFM upscale not supported");
   }
-  if (depthwise && ifm.depth < ofm.depth) return Status::Error("depthwise IFM depth too small");
+  if (depthwise && ifm.depth < ofm.depth) return StreamError("depthwise IFM depth too small");
   op->window = MakeWindow(r, ofm);
   const Window& w = op->window;
   const uint64_t cin = depthwise ? 1 : uint64_t(ifm.depth);
   op->macs = uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(w.taps()) * cin;
-  NPU_RETURN_IF_ERROR(ctx.work.ChargeOperation(op->macs));
+  ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(op->macs));
   ConstantsRequest constants;
   constants.scales = true;
   constants.weights = true;
   constants.depthwise = depthwise;
   constants.ifm_depth = ifm.depth;
-  NPU_RETURN_IF_ERROR(LoadConstants(ctx, constants, op));
+  ESDK_RETURN_IF_ERROR(LoadConstants(ctx, constants, op));
   if (!PerChannelScales(r)) {
-    return Status::Failure(FaultKind::kUnsupported,
-                           "global OFM scale on convolution not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "global OFM scale on convolution not supported");
   }
   op->output.global = OfmScale(r, ctx.u55());  // rounding for every channel
-  NPU_RETURN_IF_ERROR(ifm.Validate({w.ifm_h, w.ifm_w, depthwise ? ofm.depth : ifm.depth}, false));
-  NPU_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
+  ESDK_RETURN_IF_ERROR(ifm.Validate({w.ifm_h, w.ifm_w, depthwise ? ofm.depth : ifm.depth}, false));
+  ESDK_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
   return TakeScratch(ctx, ConvolutionScratchBytes(*op), op);
 }
 
@@ -62,29 +63,29 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
 Status BuildMatMul(Context& ctx, Operation* op) {
   const RegisterFile& r = ctx.regs;
   op->kind = OperationKind::kMatMul;
-  NPU_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
-  NPU_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
-  NPU_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
+  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ofm = op->ofm;
-  NPU_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
+  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
                                     &op->output.activation));
-  if (ctx.u55()) return Status::Error("U55 has no matmul with weights from IFM2");
+  if (ctx.u55()) return StreamError("U55 has no matmul with weights from IFM2");
   const bool strided = r.Get(kStrideXLsb) || r.Get(kStrideYLsb) || r.Get(kStrideXMsb) ||
                        r.Get(kStrideYMsb) || r.Get(kDilationX) || r.Get(kDilationY);
   if (r[kKernelWidthM1] != 0 || r[kKernelHeightM1] != 0 || strided) {
-    return Status::Error("matmul with a kernel larger than 1x1 or strided");
+    return StreamError("matmul with a kernel larger than 1x1 or strided");
   }
   if (PerChannelScales(r)) {
-    return Status::Failure(FaultKind::kUnsupported, "matmul with per-channel scales not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "matmul with per-channel scales not supported");
   }
   const int depth = op->ifm.depth;
   op->macs = uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(depth);
-  NPU_RETURN_IF_ERROR(ctx.work.ChargeOperation(op->macs));
+  ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(op->macs));
   op->output.global = OfmScale(r, false);
-  NPU_RETURN_IF_ERROR(op->ifm.Validate({ofm.height, ofm.width, depth}, false));
-  NPU_RETURN_IF_ERROR(op->ifm2.Validate({ofm.height, ofm.depth, depth}, false));
-  NPU_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
+  ESDK_RETURN_IF_ERROR(op->ifm.Validate({ofm.height, ofm.width, depth}, false));
+  ESDK_RETURN_IF_ERROR(op->ifm2.Validate({ofm.height, ofm.depth, depth}, false));
+  ESDK_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
   return TakeScratch(ctx, MatMulScratchBytes(*op), op);
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -4,8 +4,9 @@
 #include "cc/npu/operations/build_operation.h"
 #include "cc/npu/operations/feature_maps.h"
 #include "cc/npu/operations/scales.h"
+#include "cc/npu/stream_error.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 using namespace u85;
@@ -18,8 +19,8 @@ Extent OperandBox(const FeatureMap& operand, const FeatureMap& ofm) {
 }
 
 Status ValidateOperands(const Operation& op) {
-  NPU_RETURN_IF_ERROR(op.ifm.Validate(OperandBox(op.ifm, op.ofm), false));
-  if (!op.scalar) NPU_RETURN_IF_ERROR(op.ifm2.Validate(OperandBox(op.ifm2, op.ofm), false));
+  ESDK_RETURN_IF_ERROR(op.ifm.Validate(OperandBox(op.ifm, op.ofm), false));
+  if (!op.scalar) ESDK_RETURN_IF_ERROR(op.ifm2.Validate(OperandBox(op.ifm2, op.ofm), false));
   return op.ofm.Validate({op.ofm.height, op.ofm.width, op.ofm.depth}, true);
 }
 
@@ -27,9 +28,9 @@ Status BuildU55(Context& ctx, Operation* op) {
   const RegisterFile& r = ctx.regs;
   op->kind = OperationKind::kElementwiseU55;
   const FeatureMap& ofm = op->ofm;
-  NPU_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
+  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
                                     &op->output.activation));
-  NPU_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
   op->ifm2.broadcast = int(r.Get(u55::kIfm2BroadcastAxes));
   op->scalar = r.Get(u55::kIfm2IsScalar) != 0;
   U55Scaling& s = op->u55_scaling;
@@ -37,15 +38,15 @@ Status BuildU55(Context& ctx, Operation* op) {
   const uint16_t scalar = r[u55::kIfm2Scalar];
   op->scalar_value = op->ifm2.is_signed ? int32_t(int16_t(scalar)) : int32_t(scalar);
   s.scale_mode = int(r.Get(u55::kIfmScaleMode));
-  if (s.scale_mode > int(u55::kScaleOpb32)) return Status::Error("bad U55 IFM scale mode");
+  if (s.scale_mode > int(u55::kScaleOpb32)) return StreamError("bad U55 IFM scale mode");
   s.round = U55RoundMode(r.Get(u55::kIfmRound));
   s.opa_scale = r.Payload(kIfmScale);
   s.opa_shift = int(r.Get(kIfmScaleShift));
   s.opb_scale = r.Payload(kIfm2Scale) & u55::kOpbScaleMask;
   const bool add_or_sub = op->mode == kEwAdd || op->mode == kEwSub;
   if (s.scale_mode != int(u55::kScaleOpaOpb16) && op->ifm.element_bytes != 1 && add_or_sub) {
-    return Status::Failure(FaultKind::kUnsupported,
-                           "U55 16/32-bit ADD/SUB with a 32-bit operand scale not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "U55 16/32-bit ADD/SUB with a 32-bit operand scale not supported");
   }
   op->output.global = OfmScale(r, true);
   return ValidateOperands(*op);
@@ -55,19 +56,19 @@ Status BuildU55(Context& ctx, Operation* op) {
 
 Status BuildElementwise(Context& ctx, int mode, Operation* op) {
   if (mode > kEwMax) {
-    return Status::Failure(FaultKind::kUnsupported, "elementwise mode %d not supported", mode);
+    return Status::Error(ErrorCode::kNpuUnsupported, "elementwise mode %d not supported", mode);
   }
   const RegisterFile& r = ctx.regs;
   op->mode = mode;
-  NPU_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
-  NPU_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
-  NPU_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
+  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   if (ctx.u55()) return BuildU55(ctx, op);
   op->kind = OperationKind::kElementwise;
   const FeatureMap& ofm = op->ofm;
-  NPU_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kUnchecked,
+  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kUnchecked,
                                     &op->output.activation));
-  NPU_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
   op->scalar = op->ifm2.broadcast == int(kBroadcastScalar);
   op->scalar_value = int32_t(r.Payload(kOpScalar));
   op->ifm_scale = IfmScale(r, false);
@@ -76,4 +77,4 @@ Status BuildElementwise(Context& ctx, int mode, Operation* op) {
   return ValidateOperands(*op);
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

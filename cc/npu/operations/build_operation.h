@@ -8,7 +8,7 @@
 #include "cc/npu/operations/context.h"
 #include "cc/npu/operations/operation.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // NPU_OP_CONV (param bit 0: weights from IFM2) and NPU_OP_DEPTHWISE.
 Status BuildConvolution(Context& ctx, bool depthwise, Operation* op);
@@ -21,4 +21,4 @@ Status BuildElementwise(Context& ctx, int mode, Operation* op);
 // Shared by the builders: the kernel's scratch from the workspace.
 Status TakeScratch(Context& ctx, size_t bytes, Operation* op);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

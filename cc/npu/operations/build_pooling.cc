@@ -5,8 +5,9 @@
 #include "cc/npu/operations/constants.h"
 #include "cc/npu/operations/feature_maps.h"
 #include "cc/npu/operations/scales.h"
+#include "cc/npu/stream_error.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 using namespace u85;
@@ -16,7 +17,7 @@ Status LoadScales(Context& ctx, Operation* op) {
   if (PerChannelScales(ctx.regs)) {
     ConstantsRequest constants;
     constants.scales = true;
-    NPU_RETURN_IF_ERROR(LoadConstants(ctx, constants, op));
+    ESDK_RETURN_IF_ERROR(LoadConstants(ctx, constants, op));
   }
   op->output.global = OfmScale(ctx.regs, ctx.u55());
   return Status::Ok();
@@ -38,18 +39,18 @@ bool WindowsNonEmpty(const Window& w, const FeatureMap& ofm) {
 Status BuildNullPool(Context& ctx, Operation* op) {
   const RegisterFile& r = ctx.regs;
   op->kind = OperationKind::kNullPool;
-  NPU_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
-  NPU_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
+  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ofm = op->ofm;
-  NPU_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromIfm2,
+  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromIfm2,
                                     &op->output.activation));
   if (r[kKernelWidthM1] != 0 || r[kKernelHeightM1] != 0) {
-    return Status::Error("pooling mode NONE with a kernel larger than 1x1");
+    return StreamError("pooling mode NONE with a kernel larger than 1x1");
   }
   op->macs = 0;
-  NPU_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
-  NPU_RETURN_IF_ERROR(LoadScales(ctx, op));
-  NPU_RETURN_IF_ERROR(op->ifm2.Validate({ofm.height, ofm.width, ofm.depth}, false));
+  ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  ESDK_RETURN_IF_ERROR(LoadScales(ctx, op));
+  ESDK_RETURN_IF_ERROR(op->ifm2.Validate({ofm.height, ofm.width, ofm.depth}, false));
   return ofm.Validate({ofm.height, ofm.width, ofm.depth}, true);
 }
 
@@ -61,30 +62,30 @@ Status BuildPooling(Context& ctx, int mode, Operation* op) {
   op->kind = OperationKind::kPooling;
   op->mode = mode;
   op->u55 = ctx.u55();
-  NPU_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
-  NPU_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
+  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ofm = op->ofm;
   if (r.Get(kIfmUpscaleMode) != 0) {
-    return Status::Failure(FaultKind::kUnsupported, "IFM upscale not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "IFM upscale not supported");
   }
-  NPU_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
+  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
                                     &op->output.activation));
   if (mode != kPoolMax && mode != kPoolAverage && mode != kPoolSum && mode != kPoolMin &&
       mode != kPoolReduceSum) {
-    return Status::Failure(FaultKind::kUnsupported, "pooling mode %d not supported", mode);
+    return Status::Error(ErrorCode::kNpuUnsupported, "pooling mode %d not supported", mode);
   }
   op->window = MakeWindow(r, ofm);
   const Window& w = op->window;
   const bool reduce = mode == kPoolReduceSum;
-  NPU_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth *
+  ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth *
                                                uint64_t(w.taps()) *
                                                (reduce ? uint64_t(op->ifm.depth) : 1)));
-  NPU_RETURN_IF_ERROR(LoadScales(ctx, op));
+  ESDK_RETURN_IF_ERROR(LoadScales(ctx, op));
   if (mode == kPoolAverage && !WindowsNonEmpty(w, ofm)) {
-    return Status::Error("average pool window with no elements");
+    return StreamError("average pool window with no elements");
   }
-  NPU_RETURN_IF_ERROR(op->ifm.Validate({w.ifm_h, w.ifm_w, reduce ? op->ifm.depth : ofm.depth}, false));
+  ESDK_RETURN_IF_ERROR(op->ifm.Validate({w.ifm_h, w.ifm_w, reduce ? op->ifm.depth : ofm.depth}, false));
   return ofm.Validate({ofm.height, ofm.width, ofm.depth}, true);
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

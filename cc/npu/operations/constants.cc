@@ -8,7 +8,7 @@
 #include "cc/npu/weights/weight_cache.h"
 #include "cc/npu/weights/weight_loader.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 constexpr size_t kBlockAlign = 64;
@@ -55,14 +55,14 @@ Status LoadConstants(Context& ctx, const ConstantsRequest& request, Operation* o
   PackedWeights packed;
   // Weights first: a bad weight stream is reported before a bad scale stream.
   if (request.weights) {
-    NPU_RETURN_IF_ERROR(DescribeWeights(ctx.config, ctx.regs, ctx.regions, request.depthwise,
+    ESDK_RETURN_IF_ERROR(DescribeWeights(ctx.config, ctx.regs, ctx.regions, request.depthwise,
                                         ofm_depth, request.ifm_depth, &weights));
     weight_count = PackedWeightCount(request.depthwise, ofm_depth, weights.taps,
                                      weights.ifm_depth, &packed);
     HashLayout(weights, &hash);
   }
   if (request.scales) {
-    NPU_RETURN_IF_ERROR(DescribeScales(ctx.config, ctx.regs, ctx.regions, ofm_depth, &scales));
+    ESDK_RETURN_IF_ERROR(DescribeScales(ctx.config, ctx.regs, ctx.regions, ofm_depth, &scales));
     scale_bytes = AlignUp(sizeof(ScaleRecord) * size_t(ofm_depth));
     HashScales(scales, &hash);
   }
@@ -88,7 +88,7 @@ Status LoadConstants(Context& ctx, const ConstantsRequest& request, Operation* o
         canonical = ctx.arena.TakeArray<int16_t>(weights.count(), "weights", &status);
         if (canonical == nullptr) return status;
       }
-      NPU_RETURN_IF_ERROR(DecodeWeights(weights, canonical, &ctx.arena));
+      ESDK_RETURN_IF_ERROR(DecodeWeights(weights, canonical, &ctx.arena));
       PackWeights(request.depthwise, ofm_depth, weights.taps, canonical, packed, out);
       ctx.arena.Reset(mark);
     }
@@ -103,4 +103,4 @@ Status LoadConstants(Context& ctx, const ConstantsRequest& request, Operation* o
   return Status::Ok();
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

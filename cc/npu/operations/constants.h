@@ -7,7 +7,7 @@
 #include "cc/npu/operations/context.h"
 #include "cc/npu/operations/operation.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 struct ConstantsRequest {
   bool scales = false;   // per-channel records for op->ofm.depth channels
@@ -18,4 +18,4 @@ struct ConstantsRequest {
 
 Status LoadConstants(Context& ctx, const ConstantsRequest& request, Operation* op);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

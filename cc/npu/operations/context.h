@@ -9,7 +9,7 @@
 #include "cc/npu/driver.h"
 #include "cc/npu/operations/workspace_arena.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 class WeightCache;
 
@@ -26,16 +26,16 @@ class WorkMeter {
   explicit WorkMeter(const RunLimits& limits) : limits_(limits) {}
   Status ChargeOperation(uint64_t work) {
     if (work > limits_.max_work_per_operation) {
-      return Status::Failure(FaultKind::kLimit, "operation needs %llu MACs, limit %llu",
-                             (unsigned long long)work,
-                             (unsigned long long)limits_.max_work_per_operation);
+      return Status::Error(ErrorCode::kNpuLimit, "operation needs %llu MACs, limit %llu",
+                           (unsigned long long)work,
+                           (unsigned long long)limits_.max_work_per_operation);
     }
     return Charge(work);
   }
   Status Charge(uint64_t work) {
     if (work > limits_.max_total_work - done_) {
-      return Status::Failure(FaultKind::kLimit, "stream needs more than %llu units of work",
-                             (unsigned long long)limits_.max_total_work);
+      return Status::Error(ErrorCode::kNpuLimit, "stream needs more than %llu units of work",
+                           (unsigned long long)limits_.max_total_work);
     }
     done_ += work;
     return Status::Ok();
@@ -59,4 +59,4 @@ struct Context {
   bool u55() const { return config.arch != Architecture::kEthosU85; }
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -1,6 +1,7 @@
 #include "cc/npu/operations/feature_map.h"
+#include "cc/npu/stream_error.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 // activation_transpose: destination (H, W, C) takes these source axes
@@ -48,15 +49,15 @@ void FeatureMap::UseChainBuffer(const Region* buffer, int h, int w, int c) {
 Status FeatureMap::Validate(const Extent& box, bool write) const {
   if (box.empty()) return Status::Ok();
   if (region == nullptr || region->read == nullptr) {
-    if (chained) return Status::Error("chain buffer not produced by a previous operation");
-    return Status::Failure(FaultKind::kBus, "feature map uses unbound region %d", region_index);
+    if (chained) return StreamError("chain buffer not produced by a previous operation");
+    return Status::Error(ErrorCode::kNpuBusError, "feature map uses unbound region %d", region_index);
   }
   if (write && region->write == nullptr) {
-    return Status::Failure(FaultKind::kBus, "write to read-only region %d", region_index);
+    return Status::Error(ErrorCode::kNpuBusError, "write to read-only region %d", region_index);
   }
   if (chained && (box.height > chain_height || box.width > chain_width || box.depth > chain_depth)) {
-    return Status::Error("chain buffer access %dx%dx%d outside %dx%dx%d", box.height, box.width,
-                         box.depth, chain_height, chain_width, chain_depth);
+    return StreamError("chain buffer access %dx%dx%d outside %dx%dx%d", box.height, box.width,
+                       box.depth, chain_height, chain_width, chain_depth);
   }
   // Stored extents (an OFM transpose permutes the axes).
   int h = box.height, w = box.width, c = box.depth;
@@ -89,11 +90,11 @@ Status FeatureMap::Validate(const Extent& box, bool write) const {
     const Range r = Add(Add(Scaled(tile_h[t], stride_y), Scaled(tile_w[t], stride_x)), channels);
     const int64_t first = int64_t(base[t]) + r.lo, last = int64_t(base[t]) + r.hi;
     if (first < 0 || uint64_t(last) + uint64_t(element_bytes) > region->size) {
-      if (chained) return Status::Error("chain buffer not produced by a previous operation");
-      return Status::Failure(FaultKind::kBus,
-                             "feature map access at 0x%llx outside region %d (%u bytes)",
-                             (unsigned long long)(first < 0 ? first : last), region_index,
-                             unsigned(region->size));
+      if (chained) return StreamError("chain buffer not produced by a previous operation");
+      return Status::Error(ErrorCode::kNpuBusError,
+                           "feature map access at 0x%llx outside region %d (%u bytes)",
+                           (unsigned long long)(first < 0 ? first : last), region_index,
+                           unsigned(region->size));
     }
   }
   return Status::Ok();
@@ -108,17 +109,17 @@ size_t FeatureMap::TransposedAt(int y, int x, int c) const {
 Status FeatureMap::Offset(int y, int x, int c, size_t* offset) const {
   if (chained && (y < 0 || y >= chain_height || x < 0 || x >= chain_width || c < 0 ||
                   c >= chain_depth)) {
-    return Status::Error("chain buffer access (%d,%d,%d) outside %dx%dx%d", y, x, c, chain_height,
-                         chain_width, chain_depth);
+    return StreamError("chain buffer access (%d,%d,%d) outside %dx%dx%d", y, x, c, chain_height,
+                       chain_width, chain_depth);
   }
   if (region == nullptr || region->read == nullptr) {
-    if (chained) return Status::Error("chain buffer not produced by a previous operation");
-    return Status::Failure(FaultKind::kBus, "feature map uses unbound region %d", region_index);
+    if (chained) return StreamError("chain buffer not produced by a previous operation");
+    return Status::Error(ErrorCode::kNpuBusError, "feature map uses unbound region %d", region_index);
   }
   const int64_t address = transpose != 0 ? int64_t(TransposedAt(y, x, c)) : StoredAddress(y, x, c);
   if (address < 0 || uint64_t(address) + uint64_t(element_bytes) > region->size) {
-    return Status::Failure(FaultKind::kBus, "feature map access at 0x%llx outside region %d (%u bytes)",
-                           (unsigned long long)address, region_index, unsigned(region->size));
+    return Status::Error(ErrorCode::kNpuBusError, "feature map access at 0x%llx outside region %d (%u bytes)",
+                         (unsigned long long)address, region_index, unsigned(region->size));
   }
   *offset = size_t(address);
   return Status::Ok();
@@ -157,16 +158,16 @@ void FeatureMap::LoadChannels(int y, int x, int count, int16_t* out) const {
 
 Status FeatureMap::Read(int y, int x, int c, int32_t* value) const {
   size_t at = 0;
-  NPU_RETURN_IF_ERROR(Offset(y, x, c, &at));
+  ESDK_RETURN_IF_ERROR(Offset(y, x, c, &at));
   *value = Decode(region->read + at);
   return Status::Ok();
 }
 
 Status FeatureMap::Write(int y, int x, int c, int32_t value) const {
   size_t at = 0;
-  NPU_RETURN_IF_ERROR(Offset(y, x, c, &at));
+  ESDK_RETURN_IF_ERROR(Offset(y, x, c, &at));
   if (region->write == nullptr) {
-    return Status::Failure(FaultKind::kBus, "write to read-only region %d", region_index);
+    return Status::Error(ErrorCode::kNpuBusError, "write to read-only region %d", region_index);
   }
   Encode(region->write + at, value);
   return Status::Ok();
@@ -186,4 +187,4 @@ void FeatureMap::LogicalOf(int y, int x, int c, int logical[3]) const {
   for (int k = 0; k < 3; ++k) logical[axes[k]] = stored[k];
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -10,9 +10,9 @@
 #include <cstring>
 
 #include "cc/npu/driver.h"
-#include "cc/npu/status.h"
+#include "cc/core/status.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // A box of logical coordinates [0, height) x [0, width) x [0, depth).
 struct Extent {
@@ -116,4 +116,4 @@ struct FeatureMap {
   size_t TransposedAt(int y, int x, int c) const;
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -9,7 +9,12 @@
 
 #include "cc/npu/testing/expect.h"
 
+namespace npu = ethosu_sdk::npu;
+
 namespace {
+
+using ethosu_sdk::ErrorCode;
+using ethosu_sdk::Status;
 
 using npu::testing::Expect;
 
@@ -105,8 +110,8 @@ void Bounds() {
     npu::Region read_only{memory.data(), nullptr, last + 1};
     const npu::FeatureMap fits = Map(t, &exact);
     Expect(fits.Validate({3, 4, 20}, true).ok(), "box ending on the region's last byte");
-    const npu::Status over = Map(t, &short_by_one).Validate({3, 4, 20}, false);
-    Expect(!over.ok() && over.kind() == npu::FaultKind::kBus, "one byte past the region");
+    const Status over = Map(t, &short_by_one).Validate({3, 4, 20}, false);
+    Expect(!over.ok() && over.code() == ErrorCode::kNpuBusError, "one byte past the region");
     Expect(Map(t, &short_by_one).Validate({3, 4, 19}, false).ok(),
            "one channel fewer fits");
     Expect(!Map(t, &read_only).Validate({1, 1, 1}, true).ok(), "write to a read-only region");

@@ -1,8 +1,9 @@
 #include "cc/npu/operations/feature_maps.h"
 
 #include "cc/npu/commands/u85_registers.h"
+#include "cc/npu/stream_error.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 using namespace u85;
@@ -43,7 +44,7 @@ Status DecodeIfm(const Context& ctx, bool second, FeatureMap* fm) {
   fm->stride_c = int64_t(r.Address(g.stride_c));
   fm->is_signed = r.Get(g.is_signed) != 0;
   if (r.Get(g.bits) == kBits64) {
-    return Status::Failure(FaultKind::kUnsupported, "64-bit IFM not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "64-bit IFM not supported");
   }
   fm->element_bytes = 1 << r.Get(g.bits);
   fm->brick = r.Get(g.format) == kFormatNhcwb16;
@@ -75,20 +76,20 @@ Status DecodeOfm(Context& ctx, FeatureMap* fm) {
   fm->stride_c = int64_t(r.Address(kOfmStrideC));
   fm->is_signed = r.Get(kOfmSigned) != 0;
   if (r.Get(kOfmBits) == kBits64) {
-    return Status::Failure(FaultKind::kUnsupported, "64-bit OFM not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "64-bit OFM not supported");
   }
   fm->element_bytes = 1 << r.Get(kOfmBits);
   fm->brick = r.Get(kOfmFormat) == kFormatNhcwb16;
   fm->zero_point = ZeroPoint(r[kOfmZeroPoint], fm->is_signed);
   if (ctx.u55()) return Status::Ok();  // no reverse, transpose or chaining
   if (r.Get(kOfmReverse) != 0) {
-    return Status::Failure(FaultKind::kUnsupported, "OFM reverse not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "OFM reverse not supported");
   }
   fm->transpose = int(r.Get(kOfmTranspose));
-  if (fm->transpose == 4 || fm->transpose == 5) return Status::Error("bad OFM transpose");
+  if (fm->transpose == 4 || fm->transpose == 5) return StreamError("bad OFM transpose");
   if (r.Get(kOfmStorage) != kStorageChained) return Status::Ok();
   if (fm->transpose != 0) {
-    return Status::Failure(FaultKind::kUnsupported, "transposed chained OFM not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported, "transposed chained OFM not supported");
   }
   Status status;
   const size_t bytes = size_t(fm->height) * fm->width * fm->depth * fm->element_bytes;
@@ -105,4 +106,4 @@ Status DecodeOfm(Context& ctx, FeatureMap* fm) {
   return Status::Ok();
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -5,10 +5,10 @@
 #include "cc/npu/operations/context.h"
 #include "cc/npu/operations/feature_map.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 Status DecodeIfm(const Context& ctx, bool second, FeatureMap* fm);
 // A chained OFM (U85) takes a new chain buffer from the workspace.
 Status DecodeOfm(Context& ctx, FeatureMap* fm);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -11,7 +11,7 @@
 #include "cc/npu/operations/feature_map.h"
 #include "cc/npu/operations/window.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 enum class OperationKind {
   kConvolution,
@@ -66,4 +66,4 @@ struct Operation {
   uint64_t macs = 0;  // multiply-accumulates the kernel performs
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

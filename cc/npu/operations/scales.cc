@@ -1,8 +1,9 @@
 #include "cc/npu/operations/scales.h"
 
 #include "cc/npu/commands/u55_registers.h"
+#include "cc/npu/stream_error.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 using namespace u85;
@@ -61,11 +62,11 @@ Status DescribeScales(const NpuConfig& config, const RegisterFile& r,
   s->streams_used = s->u55 ? config.cores : 1;
   const uint64_t needed = s->stream_bytes();
   if (length < needed) {
-    return Status::Error("scale stream of %llu bytes too short for %d channels",
-                         (unsigned long long)length, ofm_depth);
+    return StreamError("scale stream of %llu bytes too short for %d channels",
+                       (unsigned long long)length, ofm_depth);
   }
   if (region.read == nullptr || base > region.size || needed > region.size - base) {
-    return Status::Failure(FaultKind::kBus, "scale stream outside region %d", region_index);
+    return Status::Error(ErrorCode::kNpuBusError, "scale stream outside region %d", region_index);
   }
   s->streams[0] = region.read + base;
   if (s->u55) {
@@ -73,19 +74,19 @@ Status DescribeScales(const NpuConfig& config, const RegisterFile& r,
       const uint64_t base1 = r.Address(kU65Scale1Base), length1 = r.Address(kU65Scale1Length);
       const uint64_t needed1 = uint64_t(ofm_depth / 2) * kScaleRecordBytes;
       if (length1 < needed1 || base1 > region.size || needed1 > region.size - base1) {
-        return Status::Failure(FaultKind::kBus, "second scale stream outside region %d",
-                               region_index);
+        return Status::Error(ErrorCode::kNpuBusError, "second scale stream outside region %d",
+                             region_index);
       }
       s->streams[1] = region.read + base1;
     } else if (s->streams_used != 1) {
-      return Status::Error("%d scale streams", s->streams_used);
+      return StreamError("%d scale streams", s->streams_used);
     }
     return Status::Ok();
   }
   s->format = int(r.Get(kAccFormatType));
   if (s->format > 1) {
-    return Status::Failure(FaultKind::kUnsupported, "accumulator format %d not supported",
-                           s->format);
+    return Status::Error(ErrorCode::kNpuUnsupported, "accumulator format %d not supported",
+                         s->format);
   }
   return Status::Ok();
 }
@@ -114,4 +115,4 @@ void DecodeScales(const ScaleSource& s, ScaleRecord* out) {
   }
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -10,7 +10,7 @@
 #include "cc/npu/driver.h"
 #include "cc/npu/kernels/output_stage.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // Bytes of one record in the scale stream.
 constexpr size_t kScaleRecordBytes = 10;
@@ -39,4 +39,4 @@ Status DescribeScales(const NpuConfig& config, const RegisterFile& regs,
                       const Region (&regions)[kNumRegions], int ofm_depth, ScaleSource* source);
 void DecodeScales(const ScaleSource& source, ScaleRecord* out);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

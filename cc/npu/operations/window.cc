@@ -2,7 +2,7 @@
 
 #include "cc/npu/commands/u85_registers.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 KernelShape ReadKernelShape(const RegisterFile& r) {
   using namespace u85;
@@ -37,4 +37,4 @@ Window MakeWindow(const RegisterFile& r, const FeatureMap& ofm) {
   return w;
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

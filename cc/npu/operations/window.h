@@ -5,7 +5,7 @@
 #include "cc/npu/commands/register_file.h"
 #include "cc/npu/operations/feature_map.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 struct Window {
   int kernel_w = 1, kernel_h = 1, stride_x = 1, stride_y = 1, dilation_x = 1, dilation_y = 1;
@@ -26,4 +26,4 @@ KernelShape ReadKernelShape(const RegisterFile& regs);
 // OFM, the kernel and the padding.
 Window MakeWindow(const RegisterFile& regs, const FeatureMap& ofm);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

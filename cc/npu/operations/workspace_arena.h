@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "cc/npu/status.h"
+#include "cc/core/status.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 class WorkspaceArena {
  public:
@@ -19,8 +19,8 @@ class WorkspaceArena {
     const size_t aligned = (used_ + kAlign - 1) & ~(kAlign - 1);
     const size_t top = pending_bytes_ != 0 ? pending_ : top_;  // below both chain buffers
     if (aligned > top || bytes > top - aligned) {
-      *status = Status::Failure(FaultKind::kLimit, "workspace too small for %s (%u bytes more)",
-                                what, unsigned(bytes - (top > aligned ? top - aligned : 0)));
+      *status = Status::Error(ErrorCode::kNpuLimit, "workspace too small for %s (%u bytes more)",
+                              what, unsigned(bytes - (top > aligned ? top - aligned : 0)));
       return nullptr;
     }
     used_ = aligned + bytes;
@@ -29,7 +29,7 @@ class WorkspaceArena {
   template <typename T>
   T* TakeArray(size_t count, const char* what, Status* status) {
     if (count > (~size_t(0)) / sizeof(T)) {
-      *status = Status::Failure(FaultKind::kLimit, "workspace too small for %s", what);
+      *status = Status::Error(ErrorCode::kNpuLimit, "workspace too small for %s", what);
       return nullptr;
     }
     return static_cast<T*>(Take(count * sizeof(T), what, status));
@@ -43,9 +43,9 @@ class WorkspaceArena {
   uint8_t* TakeTop(size_t bytes, Status* status) {
     const size_t limit = (used_ + kAlign - 1) & ~(kAlign - 1);
     if (bytes > top_ || ((top_ - bytes) & ~(kAlign - 1)) < limit) {
-      *status = Status::Failure(FaultKind::kLimit,
-                                "workspace too small for a chain buffer of %u bytes",
-                                unsigned(bytes));
+      *status = Status::Error(ErrorCode::kNpuLimit,
+                              "workspace too small for a chain buffer of %u bytes",
+                              unsigned(bytes));
       return nullptr;
     }
     pending_ = (top_ - bytes) & ~(kAlign - 1);
@@ -72,4 +72,4 @@ class WorkspaceArena {
   size_t used_ = 0;
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

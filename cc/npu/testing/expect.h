@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-namespace npu::testing {
+namespace ethosu_sdk::npu::testing {
 
 inline int& Failures() {
   static int failures = 0;
@@ -24,4 +24,4 @@ inline int Result() {
   return Failures() == 0 ? 0 : 1;
 }
 
-}  // namespace npu::testing
+}  // namespace ethosu_sdk::npu::testing

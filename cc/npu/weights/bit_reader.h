@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 class BitReader {
  public:
@@ -37,4 +37,4 @@ class BitReader {
   bool overrun_ = false;
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 class ContentHash {
  public:
@@ -65,4 +65,4 @@ class ContentHash {
   int tail_lane_ = 0;
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

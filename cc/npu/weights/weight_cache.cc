@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 WeightCache::WeightCache(void* memory, size_t bytes) {
   // Directory first (aligned for Entry), then 64-byte-aligned blocks.
@@ -56,4 +56,4 @@ void WeightCache::Clear() {
   used_ = 0;
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

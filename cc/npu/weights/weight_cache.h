@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 class WeightCache {
  public:
@@ -45,4 +45,4 @@ class WeightCache {
   mutable size_t hits_ = 0, misses_ = 0;
 };
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

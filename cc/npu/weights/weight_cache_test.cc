@@ -9,6 +9,8 @@
 
 #include "cc/npu/testing/expect.h"
 
+namespace npu = ethosu_sdk::npu;
+
 namespace {
 
 using npu::testing::Expect;

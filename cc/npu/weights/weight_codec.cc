@@ -1,8 +1,9 @@
 #include "cc/npu/weights/weight_codec.h"
 
+#include "cc/npu/stream_error.h"
 #include "cc/npu/weights/bit_reader.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 int Unfold(uint32_t folded) {
@@ -71,7 +72,7 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
       zdiv = bits.Get(3);
     }
     if (done) break;
-    if (zdiv > 3 && zdiv != kZdivDisable) return Status::Error("SWD: bad zero divisor %u", unsigned(zdiv));
+    if (zdiv > 3 && zdiv != kZdivDisable) return StreamError("SWD: bad zero divisor %u", unsigned(zdiv));
     const bool zero_runs = zdiv != kZdivDisable;
     const int weight_count = int(bits.Get(kSliceLenBits)) + 1;
     uint32_t wdiv = bits.Get(3);
@@ -79,7 +80,7 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
     const bool new_palette = bits.Get(1) != 0;
     if (!new_palette && previous_zdiv >= 0 &&
         (previous_zdiv != int(kZdivDisable)) != zero_runs) {
-      return Status::Error("SWD: zero-run mode changed without a new palette");
+      return StreamError("SWD: zero-run mode changed without a new palette");
     }
     previous_zdiv = int(zdiv);
     if (new_palette) {
@@ -99,7 +100,7 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
       }
       wdiv = uint32_t(needed);
     } else if (wdiv > 5) {
-      return Status::Error("SWD: bad weight divisor %u", unsigned(wdiv));
+      return StreamError("SWD: bad weight divisor %u", unsigned(wdiv));
     }
     const int zero_count = weight_count + (new_palette ? 1 : 0);
     for (int i = 0; i < zero_count; ++i) scratch.zero_runs[i] = 0;
@@ -155,7 +156,7 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
       if (w_prev_enable) {
         for (int i = 0; i < w_prev_symbols && w_prev_pos < weight_count; ++i, ++w_prev_pos) {
           const int value = (w_prev_q[i] << wdiv) + int(bits.Get(int(wdiv)));
-          if (value >= 512) return Status::Error("SWD: weight symbol out of range");
+          if (value >= 512) return StreamError("SWD: weight symbol out of range");
           scratch.weight_symbols[w_prev_pos] = int16_t(value);
         }
       }
@@ -173,7 +174,7 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
         w_prev_q[i] = w_q[i];
         z_prev_q[i] = z_q[i];
       }
-      if (bits.overrun()) return Status::Error("SWD: stream truncated");
+      if (bits.overrun()) return StreamError("SWD: stream truncated");
     } while (w_prev_enable || z_prev_enable);
 
     auto emit_zeros = [&](int32_t n) -> bool {
@@ -182,16 +183,16 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
       return true;
     };
     if (new_palette && zero_runs && !emit_zeros(scratch.zero_runs[0])) {
-      return Status::Error("SWD: more weights than the kernel holds");
+      return StreamError("SWD: more weights than the kernel holds");
     }
     for (int i = 0; i < weight_count; ++i) {
       const int symbol = scratch.weight_symbols[i];
       const int value = symbol < palette.size ? palette.entries[symbol]
                                               : symbol - palette.size + palette.direct_offset;
-      if (written >= capacity) return Status::Error("SWD: more weights than the kernel holds");
+      if (written >= capacity) return StreamError("SWD: more weights than the kernel holds");
       out[written++] = int16_t((value & 1) ? -(value >> 1) : (value >> 1));
       if (zero_runs && !emit_zeros(scratch.zero_runs[i + (new_palette ? 1 : 0)])) {
-        return Status::Error("SWD: more weights than the kernel holds");
+        return StreamError("SWD: more weights than the kernel holds");
       }
     }
   }
@@ -199,4 +200,4 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
   return Status::Ok();
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

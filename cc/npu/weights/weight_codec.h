@@ -14,9 +14,9 @@
 #include <cstdint>
 
 #include "cc/npu/weights/bit_reader.h"
-#include "cc/npu/status.h"
+#include "cc/core/status.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 // Streaming FWD decoder: one header, then one weight per Next().
 class FwdDecoder {
@@ -40,4 +40,4 @@ size_t SwdScratchBytes();
 Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t capacity,
                         size_t* count, void* scratch);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

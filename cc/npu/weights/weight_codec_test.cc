@@ -11,7 +11,12 @@
 #include "cc/npu/weights/weight_streams.h"
 #include "tests/npu/weight_vectors/weight_vectors.h"
 
+namespace npu = ethosu_sdk::npu;
+
 namespace {
+
+using ethosu_sdk::ErrorCode;
+using ethosu_sdk::Status;
 
 using weight_vectors::CodecVector;
 using weight_vectors::LayoutVector;
@@ -55,7 +60,7 @@ void TestSwd(const CodecVector& v) {
   std::vector<uint64_t> scratch = SwdScratch();
   std::vector<int16_t> out(v.count + 64, int16_t(0x5A5A));
   size_t count = 0;
-  npu::Status status =
+  Status status =
       npu::DecodeSwdWeights(v.stream, v.size, out.data(), out.size(), &count, scratch.data());
   if (!status.ok()) printf("  %s\n", status.message());
   Expect(status.ok(), "SWD stream decodes", v.name, v.encoder);
@@ -109,7 +114,7 @@ void TestU55Layout(const LayoutVector& v) {
                        size_t(v.ifm_depth);
   std::vector<int16_t> out(count, 0);
   std::vector<uint64_t> scratch((npu::U55WeightStreamsScratchBytes(layout, v.cores) + 7) / 8);
-  const npu::Status status = npu::DecodeU55WeightStreams(layout, v.cores, streams, out.data(),
+  const Status status = npu::DecodeU55WeightStreams(layout, v.cores, streams, out.data(),
                                                          scratch.data(), scratch.size() * 8);
   if (!status.ok()) printf("  %s\n", status.message());
   Expect(status.ok(), "U55 streams decode", v.name, "mlw_codec reorder_encode");

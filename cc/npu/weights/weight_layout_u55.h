@@ -7,7 +7,7 @@
 
 #include "cc/npu/weights/weight_layout_u85.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 struct U55WeightLayout {
   int ofm_depth = 0;
@@ -77,4 +77,4 @@ size_t ForEachU55Weight(const U55WeightLayout& p, Visit visit) {
   return n;
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -1,6 +1,6 @@
 #include "cc/npu/weights/weight_layout_u85.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 int U85IfmBlockDepth(const U85WeightLayout& layout) {
   if (layout.traversal == U85Traversal::kPartKernelFirst) return 16;
@@ -12,4 +12,4 @@ int U85IfmBlockDepth(const U85WeightLayout& layout) {
   return 64;
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 enum class U85Traversal { kDepthFirst, kPartKernelFirst, kDepthwise };
 
@@ -140,4 +140,4 @@ size_t ForEachU85Weight(const U85WeightLayout& p, Visit visit) {
   return n;
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -5,9 +5,10 @@
 #include "cc/npu/commands/u55_registers.h"
 #include "cc/npu/configs.h"
 #include "cc/npu/operations/window.h"
+#include "cc/npu/stream_error.h"
 #include "cc/npu/weights/weight_codec.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 using namespace u85;
@@ -35,10 +36,10 @@ Status BindStreams(const RegisterFile& r, const Region& region, int region_index
     if (length == 0 && cores > 1) continue;
     if (region.read == nullptr || base > region.size || length > region.size - base) {
       if (cores == 1) {
-        return Status::Failure(FaultKind::kBus, "weight stream outside region %d", region_index);
+        return Status::Error(ErrorCode::kNpuBusError, "weight stream outside region %d", region_index);
       }
-      return Status::Failure(FaultKind::kBus, "weight stream %d outside region %d", s,
-                             region_index);
+      return Status::Error(ErrorCode::kNpuBusError, "weight stream %d outside region %d", s,
+                           region_index);
     }
     streams[s].data = region.read + base;
     streams[s].size = size_t(length);
@@ -60,7 +61,7 @@ class Placer {
     out_[((size_t(o) * kernel_h_ + size_t(ky)) * kernel_w_ + size_t(kx)) * ifm_depth_ + size_t(i)] = w;
   }
   Status Done() const {
-    return padding_nonzero_ ? Status::Error("weight stream has non-zero padding weights")
+    return padding_nonzero_ ? StreamError("weight stream has non-zero padding weights")
                             : Status::Ok();
   }
 
@@ -81,10 +82,10 @@ Status DecodeSwd(const WeightStream& stream, Walk walk, Placer* place, Workspace
   void* scratch = arena->Take(SwdScratchBytes(), "SWD decoder", &status);
   if (scratch == nullptr) return status;
   size_t got = 0;
-  NPU_RETURN_IF_ERROR(DecodeSwdWeights(stream.data, stream.size, decoded, count, &got, scratch));
+  ESDK_RETURN_IF_ERROR(DecodeSwdWeights(stream.data, stream.size, decoded, count, &got, scratch));
   if (got != count) {
-    return Status::Error("%s has %u weights, kernel needs %u", what, unsigned(got),
-                         unsigned(count));
+    return StreamError("%s has %u weights, kernel needs %u", what, unsigned(got),
+                       unsigned(count));
   }
   size_t at = 0;
   walk([&](int o, int ky, int kx, int i) {
@@ -120,7 +121,7 @@ Status DescribeU55(const NpuConfig& config, const RegisterFile& r, bool depthwis
   layout.ofm_ublock_depth = U55MicroblockDepth(config.macs);
   layout.ifm_ublock_depth = 8;
   if (config.cores > 1 && U55WeightStreamsScratchBytes(layout, config.cores) == 0) {
-    return Status::Error("weights cannot split over %d cores", config.cores);
+    return StreamError("weights cannot split over %d cores", config.cores);
   }
   return Status::Ok();
 }
@@ -138,27 +139,27 @@ Status DescribeU85(const NpuConfig& config, const RegisterFile& r, bool depthwis
   const int microblock = int(r.Get(kAccMicroblock));
   layout.ofm_ublock_depth = U85MicroblockDepth(config.macs, microblock);
   if (layout.ofm_ublock_depth == 0) {
-    return Status::Error("microblock %d not valid for Ethos-U85-%d", microblock, config.macs);
+    return StreamError("microblock %d not valid for Ethos-U85-%d", microblock, config.macs);
   }
   s->fwd = r.Get(kWeightFormatFwd) != 0;
   layout.sparse = r.Get(kWeightFormatSparse) != 0;
   if (config.cores > 1) {
     if (layout.sparse) {
-      return Status::Failure(FaultKind::kUnsupported, "sparse weights not supported");
+      return Status::Error(ErrorCode::kNpuUnsupported, "sparse weights not supported");
     }
     if (U85WeightStreamsScratchBytes(layout, s->fwd) == 0) {
-      return Status::Error("weights cannot split over %d cores", config.cores);
+      return StreamError("weights cannot split over %d cores", config.cores);
     }
     return Status::Ok();
   }
   if (r.Address(kWeight1Length) != 0 || r.Address(kWeight2Length) != 0 ||
       r.Address(kWeight3Length) != 0) {
-    return Status::Failure(FaultKind::kUnsupported,
-                           "multiple weight streams not supported on one core");
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "multiple weight streams not supported on one core");
   }
   if (layout.sparse && (depthwise || layout.ifm_bits != 8)) {
-    return Status::Failure(FaultKind::kUnsupported,
-                           "sparse weights for depthwise or 16-bit IFMs not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "sparse weights for depthwise or 16-bit IFMs not supported");
   }
   return Status::Ok();
 }
@@ -172,7 +173,7 @@ Status DescribeWeights(const NpuConfig& config, const RegisterFile& regs,
   source->u55 = config.arch != Architecture::kEthosU85;
   source->cores = config.cores;
   source->ofm_depth = ofm_depth;
-  NPU_RETURN_IF_ERROR(source->u55
+  ESDK_RETURN_IF_ERROR(source->u55
                           ? DescribeU55(config, regs, depthwise, ofm_depth, ifm_depth, source)
                           : DescribeU85(config, regs, depthwise, ofm_depth, ifm_depth, source));
   const int region_index = int(regs.Get(kWeightRegionIndex));
@@ -207,8 +208,8 @@ Status DecodeWeights(const WeightSource& s, int16_t* out, WorkspaceArena* arena)
     place(o, ky, kx, i, decoder.Next());
     return !decoder.overrun();
   });
-  if (decoder.overrun()) return Status::Error("FWD weight stream shorter than the kernel");
+  if (decoder.overrun()) return StreamError("FWD weight stream shorter than the kernel");
   return place.Done();
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -13,7 +13,7 @@
 #include "cc/npu/weights/weight_layout_u85.h"
 #include "cc/npu/weights/weight_streams.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 struct WeightSource {
   bool u55 = false;
@@ -34,4 +34,4 @@ Status DescribeWeights(const NpuConfig& config, const RegisterFile& regs,
 // Decodes into `out` (source.count() weights); scratch comes from `arena`.
 Status DecodeWeights(const WeightSource& source, int16_t* out, WorkspaceArena* arena);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

@@ -2,9 +2,10 @@
 
 #include <cstddef>
 
+#include "cc/npu/stream_error.h"
 #include "cc/npu/weights/weight_codec.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 namespace {
 
 // Puts one decoded weight at its OHWI position; padding must be zero.
@@ -81,9 +82,9 @@ size_t U85WeightStreamsScratchBytes(const U85WeightLayout& layout, bool fwd) {
 Status DecodeU85WeightStreams(const U85WeightLayout& layout, bool fwd,
                               const WeightStream (&streams)[kMaxWeightStreams], int16_t* out,
                               void* scratch, size_t scratch_size) {
-  if (!ValidCores(layout.cores)) return Status::Error("%d weight streams", layout.cores);
+  if (!ValidCores(layout.cores)) return StreamError("%d weight streams", layout.cores);
   if (scratch_size < U85WeightStreamsScratchBytes(layout, fwd)) {
-    return Status::Failure(FaultKind::kLimit, "weight stream scratch too small");
+    return Status::Error(ErrorCode::kNpuLimit, "weight stream scratch too small");
   }
   auto* decoded = static_cast<int16_t*>(scratch);
   Placer placer{out, layout.kernel_h, layout.kernel_w, layout.ifm_depth};
@@ -91,24 +92,24 @@ Status DecodeU85WeightStreams(const U85WeightLayout& layout, bool fwd,
     // Vela never writes depthwise weights as FWD; the block interleave
     // below is defined for the other traversals only.
     if (layout.traversal == U85Traversal::kDepthwise) {
-      return Status::Error("FWD weights for a depthwise operation");
+      return StreamError("FWD weights for a depthwise operation");
     }
     const size_t block = size_t(U85FwdBlock(layout));
     const size_t per_stream = CountU85(layout);
     for (int s = 1; s < layout.cores; ++s) {
       // Every core walks the same loops over its share of each microblock.
       if (CountU85(U85Stream(layout, s)) != per_stream) {
-        return Status::Error("FWD streams of unequal length");
+        return StreamError("FWD streams of unequal length");
       }
     }
     if (block == 0 || per_stream % block != 0) {
-      return Status::Error("FWD stream of %u weights per core is not whole blocks of %u",
-                           unsigned(per_stream), unsigned(block));
+      return StreamError("FWD stream of %u weights per core is not whole blocks of %u",
+                         unsigned(per_stream), unsigned(block));
     }
     const size_t total = per_stream * size_t(layout.cores);
     FwdDecoder decoder(streams[0].data, streams[0].size);
     for (size_t k = 0; k < total; ++k) decoded[k] = decoder.Next();
-    if (decoder.overrun()) return Status::Error("FWD weight stream shorter than the kernel");
+    if (decoder.overrun()) return StreamError("FWD weight stream shorter than the kernel");
     for (int s = 0; s < layout.cores; ++s) {
       size_t j = 0;
       ForEachU85Weight(U85Stream(layout, s), [&](int o, int ky, int kx, int i) {
@@ -124,13 +125,13 @@ Status DecodeU85WeightStreams(const U85WeightLayout& layout, bool fwd,
     for (int s = 0; s < layout.cores; ++s) {
       const U85WeightLayout stream_layout = U85Stream(layout, s);
       const size_t needed = CountU85(stream_layout);
-      if (needed > capacity) return Status::Failure(FaultKind::kLimit, "weight stream scratch too small");
+      if (needed > capacity) return Status::Error(ErrorCode::kNpuLimit, "weight stream scratch too small");
       size_t count = 0;
-      NPU_RETURN_IF_ERROR(DecodeSwdWeights(streams[s].data, streams[s].size, decoded, needed,
+      ESDK_RETURN_IF_ERROR(DecodeSwdWeights(streams[s].data, streams[s].size, decoded, needed,
                                            &count, swd_scratch));
       if (count != needed) {
-        return Status::Error("SWD stream %d has %u weights, kernel needs %u", s, unsigned(count),
-                             unsigned(needed));
+        return StreamError("SWD stream %d has %u weights, kernel needs %u", s, unsigned(count),
+                           unsigned(needed));
       }
       size_t j = 0;
       ForEachU85Weight(stream_layout, [&](int o, int ky, int kx, int i) {
@@ -139,7 +140,7 @@ Status DecodeU85WeightStreams(const U85WeightLayout& layout, bool fwd,
       });
     }
   }
-  if (placer.padding_nonzero) return Status::Error("weight stream has non-zero padding weights");
+  if (placer.padding_nonzero) return StreamError("weight stream has non-zero padding weights");
   return Status::Ok();
 }
 
@@ -158,10 +159,12 @@ size_t U55WeightStreamsScratchBytes(const U55WeightLayout& layout, int cores) {
 Status DecodeU55WeightStreams(const U55WeightLayout& layout, int cores,
                               const WeightStream (&streams)[kMaxWeightStreams], int16_t* out,
                               void* scratch, size_t scratch_size) {
-  if (!ValidCores(cores)) return Status::Error("%d weight streams", cores);
+  if (!ValidCores(cores)) return StreamError("%d weight streams", cores);
   const size_t needed_scratch = U55WeightStreamsScratchBytes(layout, cores);
-  if (needed_scratch == 0) return Status::Error("OFM block too shallow for %d cores", cores);
-  if (scratch_size < needed_scratch) return Status::Failure(FaultKind::kLimit, "weight stream scratch too small");
+  if (needed_scratch == 0) return StreamError("OFM block too shallow for %d cores", cores);
+  if (scratch_size < needed_scratch) {
+    return Status::Error(ErrorCode::kNpuLimit, "weight stream scratch too small");
+  }
   auto* decoded = static_cast<int16_t*>(scratch);
   size_t capacity = 0;
   void* swd_scratch = SwdScratchAtEnd(scratch, scratch_size, &capacity);
@@ -172,13 +175,13 @@ Status DecodeU55WeightStreams(const U55WeightLayout& layout, int cores,
     const size_t needed = CountU55(stream_layout);
     // A core with no OFM channels gets no stream (Vela: WEIGHT1_LENGTH 0).
     if (needed == 0) continue;
-    if (needed > capacity) return Status::Failure(FaultKind::kLimit, "weight stream scratch too small");
+    if (needed > capacity) return Status::Error(ErrorCode::kNpuLimit, "weight stream scratch too small");
     size_t count = 0;
-    NPU_RETURN_IF_ERROR(
+    ESDK_RETURN_IF_ERROR(
         DecodeSwdWeights(streams[s].data, streams[s].size, decoded, needed, &count, swd_scratch));
     if (count != needed) {
-      return Status::Error("SWD stream %d has %u weights, kernel needs %u", s, unsigned(count),
-                           unsigned(needed));
+      return StreamError("SWD stream %d has %u weights, kernel needs %u", s, unsigned(count),
+                         unsigned(needed));
     }
     size_t j = 0;
     ForEachU55Weight(stream_layout, [&](int o, int ky, int kx, int i) {
@@ -186,8 +189,8 @@ Status DecodeU55WeightStreams(const U55WeightLayout& layout, int cores,
       return true;
     });
   }
-  if (placer.padding_nonzero) return Status::Error("weight stream has non-zero padding weights");
+  if (placer.padding_nonzero) return StreamError("weight stream has non-zero padding weights");
   return Status::Ok();
 }
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

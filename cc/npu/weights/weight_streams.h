@@ -19,11 +19,11 @@
 #include <cstdint>
 
 #include "cc/npu/configs.h"
-#include "cc/npu/status.h"
+#include "cc/core/status.h"
 #include "cc/npu/weights/weight_layout_u55.h"
 #include "cc/npu/weights/weight_layout_u85.h"
 
-namespace npu {
+namespace ethosu_sdk::npu {
 
 struct WeightStream {
   const uint8_t* data = nullptr;
@@ -47,4 +47,4 @@ Status DecodeU55WeightStreams(const U55WeightLayout& layout, int cores,
                               const WeightStream (&streams)[kMaxWeightStreams], int16_t* out,
                               void* scratch, size_t scratch_size);
 
-}  // namespace npu
+}  // namespace ethosu_sdk::npu

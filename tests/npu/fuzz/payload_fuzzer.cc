@@ -10,6 +10,8 @@
 #include "cc/npu/driver.h"
 #include "tests/npu/harness/payload_harness.h"
 
+namespace npu = ethosu_sdk::npu;
+
 namespace {
 
 constexpr size_t kMaxBufferBytes = 1u << 20;

@@ -4,18 +4,22 @@
 
 namespace ethosu_sdk::npu_harness {
 
-::ethosu_sdk::Status PayloadHarness::Bind(const ::ethosu_sdk::backends::ethosu::VelaPayload& payload,
+Status PayloadHarness::Bind(const backends::ethosu::VelaPayload& payload,
                                     const HarnessOptions& options) {
   const size_t limit = options.max_buffer_bytes;
   if (payload.scratch_size > limit || payload.fast_scratch_size > limit) {
-    return ::ethosu_sdk::Status::Error(::ethosu_sdk::ErrorCode::kInvalidArgument, "harness: scratch of %u bytes over the limit of %zu",
-                                 unsigned(payload.scratch_size), limit);
+    return Status::Error(ErrorCode::kInvalidArgument, "harness: scratch of %u bytes over the limit of %zu",
+                         unsigned(payload.scratch_size), limit);
   }
   for (int i = 0; i < payload.num_inputs; ++i) {
-    if (payload.inputs[i].bytes() > limit) return ::ethosu_sdk::Status::Error(::ethosu_sdk::ErrorCode::kInvalidArgument, "harness: input %d too large", i);
+    if (payload.inputs[i].bytes() > limit) {
+      return Status::Error(ErrorCode::kInvalidArgument, "harness: input %d too large", i);
+    }
   }
   for (int i = 0; i < payload.num_outputs; ++i) {
-    if (payload.outputs[i].bytes() > limit) return ::ethosu_sdk::Status::Error(::ethosu_sdk::ErrorCode::kInvalidArgument, "harness: output %d too large", i);
+    if (payload.outputs[i].bytes() > limit) {
+      return Status::Error(ErrorCode::kInvalidArgument, "harness: output %d too large", i);
+    }
   }
   payload_ = &payload;
   inputs_.clear();
@@ -50,7 +54,7 @@ namespace ethosu_sdk::npu_harness {
                                                        weight_cache_memory_.size());
   }
 
-  buffers_ = ::ethosu_sdk::backends::ethosu::DelegateBuffers();
+  buffers_ = backends::ethosu::DelegateBuffers();
   buffers_.inputs = input_data_.data();
   buffers_.input_sizes = input_sizes_.data();
   buffers_.num_inputs = payload.num_inputs;
@@ -64,7 +68,7 @@ namespace ethosu_sdk::npu_harness {
   buffers_.workspace = {workspace_.data(), workspace_.size(), weight_cache_.get()};
   buffers_.limits = options.limits;
   buffers_.observer = options.observer;
-  return ::ethosu_sdk::Status::Ok();
+  return Status::Ok();
 }
 
 void PayloadHarness::UseInput(int index, const void* data, size_t size) {
@@ -72,29 +76,29 @@ void PayloadHarness::UseInput(int index, const void* data, size_t size) {
   input_sizes_[size_t(index)] = size;
 }
 
-::ethosu_sdk::Status PayloadHarness::Run(npu::RunStats* stats) const {
-  if (payload_ == nullptr) return ::ethosu_sdk::Status::Error(::ethosu_sdk::ErrorCode::kInvalidArgument, "harness: no payload bound");
-  return ::ethosu_sdk::backends::ethosu::ExecuteVelaPayload(*payload_, buffers_, stats);
+Status PayloadHarness::Run(npu::RunStats* stats) const {
+  if (payload_ == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "harness: no payload bound");
+  return backends::ethosu::ExecuteVelaPayload(*payload_, buffers_, stats);
 }
 
-npu::Status PayloadHarness::RunStream(npu::RunStats* stats, WeightsBinding weights) {
-  if (payload_ == nullptr) return npu::Status::Error("harness: no payload bound");
+ethosu_sdk::Status PayloadHarness::RunStream(npu::RunStats* stats, WeightsBinding weights) {
+  if (payload_ == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "harness: no payload bound");
   npu::Region regions[npu::kNumRegions];
   if (weights == WeightsBinding::kBound) {
     regions[0] = {payload_->weights, nullptr, payload_->weights_size};
   }
   regions[1] = {scratch_.data(), scratch_.data(), scratch_.size()};
   if (!fast_scratch_.empty()) regions[2] = {fast_scratch_.data(), fast_scratch_.data(), fast_scratch_.size()};
-  return npu::RunCommandStream(::ethosu_sdk::backends::ethosu::ModelConfig(*payload_), payload_->commands,
+  return npu::RunCommandStream(backends::ethosu::ModelConfig(*payload_), payload_->commands,
                                payload_->num_commands, regions, buffers_.workspace, stats,
                                buffers_.limits, buffers_.observer);
 }
 
-::ethosu_sdk::Status RunPayloadBytes(const uint8_t* data, size_t size, const HarnessOptions& options,
+Status RunPayloadBytes(const uint8_t* data, size_t size, const HarnessOptions& options,
                                npu::RunStats* stats) {
   const AlignedBytes copy(data, size);
-  ::ethosu_sdk::backends::ethosu::VelaPayload payload;
-  ESDK_RETURN_IF_ERROR(::ethosu_sdk::backends::ethosu::ParseVelaPayload(copy.data(), copy.size(), &payload));
+  backends::ethosu::VelaPayload payload;
+  ESDK_RETURN_IF_ERROR(backends::ethosu::ParseVelaPayload(copy.data(), copy.size(), &payload));
   PayloadHarness harness;
   ESDK_RETURN_IF_ERROR(harness.Bind(payload, options));
   return harness.Run(stats);

@@ -20,7 +20,7 @@ namespace ethosu_sdk::npu_harness {
 
 // How PayloadHarness::Bind sizes and fills the buffers.
 struct HarnessOptions {
-  size_t workspace_bytes = ::ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes;
+  size_t workspace_bytes = backends::ethosu::kRecommendedWorkspaceBytes;
   // Nonzero: an npu::WeightCache of this many bytes keeps decoded weights
   // across this harness's runs (what the host runner does).
   size_t weight_cache_bytes = 0;
@@ -49,7 +49,7 @@ class PayloadHarness {
 
   // Allocates exactly-sized buffers for `payload` (scratch zeroed) and
   // binds them. `payload` must outlive every run.
-  ::ethosu_sdk::Status Bind(const ::ethosu_sdk::backends::ethosu::VelaPayload& payload,
+  ::ethosu_sdk::Status Bind(const backends::ethosu::VelaPayload& payload,
                       const HarnessOptions& options = HarnessOptions());
 
   // Input `index` read from the caller's memory (a tensor file's record)
@@ -61,7 +61,7 @@ class PayloadHarness {
   AlignedBytes& scratch() { return scratch_; }
   AlignedBytes& fast_scratch() { return fast_scratch_; }
   // The call's buffers, for running it through another NPU (RunDelegate).
-  const ::ethosu_sdk::backends::ethosu::DelegateBuffers& buffers() const { return buffers_; }
+  const backends::ethosu::DelegateBuffers& buffers() const { return buffers_; }
 
   // The delegate call on the functional model: inputs copied into the
   // scratch arena, the stream run, outputs copied out.
@@ -70,17 +70,17 @@ class PayloadHarness {
   // The command stream alone on the regions (0 the payload's weights,
   // read-only; 1 scratch; 2 fast scratch), as a device runs it: no input or
   // output copies.
-  npu::Status RunStream(npu::RunStats* stats, WeightsBinding weights = WeightsBinding::kBound);
+  ethosu_sdk::Status RunStream(npu::RunStats* stats, WeightsBinding weights = WeightsBinding::kBound);
 
  private:
-  const ::ethosu_sdk::backends::ethosu::VelaPayload* payload_ = nullptr;
+  const backends::ethosu::VelaPayload* payload_ = nullptr;
   std::vector<AlignedBytes> inputs_, outputs_;
   std::vector<const void*> input_data_;
   std::vector<void*> output_data_;
   std::vector<size_t> input_sizes_, output_sizes_;
   AlignedBytes scratch_, fast_scratch_, workspace_, weight_cache_memory_;
   std::unique_ptr<npu::WeightCache> weight_cache_;
-  ::ethosu_sdk::backends::ethosu::DelegateBuffers buffers_;
+  backends::ethosu::DelegateBuffers buffers_;
 };
 
 // Parses a copy of `size` bytes at `data` (exactly sized, so that

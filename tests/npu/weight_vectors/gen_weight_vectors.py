@@ -167,7 +167,7 @@ struct LayoutVector {
   const char* name;
   int ofm_depth, kernel_h, kernel_w, ifm_depth;
   int ofm_block_depth;
-  npu::U85Traversal traversal;
+  ethosu_sdk::npu::U85Traversal traversal;
   int dilation_x, dilation_y;
   int cores;
   const int16_t* ohwi;
@@ -200,7 +200,7 @@ def render(sets: Dict[str, List[int]], codecs: List[CodecVector], layouts: List[
         streams = [f"kLayoutStream{i}_{c}" for c in range(len(layout.streams))] + ["nullptr"]
         sizes = [str(len(s)) for s in layout.streams] + ["0"]
         out.append(f'    {{"{layout.name}", {o}, {h}, {w}, {d}, {layout.ofm_block_depth}, '
-                   f"npu::U85Traversal::{layout.traversal}, {layout.dilation[0]}, "
+                   f"ethosu_sdk::npu::U85Traversal::{layout.traversal}, {layout.dilation[0]}, "
                    f"{layout.dilation[1]}, {len(layout.streams)}, kLayoutWeights{i}, "
                    f"{{{streams[0]}, {streams[1]}}}, {{{sizes[0]}, {sizes[1]}}}}},\n")
     out.append("};\n\n}  // namespace weight_vectors\n")
