@@ -41,8 +41,8 @@ class DeviceHost final : public driver::Bus, public driver::WaitHooks {
   uint64_t polls = 0;
 
  private:
-  npu_device_tests::FakeHost memory_;  // before npu_: the device maps through it
-  npu_device_tests::Npu npu_;
+  ethosu_sdk::npu_device_tests::FakeHost memory_;  // before npu_: the device maps through it
+  ethosu_sdk::npu_device_tests::Npu npu_;
   driver::Driver* driver_ = nullptr;
 };
 

@@ -176,8 +176,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (int i = 1; i < argc; ++i) {
-    npu_device_tests::PayloadFile file;
-    if (!npu_device_tests::LoadPayload(argv[i], &file)) {
+    ethosu_sdk::npu_device_tests::PayloadFile file;
+    if (!ethosu_sdk::npu_device_tests::LoadPayload(argv[i], &file)) {
       ++failures;
       continue;
     }

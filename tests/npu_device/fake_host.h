@@ -13,7 +13,7 @@
 
 #include "cc/npu/device/device_abi.h"
 
-namespace npu_device_tests {
+namespace ethosu_sdk::npu_device_tests {
 
 inline int failures = 0;
 
@@ -163,4 +163,4 @@ inline void Cmd1(std::vector<uint32_t>* out, uint16_t opcode, uint32_t payload, 
   out->push_back(payload);
 }
 
-}  // namespace npu_device_tests
+}  // namespace ethosu_sdk::npu_device_tests

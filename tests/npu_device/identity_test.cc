@@ -15,7 +15,7 @@
 
 namespace {
 
-using namespace npu_device_tests;
+using namespace ethosu_sdk::npu_device_tests;
 namespace mmio = ethosu_sdk::ethosu::mmio;
 
 struct Case {

@@ -13,7 +13,7 @@
 #include "schema/program_generated.h"
 #include "tests/npu/harness/aligned_bytes.h"
 
-namespace npu_device_tests {
+namespace ethosu_sdk::npu_device_tests {
 
 struct PayloadFile {
   ethosu_sdk::npu_harness::AlignedBytes storage;  // the whole file
@@ -59,4 +59,4 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
   return parsed.ok();
 }
 
-}  // namespace npu_device_tests
+}  // namespace ethosu_sdk::npu_device_tests

@@ -23,7 +23,7 @@ namespace npu = ethosu_sdk::npu;
 
 namespace {
 
-using namespace npu_device_tests;
+using namespace ethosu_sdk::npu_device_tests;
 using ethosu_sdk::npu_harness::AlignedBytes;
 using ethosu_sdk::npu_harness::PayloadHarness;
 using ethosu_sdk::npu_harness::WeightsBinding;

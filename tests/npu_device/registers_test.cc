@@ -13,7 +13,7 @@
 
 namespace {
 
-using namespace npu_device_tests;
+using namespace ethosu_sdk::npu_device_tests;
 namespace mmio = ethosu_sdk::ethosu::mmio;
 namespace pmu = mmio::pmu;
 namespace status = mmio::status;

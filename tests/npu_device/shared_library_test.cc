@@ -13,7 +13,7 @@
 
 namespace {
 
-using namespace npu_device_tests;
+using namespace ethosu_sdk::npu_device_tests;
 namespace mmio = ethosu_sdk::ethosu::mmio;
 namespace u85 = ethosu_sdk::npu::u85;
 
