@@ -185,6 +185,14 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "permute_heads": (lambda: _Lambda(lambda m, x: m[0](x).reshape(1, 16, 3, 4, 8).permute(2, 0, 3, 1, 4) * 1.5,
                                       torch.nn.Linear(32, 96)), [(1, 16, 32)]),
     "transformer_mlp": (_transformer_mlp, [(1, 16, 32)]),
+    # torch.flip: on U85 Vela fuses TOSA REVERSE into the producer's OFM
+    # (OFM_PRECISION's reverse field); one case per axis of NCHW.
+    "flip_h": (lambda: _then(lambda x: torch.flip(x, dims=[2]), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 6, 5)]),
+    "flip_w": (lambda: _then(lambda x: torch.flip(x, dims=[3]), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 6, 5)]),
+    "flip_c": (lambda: _then(lambda x: torch.flip(x, dims=[1]), torch.nn.Conv2d(8, 24, 1)), [(1, 8, 6, 5)]),
+    # Large enough that Vela splits the operation into stripes and blocks.
+    "flip_w_large": (lambda: _then(lambda x: torch.flip(x, dims=[3]), torch.nn.Conv2d(16, 48, 3, 1, 1)),
+                     [(1, 16, 40, 72)]),
 }
 
 def lower(case: str, target: str, work_dir: str, debug_db: bool = False,

@@ -43,6 +43,13 @@ struct RegisterFile {
   uint64_t Address(uint16_t reg) const {
     return (uint64_t(cmd1_param[reg] & 0xFF) << 32) | cmd1_payload[reg];
   }
+  // A stride: 40 bits, two's complement. Negative strides walk a feature
+  // map backwards (how Vela reverses a U55 OFM along H or W).
+  int64_t Stride(uint16_t reg) const {
+    const uint64_t value = Address(reg);
+    return (value & kStrideSignBit) != 0 ? int64_t(value) - int64_t(kStrideSignBit << 1) : int64_t(value);
+  }
+  static constexpr uint64_t kStrideSignBit = uint64_t(1) << 39;
 };
 
 }  // namespace ethosu_sdk::npu

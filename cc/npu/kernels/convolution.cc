@@ -53,7 +53,7 @@ uint8_t* PrepareRequant(const Operation& op, void* scratch, Requant* r) {
   r->scales = scales;
   uint8_t* table = static_cast<uint8_t*>(scratch) + sizeof(ChannelScale) * size_t(op.ofm.depth);
   const FeatureMap& ofm = op.ofm;
-  r->vector = op.output.single_clamp() && ofm.element_bytes == 1 && ofm.transpose == 0 &&
+  r->vector = op.output.single_clamp() && ofm.element_bytes == 1 && !ofm.mapped() &&
               RequantTableFor(scales, ofm.depth, op.u55, table, &r->table);
   return static_cast<uint8_t*>(scratch) + RequantBytes(op);
 }
@@ -82,7 +82,7 @@ void StoreChannels(const Operation& op, const Requant& r, int y, int x, const ui
   auto value = [&](int c) {
     return out.Finish(scales[c].Apply(WithBias(op.u55, sums[c], scales[c].bias)));
   };
-  if (ofm.transpose != 0) {
+  if (ofm.mapped()) {
     for (int c = 0; c < ofm.depth; ++c) ofm.Store(y, x, c, value(c));
     return;
   }

@@ -59,10 +59,22 @@ Status FeatureMap::Validate(const Extent& box, bool write) const {
     return StreamError("chain buffer access %dx%dx%d outside %dx%dx%d", box.height, box.width,
                        box.depth, chain_height, chain_width, chain_depth);
   }
+  // A reversed axis is written from its far end: the box, mirrored, must
+  // lie inside the map's shape, and then the whole shape is what is touched.
+  Extent touched = box;
+  if (reverse != 0) {
+    if (box.height > height || box.width > width || box.depth > depth) {
+      return StreamError("reversed feature map access %dx%dx%d outside %dx%dx%d", box.height,
+                         box.width, box.depth, height, width, depth);
+    }
+    if (reverse == kReverseH) touched.height = height;
+    if (reverse == kReverseW) touched.width = width;
+    if (reverse == kReverseC) touched.depth = depth;
+  }
   // Stored extents (an OFM transpose permutes the axes).
-  int h = box.height, w = box.width, c = box.depth;
+  int h = touched.height, w = touched.width, c = touched.depth;
   if (transpose != 0) {
-    const int logical[3] = {box.height, box.width, box.depth};
+    const int logical[3] = {touched.height, touched.width, touched.depth};
     const int* axes = kTransposeAxes[transpose & 7];
     h = logical[axes[0]];
     w = logical[axes[1]];
@@ -100,7 +112,8 @@ Status FeatureMap::Validate(const Extent& box, bool write) const {
   return Status::Ok();
 }
 
-size_t FeatureMap::TransposedAt(int y, int x, int c) const {
+size_t FeatureMap::MappedAt(int y, int x, int c) const {
+  Reverse(&y, &x, &c);
   const int source[3] = {y, x, c};
   const int* axes = kTransposeAxes[transpose & 7];
   return size_t(StoredAddress(source[axes[0]], source[axes[1]], source[axes[2]]));
@@ -116,7 +129,11 @@ Status FeatureMap::Offset(int y, int x, int c, size_t* offset) const {
     if (chained) return StreamError("chain buffer not produced by a previous operation");
     return Status::Error(ErrorCode::kNpuBusError, "feature map uses unbound region %d", region_index);
   }
-  const int64_t address = transpose != 0 ? int64_t(TransposedAt(y, x, c)) : StoredAddress(y, x, c);
+  if (reverse != 0 && (y < 0 || y >= height || x < 0 || x >= width || c < 0 || c >= depth)) {
+    return StreamError("reversed feature map access (%d,%d,%d) outside %dx%dx%d", y, x, c, height,
+                       width, depth);
+  }
+  const int64_t address = mapped() ? int64_t(MappedAt(y, x, c)) : StoredAddress(y, x, c);
   if (address < 0 || uint64_t(address) + uint64_t(element_bytes) > region->size) {
     return Status::Error(ErrorCode::kNpuBusError, "feature map access at 0x%llx outside region %d (%u bytes)",
                          (unsigned long long)address, region_index, unsigned(region->size));
@@ -126,7 +143,7 @@ Status FeatureMap::Offset(int y, int x, int c, size_t* offset) const {
 }
 
 void FeatureMap::LoadChannels(int y, int x, int count, int32_t* out) const {
-  if (transpose == 0 && element_bytes == 1) {
+  if (!mapped() && element_bytes == 1) {
     const uint8_t* row = region->read + StoredAt(y, x, 0);
     for (int c = 0; c < count; ++c) {
       const uint8_t v = row[ChannelOffset(c)];
@@ -185,6 +202,7 @@ void FeatureMap::LogicalOf(int y, int x, int c, int logical[3]) const {
   const int stored[3] = {y, x, c};
   const int* axes = kTransposeAxes[transpose & 7];
   for (int k = 0; k < 3; ++k) logical[axes[k]] = stored[k];
+  Reverse(&logical[0], &logical[1], &logical[2]);
 }
 
 }  // namespace ethosu_sdk::npu

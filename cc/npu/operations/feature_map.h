@@ -31,6 +31,7 @@ struct FeatureMap {
   bool is_signed = true;
   bool brick = false;      // NHCWB16
   int transpose = 0;       // activation_transpose (OFM only)
+  int reverse = 0;         // activation_reverse (OFM only): kReverseH, W or C
   int broadcast = 0;       // broadcast_mode (IFM/IFM2 only)
   int32_t zero_point = 0;
   // Chained storage (U85): the tensor lives in the NPU's internal chain
@@ -50,13 +51,18 @@ struct FeatureMap {
   Status Read(int y, int x, int c, int32_t* value) const;
   Status Write(int y, int x, int c, int32_t value) const;
 
+  // activation_reverse: the axis written backwards.
+  static constexpr int kReverseH = 1, kReverseW = 2, kReverseC = 3;
+  // Stored elsewhere than at (y, x, c): transposed or reversed.
+  bool mapped() const { return transpose != 0 || reverse != 0; }
+
   // Unchecked access inside a validated box.
   size_t At(int y, int x, int c) const {
-    if (transpose != 0) return TransposedAt(y, x, c);
+    if (mapped()) return MappedAt(y, x, c);
     return StoredAt(y, x, c);
   }
-  // Maps without transpose: the offset of (y, x, c); of channel c relative
-  // to channel 0.
+  // Maps neither transposed nor reversed: the offset of (y, x, c); of
+  // channel c relative to channel 0.
   size_t StoredAt(int y, int x, int c) const { return size_t(StoredAddress(y, x, c)); }
   int64_t StoredAddress(int y, int x, int c) const {
     int tile = 0;
@@ -98,8 +104,8 @@ struct FeatureMap {
   void LoadChannels(int y, int x, int count, int32_t* out) const;
   void LoadChannels(int y, int x, int count, int16_t* out) const;  // 8-bit maps only
 
-  // The tensor as stored, after any OFM transpose: its shape, and the
-  // logical coordinates of stored element (y, x, c). Used to compare a
+  // The tensor as stored, after any OFM transpose or reverse: its shape,
+  // and the logical coordinates of stored element (y, x, c). Used to compare a
   // layer with a reference that holds the transposed tensor.
   void StoredShape(int* h, int* w, int* c) const;
   void LogicalOf(int y, int x, int c, int logical[3]) const;
@@ -113,7 +119,13 @@ struct FeatureMap {
   }
 
  private:
-  size_t TransposedAt(int y, int x, int c) const;
+  size_t MappedAt(int y, int x, int c) const;
+  // (y, x, c) mirrored on the reversed axis (an involution).
+  void Reverse(int* y, int* x, int* c) const {
+    if (reverse == kReverseH) *y = height - 1 - *y;
+    if (reverse == kReverseW) *x = width - 1 - *x;
+    if (reverse == kReverseC) *c = depth - 1 - *c;
+  }
 };
 
 }  // namespace ethosu_sdk::npu

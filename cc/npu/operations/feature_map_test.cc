@@ -133,6 +133,13 @@ void Bounds() {
          "16-bit elements need both bytes inside");
 }
 
+// Writes Value(y, x, c) at every logical coordinate of the map.
+void StoreAll(const npu::FeatureMap& fm) {
+  for (int y = 0; y < fm.height; ++y)
+    for (int x = 0; x < fm.width; ++x)
+      for (int k = 0; k < fm.depth; ++k) fm.Store(y, x, k, Value(y, x, k));
+}
+
 // An OFM transpose stores logical (y, x, c) at stored coordinates
 // permuted by activation_transpose; CHW (6) stores C as H, H as W, W as C.
 void Transpose() {
@@ -146,9 +153,7 @@ void Transpose() {
   fm.depth = c;
   fm.transpose = 6;
   Expect(fm.Validate({h, w, c}, true).ok(), "transposed box validates");
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x)
-      for (int k = 0; k < c; ++k) fm.Store(y, x, k, Value(y, x, k));
+  StoreAll(fm);
   bool ok = true;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
@@ -159,11 +164,63 @@ void Transpose() {
   Expect(sh == c && sw == h && sc == w, "stored shape of a CHW transpose");
 }
 
+// An OFM reversed on one axis (U85's activation_reverse) stores logical
+// (y, x, c) at the mirrored coordinate of a plain NHWC tensor of the same
+// shape; U55 gets the same effect from a negative stride and a base at the
+// far end. LogicalOf undoes either.
+void Reverse() {
+  const int h = 3, w = 4, c = 5;
+  const Tensor t{h, w, c, false};
+  for (int axis = npu::FeatureMap::kReverseH; axis <= npu::FeatureMap::kReverseC; ++axis) {
+    std::vector<uint8_t> memory(t.Bytes());
+    const npu::Region region{memory.data(), memory.data(), memory.size()};
+    npu::FeatureMap fm = Map(t, &region);
+    fm.reverse = axis;
+    Expect(fm.Validate({h, w, c}, true).ok(), "reversed box validates");
+    Expect(fm.Validate({h, w, c + 1}, true).code() == ErrorCode::kNpuCommandStream,
+           "a box past a reversed map's shape is a stream error");
+    StoreAll(fm);
+    bool stored = true, logical = true;
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        for (int k = 0; k < c; ++k) {
+          const int my = axis == npu::FeatureMap::kReverseH ? h - 1 - y : y;
+          const int mx = axis == npu::FeatureMap::kReverseW ? w - 1 - x : x;
+          const int mk = axis == npu::FeatureMap::kReverseC ? c - 1 - k : k;
+          stored &= memory[t.Index(my, mx, mk)] == Value(y, x, k);
+          int at[3];
+          fm.LogicalOf(my, mx, mk, at);
+          logical &= at[0] == y && at[1] == x && at[2] == k;
+        }
+      }
+    }
+    Expect(stored, "reverse stores (y, x, c) at its mirror on the reversed axis");
+    Expect(logical, "LogicalOf maps a stored coordinate back to the logical one");
+  }
+  // U55: rows walked backwards from the last one.
+  std::vector<uint8_t> memory(t.Bytes());
+  const npu::Region region{memory.data(), memory.data(), memory.size()};
+  npu::FeatureMap fm = Map(t, &region);
+  fm.base[0] = t.Index(h - 1, 0, 0);
+  fm.stride_y = -fm.stride_y;
+  Expect(fm.Validate({h, w, c}, true).ok(), "negative stride inside the region validates");
+  StoreAll(fm);
+  bool ok = true;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int k = 0; k < c; ++k) ok &= memory[t.Index(h - 1 - y, x, k)] == Value(y, x, k);
+  Expect(ok, "a negative row stride writes rows bottom up");
+  fm.base[0] = t.Index(h - 2, 0, 0);
+  Expect(fm.Validate({h, w, c}, true).code() == ErrorCode::kNpuBusError,
+         "a negative stride walking below the region is a bus error");
+}
+
 }  // namespace
 
 int main() {
   Layouts();
   Bounds();
   Transpose();
+  Reverse();
   return npu::testing::Result();
 }

@@ -39,9 +39,9 @@ Status DecodeIfm(const Context& ctx, bool second, FeatureMap* fm) {
   fm->width0 = r[g.width0] + 1;
   fm->height0 = r[g.height0] + 1;
   fm->height1 = r[g.height1] + 1;
-  fm->stride_x = int64_t(r.Address(g.stride_x));
-  fm->stride_y = int64_t(r.Address(g.stride_y));
-  fm->stride_c = int64_t(r.Address(g.stride_c));
+  fm->stride_x = r.Stride(g.stride_x);
+  fm->stride_y = r.Stride(g.stride_y);
+  fm->stride_c = r.Stride(g.stride_c);
   fm->is_signed = r.Get(g.is_signed) != 0;
   if (r.Get(g.bits) == kBits64) {
     return Status::Error(ErrorCode::kNpuUnsupported, "64-bit IFM not supported");
@@ -71,9 +71,9 @@ Status DecodeOfm(Context& ctx, FeatureMap* fm) {
   fm->width = r[kOfmWidthM1] + 1;
   fm->height = r[kOfmHeightM1] + 1;
   fm->depth = r[kOfmDepthM1] + 1;
-  fm->stride_x = int64_t(r.Address(kOfmStrideX));
-  fm->stride_y = int64_t(r.Address(kOfmStrideY));
-  fm->stride_c = int64_t(r.Address(kOfmStrideC));
+  fm->stride_x = r.Stride(kOfmStrideX);
+  fm->stride_y = r.Stride(kOfmStrideY);
+  fm->stride_c = r.Stride(kOfmStrideC);
   fm->is_signed = r.Get(kOfmSigned) != 0;
   if (r.Get(kOfmBits) == kBits64) {
     return Status::Error(ErrorCode::kNpuUnsupported, "64-bit OFM not supported");
@@ -82,14 +82,17 @@ Status DecodeOfm(Context& ctx, FeatureMap* fm) {
   fm->brick = r.Get(kOfmFormat) == kFormatNhcwb16;
   fm->zero_point = ZeroPoint(r[kOfmZeroPoint], fm->is_signed);
   if (ctx.u55()) return Status::Ok();  // no reverse, transpose or chaining
-  if (r.Get(kOfmReverse) != 0) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "OFM reverse not supported");
-  }
+  fm->reverse = int(r.Get(kOfmReverse));
   fm->transpose = int(r.Get(kOfmTranspose));
   if (fm->transpose == 4 || fm->transpose == 5) return StreamError("bad OFM transpose");
+  // GUESS (not documented): Vela never combines reverse with a transpose or
+  // a chained OFM (it asserts so), so what the hardware does then is unknown.
+  if (fm->reverse != 0 && fm->transpose != 0) {
+    return Status::Error(ErrorCode::kNpuUnsupported, "OFM reverse with a transpose not supported");
+  }
   if (r.Get(kOfmStorage) != kStorageChained) return Status::Ok();
-  if (fm->transpose != 0) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "transposed chained OFM not supported");
+  if (fm->mapped()) {
+    return Status::Error(ErrorCode::kNpuUnsupported, "transposed or reversed chained OFM not supported");
   }
   Status status;
   const size_t bytes = size_t(fm->height) * fm->width * fm->depth * fm->element_bytes;
