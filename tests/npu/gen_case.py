@@ -6,12 +6,14 @@ command stream. Both come from one ExecuTorch Arm lowering of a small
 quantized torch module, so a difference is the NPU model's (or Vela's).
 """
 
+from __future__ import annotations
+
 import os
 import shutil
 import tempfile
 from typing import Callable, Dict, List, Tuple
 
-from absl import app, flags
+from absl import flags
 import numpy as np
 import torch
 
@@ -26,7 +28,9 @@ from executorch.exir._serialize._program import _extract_delegate_payload
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 import tosa_reference_model
 
+from ethosu_sdk.cli.held_back import held_back_output
 from ethosu_sdk.tensors import write_tensor_file
+from ethosu_sdk.worker import server
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("case", None, "case name (see CASES)")
@@ -38,6 +42,8 @@ flags.DEFINE_string("tensors_out", None, "where to write inputs then expected ou
 flags.DEFINE_string("tosa_out", None, "optional: where to copy the TOSA flatbuffer")
 flags.DEFINE_string("debug_db_out", None,
                     "optional: where to copy Vela's debug database (layers by command offset)")
+flags.DEFINE_bool("quiet", False, "print nothing on success; on failure, the log and the traceback "
+                  "(for build actions)")
 
 Shapes = List[Tuple[int, ...]]
 
@@ -230,6 +236,18 @@ def lower(case: str, target: str, work_dir: str, debug_db: bool = False,
 
 def main(argv: List[str]) -> None:
     del argv
+    if not FLAGS.quiet:
+        write_case()
+        return
+    with held_back_output() as replay:
+        try:
+            write_case()
+        except BaseException:
+            replay()
+            raise
+
+
+def write_case() -> None:
     with tempfile.TemporaryDirectory() as work_dir:
         pte, tosa = lower(FLAGS.case, FLAGS.target, work_dir, debug_db=bool(FLAGS.debug_db_out),
                           activations=FLAGS.activations)
@@ -256,4 +274,4 @@ def main(argv: List[str]) -> None:
 
 if __name__ == "__main__":
     flags.mark_flags_as_required(["case", "payload_out", "tensors_out"])
-    app.run(main)
+    server.run(main)  # with --persistent_worker, a Bazel worker

@@ -16,6 +16,8 @@ import subprocess
 
 import pytest
 
+from execution_log import runners
+
 # Loads and labels a downstream repository may use: the public entry point,
 # the documented board library, and the rules it needs anyway.
 PUBLIC_LOADS = {"@ethosu_sdk//:defs.bzl", "@rules_cc//cc:defs.bzl", "@rules_python//python:defs.bzl"}
@@ -72,10 +74,16 @@ def test_downstream_builds_and_its_firmware_test_passes(tmp_path: pathlib.Path) 
         return subprocess.run(["bazel", *startup, *command], cwd=workspace, env=env,
                               capture_output=True, text=True, timeout=1500)
 
+    spawn_log = tmp_path / "spawns.json"
     try:
-        result = bazel("test", "//...")
+        # The model is compiled, not taken from the shared cache, so that the
+        # log shows where: in the SDK's persistent worker, which a downstream
+        # repository gets without any flag of its own.
+        result = bazel("test", f"--execution_log_json_file={spawn_log}",
+                       "--modify_execution_info=EthosuModel=+no-cache", "//...")
         log = result.stdout + result.stderr
         assert result.returncode == 0, log[-6000:]
+        assert runners(spawn_log, "EthosuModel") == ["worker"], runners(spawn_log, "EthosuModel")
         assert re.search(r"//app:app_test\s+(\(cached\) )?PASSED", log), log[-3000:]
         # Its own PyTorch model, lowered, built into firmware and run on QEMU.
         assert re.search(r"//model:tiny_cnn_test\s+(\(cached\) )?PASSED", log), log[-3000:]

@@ -19,6 +19,7 @@ that includes it.
 
 load("@rules_python//python:defs.bzl", "py_binary")
 load(":host_transition.bzl", "to_host_platform")
+load(":worker.bzl", "WORKER_EXECUTION_REQUIREMENTS", "worker_arguments")
 
 EthosuModelInfo = provider(
     doc = "A model compiled ahead of time for one target.",
@@ -64,7 +65,7 @@ def _ethosu_model_impl(ctx):
     if ctx.attr.target not in TARGETS:
         fail("unknown target %r; targets: %s" % (ctx.attr.target, ", ".join(TARGETS)))
     outputs = [ctx.outputs.pte, ctx.outputs.input, ctx.outputs.expected, ctx.outputs.summary]
-    args = ctx.actions.args()
+    args = worker_arguments(ctx)
     args.add("--quiet")  # the log is shown only when the action fails
     args.add("--model=" + ctx.attr.model)
     args.add("--target=" + ctx.attr.target)
@@ -97,6 +98,9 @@ def _ethosu_model_impl(ctx):
         # A fixed environment: hash seeds and thread counts change nothing in
         # the outputs, but keep the action independent of the caller's shell.
         env = {"PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1"},
+        # A persistent worker imports torch and ExecuTorch once for many
+        # models (python/ethosu_sdk/worker); one-shot where workers are off.
+        execution_requirements = WORKER_EXECUTION_REQUIREMENTS,
     )
     files = [ctx.outputs.pte, ctx.outputs.input, ctx.outputs.expected, ctx.outputs.summary]
     return [

@@ -9,20 +9,19 @@ Example:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging as std_logging
 import os
 import sys
-import tempfile
 import traceback
-from typing import Callable, Iterator
 
 from absl import app, flags, logging
 
 from ethosu_sdk.aot import ALL_TARGETS, AotError, CompileOptions, QuantMode, compile_model
 from ethosu_sdk.aot.errors import first_line
+from ethosu_sdk.cli.held_back import held_back_output
 from ethosu_sdk.models import UnknownModelError, model_names
+from ethosu_sdk.worker import server
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("model", None, f"Zoo model ({', '.join(model_names())}) or package.module:function "
@@ -50,39 +49,11 @@ flags.DEFINE_bool("verbose", False, "Show the INFO and WARNING logs of ExecuTorc
 flags.mark_flags_as_required(["model", "target", "output"])
 
 
-@contextlib.contextmanager
-def _held_back_output() -> Iterator[Callable[[], None]]:
-    """Sends fds 1 and 2 to a temporary file; yields a function that replays
-    it to the real stderr (called on failure)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = (os.dup(1), os.dup(2))
-    with tempfile.TemporaryFile() as log:
-        os.dup2(log.fileno(), 1)
-        os.dup2(log.fileno(), 2)
-
-        def replay() -> None:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            log.seek(0)
-            os.write(saved[1], log.read())
-
-        try:
-            yield replay
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            os.close(saved[0])
-            os.close(saved[1])
-
-
 def main(argv: list[str]) -> int:
     """Every failure ends in one line on stderr and a non-zero status; the
     traceback (and, with --quiet, the held-back log) only with --verbose."""
     if FLAGS.quiet:
-        with _held_back_output() as replay:
+        with held_back_output() as replay:
             code, error = _guarded_main(argv)
             if code != 0 and FLAGS.verbose:
                 replay()
@@ -156,7 +127,8 @@ def _main(argv: list[str]) -> int:
 
 
 def run() -> None:
-    app.run(main)
+    """The CLI; with --persistent_worker, a Bazel worker running it per request."""
+    server.run(main)
 
 
 if __name__ == "__main__":
