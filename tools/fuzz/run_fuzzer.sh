@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# run_fuzzer.sh FUZZER INPUT... [-- LIBFUZZER_FLAG...]: a bounded,
+# reproducible libFuzzer run (tools/rules/fuzz.bzl's smoke tests and long runs).
+#
+# The inputs (seed corpus and regression inputs) are copied into a fresh,
+# writable corpus directory: libFuzzer runs every one of them first, so a
+# past finding fails the run before any fuzzing, then mutates them. Defaults:
+# fixed seed, 10 s per input, 2 GiB; flags after "--" come later and win.
+set -euo pipefail
+fuzzer="$1"
+shift
+work="${TEST_TMPDIR:-$(mktemp -d)}"
+corpus="$work/corpus"
+mkdir -p "$corpus"
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  # Seeds with the same name from different folders stay apart.
+  cp "$1" "$corpus/$(printf '%s' "$1" | md5sum | cut -c1-8)-$(basename "$1")"
+  shift
+done
+[ $# -gt 0 ] && shift
+# Crash inputs go where Bazel keeps a failed test's outputs.
+artifacts="${TEST_UNDECLARED_OUTPUTS_DIR:-$work}/"
+echo "corpus: $(find "$corpus" -type f | wc -l) inputs; flags: $*" >&2
+exec "$fuzzer" -seed=1 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  -artifact_prefix="$artifacts" "$@" "$corpus"
