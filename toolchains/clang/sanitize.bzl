@@ -3,7 +3,7 @@ whatever the command line says.
 
 The transition does what --config=asan / --config=fuzz do (.bazelrc): it adds
 the clang toolchain to --extra_toolchains and the sanitizer names to
---features. So a plain `bazel test //...` still builds and runs the fuzz
+--features, and sets --strip=never. So a plain `bazel test //...` still builds and runs the fuzz
 smoke tests and the ASan robustness tests, in an output directory of their
 own (the transition's configuration hash), without the user passing a
 --config. Under the matching --config the transition changes nothing and the
@@ -38,6 +38,8 @@ def _sanitize_transition_impl(settings, attr):
     return {
         "//command_line_option:extra_toolchains": toolchains,
         "//command_line_option:features": features,
+        # fastbuild links with -Wl,-S by default: reports need line numbers.
+        "//command_line_option:strip": "never",
     }
 
 _sanitize_transition = transition(
@@ -49,6 +51,7 @@ _sanitize_transition = transition(
     outputs = [
         "//command_line_option:extra_toolchains",
         "//command_line_option:features",
+        "//command_line_option:strip",
     ],
 )
 

@@ -9,7 +9,13 @@
 set -euo pipefail
 fuzzer="$1"
 shift
-work="${TEST_TMPDIR:-$(mktemp -d)}"
+# Under `bazel run` (a long run) not Bazel's TEST_TMPDIR: the next Bazel
+# command in the workspace deletes that directory, corpus and all.
+if [ -n "${BUILD_WORKSPACE_DIRECTORY:-}" ] || [ -z "${TEST_TMPDIR:-}" ]; then
+  work="$(mktemp -d "${TMPDIR:-/tmp}/fuzz.XXXXXX")"
+else
+  work="$TEST_TMPDIR"
+fi
 corpus="$work/corpus"
 mkdir -p "$corpus"
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
@@ -18,8 +24,19 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   shift
 done
 [ $# -gt 0 ] && shift
-# Crash inputs go where Bazel keeps a failed test's outputs.
-artifacts="${TEST_UNDECLARED_OUTPUTS_DIR:-$work}/"
-echo "corpus: $(find "$corpus" -type f | wc -l) inputs; flags: $*" >&2
+# Crash inputs go where Bazel keeps a failed test's outputs (a test), or
+# beside the corpus (a long run).
+if [ "$work" = "${TEST_TMPDIR:-}" ]; then
+  artifacts="${TEST_UNDECLARED_OUTPUTS_DIR:-$work}/"
+else
+  artifacts="$work/"
+fi
+echo "corpus: $(find "$corpus" -type f | wc -l) inputs in $corpus; flags: $*" >&2
+# The build root has no llvm-symbolizer; binutils' addr2line gives the
+# sanitizers' reports file:line frames.
+if [ -x /usr/bin/addr2line ]; then
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}external_symbolizer_path=/usr/bin/addr2line"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:external_symbolizer_path=/usr/bin/addr2line"
+fi
 exec "$fuzzer" -seed=1 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
   -artifact_prefix="$artifacts" "$@" "$corpus"
