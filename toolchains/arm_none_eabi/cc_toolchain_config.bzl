@@ -13,27 +13,15 @@ load(
     "flag_group",
     "flag_set",
     "tool_path",
-    "with_feature_set",
 )
 load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
-
-_C_COMPILE = [ACTION_NAMES.c_compile, ACTION_NAMES.assemble, ACTION_NAMES.preprocess_assemble]
-_CXX_COMPILE = [ACTION_NAMES.cpp_compile, ACTION_NAMES.cpp_header_parsing, ACTION_NAMES.cpp_module_compile]
-_ALL_COMPILE = _C_COMPILE + _CXX_COMPILE
-_LINK = [ACTION_NAMES.cpp_link_executable, ACTION_NAMES.cpp_link_dynamic_library, ACTION_NAMES.cpp_link_nodeps_dynamic_library]
+load("//toolchains/common:cc_flags.bzl", "ALL_COMPILE", "CXX_COMPILE", "LINK", "flags")
 
 # Per-core code generation. -mcpu implies the FPU and MVE of each core.
 _CPU_FLAGS = {
     "cortex-m55": ["-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"],
     "cortex-m85": ["-mcpu=cortex-m85", "-mthumb", "-mfloat-abi=hard"],
 }
-
-def _flags(actions, flags, features = None):
-    return flag_set(
-        actions = actions,
-        flag_groups = [flag_group(flags = flags)],
-        with_features = [with_feature_set(features = features)] if features else [],
-    )
 
 def _impl(ctx):
     prefix = ctx.attr.tool_prefix
@@ -50,7 +38,7 @@ def _impl(ctx):
             name = "default_compile_flags",
             enabled = True,
             flag_sets = [
-                _flags(_ALL_COMPILE, cpu_flags + [
+                flags(ALL_COMPILE, cpu_flags + [
                     "-ffunction-sections",
                     "-fdata-sections",
                     "-fno-common",
@@ -63,23 +51,23 @@ def _impl(ctx):
                     "-D__TIME__=\"redacted\"",
                 ]),
                 # The firmware runtime contract: no exceptions, no RTTI.
-                _flags(_CXX_COMPILE, [
+                flags(CXX_COMPILE, [
                     "-std=c++17",
                     "-fno-exceptions",
                     "-fno-rtti",
                     "-fno-threadsafe-statics",
                 ]),
                 # Even fastbuild optimises: an -O0 firmware is too slow on QEMU.
-                _flags(_ALL_COMPILE, ["-O2", "-g"], ["fastbuild"]),
-                _flags(_ALL_COMPILE, ["-O2", "-g"], ["opt"]),
-                _flags(_ALL_COMPILE, ["-Og", "-g3"], ["dbg"]),
+                flags(ALL_COMPILE, ["-O2", "-g"], ["fastbuild"]),
+                flags(ALL_COMPILE, ["-O2", "-g"], ["opt"]),
+                flags(ALL_COMPILE, ["-Og", "-g3"], ["dbg"]),
             ],
         ),
         feature(
             name = "random_seed",
             enabled = True,
             flag_sets = [flag_set(
-                actions = _CXX_COMPILE + [ACTION_NAMES.c_compile],
+                actions = CXX_COMPILE + [ACTION_NAMES.c_compile],
                 flag_groups = [flag_group(
                     flags = ["-frandom-seed=%{output_file}"],
                     expand_if_available = "output_file",
@@ -89,7 +77,7 @@ def _impl(ctx):
         feature(
             name = "default_link_flags",
             enabled = True,
-            flag_sets = [_flags(_LINK, cpu_flags + [
+            flag_sets = [flags(LINK, cpu_flags + [
                 "-no-canonical-prefixes",
                 "-Wl,--gc-sections",
                 "-Wl,--no-warn-rwx-segments",
@@ -98,24 +86,24 @@ def _impl(ctx):
         feature(
             name = "newlib_nano",
             enabled = True,
-            flag_sets = [_flags(_LINK, ["--specs=nano.specs"])],
+            flag_sets = [flags(LINK, ["--specs=nano.specs"])],
         ),
         feature(
             name = "semihosting",
             enabled = True,
             provides = ["syscalls"],
-            flag_sets = [_flags(_LINK, ["--specs=rdimon.specs"])],
+            flag_sets = [flags(LINK, ["--specs=rdimon.specs"])],
         ),
         feature(
             name = "nosys",
             provides = ["syscalls"],
-            flag_sets = [_flags(_LINK, ["--specs=nosys.specs"])],
+            flag_sets = [flags(LINK, ["--specs=nosys.specs"])],
         ),
         # The C++ runtime library; after the objects, where the linker needs it.
         feature(
             name = "cxx_runtime_libs",
             enabled = True,
-            flag_sets = [_flags(_LINK, ["-Wl,--start-group", "-lstdc++", "-lm", "-lc", "-lgcc", "-Wl,--end-group"])],
+            flag_sets = [flags(LINK, ["-Wl,--start-group", "-lstdc++", "-lm", "-lc", "-lgcc", "-Wl,--end-group"])],
         ),
     ]
 

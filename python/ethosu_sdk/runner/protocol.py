@@ -4,6 +4,7 @@ runner and every firmware print, on QEMU, an FVP or the build machine."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 
 import numpy as np
@@ -50,25 +51,33 @@ def _fields(parts: list[str]) -> tuple[list[str], dict[str, str]]:
 def parse(text: str) -> Run:
     """Reads every ESDK record of `text`; other lines (boot logs) are ignored."""
     run = Run()
-    headers: dict[int, tuple[np.dtype, tuple[int, ...]]] = {}
+    headers: dict[int, tuple[np.dtype, tuple[int, ...], int]] = {}  # dtype, shape, element count
     words: dict[int, list[int]] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.startswith("ESDK "):
             continue
         parts = line.split()
-        key, rest = parts[1], parts[2:]
         try:
+            key, rest = parts[1], parts[2:]
             if key == "OUTPUT":
                 positional, named = _fields(rest)
                 index = int(positional[0])
                 shape = () if named["shape"] == "scalar" else tuple(int(d) for d in named["shape"].split("x"))
-                headers[index] = (np.dtype(_DTYPES[named["dtype"]]), shape)
+                if any(d < 0 for d in shape):
+                    raise ValueError("negative dimension")
+                headers[index] = (np.dtype(_DTYPES[named["dtype"]]), shape, math.prod(shape))
                 words[index] = []
             elif key == "DATA":
                 index, first = int(rest[0]), int(rest[1])
                 if index not in words or first != len(words[index]):
                     raise ProtocolError(f"line {number}: DATA out of order")
-                words[index] += [int(w, 16) for w in rest[2:]]
+                # Each word is the raw bits of one element: out of range is
+                # a damaged line, not something numpy should overflow on.
+                limit = 1 << (8 * headers[index][0].itemsize)
+                values = [int(w, 16) for w in rest[2:]]
+                if any(not 0 <= v < limit for v in values):
+                    raise ValueError("element out of range")
+                words[index] += values
             elif key == "COMPARE":
                 positional, named = _fields(rest)
                 run.comparisons.append(Comparison(int(positional[0]), positional[1] == "PASS",
@@ -91,8 +100,7 @@ def parse(text: str) -> Run:
             if isinstance(error, ProtocolError):
                 raise
             raise ProtocolError(f"line {number}: malformed record {line!r}") from error
-    for index, (dtype, shape) in headers.items():
-        count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    for index, (dtype, shape, count) in headers.items():
         if len(words[index]) != count:
             raise ProtocolError(f"output {index}: {len(words[index])} elements printed, shape needs {count}")
         raw = np.array(words[index], dtype=_UNSIGNED[dtype.itemsize])
