@@ -51,6 +51,12 @@ Status DtypeError(const char* op, const Tensor& t) {
   return Status::Error(ErrorCode::kNotSupported, "dtype not supported by: %s", op);
 }
 
+bool Overlap(const Tensor& a, const Tensor& b) {
+  if (a.nbytes == 0 || b.nbytes == 0) return false;
+  const uintptr_t a_start = reinterpret_cast<uintptr_t>(a.data), b_start = reinterpret_cast<uintptr_t>(b.data);
+  return a_start < b_start + b.nbytes && b_start < a_start + a.nbytes;
+}
+
 Status BroadcastIndex::Init(const Tensor& in, const Tensor& out) {
   if (in.rank > out.rank) return ShapeError("broadcast: input rank above output rank", in.rank, out.rank);
   rank_ = out.rank;

@@ -24,6 +24,8 @@ Status ShapeError(const char* what);
 Status ShapeError(const char* what, int64_t a);
 Status ShapeError(const char* what, int64_t a, int64_t b);
 Status DtypeError(const char* op, const Tensor& t);
+// The two tensors' bytes share an address (empty tensors share none).
+bool Overlap(const Tensor& a, const Tensor& b);
 
 // Elementwise broadcasting (numpy rules) of `in` onto `out`'s shape: for each
 // output element, the index of the input element it reads.

@@ -174,7 +174,9 @@ Status CatOut(TensorList tensors, int64_t dim, Tensor& out) {
   size_t offset = 0;
   for (const Tensor* t : tensors) {
     if (t->rank == 1 && t->numel == 0) continue;
-    if (t->data == out.data && t->nbytes > 0) return Status::Error(ErrorCode::kNotSupported, "cat in place");
+    // A corrupt plan can place an input over part of the output; the copy
+    // would then read what it already wrote.
+    if (Overlap(*t, out)) return Status::Error(ErrorCode::kNotSupported, "cat input overlaps its output");
     const size_t row = static_cast<size_t>(t->sizes[d]) * inner;
     const uint8_t* pi = t->Data<const uint8_t>();
     for (size_t o = 0; o < outer; ++o) {
