@@ -90,7 +90,7 @@ Status AddmmOut(const Tensor& bias, const Tensor& a, const Tensor& b, double bet
   if (a.sizes[1] != b.sizes[0]) return ShapeError("addmm inner sizes", a.sizes[1], b.sizes[0]);
   const int32_t shape[2] = {a.sizes[0], b.sizes[1]};
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, 2, kAddmmOutName));
-  if (bias.data == out.data && bias.nbytes > 0) {
+  if (Overlap(bias, out)) {
     return Status::Error(ErrorCode::kNotSupported, "addmm with bias aliasing the output");
   }
   MatMul(a.Data<const float>(), b.Data<const float>(), false, a.sizes[0], a.sizes[1],

@@ -127,7 +127,7 @@ Status PermuteCopyOut(const Tensor& in, IntList dims, Tensor& out) {
     shape[d] = in.sizes[perm[d]];
   }
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, in.rank, kPermuteCopyOutName));
-  if (in.data == out.data && in.nbytes > 0) {
+  if (Overlap(in, out)) {
     return Status::Error(ErrorCode::kNotSupported, "permute_copy in place");
   }
   size_t in_strides[runtime::kMaxRank];

@@ -27,7 +27,7 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
   const FeatureMap& ifm = op->ifm;
   const FeatureMap& ofm = op->ofm;
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
-                                    &op->output.activation));
+                                     &op->output.activation));
   if (r.Get(kIfmUpscaleMode) != 0) {
     return Status::Error(ErrorCode::kNpuUnsupported, "IFM upscale not supported");
   }
@@ -68,7 +68,7 @@ Status BuildMatMul(Context& ctx, Operation* op) {
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ofm = op->ofm;
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
-                                    &op->output.activation));
+                                     &op->output.activation));
   if (ctx.u55()) return StreamError("U55 has no matmul with weights from IFM2");
   const bool strided = r.Get(kStrideXLsb) || r.Get(kStrideYLsb) || r.Get(kStrideXMsb) ||
                        r.Get(kStrideYMsb) || r.Get(kDilationX) || r.Get(kDilationY);

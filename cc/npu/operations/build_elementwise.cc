@@ -29,7 +29,7 @@ Status BuildU55(Context& ctx, Operation* op) {
   op->kind = OperationKind::kElementwiseU55;
   const FeatureMap& ofm = op->ofm;
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
-                                    &op->output.activation));
+                                     &op->output.activation));
   ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
   op->ifm2.broadcast = int(r.Get(u55::kIfm2BroadcastAxes));
   op->scalar = r.Get(u55::kIfm2IsScalar) != 0;
@@ -67,7 +67,7 @@ Status BuildElementwise(Context& ctx, int mode, Operation* op) {
   op->kind = OperationKind::kElementwise;
   const FeatureMap& ofm = op->ofm;
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kUnchecked,
-                                    &op->output.activation));
+                                     &op->output.activation));
   ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
   op->scalar = op->ifm2.broadcast == int(kBroadcastScalar);
   op->scalar_value = int32_t(r.Payload(kOpScalar));

@@ -43,7 +43,7 @@ Status BuildNullPool(Context& ctx, Operation* op) {
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ofm = op->ofm;
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromIfm2,
-                                    &op->output.activation));
+                                     &op->output.activation));
   if (r[kKernelWidthM1] != 0 || r[kKernelHeightM1] != 0) {
     return StreamError("pooling mode NONE with a kernel larger than 1x1");
   }
@@ -69,7 +69,7 @@ Status BuildPooling(Context& ctx, int mode, Operation* op) {
     return Status::Error(ErrorCode::kNpuUnsupported, "IFM upscale not supported");
   }
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
-                                    &op->output.activation));
+                                     &op->output.activation));
   if (mode != kPoolMax && mode != kPoolAverage && mode != kPoolSum && mode != kPoolMin &&
       mode != kPoolReduceSum) {
     return Status::Error(ErrorCode::kNpuUnsupported, "pooling mode %d not supported", mode);

@@ -56,7 +56,7 @@ Status LoadConstants(Context& ctx, const ConstantsRequest& request, Operation* o
   // Weights first: a bad weight stream is reported before a bad scale stream.
   if (request.weights) {
     ESDK_RETURN_IF_ERROR(DescribeWeights(ctx.config, ctx.regs, ctx.regions, request.depthwise,
-                                        ofm_depth, request.ifm_depth, &weights));
+                                         ofm_depth, request.ifm_depth, &weights));
     weight_count = PackedWeightCount(request.depthwise, ofm_depth, weights.taps,
                                      weights.ifm_depth, &packed);
     HashLayout(weights, &hash);

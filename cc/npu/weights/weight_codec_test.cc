@@ -115,7 +115,7 @@ void TestU55Layout(const LayoutVector& v) {
   std::vector<int16_t> out(count, 0);
   std::vector<uint64_t> scratch((npu::U55WeightStreamsScratchBytes(layout, v.cores) + 7) / 8);
   const Status status = npu::DecodeU55WeightStreams(layout, v.cores, streams, out.data(),
-                                                         scratch.data(), scratch.size() * 8);
+                                                    scratch.data(), scratch.size() * 8);
   if (!status.ok()) printf("  %s\n", status.message());
   Expect(status.ok(), "U55 streams decode", v.name, "mlw_codec reorder_encode");
   Expect(FirstDifference(out.data(), v.ohwi, count) == count, "U55 streams give the OHWI kernel",

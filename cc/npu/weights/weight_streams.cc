@@ -128,7 +128,7 @@ Status DecodeU85WeightStreams(const U85WeightLayout& layout, bool fwd,
       if (needed > capacity) return Status::Error(ErrorCode::kNpuLimit, "weight stream scratch too small");
       size_t count = 0;
       ESDK_RETURN_IF_ERROR(DecodeSwdWeights(streams[s].data, streams[s].size, decoded, needed,
-                                           &count, swd_scratch));
+                                            &count, swd_scratch));
       if (count != needed) {
         return StreamError("SWD stream %d has %u weights, kernel needs %u", s, unsigned(count),
                            unsigned(needed));

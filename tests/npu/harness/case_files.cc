@@ -21,8 +21,8 @@ bool LoadCase(const char* payload_path, const char* tensors_path, CaseFiles* out
       return false;
     }
   }
-  const ::ethosu_sdk::Status parsed =
-      ::ethosu_sdk::backends::ethosu::ParseVelaPayload(out->payload_bytes.data(), out->payload_bytes.size(), &out->payload);
+  const Status parsed = backends::ethosu::ParseVelaPayload(out->payload_bytes.data(),
+                                                           out->payload_bytes.size(), &out->payload);
   if (!parsed.ok()) {
     fprintf(stderr, "%s: %s\n", payload_path, parsed.message());
     return false;
@@ -30,18 +30,18 @@ bool LoadCase(const char* payload_path, const char* tensors_path, CaseFiles* out
   return true;
 }
 
-::ethosu_sdk::Status BindCase(const CaseFiles& files, const ::ethosu_sdk::backends::ethosu::VelaPayload& payload,
-                          const HarnessOptions& options, PayloadHarness* harness) {
+Status BindCase(const CaseFiles& files, const backends::ethosu::VelaPayload& payload,
+                const HarnessOptions& options, PayloadHarness* harness) {
   ESDK_RETURN_IF_ERROR(harness->Bind(payload, options));
   if (files.tensors.size() < size_t(payload.num_inputs)) {
-    return ::ethosu_sdk::Status::Error(::ethosu_sdk::ErrorCode::kInvalidArgument, "case: %zu tensors for %d inputs", files.tensors.size(),
-                                   payload.num_inputs);
+    return Status::Error(ErrorCode::kInvalidArgument, "case: %zu tensors for %d inputs",
+                         files.tensors.size(), payload.num_inputs);
   }
   for (int i = 0; i < payload.num_inputs; ++i) {
     const runtime::Tensor& t = files.tensors[size_t(i)].tensor;
     harness->UseInput(i, t.data, t.nbytes);
   }
-  return ::ethosu_sdk::Status::Ok();
+  return Status::Ok();
 }
 
 }  // namespace ethosu_sdk::npu_harness

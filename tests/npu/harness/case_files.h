@@ -14,7 +14,7 @@ namespace ethosu_sdk::npu_harness {
 
 struct CaseFiles {
   AlignedBytes payload_bytes, tensor_bytes;  // what the fields below point into
-  ::ethosu_sdk::backends::ethosu::VelaPayload payload;
+  backends::ethosu::VelaPayload payload;
   std::vector<runner::TensorRecord> tensors;
 };
 
@@ -23,7 +23,7 @@ bool LoadCase(const char* payload_path, const char* tensors_path, CaseFiles* out
 
 // Binds `payload` (the case's own, or a variant of it) with the case's
 // first tensors as its inputs.
-::ethosu_sdk::Status BindCase(const CaseFiles& files, const ::ethosu_sdk::backends::ethosu::VelaPayload& payload,
-                          const HarnessOptions& options, PayloadHarness* harness);
+Status BindCase(const CaseFiles& files, const backends::ethosu::VelaPayload& payload,
+                const HarnessOptions& options, PayloadHarness* harness);
 
 }  // namespace ethosu_sdk::npu_harness

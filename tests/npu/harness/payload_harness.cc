@@ -5,7 +5,7 @@
 namespace ethosu_sdk::npu_harness {
 
 Status PayloadHarness::Bind(const backends::ethosu::VelaPayload& payload,
-                                    const HarnessOptions& options) {
+                            const HarnessOptions& options) {
   const size_t limit = options.max_buffer_bytes;
   if (payload.scratch_size > limit || payload.fast_scratch_size > limit) {
     return Status::Error(ErrorCode::kInvalidArgument, "harness: scratch of %u bytes over the limit of %zu",
@@ -81,7 +81,7 @@ Status PayloadHarness::Run(npu::RunStats* stats) const {
   return backends::ethosu::ExecuteVelaPayload(*payload_, buffers_, stats);
 }
 
-ethosu_sdk::Status PayloadHarness::RunStream(npu::RunStats* stats, WeightsBinding weights) {
+Status PayloadHarness::RunStream(npu::RunStats* stats, WeightsBinding weights) {
   if (payload_ == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "harness: no payload bound");
   npu::Region regions[npu::kNumRegions];
   if (weights == WeightsBinding::kBound) {
@@ -95,7 +95,7 @@ ethosu_sdk::Status PayloadHarness::RunStream(npu::RunStats* stats, WeightsBindin
 }
 
 Status RunPayloadBytes(const uint8_t* data, size_t size, const HarnessOptions& options,
-                               npu::RunStats* stats) {
+                       npu::RunStats* stats) {
   const AlignedBytes copy(data, size);
   backends::ethosu::VelaPayload payload;
   ESDK_RETURN_IF_ERROR(backends::ethosu::ParseVelaPayload(copy.data(), copy.size(), &payload));

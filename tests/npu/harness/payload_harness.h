@@ -49,8 +49,8 @@ class PayloadHarness {
 
   // Allocates exactly-sized buffers for `payload` (scratch zeroed) and
   // binds them. `payload` must outlive every run.
-  ::ethosu_sdk::Status Bind(const backends::ethosu::VelaPayload& payload,
-                      const HarnessOptions& options = HarnessOptions());
+  Status Bind(const backends::ethosu::VelaPayload& payload,
+              const HarnessOptions& options = HarnessOptions());
 
   // Input `index` read from the caller's memory (a tensor file's record)
   // instead of the harness's own buffer.
@@ -65,12 +65,12 @@ class PayloadHarness {
 
   // The delegate call on the functional model: inputs copied into the
   // scratch arena, the stream run, outputs copied out.
-  ::ethosu_sdk::Status Run(npu::RunStats* stats = nullptr) const;
+  Status Run(npu::RunStats* stats = nullptr) const;
 
   // The command stream alone on the regions (0 the payload's weights,
   // read-only; 1 scratch; 2 fast scratch), as a device runs it: no input or
   // output copies.
-  ethosu_sdk::Status RunStream(npu::RunStats* stats, WeightsBinding weights = WeightsBinding::kBound);
+  Status RunStream(npu::RunStats* stats, WeightsBinding weights = WeightsBinding::kBound);
 
  private:
   const backends::ethosu::VelaPayload* payload_ = nullptr;
@@ -86,8 +86,8 @@ class PayloadHarness {
 // Parses a copy of `size` bytes at `data` (exactly sized, so that
 // AddressSanitizer sees any overread) and runs it once with fresh buffers:
 // the robustness test's and the fuzzer's whole-payload run.
-::ethosu_sdk::Status RunPayloadBytes(const uint8_t* data, size_t size, const HarnessOptions& options,
-                               npu::RunStats* stats = nullptr);
+Status RunPayloadBytes(const uint8_t* data, size_t size, const HarnessOptions& options,
+                       npu::RunStats* stats = nullptr);
 
 // The pseudo-random bytes the device tests fill memory with (a 32-bit LCG,
 // top byte); `state` carries the sequence across calls.
