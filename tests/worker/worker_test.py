@@ -81,9 +81,15 @@ def test_failing_request_answers_with_the_cli_error_and_the_worker_serves_on(
     assert result.returncode == 2 and code == 2
     assert output == result.stdout + result.stderr
     assert output.startswith("aot_compile: error: unknown model 'no_such_model'") and output.count("\n") == 1
-    # Missing flags: absl's error, as the one-shot CLI prints it.
-    code, output = aot_worker.request(["--quiet", "--model=mlp_softmax"])
-    assert code == 1 and "Flag --output must have a value other than None" in output, output
+    # Missing flags and a stray argument: absl's messages, as the one-shot CLI prints them.
+    for arguments, message in [
+        (["--quiet", "--model=mlp_softmax"], "Flag --output must have a value"),
+        (aot_arguments("mlp_softmax", "cpu", tmp_path / "x.pte") + ["stray"], "unexpected arguments: stray"),
+    ]:
+        code, output = aot_worker.request(arguments)
+        result = one_shot(AOT_COMPILE, arguments)
+        assert code == result.returncode == 1
+        assert output == result.stdout + result.stderr and message in output, output
     # Still serving, and in a clean state: a good request succeeds.
     pte = tmp_path / "good" / "m.pte"
     pte.parent.mkdir()

@@ -25,21 +25,19 @@ def exit_status(code: object) -> int:
 def run_main(main: Main, argv: Sequence[str]) -> int:
     """Parses `argv` (argv[0] the program) into fresh flag values, calls
     `main` with the rest; every failure is a status and a message on stderr."""
-    program = argv[0]
+    app.define_help_flags()  # as app.run: --help, --helpshort, --helpfull
     flags.FLAGS.unparse_flags()
     try:
-        remaining = flags.FLAGS(list(argv))
-    except flags.Error as e:
-        print(f"FATAL Flags parsing error: {e}", file=sys.stderr)
-        return 1
-    except SystemExit as e:  # --help and friends
+        # absl's own parsing and error message (it leaves with status 1).
+        remaining = app.parse_flags_with_usage(list(argv))
+    except SystemExit as e:
         return exit_status(e.code)
     try:
         return exit_status(main(remaining))
     except SystemExit as e:
         return exit_status(e.code)
-    except app.UsageError as e:
-        print(f"{program}: usage error: {e}", file=sys.stderr)
+    except app.UsageError as e:  # app.run's message, without leaving
+        app.usage(shorthelp=True, detailed_error=e)
         return e.exitcode
     except Exception:  # as an uncaught exception would end the process
         traceback.print_exc()
