@@ -18,10 +18,12 @@ HERE = pathlib.Path("tests/bad_inputs")
 KWS = "tests/aot/kws_dscnn_u85_256"  # an Ethos-U85 model with its references
 RESNET_CPU = "tests/aot/resnet_blocks_cpu_int8"  # a CPU model of another input shape
 TOPK = "tests/bad_inputs/topk_cpu.pte"  # aten::topk.values, which has no CPU kernel
+TOO_LARGE = "tests/bad_inputs/too_large_u55"  # Vela's SRAM figure exceeds a Corstone-300's 2 MiB
 TAMPERED = "tests/npu_firmware"  # KWS with a broken command stream: parse_error.pte, bus_error.pte
 
 TOOLS = {
     "aot_compile": "python/ethosu_sdk/cli/aot_compile",
+    "gen_memory": "python/ethosu_sdk/firmware/gen_memory",
     "gen_registration": "cc/kernels/gen_registration",
     "host_runner": "cc/runner/host_runner",
     "pte_info": "python/ethosu_sdk/pte/pte_info",
@@ -55,7 +57,7 @@ CASES = [
          r"^aot_compile: error: unknown target 'ethos-u99-1'; targets: ethos-u55-32, .*cpu"),
     Case("aot_unknown_model", "aot_compile", ("--model=no_such_model", "--target=cpu", AOT_OUT), 2,
          r"^aot_compile: error: unknown model 'no_such_model'; zoo models: .*mobilenet_v2.*"
-         r"\(or give package\.module:function\)$"),
+         r"\(or give package\.module:function, or a model file: FILE\.py or FILE\.pt2\)$"),
     Case("aot_missing_output_flag", "aot_compile", ("--model=mlp_softmax", "--target=cpu"), 1,
          r"^FATAL Flags parsing error: flag --output=None: Flag --output must have a value other than None"),
     Case("aot_output_not_pte", "aot_compile", ("--model=mlp_softmax", "--target=cpu", "--output={out}/m.onnx"), 2,
@@ -97,6 +99,18 @@ CASES = [
          ("--model=bad_models:returns_inputs_not_tensors", "--target=cpu", AOT_OUT), 2,
          r"^aot_compile: error: bad_models:returns_inputs_not_tensors returned example inputs tuple of \(list\); "
          r"it must return"),
+    # aot_compile: model files (ExecuTorch's ModelUnderTest convention, torch.export programs)
+    Case("model_file_missing", "aot_compile", ("--model={in}/none.py", "--target=cpu", AOT_OUT), 2,
+         r"^aot_compile: error: model file '.*/none\.py' does not exist$"),
+    Case("model_file_without_convention", "aot_compile", ("--model=tests/bad_inputs/bad_models.py", "--target=cpu",
+         AOT_OUT), 2, r"^aot_compile: error: tests/bad_inputs/bad_models\.py has no ModelUnderTest or ModelInputs: "
+         r"a model file must define ModelUnderTest \(an nn\.Module instance\) and ModelInputs"),
+    Case("model_file_class_not_instance", "aot_compile", ("--model={in}/class_model.py", "--target=cpu", AOT_OUT), 2,
+         r"^aot_compile: error: .*/class_model\.py: ModelUnderTest is the class Net, not an instance; "
+         r"write ModelUnderTest = Net\(\.\.\.\)$"),
+    Case("model_file_not_a_program", "aot_compile", ("--model={in}/garbage.pt2", "--target=cpu", AOT_OUT), 2,
+         r"^aot_compile: error: .*/garbage\.pt2 is not a torch\.export program \(.*\): save one with "
+         r"torch\.export\.save"),
     # Selective kernel registration (the firmware's build)
     Case("operator_without_kernel", "gen_registration", (f"--pte={TOPK}", "--out={out}/registration.cc"), 1,
          r"^gen_registration: error: no CPU kernel for aten::topk\.values \(used by .*topk_cpu\.pte\): .*"
@@ -105,6 +119,13 @@ CASES = [
          r"^gen_registration: error: cannot read .*/none\.pte: No such file or directory$"),
     Case("registration_garbage_pte", "gen_registration", ("--pte={in}/garbage.pte", "--out={out}/registration.cc"),
          1, r"^gen_registration: error: .*/garbage\.pte: not an ExecuTorch program"),
+    # The firmware's build: a model larger than the board's memory
+    Case("model_too_large_for_board", "gen_memory",
+         (f"--pte={TOO_LARGE}.pte", f"--summary={TOO_LARGE}.summary.json", "--board=corstone300",
+          "--out={out}/memory.cc"), 1,
+         r"^gen_memory: error: model 'bad_models:too_large_for_sram' needs [\d,]+ KiB of SRAM \(Vela, memory mode "
+         r"Shared_Sram\) but board corstone300 has 2,048 KiB: compile it with memory_mode = "
+         r"\"Dedicated_Sram_384KB\""),
     # host_runner: .pte and tensor files
     Case("host_missing_pte", "host_runner", ("--pte={in}/none.pte", f"--input={KWS}.input.tensors"), 2,
          r"^host_runner: error: cannot read --pte=.*/none\.pte: No such file or directory$"),
@@ -178,6 +199,10 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     (directory / "empty.pte").write_bytes(b"")
     (directory / "truncated.pte").write_bytes(pte[:1000])
     (directory / "garbage.pte").write_bytes(bytes(range(256)) * 20)
+    (directory / "garbage.pt2").write_bytes(bytes(range(256)) * 20)
+    (directory / "class_model.py").write_text(
+        "import torch\n\nclass Net(torch.nn.Module):\n    def forward(self, x):\n        return x\n\n"
+        "ModelUnderTest = Net\nModelInputs = (torch.zeros(1, 4),)\n")
     # The extended header (offset 8: magic, length, program size, segment base)
     # sends the segments far past the end of the file.
     magic, length, program_size, _ = struct.unpack_from("<4sIQQ", pte, 8)

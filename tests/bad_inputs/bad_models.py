@@ -37,3 +37,10 @@ def returns_inputs_not_tensors() -> tuple[nn.Module, tuple[object, ...]]:
 
 def topk() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _TopK(), (torch.randn(1, 8),)
+
+
+def too_large_for_sram() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """Two convolutions on 384x384x16 feature maps: 2.25 MiB each in int8, so
+    Vela's Shared_Sram schedule needs more SRAM than a Corstone-300 has."""
+    model = nn.Sequential(nn.Conv2d(16, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 16, 3, padding=1))
+    return model, (torch.randn(1, 16, 384, 384),)

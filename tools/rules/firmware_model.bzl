@@ -62,15 +62,19 @@ def ethosu_firmware(
         testonly = testonly,
         visibility = ["//visibility:private"],
     )
+    model_summary = _model_file(model, ".summary.json")
     native.genrule(
         name = name + "_memory_gen",
-        srcs = [model_pte],
+        srcs = [model_pte, model_summary],
         outs = [name + "_memory.cc"],
-        cmd = "$(location %s) --pte=$(location %s) --runtime_arena_bytes=%d --out=$@" % (
+        # The board may be a select(): the string concatenation keeps it one.
+        # A model whose Vela memory figures exceed the board's fails here.
+        cmd = "$(location %s) --pte=$(location %s) --summary=$(location %s) --runtime_arena_bytes=%d --out=$@ " % (
             Label("//python/ethosu_sdk/firmware:gen_memory"),
             model_pte,
+            model_summary,
             runtime_arena_bytes,
-        ),
+        ) + "--board=" + board,
         tools = [Label("//python/ethosu_sdk/firmware:gen_memory")],
         testonly = testonly,
         visibility = ["//visibility:private"],

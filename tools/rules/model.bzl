@@ -14,7 +14,10 @@ the SDK's `aot_compile` CLI (python/ethosu_sdk/cli). A model of your own: put
 it in a py_library whose module has a function returning `(nn.Module,
 example input tuple)`, pass `model = "pkg.module:function"` and
 `model_deps = [":that_library"]`; the macro then builds a compiler binary
-that includes it.
+that includes it. Or bring the model as a file: `model = "my_model.py"` (a
+file defining `ModelUnderTest` and `ModelInputs`, ExecuTorch's convention) or
+`model = "program.pt2"` (a float `torch.export.save`d program); any label
+ending in `.py` or `.pt2` is taken as such a file.
 """
 
 load("@rules_python//python:defs.bzl", "py_binary")
@@ -67,7 +70,12 @@ def _ethosu_model_impl(ctx):
     outputs = [ctx.outputs.pte, ctx.outputs.input, ctx.outputs.expected, ctx.outputs.summary]
     args = worker_arguments(ctx)
     args.add("--quiet")  # the log is shown only when the action fails
-    args.add("--model=" + ctx.attr.model)
+    inputs = []
+    if ctx.file.model_file:
+        args.add("--model=" + ctx.file.model_file.path)
+        inputs.append(ctx.file.model_file)
+    else:
+        args.add("--model=" + ctx.attr.model)
     args.add("--target=" + ctx.attr.target)
     args.add("--quantize=" + ctx.attr.quantize)
     args.add("--seed=%d" % ctx.attr.seed)
@@ -79,7 +87,7 @@ def _ethosu_model_impl(ctx):
     calibration = ctx.files.calibration
     for f in calibration:
         args.add("--calibration_file=" + f.path)
-    inputs = list(calibration)
+    inputs += calibration
     if ctx.file.state_dict:
         args.add("--state_dict=" + ctx.file.state_dict.path)
         inputs.append(ctx.file.state_dict)
@@ -123,6 +131,7 @@ _ethosu_model = rule(
     outputs = _OUTPUTS,
     attrs = {
         "model": attr.string(mandatory = True),
+        "model_file": attr.label(allow_single_file = [".py", ".pt2"]),
         "target": attr.string(mandatory = True),
         "quantize": attr.string(default = "int8", values = ["int8", "a16w8", "none"]),
         "seed": attr.int(default = 0),
@@ -157,8 +166,10 @@ def ethosu_model(
     Args:
       name: target name; outputs are `<name>.pte`, `<name>.input.tensors`,
         `<name>.expected.tensors`, `<name>.summary.json`.
-      model: a zoo model name (python/ethosu_sdk/models) or
-        "package.module:function" returning (nn.Module, example inputs).
+      model: a zoo model name (python/ethosu_sdk/models),
+        "package.module:function" returning (nn.Module, example inputs), or
+        the label of a model file: `.py` defining ModelUnderTest and
+        ModelInputs, or a float `torch.export`ed `.pt2`.
       target: ethos-u55-32/64/128/256, ethos-u65-256/512,
         ethos-u85-128/256/512/1024/2048, TOSA-1.0+INT, TOSA-1.0+FP or cpu.
       quantize: "int8", "a16w8" or "none" (float: TOSA-1.0+FP and cpu).
@@ -173,6 +184,9 @@ def ethosu_model(
       model_deps: py_library targets providing `model`'s module.
       **kwargs: common attributes (visibility, tags, testonly, ...).
     """
+    model_file = None
+    if model.endswith(".py") or model.endswith(".pt2"):
+        model_file = model
     compiler = None
     if model_deps:
         compiler = name + ".aot_compile"
@@ -188,6 +202,7 @@ def ethosu_model(
     _ethosu_model(
         name = name,
         model = model,
+        model_file = model_file,
         target = target,
         quantize = quantize,
         seed = seed,

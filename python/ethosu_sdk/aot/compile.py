@@ -42,7 +42,7 @@ OUTPUT_SUFFIXES = (".pte", ".input.tensors", ".expected.tensors", ".summary.json
 
 @dataclasses.dataclass(frozen=True)
 class CompileOptions:
-    model: str  # zoo name or package.module:function
+    model: str  # zoo name, package.module:function, or a model file (.py, .pt2)
     target: str
     quantize: str = "int8"  # int8 | a16w8 | none
     seed: int = 0

@@ -24,8 +24,9 @@ from ethosu_sdk.models import UnknownModelError, model_names
 from ethosu_sdk.worker import server
 
 FLAGS = flags.FLAGS
-flags.DEFINE_string("model", None, f"Zoo model ({', '.join(model_names())}) or package.module:function "
-                    "returning (nn.Module, example input tuple).")
+flags.DEFINE_string("model", None, f"Zoo model ({', '.join(model_names())}), package.module:function "
+                    "returning (nn.Module, example input tuple), a Python file defining ModelUnderTest and "
+                    "ModelInputs (ExecuTorch's convention), or a torch.export.save'd FILE.pt2 (float).")
 flags.DEFINE_string("target", None, f"One of: {', '.join(ALL_TARGETS)}.")
 flags.DEFINE_enum("quantize", "int8", [m.value for m in QuantMode],
                   "int8: int8 activations, symmetric per-channel int8 weights; a16w8: int16 activations; "
@@ -114,7 +115,8 @@ def _main(argv: list[str]) -> int:
           f"CPU operators: {cpu}", file=sys.stderr)
     figures = summary["vela_total"]
     if figures:
-        print(f"[aot] Vela: {figures.get('npu_cycles')} NPU cycles, {figures.get('macs')} MACs, "
+        print(f"[aot] Vela: inference {figures.get('total_cycles')} cycles (compute {figures.get('npu_cycles')}, "
+              f"the rest memory stalls), {figures.get('macs')} MACs, "
               f"SRAM {figures.get('sram_used_kib')} KiB, DRAM {figures.get('dram_used_kib')} KiB", file=sys.stderr)
     print(f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
           f"lower {t['lower']:.2f} s, total {t['total']:.2f} s", file=sys.stderr)

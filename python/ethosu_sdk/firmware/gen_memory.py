@@ -12,11 +12,13 @@ programs registers."""
 
 from __future__ import annotations
 
+import json
 import struct
 import sys
 
 from absl import app, flags
 
+from ethosu_sdk.firmware.board_memory import BOARD_MEMORY, ModelDoesNotFit, check_fits
 from ethosu_sdk.pte import reader
 from executorch_program import program_generated as fb
 
@@ -26,6 +28,9 @@ flags.DEFINE_string("method", "forward", "Method (execution plan) to run.")
 flags.DEFINE_integer("runtime_arena_bytes", 0,
                      "Runtime arena: method state, delegate handles and NPU scratch; 0: computed from the .pte.")
 flags.DEFINE_string("out", None, "Output .cc file.", required=True)
+flags.DEFINE_string("summary", None, "aot_compile's summary of the model: with --board, its Vela memory "
+                    "figures must fit the board's memories.")
+flags.DEFINE_enum("board", None, sorted(BOARD_MEMORY), "The board the firmware is built for.")
 
 # Vela payload blocks (executorch/backends/arm/arm_vela.py): 16-byte name,
 # u32 length, then the body padded to 16 bytes.
@@ -120,6 +125,14 @@ def main(argv: list[str]) -> int:
     except (reader.PteError, KeyError, OSError) as error:
         print(f"gen_memory: {FLAGS.pte}: {error}", file=sys.stderr)
         return 1
+    if FLAGS.summary and FLAGS.board:
+        try:
+            with open(FLAGS.summary) as f:
+                check_fits(json.load(f), FLAGS.board)
+        except (OSError, ValueError) as error:  # ModelDoesNotFit, malformed JSON
+            kind = "" if isinstance(error, ModelDoesNotFit) else f"{FLAGS.summary}: "
+            print(f"gen_memory: error: {kind}{error}", file=sys.stderr)
+            return 1
     # Entry 0 of non_const_buffer_sizes is reserved by ExecuTorch's planner.
     planned = list(plan.non_const_buffer_sizes[1:])
     with open(FLAGS.out, "w") as f:

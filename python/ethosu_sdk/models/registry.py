@@ -3,7 +3,9 @@
 Everything is deterministic from a seed: weights, BatchNorm statistics and
 the example input. A model can also be named by an import reference
 `package.module:function` (a function returning `(nn.Module, tuple of example
-input tensors)`), which is how a downstream py_library plugs its own model in.
+input tensors)`), which is how a downstream py_library plugs its own model in,
+or be a file (`model.py` in ExecuTorch's ModelUnderTest/ModelInputs
+convention, or a `torch.export`ed `program.pt2`; see intake.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Callable, Optional
 import torch
 from torch import nn
 
+from ethosu_sdk.models import intake
 from ethosu_sdk.models.attention import TransformerBlock
 from ethosu_sdk.models.kws_dscnn import KwsDsCnn
 from ethosu_sdk.models.mlp import MlpSoftmax
@@ -23,7 +26,8 @@ from ethosu_sdk.models.resnet_blocks import ResidualNet
 
 
 class UnknownModelError(KeyError):
-    """The model name is neither in the zoo nor an importable `module:function`."""
+    """The model name is neither in the zoo nor an importable `module:function`
+    nor a model file that follows its convention."""
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])
@@ -93,30 +97,34 @@ def _load_reference(reference: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]
     result = function()
     usage = "it must return (nn.Module, tuple of example input tensors)"
     if not isinstance(result, tuple) or len(result) != 2 or not isinstance(result[0], nn.Module):
-        raise UnknownModelError(f"{reference} returned {_kind(result)}; {usage}")
+        raise UnknownModelError(f"{reference} returned {intake.describe(result)}; {usage}")
     model, inputs = result
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     if not inputs or not all(isinstance(x, torch.Tensor) for x in inputs):
-        raise UnknownModelError(f"{reference} returned example inputs {_kind(inputs)}; {usage}")
+        raise UnknownModelError(f"{reference} returned example inputs {intake.describe(inputs)}; {usage}")
     return model, inputs
-
-
-def _kind(value: object) -> str:
-    """"tuple of (Linear, str)": what a model function returned, in one line."""
-    if isinstance(value, (tuple, list)):
-        return f"{type(value).__name__} of ({', '.join(type(v).__name__ for v in value)})"
-    return f"a {type(value).__name__}"
 
 
 def load_model(name: str, seed: int = 0, state_dict_path: Optional[str] = None) -> LoadedModel:
     """Builds a zoo model (or imports `module:function`) in eval mode.
 
     Args:
-      name: a zoo name (see `model_names()`) or `package.module:function`.
-      seed: seeds the weights and the example input.
+      name: a zoo name (see `model_names()`), `package.module:function`, or a
+        model file (`.py` or `.pt2`, intake.py).
+      seed: seeds the weights and the example input (of a `.py` file: torch's
+        RNG while the file runs).
       state_dict_path: optional `torch.save`d state dict to load (strict).
     """
-    if ":" in name:
+    exported = name.endswith(".pt2")
+    if intake.is_model_file(name):
+        try:
+            if exported:
+                module, inputs = intake.load_exported_program(name)
+            else:
+                module, inputs = intake.load_python_file(name, seed)
+        except intake.ModelFileError as e:
+            raise UnknownModelError(str(e)) from None
+    elif ":" in name:
         module, inputs = _load_reference(name)
     elif name in ZOO:
         entry = ZOO[name]
@@ -125,11 +133,18 @@ def load_model(name: str, seed: int = 0, state_dict_path: Optional[str] = None) 
     else:
         raise UnknownModelError(
             f"unknown model {name!r}; zoo models: {', '.join(model_names())} "
-            "(or give package.module:function)"
+            "(or give package.module:function, or a model file: FILE.py or FILE.pt2)"
         )
     if state_dict_path:
         state = torch.load(state_dict_path, map_location="cpu", weights_only=True)
         module.load_state_dict(state, strict=True)
-    module.eval()
+    if exported:
+        # An exported module refuses eval(): this switches its dropout and
+        # batch-norm nodes instead.
+        from torchao.quantization.pt2e import move_exported_model_to_eval
+
+        move_exported_model_to_eval(module)
+    else:
+        module.eval()
     module.requires_grad_(False)
     return LoadedModel(name=name, module=module, example_inputs=inputs)

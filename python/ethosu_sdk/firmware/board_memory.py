@@ -1,0 +1,61 @@
+"""The memories each board gives a model, as its linker script declares them
+(cc/platform/<board>/memory.ld), and the check that a compiled model fits.
+
+Vela places a model's tensors in the memories its memory mode names: "SRAM"
+(the NPU's fast memory: all feature maps in Sram_Only and Shared_Sram, the
+arena cache in Dedicated_Sram), DRAM, and flash for read-only data. A model
+whose Vela figures exceed the board's memories compiles, but cannot run as
+Vela scheduled it; the firmware build stops here instead, naming the sizes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+KIB = 1024
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardMemory:
+    name: str
+    sram_bytes: int   # SRAM the NPU can reach (Vela's "SRAM")
+    dram_bytes: int   # external memory (Vela's DRAM and off-chip flash live here on these boards)
+
+
+BOARD_MEMORY = {
+    # mps3-an547: 4 MiB of internal SRAM at 0x31000000, 256 MiB of DDR.
+    "qemu_an547": BoardMemory("qemu_an547", 4096 * KIB, 256 * 1024 * KIB),
+    # Corstone-300: 2 MiB of SRAM at 0x31000000, 256 MiB of DDR.
+    "corstone300": BoardMemory("corstone300", 2048 * KIB, 256 * 1024 * KIB),
+    # Corstone-320: 4 MiB of SRAM at 0x31000000, 256 MiB of DDR.
+    "corstone320": BoardMemory("corstone320", 4096 * KIB, 256 * 1024 * KIB),
+}
+
+
+class ModelDoesNotFit(ValueError):
+    """The model's memory needs exceed the board's."""
+
+
+def _kib(value: float) -> str:
+    return f"{value:,.0f} KiB"
+
+
+def check_fits(summary: dict, board: str) -> None:
+    """Raises ModelDoesNotFit when Vela's figures in an aot_compile summary
+    exceed `board`'s memories."""
+    memory = BOARD_MEMORY[board]
+    figures = summary.get("vela_total") or {}
+    mode = summary.get("memory_mode")
+    sram = float(figures.get("sram_used_kib", 0)) * KIB
+    if sram > memory.sram_bytes:
+        raise ModelDoesNotFit(
+            f"model {summary.get('model')!r} needs {_kib(sram / KIB)} of SRAM (Vela, memory mode {mode}) "
+            f"but board {board} has {_kib(memory.sram_bytes / KIB)}: compile it with "
+            f"memory_mode = \"Dedicated_Sram_384KB\" (SRAM as a cache, feature maps in DRAM), "
+            f"or use a board with more SRAM")
+    dram = sum(float(figures.get(key, 0)) for key in ("dram_used_kib", "off_chip_flash_used_kib")) * KIB
+    if dram > memory.dram_bytes:
+        raise ModelDoesNotFit(
+            f"model {summary.get('model')!r} needs {_kib(dram / KIB)} of external memory (Vela: DRAM and "
+            f"off-chip flash) but board {board} has {_kib(memory.dram_bytes / KIB)}: the model is too large "
+            f"for this board")

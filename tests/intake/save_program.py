@@ -1,0 +1,36 @@
+"""Writes a float torch.export program (.pt2), as a user hands one over:
+a small residual network exported with its example input and saved with
+torch.export.save."""
+
+from absl import app, flags
+import torch
+from torch import nn
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("out", None, "Where to write the .pt2.", required=True)
+
+
+class Residual(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(8, 8, 3, padding=1)
+        self.conv2 = nn.Conv2d(8, 8, 3, padding=1)
+        self.stem = nn.Conv2d(1, 8, 3, padding=1)
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.relu(self.stem(x))
+        y = torch.relu(y + self.conv2(torch.relu(self.conv1(y))))
+        return self.fc(y.mean(dim=(2, 3)))
+
+
+def main(argv: list[str]) -> None:
+    del argv
+    torch.manual_seed(7)
+    model = Residual().eval()
+    program = torch.export.export(model, (torch.randn(1, 1, 16, 16),))
+    torch.export.save(program, FLAGS.out)
+
+
+if __name__ == "__main__":
+    app.run(main)
