@@ -152,6 +152,8 @@ CASES = [
          2, r"^ESDK ERROR NpuCommandStream instruction=\d+ command=0 Ethos-U: unknown command 0x3ff"),
     Case("host_npu_bus_error", "host_runner", (f"--pte={TAMPERED}/bus_error.pte", f"--input={KWS}.input.tensors"),
          2, r"^ESDK ERROR NpuBusError instruction=\d+ command=\d+ Ethos-U: .*outside region 1"),
+    Case("host_npu_bad_payload", "host_runner", ("--pte={in}/bad_payload.pte", f"--input={KWS}.input.tensors"), 2,
+         r"^ESDK ERROR InvalidProgram .*vela: cmd_data lacks COP1 header"),
     # pte_info (the Python .pte reader)
     Case("pte_info_missing", "pte_info", ("{in}/none.pte",), 1,
          r"^pte_info: error: cannot read .*/none\.pte: No such file or directory$"),
@@ -172,6 +174,12 @@ CASES = [
     Case("firmware_simulator_missing", "run_firmware", ("--elf={in}/fake.elf",), 127,
          r"^error: ETHOSU_SDK_QEMU=/nowhere/qemu-system-arm is not an executable file: unset ETHOSU_SDK_QEMU "
          r"or point it at a qemu-system-arm$", env=(("ETHOSU_SDK_QEMU", "/nowhere/qemu-system-arm"),)),
+    Case("firmware_simulator_crashes", "run_firmware", ("--elf={in}/fake.elf",), 139,
+         r"^error: the simulator crashing-qemu was killed by SIGSEGV; the console output above shows how far",
+         env=(("ETHOSU_SDK_QEMU", "{in}/crashing-qemu"),)),
+    Case("firmware_simulator_hangs", "run_firmware", ("--elf={in}/fake.elf", "--timeout=2"), 124,
+         r"^error: the board did not finish within 2 s: give it more time \(--timeout, or timeout_seconds",
+         env=(("ETHOSU_SDK_QEMU", "{in}/hanging-qemu"),)),
     # run_model (ethosu_run)
     Case("run_model_missing_summary", "run_model",
          ("--elf={in}/fake.elf", "--summary={in}/none.json", f"--expected={KWS}.expected.tensors"), 2,
@@ -188,6 +196,8 @@ CASES = [
     Case("run_model_simulator_missing", "run_model", RUN_MODEL, 127,
          r"^run_model: error: ETHOSU_SDK_QEMU=/nowhere/qemu-system-arm is not an executable file: unset",
          env=(("ETHOSU_SDK_QEMU", "/nowhere/qemu-system-arm"),)),
+    Case("run_model_report_unwritable", "run_model", (*RUN_MODEL[:3], "--report_dir=/proc/report"), 2,
+         r"^run_model: error: cannot write the report to /proc/report: .*give --report_dir=DIR somewhere writable$"),
 ]
 
 
@@ -214,6 +224,12 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     (directory / "truncated.tensors").write_bytes(pathlib.Path(f"{KWS}.input.tensors").read_bytes()[:20])
     (directory / "not.json").write_text("{ not json\n")
     (directory / "fake.elf").write_bytes(b"\x7fELF" + bytes(60))
+    # The Ethos-U payload's driver header ("COP1") broken, the rest intact.
+    (directory / "bad_payload.pte").write_bytes(pte.replace(b"COP1", b"XXXX", 1))
+    # Simulators that crash, and that never finish.
+    for name, body in (("crashing-qemu", "kill -SEGV $$"), ("hanging-qemu", "exec sleep 120")):
+        (directory / name).write_text(f"#!/bin/sh\n{body}\n")
+        (directory / name).chmod(0o755)
     return directory
 
 
@@ -221,7 +237,7 @@ def run_case(case: Case, inputs: pathlib.Path, out: pathlib.Path) -> subprocess.
     args = [a.replace("{in}", str(inputs)).replace("{out}", str(out)) for a in case.args]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.resolve()), os.environ.get("PYTHONPATH", "")]))
     env.pop("ETHOSU_SDK_QEMU", None)
-    env.update(case.env)
+    env.update((key, value.replace("{in}", str(inputs))) for key, value in case.env)
     return subprocess.run([TOOLS[case.tool], *args], capture_output=True, text=True, env=env, timeout=240,
                           check=False)
 

@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Callable, TypeVar
 
@@ -94,6 +95,22 @@ def _read_input(flag: str, path: str, read: Callable[[str], T]) -> T:
         raise RunModelError(f"--{flag}={path} is malformed ({e}): give the file aot_compile wrote") from e
 
 
+def _check_report_dir(directory: str) -> None:
+    """Fails before minutes of simulation, not after: the report directory
+    (or its nearest existing parent) must be writable."""
+    existing = os.path.abspath(directory)
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing) or not os.access(existing, os.W_OK | os.X_OK):
+        raise RunModelError(f"cannot write the report to {directory}: {existing} is not a writable directory; "
+                            "give --report_dir=DIR somewhere writable")
+    try:  # permission bits say yes on read-only mounts and in /proc
+        tempfile.TemporaryDirectory(prefix=".report-", dir=existing).cleanup()
+    except OSError as e:
+        raise RunModelError(f"cannot write the report to {directory}: {e.strerror}; "
+                            "give --report_dir=DIR somewhere writable") from e
+
+
 def _load_json(path: str) -> dict:
     with open(path) as f:
         value = json.load(f)
@@ -113,6 +130,7 @@ def main(argv: list[str]) -> int:
         if FLAGS.npu and npu is None:
             raise RunModelError(f"--npu={FLAGS.npu} is not an Ethos-U configuration "
                                 "(ethos-u55-128, ethos-u85-256, ...)")
+        _check_report_dir(FLAGS.report_dir or default_report_dir(FLAGS.name))
         summary = _read_input("summary", FLAGS.summary, _load_json)
         expected = _read_input("expected", FLAGS.expected, tensor_file.read_tensor_file)
         command = board.command(boards.RunOptions(elf=FLAGS.elf, npu=npu, timeout=FLAGS.timeout,

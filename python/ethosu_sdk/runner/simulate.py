@@ -4,7 +4,9 @@ record where the simulator does not pass it on)."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -14,6 +16,7 @@ from ethosu_sdk.runner import boards
 
 TIMEOUT_STATUS = 124
 NOT_INSTALLED_STATUS = 127
+SIGNAL_STATUS_BASE = 128  # a shell's convention: 128 + the signal's number
 EXIT_RECORD = re.compile(r"^ESDK exit (-?\d+)$", re.MULTILINE)
 
 
@@ -44,9 +47,22 @@ def run(command: list[str], timeout: float,
             if proc.poll() is None:
                 proc.kill()
     if timed_out.is_set():
-        print(f"error: the board did not finish within {timeout:.0f} s", file=sys.stderr)
+        print(f"error: the board did not finish within {timeout:.0f} s: give it more time (--timeout, or "
+              "timeout_seconds of the Bazel rule) or look at the console output above for where it stopped",
+              file=sys.stderr)
         return TIMEOUT_STATUS, "".join(lines)
+    if status < 0:  # killed by a signal: the simulator crashed, the firmware did not finish
+        print(f"error: the simulator {os.path.basename(command[0])} was killed by {_signal_name(-status)}; "
+              "the console output above shows how far the firmware got", file=sys.stderr)
+        return SIGNAL_STATUS_BASE - status, "".join(lines)
     return status, "".join(lines)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def firmware_status(board: boards.Board, simulator_status: int, output: str) -> int:
