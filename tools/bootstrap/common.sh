@@ -39,6 +39,28 @@ sdk_in_root() {
       PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"' sh "$@"
 }
 
+# The lines of a package list (root-packages.txt: "<suite> <package>[=<version>]")
+# that the root at $1 does not have installed, read from its dpkg database.
+# Derived from what is installed, not from a stamp of the list: checkouts
+# sharing one root with different lists (branches) install an addition once,
+# and a changed version again, instead of reinstalling on every switch.
+sdk_root_missing_packages() {
+  local root="$1" list="$2"
+  awk -v status="$root/var/lib/dpkg/status" '
+    BEGIN {
+      # A missing database (no root yet) leaves "have" empty: all is missing.
+      while ((getline line < status) > 0) {
+        if (line ~ /^Package: /) name = substr(line, 10)
+        else if (line ~ /^Version: /) version = substr(line, 10)
+        else if (line == "Status: install ok installed") installed = 1
+        else if (line == "") { if (installed) { have[name]; have[name "=" version] } name = version = ""; installed = 0 }
+      }
+      if (installed) { have[name]; have[name "=" version] }
+    }
+    NF && $1 !~ /^#/ && !($2 in have) { print $1, $2 }
+  ' "$list"
+}
+
 # The host's Debian mirror (never the repository's): the first archive URI in
 # its apt configuration that is not a security mirror.
 sdk_host_mirror() {
