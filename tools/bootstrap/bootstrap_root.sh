@@ -66,16 +66,7 @@ if ! step_done repair; then
 fi
 
 # Pinned packages that the root does not have yet (at their pinned version).
-missing="$(sdk_root_missing_packages "$work" "$packages_file")"
-if [ -n "$missing" ]; then
-  sdk_log "installing pinned packages: $(printf '%s\n' "$missing" | awk '{ sub(/=.*/, "", $2); print $2 }' | paste -sd' ') (log: $SDK_LOGS/root-apt.log)"
-  apt_root update >> "$SDK_LOGS/root-apt.log" 2>&1 || sdk_die "apt-get update failed in the root; see $SDK_LOGS/root-apt.log"
-  while read -r suite pkg; do
-    apt_root install -y --no-install-recommends -t "$suite" "$pkg" < /dev/null >> "$SDK_LOGS/root-apt.log" 2>&1 ||
-      sdk_die "could not install $pkg from $suite in the root; see $SDK_LOGS/root-apt.log"
-  done <<< "$missing"
-  apt_root clean >> "$SDK_LOGS/root-apt.log" 2>&1 || true
-fi
+sdk_root_install_missing "$work" "$packages_file"
 
 if [ "$work" != "$SDK_ROOT" ] && [ -d "$work" ]; then
   rm -rf "$SDK_ROOT"

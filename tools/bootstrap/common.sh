@@ -61,6 +61,23 @@ sdk_root_missing_packages() {
   ' "$list"
 }
 
+# Installs into the root at $1 what sdk_root_missing_packages finds missing
+# from the list $2; apt's output goes to $SDK_LOGS/root-apt.log.
+sdk_root_install_missing() {
+  local root="$1" list="$2" missing suite pkg log="$SDK_LOGS/root-apt.log"
+  missing="$(sdk_root_missing_packages "$root" "$list")"
+  [ -n "$missing" ] || return 0
+  mkdir -p "$SDK_LOGS"
+  sdk_log "installing pinned packages: $(printf '%s\n' "$missing" | awk '{ sub(/=.*/, "", $2); print $2 }' | paste -sd' ') (log: $log)"
+  local apt=(sdk_in_root "$root" apt-get -o Acquire::Check-Valid-Until=false -o Dpkg::Use-Pty=0)
+  "${apt[@]}" update >> "$log" 2>&1 || sdk_die "apt-get update failed in the root; see $log"
+  while read -r suite pkg; do
+    "${apt[@]}" install -y --no-install-recommends -t "$suite" "$pkg" < /dev/null >> "$log" 2>&1 ||
+      sdk_die "could not install $pkg from $suite in the root; see $log"
+  done <<< "$missing"
+  "${apt[@]}" clean >> "$log" 2>&1 || true
+}
+
 # The host's Debian mirror (never the repository's): the first archive URI in
 # its apt configuration that is not a security mirror.
 sdk_host_mirror() {
