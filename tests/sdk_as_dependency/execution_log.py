@@ -1,6 +1,6 @@
 """Reads Bazel's `--execution_log_json_file`: SpawnExec messages as JSON
-objects one after another (not a JSON array). Used by downstream_test and,
-as a script, by .ci/run."""
+objects one after another (not a JSON array). Used by downstream_test,
+remote_cache_test and, as a script, by .ci/run."""
 
 from __future__ import annotations
 
@@ -28,6 +28,12 @@ def spawns(path: pathlib.Path) -> list[dict[str, Any]]:
 def runners(path: pathlib.Path, mnemonic: str) -> list[str]:
     """The runner of each spawn of `mnemonic` ("worker", "disk cache hit", ...)."""
     return [s.get("runner", "") for s in spawns(path) if s.get("mnemonic") == mnemonic]
+
+
+def by_runner(path: pathlib.Path) -> Counter[str]:
+    """How many spawns each (mnemonic, runner) pair has, keyed "mnemonic: runner"
+    ("CppCompile: remote cache hit", "EthosuModel: worker", ...)."""
+    return Counter(f"{s.get('mnemonic', '')}: {s.get('runner', '')}" for s in spawns(path))
 
 
 def outside_workers(path: pathlib.Path, mnemonics: Sequence[str]) -> tuple[Counter[str], list[str]]:

@@ -65,19 +65,8 @@ if ! step_done repair; then
   mark_done repair
 fi
 
-# Pinned packages: re-run whenever the list changes.
-want="$(sha256sum "$packages_file" | cut -d' ' -f1)"
-if [ "$(cat "$stamps/packages" 2>/dev/null)" != "$want" ]; then
-  sdk_log "installing pinned packages: Bazel 7, Arm GNU toolchain, flatc, QEMU build deps (log: $SDK_LOGS/root-apt.log)"
-  apt_root update >> "$SDK_LOGS/root-apt.log" 2>&1 || sdk_die "apt-get update failed in the root; see $SDK_LOGS/root-apt.log"
-  while read -r suite pkg; do
-    case "$suite" in ''|'#'*) continue ;; esac
-    apt_root install -y --no-install-recommends -t "$suite" "$pkg" >> "$SDK_LOGS/root-apt.log" 2>&1 ||
-      sdk_die "could not install $pkg from $suite in the root; see $SDK_LOGS/root-apt.log"
-  done < "$packages_file"
-  apt_root clean >> "$SDK_LOGS/root-apt.log" 2>&1 || true
-  mark_done packages "$want"
-fi
+# Pinned packages that the root does not have yet (at their pinned version).
+sdk_root_install_missing "$work" "$packages_file"
 
 if [ "$work" != "$SDK_ROOT" ] && [ -d "$work" ]; then
   rm -rf "$SDK_ROOT"

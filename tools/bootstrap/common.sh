@@ -39,6 +39,45 @@ sdk_in_root() {
       PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"' sh "$@"
 }
 
+# The lines of a package list (root-packages.txt: "<suite> <package>[=<version>]")
+# that the root at $1 does not have installed, read from its dpkg database.
+# Derived from what is installed, not from a stamp of the list: checkouts
+# sharing one root with different lists (branches) install an addition once,
+# and a changed version again, instead of reinstalling on every switch.
+sdk_root_missing_packages() {
+  local root="$1" list="$2"
+  awk -v status="$root/var/lib/dpkg/status" '
+    BEGIN {
+      # A missing database (no root yet) leaves "have" empty: all is missing.
+      while ((getline line < status) > 0) {
+        if (line ~ /^Package: /) name = substr(line, 10)
+        else if (line ~ /^Version: /) version = substr(line, 10)
+        else if (line == "Status: install ok installed") installed = 1
+        else if (line == "") { if (installed) { have[name]; have[name "=" version] } name = version = ""; installed = 0 }
+      }
+      if (installed) { have[name]; have[name "=" version] }
+    }
+    NF && $1 !~ /^#/ && !($2 in have) { print $1, $2 }
+  ' "$list"
+}
+
+# Installs into the root at $1 what sdk_root_missing_packages finds missing
+# from the list $2; apt's output goes to $SDK_LOGS/root-apt.log.
+sdk_root_install_missing() {
+  local root="$1" list="$2" missing suite pkg log="$SDK_LOGS/root-apt.log"
+  missing="$(sdk_root_missing_packages "$root" "$list")"
+  [ -n "$missing" ] || return 0
+  mkdir -p "$SDK_LOGS"
+  sdk_log "installing pinned packages: $(printf '%s\n' "$missing" | awk '{ sub(/=.*/, "", $2); print $2 }' | paste -sd' ') (log: $log)"
+  local apt=(sdk_in_root "$root" apt-get -o Acquire::Check-Valid-Until=false -o Dpkg::Use-Pty=0)
+  "${apt[@]}" update >> "$log" 2>&1 || sdk_die "apt-get update failed in the root; see $log"
+  while read -r suite pkg; do
+    "${apt[@]}" install -y --no-install-recommends -t "$suite" "$pkg" < /dev/null >> "$log" 2>&1 ||
+      sdk_die "could not install $pkg from $suite in the root; see $log"
+  done <<< "$missing"
+  "${apt[@]}" clean >> "$log" 2>&1 || true
+}
+
 # The host's Debian mirror (never the repository's): the first archive URI in
 # its apt configuration that is not a security mirror.
 sdk_host_mirror() {

@@ -8,7 +8,9 @@ from packaging.utils import (canonicalize_name, parse_sdist_filename,
                              parse_wheel_filename)
 
 
-def main(frozen: str, files_dir: str) -> None:
+def main(frozen: str, files_dir: str, source: str = "requirements.in", venv: str = "the SDK's venv",
+         python: str = "CPython 3.11", installer: str = "tools/bootstrap",
+         regenerate: str = "tools/bootstrap/lock_requirements.sh") -> None:
     files = {}
     for path in sorted(pathlib.Path(files_dir).iterdir()):
         if path.name.endswith(".whl"):
@@ -16,10 +18,10 @@ def main(frozen: str, files_dir: str) -> None:
         else:
             name = parse_sdist_filename(path.name)[0]
         files[canonicalize_name(name)] = path
-    print("# Generated from requirements.in: every package of the SDK's venv, pinned,")
-    print("# with the sha256 of the file this machine kind installs (CPython 3.11,")
-    print("# Linux x86_64). Installed with pip --require-hashes by tools/bootstrap.")
-    print("# Regenerate: tools/bootstrap/lock_requirements.sh")
+    print(f"# Generated from {source}: every package of {venv}, pinned,")
+    print(f"# with the sha256 of the file this machine kind installs ({python},")
+    print(f"# Linux x86_64). Installed with pip --require-hashes by {installer}.")
+    print(f"# Regenerate: {regenerate}")
     for line in pathlib.Path(frozen).read_text().splitlines():
         pin = line.strip()
         if not pin or pin.startswith("#"):
@@ -30,4 +32,4 @@ def main(frozen: str, files_dir: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:])

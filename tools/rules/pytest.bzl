@@ -22,3 +22,34 @@ def py_pytest(name, srcs, deps = [], args = [], data = [], **kwargs):
         deps = deps,
         **kwargs
     )
+
+def nested_bazel_pytest(name, srcs, deps = [], **kwargs):
+    """A py_pytest that drives a nested Bazel against the real source tree.
+
+    The test finds the tree by following //:MODULE.bazel's runfile back to it
+    and gives the nested Bazel the outer one's QEMU (tools/bazel's --repo_env)
+    as ETHOSU_SDK_QEMU_RUNFILE. It cannot declare the tree as inputs:
+    "external" keeps Bazel from caching its result, "no-remote" keeps it off
+    remote caches and executors.
+
+    Args:
+      name: test name.
+      srcs: test files.
+      deps: py_library dependencies.
+      **kwargs: passed to py_pytest (size, timeout, ...).
+    """
+    py_pytest(
+        name = name,
+        srcs = srcs,
+        data = [
+            Label("//:MODULE.bazel"),
+            "@ethosu_qemu//:qemu-system-arm",
+        ],
+        env = {"ETHOSU_SDK_QEMU_RUNFILE": "$(rootpath @ethosu_qemu//:qemu-system-arm)"},
+        tags = [
+            "external",
+            "no-remote",
+        ],
+        deps = deps,
+        **kwargs
+    )
