@@ -213,6 +213,9 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "upsample_bilinear_x4": (lambda: _upsample(4, "bilinear"), [(1, 16, 5, 6)]),
     "upsample_bilinear_x2_align": (lambda: _upsample(2, "bilinear", True), [(1, 16, 5, 6)]),
     "upsample_bilinear_x4_align": (lambda: _upsample(4, "bilinear", True), [(1, 16, 5, 6)]),
+    # Large enough for OFM blocks narrower than the OFM (U85) and stripes.
+    "upsample_nearest_x2_large": (lambda: _upsample(2, "nearest"), [(1, 24, 20, 36)]),
+    "upsample_bilinear_x2_large": (lambda: _upsample(2, "bilinear"), [(1, 24, 20, 36)]),
     # Transpose convolution, stride 2: U55 reads the IFM upscaled with zeros.
     "conv_transpose_s2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.ConvTranspose2d(8, 16, 3, 2)),
                           [(1, 8, 5, 6)]),

@@ -98,6 +98,7 @@ constexpr Field kStrideXMsb{kKernelStride, 6, 1};
 constexpr Field kStrideYMsb{kKernelStride, 9, 1};
 
 constexpr Field kAccFormatType{kAccFormat, 0, 2};  // 0: 32-bit, 1: 48-bit
+constexpr uint32_t kAccFormat48 = 1;
 constexpr Field kAccInput{kAccFormat, 4, 2};       // 0 reset, 1 keep, 2 IFM2
 constexpr Field kAccOutputDisable{kAccFormat, 6, 1};
 constexpr Field kAccMicroblock{kAccFormat, 8, 3};

@@ -41,7 +41,8 @@ Status BuildNullPool(Context& ctx, Operation* op) {
   const RegisterFile& r = ctx.regs;
   op->kind = OperationKind::kNullPool;
   ESDK_RETURN_IF_ERROR(RefuseIfmUpscale(r, "pooling mode NONE"));
-  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2, Allow64::kYes));
+  op->accumulator_bits = r.Get(kAccFormatType) == kAccFormat48 ? 48 : 32;
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ofm = op->ofm;
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromIfm2,

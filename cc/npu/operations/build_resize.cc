@@ -92,7 +92,7 @@ Status BuildResize(Context& ctx, int mode, Operation* op) {
   }
   ESDK_RETURN_IF_ERROR(CheckFixedRegisters(r));
   ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
-  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm, Allow64::kYes));
   const FeatureMap& ofm = op->ofm;
   if (op->ifm.element_bytes > 2) {
     return Status::Error(ErrorCode::kNpuUnsupported, "resize of a 32-bit IFM not supported");

@@ -71,6 +71,8 @@ struct Operation {
   U55Scaling u55_scaling;
   bool scalar = false;
   int32_t scalar_value = 0;
+  // Pooling mode NONE: the accumulator width IFM2 values wrap to (ACC_FORMAT).
+  int accumulator_bits = 32;
   // Resize: the axes.
   ResizeAxis resize_y, resize_x;
   // IFM_UPSCALE (nearest, or zeros between elements): the IFM as stored;
