@@ -1,5 +1,7 @@
 #include "cc/npu/operations/ifm_upscale.h"
 
+#include <cstdint>
+
 #include "cc/npu/commands/u85_registers.h"
 #include "cc/npu/stream_error.h"
 
@@ -36,17 +38,24 @@ Status PrepareIfmUpscale(Context& ctx, const Window& w, int depth, Operation* op
   // Padding applies to the upscaled IFM (Vela works the padding out in
   // upscaled coordinates): the stored IFM holds half of it, rounded up.
   ESDK_RETURN_IF_ERROR(source.Validate({Downscaled(w.ifm_h), Downscaled(w.ifm_w), depth}, false));
-  const size_t bytes = size_t(w.ifm_h) * size_t(w.ifm_w) * size_t(depth) * size_t(source.element_bytes);
-  ESDK_RETURN_IF_ERROR(ctx.work.Charge(uint64_t(w.ifm_h) * uint64_t(w.ifm_w) * uint64_t(depth)));
+  // Extents below 2^19 and depth below 2^17: no overflow in 64 bits, but
+  // maybe in a 32-bit size_t.
+  const uint64_t elements = uint64_t(w.ifm_h) * uint64_t(w.ifm_w) * uint64_t(depth);
+  ESDK_RETURN_IF_ERROR(ctx.work.Charge(elements));
+  const uint64_t bytes = elements * uint64_t(source.element_bytes);
+  if (bytes > uint64_t(SIZE_MAX)) {
+    return Status::Error(ErrorCode::kNpuLimit, "upscaled IFM of %llu bytes",
+                         (unsigned long long)bytes);
+  }
   Status status;
-  uint8_t* buffer = static_cast<uint8_t*>(ctx.arena.Take(bytes, "upscaled IFM", &status));
+  uint8_t* buffer = static_cast<uint8_t*>(ctx.arena.Take(size_t(bytes), "upscaled IFM", &status));
   if (buffer == nullptr) return status;
   op->upscale = true;
   op->upscale_zeros = mode == kUpscaleZeros;
   op->upscale_source = source;
   op->upscaled.read = buffer;
   op->upscaled.write = buffer;
-  op->upscaled.size = bytes;
+  op->upscaled.size = size_t(bytes);
   // A dense HWC map of the upscaled extent, same element type and zero point.
   FeatureMap& copy = op->ifm;
   copy.region = &op->upscaled;
