@@ -53,6 +53,8 @@ class Model {
         return BuildConvolution(ctx_, true, op);
       case kOpPool:
         return BuildPooling(ctx_, param & kPoolModeMask, op);
+      case kOpResize:
+        return BuildResize(ctx_, param & kResizeModeMask, op);
       default:  // kOpElementwise (Execute passes nothing else)
         return BuildElementwise(ctx_, param & kElementwiseModeMask, op);
     }
@@ -64,7 +66,6 @@ class Model {
         opcode != kOpElementwise && opcode != kOpResize) {
       return Status::Ok();
     }
-    if (opcode == kOpResize) return Status::Error(ErrorCode::kNpuUnsupported, "resize not supported");
     const size_t mark = ctx_.arena.used();
     Operation op;
     Status status = Build(opcode, param, &op);

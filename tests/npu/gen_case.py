@@ -124,6 +124,13 @@ def _sparse_conv(cin: int, cout: int, k: int) -> torch.nn.Module:
     return _Lambda(lambda m, x: m[0](x), conv)
 
 
+def _upsample(scale: int, mode: str, align_corners: bool = False) -> torch.nn.Module:
+    """F.interpolate by an integer factor (TOSA RESIZE)."""
+    corners = align_corners if mode == "bilinear" else None
+    return _Lambda(lambda m, x: torch.nn.functional.interpolate(
+        x, scale_factor=scale, mode=mode, align_corners=corners))
+
+
 # name -> (module factory, input shapes). Shapes are kept small so a case
 # lowers in seconds; channel counts cross 16 to exercise bricks.
 CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
@@ -199,6 +206,19 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     # Large enough that Vela splits the operation into stripes and blocks.
     "flip_w_large": (lambda: _then(lambda x: torch.flip(x, dims=[3]), torch.nn.Conv2d(16, 48, 3, 1, 1)),
                      [(1, 16, 40, 72)]),
+    # Upsampling (TOSA RESIZE): U85 NPU_OP_RESIZE; U55 IFM upscale.
+    "upsample_nearest_x2": (lambda: _upsample(2, "nearest"), [(1, 16, 5, 6)]),
+    "upsample_nearest_x4": (lambda: _upsample(4, "nearest"), [(1, 16, 5, 6)]),
+    "upsample_bilinear_x2": (lambda: _upsample(2, "bilinear"), [(1, 16, 5, 6)]),
+    "upsample_bilinear_x4": (lambda: _upsample(4, "bilinear"), [(1, 16, 5, 6)]),
+    "upsample_bilinear_x2_align": (lambda: _upsample(2, "bilinear", True), [(1, 16, 5, 6)]),
+    "upsample_bilinear_x4_align": (lambda: _upsample(4, "bilinear", True), [(1, 16, 5, 6)]),
+    # Large enough for OFM blocks narrower than the OFM (U85) and stripes.
+    "upsample_nearest_x2_large": (lambda: _upsample(2, "nearest"), [(1, 24, 20, 36)]),
+    "upsample_bilinear_x2_large": (lambda: _upsample(2, "bilinear"), [(1, 24, 20, 36)]),
+    # Transpose convolution, stride 2: U55 reads the IFM upscaled with zeros.
+    "conv_transpose_s2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.ConvTranspose2d(8, 16, 3, 2)),
+                          [(1, 8, 5, 6)]),
 }
 
 def lower(case: str, target: str, work_dir: str, debug_db: bool = False,

@@ -158,6 +158,19 @@ int main(int argc, char** argv) {
     // Pooling mode NONE without accumulators from IFM2.
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00040005u}).data(), file.size());
     Expect(Contains(s, "ACC_INPUT_IFM2"), "pooling NONE without IFM2 accumulators is an error");
+    // NPU_OP_RESIZE with the reserved mode 3.
+    s = Run(WithCommands(file, cmd, {0x01000114u, 0x00030007u}).data(), file.size());
+    Expect(Contains(s, "bad resize mode"), "reserved resize mode is an error");
+    // Resize whose X step remainder (5) is not below the scale (n = 1).
+    s = Run(WithCommands(file, cmd, {0x01000114u, 0x00004096u, 0x00000005u, 0x00000007u}).data(),
+            file.size());
+    Expect(Contains(s, "step remainder"), "resize step remainder above the scale is an error");
+    // IFM_UPSCALE's reserved mode 3 on a pooling operation, and an upscale
+    // on an elementwise one.
+    s = Run(WithCommands(file, cmd, {0x01000114u, 0x00030107u, 0x00030005u}).data(), file.size());
+    Expect(Contains(s, "bad IFM upscale mode"), "reserved IFM upscale mode is an error");
+    s = Run(WithCommands(file, cmd, {0x01000114u, 0x00010107u, 0x00010006u}).data(), file.size());
+    Expect(Contains(s, "IFM upscale with an elementwise"), "elementwise IFM upscale is refused");
   }
 
   // Random single-byte corruption of the whole payload: any result is

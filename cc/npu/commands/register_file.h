@@ -24,6 +24,13 @@ struct ParamField {
   uint8_t bits;
 };
 
+// A bit field of a cmd1 register's 32-bit payload.
+struct PayloadField {
+  uint16_t reg;
+  uint8_t shift;
+  uint8_t bits;
+};
+
 // Opcode numbers: cmd0 registers 0..1023, cmd1 registers 0..511.
 constexpr int kCmd0Registers = 1024;
 constexpr int kCmd1Registers = 512;
@@ -37,6 +44,9 @@ struct RegisterFile {
   uint32_t Get(Field f) const { return (uint32_t(cmd0[f.reg]) >> f.shift) & ((1u << f.bits) - 1); }
   uint32_t Get(ParamField f) const {
     return (uint32_t(cmd1_param[f.reg]) >> f.shift) & ((1u << f.bits) - 1);
+  }
+  uint32_t Get(PayloadField f) const {
+    return (cmd1_payload[f.reg] >> f.shift) & ((1u << f.bits) - 1);
   }
   uint32_t Payload(uint16_t reg) const { return cmd1_payload[reg]; }
   // A 40-bit address or stride: payload plus the parameter's low 8 bits.

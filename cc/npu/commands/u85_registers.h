@@ -98,6 +98,7 @@ constexpr Field kStrideXMsb{kKernelStride, 6, 1};
 constexpr Field kStrideYMsb{kKernelStride, 9, 1};
 
 constexpr Field kAccFormatType{kAccFormat, 0, 2};  // 0: 32-bit, 1: 48-bit
+constexpr uint32_t kAccFormat48 = 1;
 constexpr Field kAccInput{kAccFormat, 4, 2};       // 0 reset, 1 keep, 2 IFM2
 constexpr Field kAccOutputDisable{kAccFormat, 6, 1};
 constexpr Field kAccMicroblock{kAccFormat, 8, 3};
@@ -127,10 +128,31 @@ constexpr ParamField kIfm2ScaleShift{kIfm2Scale, 0, 6};
 constexpr ParamField kIfm2ScaleRound{kIfm2Scale, 13, 1};
 constexpr uint32_t kScaleMultiplierMask = 0x7FFFFFFFu;  // 31-bit multipliers
 
+// Resize (NPU_OP_RESIZE), per axis: the scale numerator n (minus one), the
+// offset (12-bit two's complement) and the step between OFM elements, d,
+// given as d / n (one_step_int) and d % n (one_step_mod); blk_step is the
+// same for (OFM block size - 1) * d, how the NPU moves between blocks.
+struct ResizeAxisFields {
+  Field scale_n_m1, offset;
+  ParamField one_step_int, blk_step_int;
+  PayloadField one_step_mod, blk_step_mod;
+};
+constexpr ResizeAxisFields kResizeXFields{{kResizeXScaleNM1, 0, 11}, {kResizeXOffset, 0, 12},
+                                          {kResizeX, 0, 4},          {kResizeX, 4, 11},
+                                          {kResizeX, 0, 11},         {kResizeX, 16, 11}};
+constexpr ResizeAxisFields kResizeYFields{{kResizeYScaleNM1, 0, 11}, {kResizeYOffset, 0, 12},
+                                          {kResizeY, 0, 4},          {kResizeY, 4, 11},
+                                          {kResizeY, 0, 11},         {kResizeY, 16, 11}};
+constexpr int kResizeOffsetBits = 12;
+
+// IFM_UPSCALE modes: the IFM is read 2x larger in H and W.
+enum IfmUpscale : uint32_t { kUpscaleNone = 0, kUpscaleNearest = 1, kUpscaleZeros = 2 };
+
 // Operation parameters (the NPU_OP_* word's parameter).
 constexpr uint16_t kConvWeightsFromIfm2 = 1;  // NPU_OP_CONV: matmul
 constexpr uint16_t kPoolModeMask = 7;
 constexpr uint16_t kElementwiseModeMask = 0x3F;
+constexpr uint16_t kResizeModeMask = 3;
 
 }  // namespace u85
 }  // namespace ethosu_sdk::npu

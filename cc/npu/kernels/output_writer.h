@@ -28,14 +28,14 @@ struct OutputStage {
     hi_ = a.clip ? Clamp(a.clip_max, type_min_, type_max_) : type_max_;
   }
   // The value stored for accumulator `acc` with scale `scale`.
-  int32_t Value(int64_t acc, const Scale& scale) const {
+  int64_t Value(int64_t acc, const Scale& scale) const {
     return Finish(ScaleAndRound(acc, scale.scale, scale.shift, scale.round));
   }
   // The value stored for an already scaled accumulator.
-  int32_t Finish(int64_t scaled) const {
+  int64_t Finish(int64_t scaled) const {
     const int64_t v = scaled + zero_point_;
-    if (single_clamp_) return int32_t(Clamp(v, lo_, hi_));
-    return int32_t(Clamp(activation.Apply(v), type_min_, type_max_));
+    if (single_clamp_) return Clamp(v, lo_, hi_);
+    return Clamp(activation.Apply(v), type_min_, type_max_);
   }
   // After Prepare: the single clamp [lo, hi] that stands for clip and
   // type range when there is no LUT.

@@ -62,19 +62,24 @@ void RunPooling(const Operation& op) {
 }
 
 // GUESS (undocumented): IFM2 minus its zero point is the accumulator
-// value, and IFM2_BROADCAST (which Vela writes only for elementwise
-// operations) does not apply. Pinned by u85_transformer_block's layer-norm
-// rescales.
+// value, wrapped to the accumulator width (32 or 48 bits; a 64-bit IFM2
+// holds 48-bit accumulators), and IFM2_BROADCAST (which Vela writes only
+// for elementwise operations) does not apply. Pinned by
+// u85_transformer_block's layer-norm rescales and the rescale after
+// u85_a16w8_upsample_bilinear_x2_align's resize.
 void RunNullPool(const Operation& op) {
   const FeatureMap& ofm = op.ofm;
   const FeatureMap& ifm2 = op.ifm2;
+  const int unused_bits = 64 - op.accumulator_bits;
   for (int y = 0; y < ofm.height; ++y) {
     for (int x = 0; x < ofm.width; ++x) {
       for (int c = 0; c < ofm.depth; ++c) {
-        int64_t acc = int64_t(ifm2.Load(y, x, c)) - ifm2.zero_point;
-        if (op.output.per_channel != nullptr) acc += op.output.per_channel[c].bias;
-        ofm.Store(y, x, c,
-                  op.output.Value(int64_t(int32_t(uint32_t(acc))), op.output.ScaleOf(c)));
+        int64_t acc = int64_t(uint64_t(ifm2.Load(y, x, c)) - uint64_t(int64_t(ifm2.zero_point)));
+        if (op.output.per_channel != nullptr) {
+          acc = int64_t(uint64_t(acc) + uint64_t(op.output.per_channel[c].bias));
+        }
+        acc = int64_t(uint64_t(acc) << unused_bits) >> unused_bits;  // wrap
+        ofm.Store(y, x, c, op.output.Value(acc, op.output.ScaleOf(c)));
       }
     }
   }

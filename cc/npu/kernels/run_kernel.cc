@@ -2,11 +2,14 @@
 
 #include "cc/npu/kernels/convolution.h"
 #include "cc/npu/kernels/elementwise.h"
+#include "cc/npu/kernels/ifm_upscale.h"
 #include "cc/npu/kernels/pooling.h"
+#include "cc/npu/kernels/resize.h"
 
 namespace ethosu_sdk::npu {
 
 void RunKernel(const Operation& op) {
+  if (op.upscale) UpscaleIfm(op);
   switch (op.kind) {
     case OperationKind::kConvolution:
     case OperationKind::kDepthwise:
@@ -21,6 +24,8 @@ void RunKernel(const Operation& op) {
       return RunElementwise(op);
     case OperationKind::kElementwiseU55:
       return RunElementwiseU55(op);
+    case OperationKind::kResize:
+      return RunResize(op);
   }
 }
 

@@ -5,6 +5,7 @@
 #include "cc/npu/operations/build_operation.h"
 #include "cc/npu/operations/constants.h"
 #include "cc/npu/operations/feature_maps.h"
+#include "cc/npu/operations/ifm_upscale.h"
 #include "cc/npu/operations/scales.h"
 #include "cc/npu/stream_error.h"
 
@@ -28,9 +29,6 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
   const FeatureMap& ofm = op->ofm;
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
                                      &op->output.activation));
-  if (r.Get(kIfmUpscaleMode) != 0) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "IFM upscale not supported");
-  }
   if (depthwise && ifm.depth < ofm.depth) return StreamError("depthwise IFM depth too small");
   op->window = MakeWindow(r, ofm);
   const Window& w = op->window;
@@ -48,7 +46,9 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
                          "global OFM scale on convolution not supported");
   }
   op->output.global = OfmScale(r, ctx.u55());  // rounding for every channel
-  ESDK_RETURN_IF_ERROR(ifm.Validate({w.ifm_h, w.ifm_w, depthwise ? ofm.depth : ifm.depth}, false));
+  const int depth = depthwise ? ofm.depth : ifm.depth;
+  ESDK_RETURN_IF_ERROR(PrepareIfmUpscale(ctx, w, depth, op));
+  ESDK_RETURN_IF_ERROR(ifm.Validate({w.ifm_h, w.ifm_w, depth}, false));
   ESDK_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
   return TakeScratch(ctx, ConvolutionScratchBytes(*op), op);
 }
@@ -63,6 +63,7 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
 Status BuildMatMul(Context& ctx, Operation* op) {
   const RegisterFile& r = ctx.regs;
   op->kind = OperationKind::kMatMul;
+  ESDK_RETURN_IF_ERROR(RefuseIfmUpscale(r, "matmul"));
   ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
   ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));

@@ -3,6 +3,7 @@
 #include "cc/npu/operations/activation_setup.h"
 #include "cc/npu/operations/build_operation.h"
 #include "cc/npu/operations/feature_maps.h"
+#include "cc/npu/operations/ifm_upscale.h"
 #include "cc/npu/operations/scales.h"
 #include "cc/npu/stream_error.h"
 
@@ -60,6 +61,7 @@ Status BuildElementwise(Context& ctx, int mode, Operation* op) {
   }
   const RegisterFile& r = ctx.regs;
   op->mode = mode;
+  ESDK_RETURN_IF_ERROR(RefuseIfmUpscale(r, "an elementwise operation"));
   ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
   ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));

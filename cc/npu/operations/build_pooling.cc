@@ -4,6 +4,7 @@
 #include "cc/npu/operations/build_operation.h"
 #include "cc/npu/operations/constants.h"
 #include "cc/npu/operations/feature_maps.h"
+#include "cc/npu/operations/ifm_upscale.h"
 #include "cc/npu/operations/scales.h"
 #include "cc/npu/stream_error.h"
 
@@ -39,7 +40,9 @@ bool WindowsNonEmpty(const Window& w, const FeatureMap& ofm) {
 Status BuildNullPool(Context& ctx, Operation* op) {
   const RegisterFile& r = ctx.regs;
   op->kind = OperationKind::kNullPool;
-  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
+  ESDK_RETURN_IF_ERROR(RefuseIfmUpscale(r, "pooling mode NONE"));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2, Allow64::kYes));
+  op->accumulator_bits = r.Get(kAccFormatType) == kAccFormat48 ? 48 : 32;
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ofm = op->ofm;
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromIfm2,
@@ -65,9 +68,6 @@ Status BuildPooling(Context& ctx, int mode, Operation* op) {
   ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ofm = op->ofm;
-  if (r.Get(kIfmUpscaleMode) != 0) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "IFM upscale not supported");
-  }
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
                                      &op->output.activation));
   if (mode != kPoolMax && mode != kPoolAverage && mode != kPoolSum && mode != kPoolMin &&
@@ -84,7 +84,9 @@ Status BuildPooling(Context& ctx, int mode, Operation* op) {
   if (mode == kPoolAverage && !WindowsNonEmpty(w, ofm)) {
     return StreamError("average pool window with no elements");
   }
-  ESDK_RETURN_IF_ERROR(op->ifm.Validate({w.ifm_h, w.ifm_w, reduce ? op->ifm.depth : ofm.depth}, false));
+  const int depth = reduce ? op->ifm.depth : ofm.depth;
+  ESDK_RETURN_IF_ERROR(PrepareIfmUpscale(ctx, w, depth, op));
+  ESDK_RETURN_IF_ERROR(op->ifm.Validate({w.ifm_h, w.ifm_w, depth}, false));
   return ofm.Validate({ofm.height, ofm.width, ofm.depth}, true);
 }
 

@@ -27,7 +27,7 @@ struct FeatureMap {
   int height0 = 0, height1 = 0, width0 = 0;  // tile sizes
   int height = 0, width = 0, depth = 0;       // logical shape (pre-transpose)
   int64_t stride_x = 0, stride_y = 0, stride_c = 0;
-  int element_bytes = 1;
+  int element_bytes = 1;  // 1, 2, 4; 8 (signed) where an operation allows it
   bool is_signed = true;
   bool brick = false;      // NHCWB16
   int transpose = 0;       // activation_transpose (OFM only)
@@ -82,23 +82,30 @@ struct FeatureMap {
   int64_t ChannelOffset(int c) const {
     return brick ? (c >> 4) * stride_c + (c & 15) * element_bytes : int64_t(c) * element_bytes;
   }
-  int32_t Load(int y, int x, int c) const { return Decode(region->read + At(y, x, c)); }
-  void Store(int y, int x, int c, int32_t value) const { Encode(region->write + At(y, x, c), value); }
-  int32_t Decode(const uint8_t* p) const {
+  int64_t Load(int y, int x, int c) const { return Decode(region->read + At(y, x, c)); }
+  void Store(int y, int x, int c, int64_t value) const { Encode(region->write + At(y, x, c), value); }
+  // Element sizes 1, 2, 4 and 8 (signed 64-bit only: U85 writes resize and
+  // accumulator results as 64-bit OFMs that a later operation reads back).
+  int64_t Decode(const uint8_t* p) const {
     switch (element_bytes) {
       case 1:
-        return is_signed ? int32_t(int8_t(p[0])) : int32_t(p[0]);
+        return is_signed ? int64_t(int8_t(p[0])) : int64_t(p[0]);
       case 2: {
         const uint16_t u = uint16_t(p[0] | (p[1] << 8));
-        return is_signed ? int32_t(int16_t(u)) : int32_t(u);
+        return is_signed ? int64_t(int16_t(u)) : int64_t(u);
       }
-      default:
+      case 4:
         return int32_t(uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) |
                        (uint32_t(p[3]) << 24));
+      default: {
+        uint64_t u = 0;
+        for (int i = 0; i < 8; ++i) u |= uint64_t(p[i]) << (8 * i);
+        return int64_t(u);
+      }
     }
   }
-  void Encode(uint8_t* p, int32_t value) const {
-    for (int i = 0; i < element_bytes; ++i) p[i] = uint8_t(uint32_t(value) >> (8 * i));
+  void Encode(uint8_t* p, int64_t value) const {
+    for (int i = 0; i < element_bytes; ++i) p[i] = uint8_t(uint64_t(value) >> (8 * i));
   }
   // Channels [0, count) at (y, x) minus the zero point (unchecked).
   void LoadChannels(int y, int x, int count, int32_t* out) const;
@@ -111,12 +118,15 @@ struct FeatureMap {
   void LogicalOf(int y, int x, int c, int logical[3]) const;
   // Value range of the element type.
   int64_t MinValue() const {
+    if (element_bytes == kMaxElementBytes) return INT64_MIN;
     return is_signed ? -(int64_t(1) << (8 * element_bytes - 1)) : 0;
   }
   int64_t MaxValue() const {
+    if (element_bytes == kMaxElementBytes) return INT64_MAX;
     return is_signed ? (int64_t(1) << (8 * element_bytes - 1)) - 1
                      : (int64_t(1) << (8 * element_bytes)) - 1;
   }
+  static constexpr int kMaxElementBytes = 8;
 
  private:
   size_t MappedAt(int y, int x, int c) const;

@@ -215,6 +215,28 @@ void Reverse() {
          "a negative stride walking below the region is a bus error");
 }
 
+// 64-bit elements (U85 resize OFMs): stored little-endian, the whole
+// int64 range round-trips, and the type range is the int64 range.
+void Elements64() {
+  const Tensor t{1, 2, 3, false};
+  std::vector<uint8_t> memory(t.Bytes() * 8, 0);
+  npu::Region region{memory.data(), memory.data(), memory.size()};
+  npu::FeatureMap fm = Map(t, &region);
+  fm.element_bytes = 8;
+  fm.stride_x = int64_t(t.c) * 8;
+  fm.stride_y = int64_t(t.w) * t.c * 8;
+  Expect(fm.Validate({t.h, t.w, t.c}, true).ok(), "a dense 64-bit map fits its bytes");
+  const int64_t values[3] = {INT64_MIN, -(int64_t(1) << 40) - 5, INT64_MAX};
+  for (int k = 0; k < 3; ++k) fm.Store(0, 1, k, values[k]);
+  bool ok = true;
+  for (int k = 0; k < 3; ++k) ok &= fm.Load(0, 1, k) == values[k];
+  Expect(ok, "64-bit elements round-trip");
+  Expect(memory[(t.c + 1) * 8] == 0xFB && memory[(t.c + 1) * 8 + 5] == 0xFE &&
+             memory[(t.c + 1) * 8 + 7] == 0xFF,
+         "64-bit elements are little-endian two's complement");
+  Expect(fm.MinValue() == INT64_MIN && fm.MaxValue() == INT64_MAX, "64-bit type range");
+}
+
 }  // namespace
 
 int main() {
@@ -222,5 +244,6 @@ int main() {
   Bounds();
   Transpose();
   Reverse();
+  Elements64();
   return npu::testing::Result();
 }

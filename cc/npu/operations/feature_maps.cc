@@ -27,9 +27,18 @@ constexpr InputRegisters kIfm2Regs{kIfm2Signed,      kIfm2Bits,      kIfm2Format
                                    kIfm2Height1M1,   kIfm2StrideX,   kIfm2StrideY,
                                    kIfm2StrideC,     kIfm2ZeroPoint};
 
+// 64-bit maps: signed, U85, and only where the operation takes them.
+Status Check64(const Context& ctx, uint32_t bits, bool is_signed, Allow64 allow, const char* what) {
+  if (bits != kBits64) return Status::Ok();
+  if (allow == Allow64::kNo || ctx.u55() || !is_signed) {
+    return Status::Error(ErrorCode::kNpuUnsupported, "64-bit %s not supported here", what);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
-Status DecodeIfm(const Context& ctx, bool second, FeatureMap* fm) {
+Status DecodeIfm(const Context& ctx, bool second, FeatureMap* fm, Allow64 allow) {
   const RegisterFile& r = ctx.regs;
   const InputRegisters& g = second ? kIfm2Regs : kIfmRegs;
   *fm = FeatureMap();
@@ -43,9 +52,7 @@ Status DecodeIfm(const Context& ctx, bool second, FeatureMap* fm) {
   fm->stride_y = r.Stride(g.stride_y);
   fm->stride_c = r.Stride(g.stride_c);
   fm->is_signed = r.Get(g.is_signed) != 0;
-  if (r.Get(g.bits) == kBits64) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "64-bit IFM not supported");
-  }
+  ESDK_RETURN_IF_ERROR(Check64(ctx, r.Get(g.bits), fm->is_signed, allow, "IFM"));
   fm->element_bytes = 1 << r.Get(g.bits);
   fm->brick = r.Get(g.format) == kFormatNhcwb16;
   fm->broadcast = int(r.Get(g.broadcast));
@@ -59,7 +66,7 @@ Status DecodeIfm(const Context& ctx, bool second, FeatureMap* fm) {
   return Status::Ok();
 }
 
-Status DecodeOfm(Context& ctx, FeatureMap* fm) {
+Status DecodeOfm(Context& ctx, FeatureMap* fm, Allow64 allow) {
   const RegisterFile& r = ctx.regs;
   *fm = FeatureMap();
   fm->region_index = int(r.Get(kOfmRegionIndex));
@@ -75,9 +82,7 @@ Status DecodeOfm(Context& ctx, FeatureMap* fm) {
   fm->stride_y = r.Stride(kOfmStrideY);
   fm->stride_c = r.Stride(kOfmStrideC);
   fm->is_signed = r.Get(kOfmSigned) != 0;
-  if (r.Get(kOfmBits) == kBits64) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "64-bit OFM not supported");
-  }
+  ESDK_RETURN_IF_ERROR(Check64(ctx, r.Get(kOfmBits), fm->is_signed, allow, "OFM"));
   fm->element_bytes = 1 << r.Get(kOfmBits);
   fm->brick = r.Get(kOfmFormat) == kFormatNhcwb16;
   fm->zero_point = ZeroPoint(r[kOfmZeroPoint], fm->is_signed);

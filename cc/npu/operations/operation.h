@@ -21,6 +21,7 @@ enum class OperationKind {
   kNullPool,        // POOL mode NONE: accumulators from IFM2
   kElementwise,     // U85
   kElementwiseU55,
+  kResize,          // U85 NPU_OP_RESIZE
 };
 
 // Pooling modes (NPU_OP_POOL parameter).
@@ -28,6 +29,15 @@ enum PoolMode : int { kPoolMax = 0, kPoolAverage = 1, kPoolReduceSum = 2, kPoolS
                       kPoolNone = 4, kPoolMin = 5 };
 // Elementwise modes (NPU_OP_ELEMENTWISE parameter) the model runs.
 enum ElementwiseMode : int { kEwMul = 0, kEwAdd = 1, kEwSub = 2, kEwMin = 3, kEwMax = 4 };
+// Resize modes (NPU_OP_RESIZE parameter).
+enum ResizeMode : int { kResizeBilinear = 0, kResizeReplicate = 1, kResizeNearest = 2 };
+
+// NPU_OP_RESIZE along one axis (TOSA RESIZE's integer form): OFM index o
+// sits at position o * step + offset, in units of 1/scale_n of an IFM
+// element; the IFM has `extent` elements on the axis.
+struct ResizeAxis {
+  int scale_n = 1, step = 1, offset = 0, extent = 1;
+};
 
 // Convolution weights in the kernel's order: one row of taps x IFM channels
 // per output channel ([ofm][ky][kx][ifm]), rows `row_stride` apart and
@@ -48,7 +58,7 @@ struct U55Scaling {
 
 struct Operation {
   OperationKind kind = OperationKind::kConvolution;
-  int mode = 0;  // PoolMode or ElementwiseMode
+  int mode = 0;  // PoolMode, ElementwiseMode or ResizeMode
   FeatureMap ifm, ifm2, ofm;
   Window window;
   OutputStage output;
@@ -61,6 +71,16 @@ struct Operation {
   U55Scaling u55_scaling;
   bool scalar = false;
   int32_t scalar_value = 0;
+  // Pooling mode NONE: the accumulator width IFM2 values wrap to (ACC_FORMAT).
+  int accumulator_bits = 32;
+  // Resize: the axes.
+  ResizeAxis resize_y, resize_x;
+  // IFM_UPSCALE (nearest, or zeros between elements): the IFM as stored;
+  // `ifm` is then its 2x upscaled copy in the workspace (`upscaled`),
+  // which the kernel reads.
+  bool upscale = false, upscale_zeros = false;
+  FeatureMap upscale_source;
+  Region upscaled;
   // Kernel scratch from the workspace, sized by the builder.
   void* scratch = nullptr;
   uint64_t macs = 0;  // multiply-accumulates the kernel performs
