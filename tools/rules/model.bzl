@@ -84,6 +84,10 @@ def _ethosu_model_impl(ctx):
         args.add("--system_config=" + ctx.attr.system_config)
     if ctx.attr.memory_mode:
         args.add("--memory_mode=" + ctx.attr.memory_mode)
+    if ctx.attr.tune:
+        args.add("--tune")
+        args.add("--sram_budget_kib=%d" % ctx.attr.sram_budget_kib)
+        args.add("--tune_time_budget_s=%d" % ctx.attr.tune_time_budget_s)
     calibration = ctx.files.calibration
     for f in calibration:
         args.add("--calibration_file=" + f.path)
@@ -140,6 +144,9 @@ _ethosu_model = rule(
         "calibration": attr.label_list(allow_files = [".tensors"]),
         "state_dict": attr.label(allow_single_file = True),
         "intermediates": attr.bool(default = False),
+        "tune": attr.bool(default = False),
+        "sram_budget_kib": attr.int(default = 0),
+        "tune_time_budget_s": attr.int(default = 600),
         "compiler": attr.label(
             default = Label("//python/ethosu_sdk/cli:aot_compile"),
             executable = True,
@@ -159,6 +166,9 @@ def ethosu_model(
         memory_mode = None,
         state_dict = None,
         intermediates = False,
+        tune = False,
+        sram_budget_kib = 0,
+        tune_time_budget_s = 600,
         model_deps = [],
         **kwargs):
     """Compiles `model` for `target`: `<name>.pte` plus references and a summary.
@@ -181,6 +191,14 @@ def ethosu_model(
       state_dict: optional state-dict file to load into the model.
       intermediates: also output `<name>.intermediates/` (TOSA flatbuffers,
         Vela reports, delegation table).
+      tune: search Vela's options (memory mode, optimisation strategy,
+        arena cache size) for the lowest total_cycles that fits
+        `sram_budget_kib` (python/ethosu_sdk/aot/tuner.py); the search is in
+        the summary and the run report. `system_config`/`memory_mode` are
+        then the starting point only.
+      sram_budget_kib: with `tune`: the SRAM (KiB) the NPU may use.
+      tune_time_budget_s: with `tune`: seconds after which no more
+        configurations are tried.
       model_deps: py_library targets providing `model`'s module.
       **kwargs: common attributes (visibility, tags, testonly, ...).
     """
@@ -211,6 +229,9 @@ def ethosu_model(
         memory_mode = memory_mode or "",
         state_dict = state_dict,
         intermediates = intermediates,
+        tune = tune,
+        sram_budget_kib = sram_budget_kib,
+        tune_time_budget_s = tune_time_budget_s,
         compiler = compiler,
         **kwargs
     )

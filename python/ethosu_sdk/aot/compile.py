@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, export, lowering, quantization, vela_capture
+from ethosu_sdk.aot import calibration, export, lowering, quantization, tuner, vela_capture
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.models import UnknownModelError, load_model
@@ -53,6 +53,9 @@ class CompileOptions:
     state_dict: Optional[str] = None
     intermediates_dir: Optional[str] = None
     strict_export: bool = False
+    tune: bool = False  # search Vela's options (tuner.py) within sram_budget_kib
+    sram_budget_kib: Optional[int] = None
+    tune_time_budget_s: float = 600.0
 
 
 @dataclasses.dataclass
@@ -114,6 +117,7 @@ def compile_model(
     mode = QuantMode.parse(options.quantize)
     target = resolve_target(options.target, options.system_config, options.memory_mode)
     check_quant_mode(target, mode)
+    budget_bytes = tuner.check_request(target, options.sram_budget_kib) if options.tune else 0
     if mode is QuantMode.NONE and (options.calibration_dir or options.calibration_files):
         raise InvalidOptionError("calibration data needs a quantized compilation (--quantize=int8 or a16w8)")
     output_dir = os.path.dirname(os.path.abspath(output_pte))
@@ -167,12 +171,32 @@ def compile_model(
         progress(f"lowering for {target.name}" + (" (Vela)" if target.kind is TargetKind.ETHOS_U else ""))
         t = time.monotonic()
         vela_log = os.path.join(staging, "vela_stdout.txt")
-        with _phase(options.model, "lowering"), \
-                vela_capture.capture_vela(os.path.join(staging, "vela")) as partitions, \
-                vela_capture.stdout_to_file(vela_log):
-            edge, program = lowering.lower(program_to_lower, target, compile_spec)
+
+        def lower_once(program_to_lower, target, compile_spec, capture_dir):
+            with _phase(options.model, "lowering"), \
+                    vela_capture.capture_vela(os.path.join(staging, capture_dir)) as partitions, \
+                    vela_capture.stdout_to_file(vela_log):
+                edge, program = lowering.lower(program_to_lower, target, compile_spec)
+            return edge, program, partitions
+
+        edge, program, partitions = lower_once(program_to_lower, target, compile_spec, "vela")
+        tuning = None
+        if options.tune:
+            timings["lower"] = time.monotonic() - t
+            t = time.monotonic()
+            first = target
+            target, tuning = _tune(options, target, mode, partitions, budget_bytes, progress)
+            timings["tune"] = time.monotonic() - t
+            t = time.monotonic()
+        if options.tune and target != first:  # else the first lowering is the tuned program
+            progress(f"lowering again with {target.memory_mode} {' '.join(target.vela_flags)}")
+            compile_spec = make_compile_spec(target, mode)
+            # A fresh export: lowering may rewrite the program it is given.
+            with _phase(options.model, "exporting"):
+                program_to_lower = export.export_program(converted, inputs, options.strict_export)
+            edge, program, partitions = lower_once(program_to_lower, target, compile_spec, "vela-tuned")
         pte = bytes(program.buffer)
-        timings["lower"] = time.monotonic() - t
+        timings["lower"] = timings.get("lower", 0.0) + time.monotonic() - t
         progress(f"lowered in {timings['lower']:.1f} s: .pte of {len(pte)} bytes")
 
         parsed = parse_pte(pte)  # our reader must accept what we ship
@@ -187,6 +211,8 @@ def compile_model(
             "calibration_samples": len(samples),
             "system_config": target.system_config,
             "memory_mode": target.memory_mode,
+            "vela_flags": list(target.vela_flags),
+            "tuning": tuning,
             "tosa_spec": str(compile_spec.tosa_spec) if target.kind is not TargetKind.CPU else None,
             "pte": {"file": os.path.basename(paths[".pte"]), "size_bytes": len(pte), "sha256": _sha256(pte)},
             "delegates": [{"backend": d.id, "payload_bytes": d.payload_size} for d in plan.delegates],
@@ -220,6 +246,31 @@ def compile_model(
 
     timings["total"] = time.monotonic() - started
     return CompileResult(paths=paths, summary=summary, timings=timings)
+
+
+def _tune(options: CompileOptions, target, mode: QuantMode, partitions, budget_bytes: int,
+          progress: Callable[[str], None]):
+    """The tuner's search on the TOSA graphs of a first lowering: the target
+    with the winning configuration, and the search as a summary entry."""
+    def flags_for(candidate: tuner.Candidate) -> list[str]:
+        tried = dataclasses.replace(target, memory_mode=candidate.memory_mode, vela_flags=candidate.vela_flags)
+        return list(make_compile_spec(tried, mode).compiler_flags)
+
+    progress(f"tuning Vela's options within {budget_bytes // tuner.KIB} KiB of SRAM "
+             f"(time budget {options.tune_time_budget_s:.0f} s)")
+    trials, best = tuner.search(target, [p.tosa_flatbuffer for p in partitions], budget_bytes,
+                                options.tune_time_budget_s, flags_for, progress)
+    if best is None:
+        smallest = min((t.sram_need_kib for t in trials if t.error is None), default=None)
+        needs = f"; the smallest SRAM figure tried was {smallest:,.0f} KiB" if smallest is not None else ""
+        raise InvalidOptionError(f"no Vela configuration fits {budget_bytes // tuner.KIB} KiB of SRAM{needs}: "
+                                 "raise --sram_budget_kib or pick a board with more SRAM")
+    progress(f"tuned: {best.candidate.describe()}, {best.figures.get('total_cycles')} cycles")
+    rows = [trial.as_row(budget_bytes) for trial in trials]
+    return (dataclasses.replace(target, memory_mode=best.candidate.memory_mode,
+                                vela_flags=best.candidate.vela_flags),
+            {"sram_budget_kib": budget_bytes // tuner.KIB, "time_budget_s": options.tune_time_budget_s,
+             "trials": rows, "chosen": trials.index(best)})
 
 
 def _write_intermediates(directory: str, staging: str, edge, target, partitions, vela_log: str) -> None:

@@ -71,6 +71,7 @@ class Target:
     kind: TargetKind
     system_config: Optional[str] = None
     memory_mode: Optional[str] = None
+    vela_flags: tuple[str, ...] = ()  # more Vela options (the tuner's choice)
 
     @property
     def family(self) -> str:
@@ -118,7 +119,7 @@ def make_compile_spec(target: Target, mode: QuantMode):
                 target.name,
                 system_config=target.system_config,
                 memory_mode=target.memory_mode,
-                extra_flags=list(VELA_EXTRA_FLAGS),
+                extra_flags=list(VELA_EXTRA_FLAGS) + list(target.vela_flags),
             )
         except Exception as e:  # the spec validates flags and raises plain errors
             raise InvalidOptionError(f"invalid Ethos-U configuration for {target.name}: {e}") from e

@@ -78,7 +78,7 @@ def capture_vela(directory: str) -> Iterator[list[VelaPartition]]:
         output = os.path.join(work, "output")
         files = {name: os.path.join(output, name) for name in sorted(os.listdir(output))
                  if name.endswith(".csv")} if os.path.isdir(output) else {}
-        summary = next((p for n, p in files.items() if "_summary_" in n), None)
+        summary = find_summary_csv(output)
         figures = read_summary_csv(summary) if summary else {}
         partitions.append(VelaPartition(index, bytes(tosa_flatbuffer), figures, files))
         return result
@@ -106,11 +106,25 @@ def stdout_to_file(path: str) -> Iterator[None]:
             os.close(saved)
 
 
+def find_summary_csv(output_dir: str) -> Optional[str]:
+    """Vela's summary CSV in its output directory (named after the system
+    config), or None."""
+    if not os.path.isdir(output_dir):
+        return None
+    names = sorted(n for n in os.listdir(output_dir) if n.endswith(".csv") and "_summary_" in n)
+    return os.path.join(output_dir, names[0]) if names else None
+
+
 def total_figures(partitions: list[VelaPartition]) -> dict[str, object]:
     """Sums additive figures over partitions (SRAM use is a maximum)."""
+    return total_of([p.figures for p in partitions])
+
+
+def total_of(figures: list[dict[str, object]]) -> dict[str, object]:
+    """total_figures over figure dictionaries."""
     total: dict[str, object] = {}
-    for p in partitions:
-        for key, value in p.figures.items():
+    for partition in figures:
+        for key, value in partition.items():
             if not isinstance(value, (int, float)) or key in ("core_clock_hz",):
                 continue
             if key == "sram_used_kib":

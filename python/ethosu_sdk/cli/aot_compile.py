@@ -42,6 +42,10 @@ flags.DEFINE_string("intermediates_dir", None, "Write TOSA flatbuffers, Vela rep
 flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
 flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
 flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
+flags.DEFINE_bool("tune", False, "Search Vela's options (memory mode, optimisation strategy, arena cache size) "
+                  "for the lowest total_cycles within --sram_budget_kib; the search goes into the summary.")
+flags.DEFINE_integer("sram_budget_kib", None, "With --tune: the SRAM (KiB) the NPU may use on the board.")
+flags.DEFINE_float("tune_time_budget_s", 600.0, "With --tune: stop trying configurations after this many seconds.")
 flags.DEFINE_string("timings_json", None, "Also write the step timings (seconds) to this JSON file.")
 flags.DEFINE_bool("quiet", False, "Print nothing on success; on failure, print only the error line "
                   "(for build actions; with --verbose, everything that was held back).")
@@ -106,6 +110,9 @@ def _main(argv: list[str]) -> int:
         state_dict=FLAGS.state_dict,
         intermediates_dir=FLAGS.intermediates_dir,
         strict_export=FLAGS.strict_export,
+        tune=FLAGS.tune,
+        sram_budget_kib=FLAGS.sram_budget_kib,
+        tune_time_budget_s=FLAGS.tune_time_budget_s,
     )
     result = compile_model(options, FLAGS.output)
     summary = result.summary
@@ -118,8 +125,16 @@ def _main(argv: list[str]) -> int:
         print(f"[aot] Vela: inference {figures.get('total_cycles')} cycles (compute {figures.get('npu_cycles')}, "
               f"the rest memory stalls), {figures.get('macs')} MACs, "
               f"SRAM {figures.get('sram_used_kib')} KiB, DRAM {figures.get('dram_used_kib')} KiB", file=sys.stderr)
+    tuning = summary.get("tuning")
+    if tuning:
+        chosen = tuning["trials"][tuning["chosen"]]
+        print(f"[aot] tuned within {tuning['sram_budget_kib']} KiB of SRAM: {summary['memory_mode']} "
+              f"{' '.join(summary['vela_flags'])} ({chosen.get('total_cycles')} cycles, best of "
+              f"{sum(1 for r in tuning['trials'] if r['fits'])} fitting of {len(tuning['trials'])} tried)",
+              file=sys.stderr)
     print(f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
-          f"lower {t['lower']:.2f} s, total {t['total']:.2f} s", file=sys.stderr)
+          f"lower {t['lower']:.2f} s" + (f", tune {t['tune']:.2f} s" if "tune" in t else "") +
+          f", total {t['total']:.2f} s", file=sys.stderr)
     if FLAGS.timings_json:
         with open(FLAGS.timings_json, "w") as f:
             json.dump(t, f, indent=2, sort_keys=True)

@@ -119,6 +119,23 @@ def _load_json(path: str) -> dict:
     return value
 
 
+def _tuning_rows(tuning: dict | None) -> list[list[object]]:
+    """The tuner's search as report rows (aot_compile --tune)."""
+    if not tuning:
+        return []
+    rows = []
+    for index, trial in enumerate(tuning["trials"]):
+        cache = trial.get("arena_cache_bytes")
+        rows.append([trial["memory_mode"], trial["optimise"], cache // 1024 if cache else "",
+                     _count(trial["total_cycles"]) if "total_cycles" in trial else trial.get("error", ""),
+                     _count(trial["npu_cycles"]) if "npu_cycles" in trial else "",
+                     f"{trial['sram_need_kib']:,.0f}" if "sram_need_kib" in trial else "",
+                     f"{trial['dram_used_kib']:,.0f}" if "dram_used_kib" in trial else "",
+                     "yes" if trial["fits"] else "no", trial["vela_seconds"],
+                     "chosen" if index == tuning["chosen"] else ""])
+    return rows
+
+
 def main(argv: list[str]) -> int:
     """Checks every input before the simulation starts: a bad one ends in one
     `run_model: error:` line and status 2 (127: no simulator)."""
@@ -186,6 +203,11 @@ def main(argv: list[str]) -> int:
                            ("off_chip_flash_total_bytes", "off-chip flash traffic")):
             if traffic.get(key):
                 estimates.append((label, f"{_count(traffic[key])} bytes"))
+        tuning = summary.get("tuning")
+        if tuning:
+            estimates.append(("tuned", f"{summary.get('memory_mode')} {' '.join(summary.get('vela_flags', []))}, "
+                                       f"the fastest of {len(tuning['trials'])} configurations tried within "
+                                       f"{tuning['sram_budget_kib']:,} KiB of SRAM (report: Tuning)"))
     else:
         say("[2/4] Vela's estimate: none (no Ethos-U delegate)")
     for label, value in estimates:
@@ -265,6 +287,7 @@ def main(argv: list[str]) -> int:
         delegation=[(k, "NPU", v) for k, v in sorted(delegated.items())] +
                    [(k, "CPU", v) for k, v in sorted(on_cpu.items())],
         layers=html_report.read_layers(FLAGS.intermediates),
+        tuning=_tuning_rows(summary.get("tuning")),
         notes=["Inference cycles (Vela's total_cycles: compute and memory stalls), compute cycles and memory "
                "traffic in Vela's section are Vela's estimates. The firmware drives the "
                "Ethos-U through its registers; on QEMU the NPU is the SDK's Ethos-U device, which executes the "

@@ -23,6 +23,8 @@ class Report:
     delegation: Sequence[tuple[str, str, int]]  # operator, where it runs, count
     layers: Sequence[Layer]
     notes: Sequence[str] = ()
+    # The tuner's search (aot_compile --tune): one row per configuration tried.
+    tuning: Sequence[Sequence[object]] = ()
 
 
 _STYLE = """
@@ -128,6 +130,10 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
         parts += ["<h2>Run on the board</h2>", _table(["figure", "value"], report.figures)]
     if report.estimates:
         parts += ["<h2>Vela's estimate</h2>", _table(["figure", "value"], report.estimates)]
+    if report.tuning:
+        parts += ["<h2>Tuning: Vela configurations tried</h2>",
+                  _table(["memory mode", "optimise", "arena cache KiB", "total cycles", "compute cycles",
+                          "SRAM KiB", "DRAM KiB", "fits", "Vela s", "chosen"], report.tuning)]
     if report.delegation:
         parts += ["<h2>Delegation map</h2>", _table(["operator", "runs on", "count"], report.delegation)]
     if pngs:

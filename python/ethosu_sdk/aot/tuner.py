@@ -1,0 +1,166 @@
+"""A search over Vela's options for the fastest NPU program that fits an SRAM
+budget (`aot_compile --tune`, `ethosu_model(tune = True)`).
+
+The model is lowered once; the TOSA graph of each Ethos-U partition is then
+compiled by Vela again under each candidate configuration (memory mode,
+optimisation strategy, arena cache size), and each candidate's figures come
+from Vela's own summary. A candidate fits when the SRAM it needs (Vela's
+SRAM figure plus its on-chip flash, which Sram_Only reads at SRAM speed) is
+within the budget. The winner has the lowest `total_cycles` (the inference with its
+memory stalls), ties broken by less SRAM, then by the order below; the
+caller lowers the model again with it, so the shipped program is exactly
+what a plain compilation with those options gives.
+
+Not searched yet: the input layout (NHWC needs the runtime to accept
+channels-last inputs) and the system config, which describes the board's
+memories and clocks and so is not ours to choose.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+import time
+from typing import Callable, Optional
+
+from ethosu_sdk.aot import vela_capture
+from ethosu_sdk.aot.errors import InvalidOptionError
+from ethosu_sdk.aot.targets import Target, TargetKind
+
+KIB = 1024
+
+# Memory modes of Vela's built-in configuration (Arm/vela.ini) a family can
+# run, fastest-first as a tie-break: everything in SRAM, then the tensor
+# arena in SRAM with read-only data in flash, then SRAM as a cache in front
+# of DRAM (U55 has no dedicated SRAM port).
+MEMORY_MODES = {
+    "ethos-u55": ("Sram_Only", "Shared_Sram"),
+    "ethos-u65": ("Sram_Only", "Shared_Sram", "Dedicated_Sram", "Dedicated_Sram_384KB"),
+    "ethos-u85": ("Sram_Only", "Shared_Sram", "Dedicated_Sram", "Dedicated_Sram_384KB"),
+}
+STRATEGIES = ("Performance", "Size")
+DEFAULT_STRATEGY = "Performance"  # Vela's
+# Arena cache sizes tried with Dedicated_Sram, as fractions of the budget.
+CACHE_FRACTIONS = (1.0, 0.5)
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    memory_mode: str
+    optimise: str
+    arena_cache_bytes: Optional[int] = None  # Dedicated_Sram only
+
+    @property
+    def vela_flags(self) -> tuple[str, ...]:
+        # Vela's default strategy goes unsaid, so the default configuration's
+        # flags (and .pte, which records them) are those of a plain compile.
+        flags = () if self.optimise == DEFAULT_STRATEGY else (f"--optimise={self.optimise}",)
+        if self.arena_cache_bytes is not None:
+            flags += (f"--arena-cache-size={self.arena_cache_bytes}",)
+        return flags
+
+    def describe(self) -> str:
+        cache = f", arena cache {self.arena_cache_bytes // KIB} KiB" if self.arena_cache_bytes else ""
+        return f"{self.memory_mode}, optimise {self.optimise}{cache}"
+
+
+@dataclasses.dataclass
+class Trial:
+    candidate: Candidate
+    figures: dict[str, object]  # Vela's totals over the partitions; empty when Vela refused
+    seconds: float
+    error: Optional[str] = None
+
+    @property
+    def sram_need_kib(self) -> float:
+        """SRAM the configuration needs: the arena (or cache) plus what Vela
+        calls on-chip flash, the read-only data that Sram_Only reads at SRAM
+        speed; a board gives that speed only from SRAM."""
+        return float(self.figures.get("sram_used_kib", 0)) + float(self.figures.get("on_chip_flash_used_kib", 0))
+
+    def fits(self, budget_bytes: int) -> bool:
+        return self.error is None and self.sram_need_kib * KIB <= budget_bytes
+
+    def as_row(self, budget_bytes: int) -> dict[str, object]:
+        row: dict[str, object] = {
+            "memory_mode": self.candidate.memory_mode,
+            "optimise": self.candidate.optimise,
+            "arena_cache_bytes": self.candidate.arena_cache_bytes,
+            "vela_seconds": round(self.seconds, 2),
+            "fits": self.fits(budget_bytes),
+        }
+        if self.error:
+            row["error"] = self.error
+        else:
+            row["sram_need_kib"] = self.sram_need_kib
+        for key in ("total_cycles", "npu_cycles", "sram_used_kib", "dram_used_kib", "off_chip_flash_used_kib"):
+            if key in self.figures:
+                row[key] = self.figures[key]
+        return row
+
+
+def candidates(target: Target, budget_bytes: int) -> list[Candidate]:
+    """Every configuration the search tries for `target`, in tie-break order."""
+    found: list[Candidate] = []
+    for mode in MEMORY_MODES[target.family]:
+        caches: tuple[Optional[int], ...] = (None,)
+        if mode == "Dedicated_Sram":  # the cache size is ours to pick, within the budget
+            caches = tuple(sorted({int(budget_bytes * f) // KIB * KIB for f in CACHE_FRACTIONS}, reverse=True))
+        for optimise in STRATEGIES:
+            for cache in caches:
+                found.append(Candidate(mode, optimise, cache))
+    return found
+
+
+def check_request(target: Target, budget_kib: Optional[int]) -> int:
+    """The budget in bytes; a clear error where tuning cannot apply."""
+    if target.kind is not TargetKind.ETHOS_U:
+        raise InvalidOptionError(f"--tune searches Vela's options: it needs an Ethos-U target, not {target.name}")
+    if not budget_kib or budget_kib <= 0:
+        raise InvalidOptionError("--tune needs --sram_budget_kib: the SRAM (KiB) the NPU may use on your board, "
+                                 "e.g. 384 for ExecuTorch's Dedicated_Sram_384KB or 2048 for a Corstone-300")
+    return budget_kib * KIB
+
+
+def search(target: Target, partitions: list[bytes], budget_bytes: int, time_budget_s: float,
+           flags_for: Callable[[Candidate], list[str]],
+           progress: Callable[[str], None]) -> tuple[list[Trial], Optional[Trial]]:
+    """Compiles every partition's TOSA graph under each candidate (until the
+    time budget is spent); returns all trials and the winner (None when
+    nothing fits)."""
+    from executorch.backends.arm import arm_vela
+
+    trials: list[Trial] = []
+    started = time.monotonic()
+    for candidate in candidates(target, budget_bytes):
+        if time.monotonic() - started > time_budget_s:
+            progress(f"tuning: time budget of {time_budget_s:.0f} s spent; {candidate.describe()} and later "
+                     "configurations not tried")
+            break
+        t = time.monotonic()
+        figures: list[dict[str, object]] = []
+        error = None
+        try:
+            for index, tosa in enumerate(partitions):
+                with tempfile.TemporaryDirectory(prefix="tune-") as work:
+                    flags = flags_for(candidate) + ["--verbose-performance"]
+                    with vela_capture.stdout_to_file(os.path.join(work, "vela.txt")):
+                        arm_vela.vela_compile(tosa, flags, verbose=False, intermediate_path=work)
+                    summary = vela_capture.find_summary_csv(os.path.join(work, "output"))
+                    if summary is None:
+                        raise RuntimeError(f"Vela wrote no summary for partition {index}")
+                    figures.append(vela_capture.read_summary_csv(summary))
+        except Exception as e:  # Vela rejects configurations it cannot place (e.g. too little SRAM)
+            error = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        trial = Trial(candidate, vela_capture.total_of(figures) if error is None else {},
+                      time.monotonic() - t, error)
+        trials.append(trial)
+        outcome = trial.error or (f"{trial.figures.get('total_cycles')} cycles, "
+                                  f"SRAM {trial.sram_need_kib:,.0f} KiB"
+                                  f"{'' if trial.fits(budget_bytes) else ' (over budget)'}")
+        progress(f"tuning: {candidate.describe()}: {outcome}")
+    fitting = [t for t in trials if t.fits(budget_bytes)]
+    best = min(fitting, key=lambda t: (float(t.figures.get("total_cycles", float("inf"))), t.sram_need_kib),
+               default=None)
+    return trials, best

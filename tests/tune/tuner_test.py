@@ -1,0 +1,46 @@
+"""What the tuner chose for kws_dscnn on an Ethos-U55-128 within 24 KiB of
+SRAM, checked against Vela: the shipped program's figures (Vela's summary
+of the final lowering) are those of the configuration the search picked,
+which is the fastest of those that fit."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+SUMMARY = json.loads(pathlib.Path("tests/tune/kws_u55_tuned.summary.json").read_text())
+TUNING = SUMMARY["tuning"]
+TRIALS = TUNING["trials"]
+CHOSEN = TRIALS[TUNING["chosen"]]
+
+
+def test_every_configuration_has_vela_figures_or_an_error() -> None:
+    modes = {(t["memory_mode"], t["optimise"]) for t in TRIALS}
+    assert modes == {(m, o) for m in ("Sram_Only", "Shared_Sram") for o in ("Performance", "Size")}
+    for trial in TRIALS:
+        assert ("total_cycles" in trial) != ("error" in trial), trial
+
+
+def test_the_budget_excludes_some_configurations() -> None:
+    assert TUNING["sram_budget_kib"] == 24
+    assert any(not t["fits"] for t in TRIALS), TRIALS
+    for trial in TRIALS:
+        if "error" not in trial:
+            assert trial["fits"] == (trial["sram_need_kib"] <= 24), trial
+
+
+def test_the_choice_is_the_fastest_that_fits() -> None:
+    assert CHOSEN["fits"]
+    fastest = min(t["total_cycles"] for t in TRIALS if t["fits"])
+    assert CHOSEN["total_cycles"] == fastest
+
+
+def test_the_shipped_program_is_the_chosen_configuration() -> None:
+    assert SUMMARY["memory_mode"] == CHOSEN["memory_mode"]
+    # Vela's default strategy (Performance) is left unsaid.
+    assert SUMMARY["vela_flags"] == ([] if CHOSEN["optimise"] == "Performance" else
+                                     [f"--optimise={CHOSEN['optimise']}"])
+    shipped = SUMMARY["vela_total"]
+    assert shipped["total_cycles"] == CHOSEN["total_cycles"]
+    assert shipped["npu_cycles"] == CHOSEN["npu_cycles"]
+    assert shipped["sram_used_kib"] + shipped.get("on_chip_flash_used_kib", 0) == CHOSEN["sram_need_kib"]
