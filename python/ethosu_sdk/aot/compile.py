@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, export, lowering, quantization, vela_capture
+from ethosu_sdk.aot import calibration, export, fast_scratch, lowering, quantization, vela_capture
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.models import UnknownModelError, load_model
@@ -187,6 +187,9 @@ def compile_model(
             "calibration_samples": len(samples),
             "system_config": target.system_config,
             "memory_mode": target.memory_mode,
+            # Region 2 the firmware must provide (Vela's arena cache); null off Ethos-U.
+            "fast_scratch_bytes": fast_scratch.fast_scratch_bytes(compile_spec.compiler_flags)
+            if target.kind is TargetKind.ETHOS_U else None,
             "tosa_spec": str(compile_spec.tosa_spec) if target.kind is not TargetKind.CPU else None,
             "pte": {"file": os.path.basename(paths[".pte"]), "size_bytes": len(pte), "sha256": _sha256(pte)},
             "delegates": [{"backend": d.id, "payload_bytes": d.payload_size} for d in plan.delegates],
