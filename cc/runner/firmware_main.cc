@@ -56,7 +56,7 @@ void AppendNpuFigures(const ethosu_sdk::backends::ethosu::DriverNpu& npu, TextBu
 int main() {
   const auto& memory = ethosu_sdk::firmware::kMemory;
   ethosu_sdk::backends::ethosu::DriverNpu& npu = ethosu_sdk::backends::ethosu::BoardDriverNpu();
-  static ethosu_sdk::backends::EthosUBackend ethosu_backend(npu);
+  static ethosu_sdk::backends::EthosUBackend ethosu_backend(npu, memory.fast_scratch);
   ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
   const size_t pte_size = Size(esdk_model_pte, esdk_model_pte_end);
   char buffer[256];
@@ -86,6 +86,7 @@ int main() {
   line.Str("ESDK MEMORY program=").UInt(pte_size).Str(" planned=").UInt(planned_bytes);
   line.Str(" runtime_arena_used=").UInt(runtime_arena.used()).Str(" runtime_arena=").UInt(runtime_arena.size());
   line.Str(" npu_scratch=").UInt(ethosu_backend.scratch_bytes());
+  line.Str(" fast_scratch=").UInt(memory.fast_scratch.size());
   line.Str(" peak=").UInt(planned_bytes + runtime_arena.used());
   Emit(line);
   line.Clear();

@@ -2,7 +2,11 @@
 // the line protocol (PROTOCOL.md) on stdout. Host-only (reads files).
 //
 //   host_runner --pte=model.pte --input=in.tensors [--expected=out.tensors]
-//               [--iterations=N] [--method=forward] [--quiet]
+//               [--iterations=N] [--method=forward] [--fast_scratch_bytes=N] [--quiet]
+//
+// --fast_scratch_bytes: the NPU's fast scratch (Vela's region 2, the arena
+// cache of its Dedicated_Sram modes); the default holds the largest one that
+// Vela's own configuration defines, so any such .pte runs.
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -53,6 +57,9 @@ bool ReadFile(const char* flag, const std::string& path, FileData* out) {
   return ok;
 }
 
+// Vela's Arm/vela.ini: Dedicated_Sram_512KB is its largest arena cache.
+constexpr size_t kDefaultFastScratchBytes = 512 * 1024;
+
 const char* Flag(const char* arg, const char* name) {
   const size_t n = std::strlen(name);
   return std::strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : nullptr;
@@ -63,6 +70,7 @@ const char* Flag(const char* arg, const char* name) {
 int main(int argc, char** argv) {
   std::string pte_path, input_path, expected_path, method = "forward";
   unsigned iterations = 1;
+  size_t fast_scratch_bytes = kDefaultFastScratchBytes;
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
     const char* v;
@@ -71,11 +79,12 @@ int main(int argc, char** argv) {
     else if ((v = Flag(argv[i], "--expected"))) expected_path = v;
     else if ((v = Flag(argv[i], "--method"))) method = v;
     else if ((v = Flag(argv[i], "--iterations"))) iterations = static_cast<unsigned>(std::strtoul(v, nullptr, 10));
+    else if ((v = Flag(argv[i], "--fast_scratch_bytes"))) fast_scratch_bytes = std::strtoull(v, nullptr, 10);
     else if (std::strcmp(argv[i], "--quiet") == 0) quiet = true;
     else {
       std::fprintf(stderr,
                    "host_runner: error: unknown argument '%s'; usage: host_runner --pte=FILE --input=FILE "
-                   "[--expected=FILE] [--method=NAME] [--iterations=N] [--quiet]\n",
+                   "[--expected=FILE] [--method=NAME] [--iterations=N] [--fast_scratch_bytes=N] [--quiet]\n",
                    argv[i]);
       return 2;
     }
@@ -128,7 +137,9 @@ int main(int argc, char** argv) {
   static ethosu_sdk::npu::WeightCache weight_cache(cache_memory.get(),
                                                    ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes);
   static ethosu_sdk::backends::ethosu::ModelNpu model({workspace.data(), workspace.size(), &weight_cache});
-  static ethosu_sdk::backends::EthosUBackend ethosu_backend(model);
+  static std::vector<unsigned long long> fast_scratch(fast_scratch_bytes / 8 + 1);
+  static ethosu_sdk::backends::EthosUBackend ethosu_backend(
+      model, {reinterpret_cast<uint8_t*>(fast_scratch.data()), fast_scratch_bytes});
   static ethosu_sdk::runtime::Backend* const backends[] = {&ethosu_backend};
   config.registries.backends = ethosu_sdk::runtime::BackendRegistry(backends, 1);
   config.runtime_arena = &runtime_arena;

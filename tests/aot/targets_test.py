@@ -11,6 +11,7 @@ from ethosu_sdk.aot import (
     UnknownTargetError,
     resolve_target,
 )
+from ethosu_sdk.aot.fast_scratch import fast_scratch_bytes
 from ethosu_sdk.aot.targets import check_quant_mode, make_compile_spec
 
 
@@ -57,3 +58,19 @@ def test_memory_options_are_rejected_off_ethos_u():
 
 def test_target_list_is_complete():
     assert len(ALL_TARGETS) == 11 + 2 + 1
+
+
+@pytest.mark.parametrize(
+    "name, memory_mode, extra, expected",
+    [
+        ("ethos-u85-256", None, [], 0),  # Sram_Only: no arena cache
+        ("ethos-u85-256", "Dedicated_Sram_384KB", [], 384 * 1024),
+        ("ethos-u85-1024", "Dedicated_Sram_512KB", [], 512 * 1024),
+        ("ethos-u85-256", "Dedicated_Sram_384KB", ["--arena-cache-size=200000"], 200000),
+        ("ethos-u65-256", None, [], 384 * 1024),  # ExecuTorch's U65 default spills
+        ("ethos-u55-128", None, [], 0),  # Shared_Sram
+    ],
+)
+def test_fast_scratch_follows_vela_memory_mode(name, memory_mode, extra, expected):
+    flags = make_compile_spec(resolve_target(name, memory_mode=memory_mode), QuantMode.INT8).compiler_flags
+    assert fast_scratch_bytes(list(flags) + extra) == expected

@@ -19,6 +19,8 @@ KWS = "tests/aot/kws_dscnn_u85_256"  # an Ethos-U85 model with its references
 RESNET_CPU = "tests/aot/resnet_blocks_cpu_int8"  # a CPU model of another input shape
 TOPK = "tests/bad_inputs/topk_cpu.pte"  # aten::topk.values, which has no CPU kernel
 TOO_LARGE = "tests/bad_inputs/too_large_u55"  # Vela's SRAM figure exceeds a Corstone-300's 2 MiB
+# KWS on an Ethos-U85 in Vela's Dedicated_Sram_384KB: it needs a 384 KiB fast scratch (region 2)
+KWS_SRAM = "tests/firmware_model/kws_dscnn_u85_dedicated_sram"
 TAMPERED = "tests/npu_firmware"  # KWS with a broken command stream: parse_error.pte, bus_error.pte
 
 TOOLS = {
@@ -154,6 +156,10 @@ CASES = [
          2, r"^ESDK ERROR NpuBusError instruction=\d+ command=\d+ Ethos-U: .*outside region 1"),
     Case("host_npu_bad_payload", "host_runner", ("--pte={in}/bad_payload.pte", f"--input={KWS}.input.tensors"), 2,
          r"^ESDK ERROR InvalidProgram .*vela: cmd_data lacks COP1 header"),
+    Case("host_fast_scratch_too_small", "host_runner",
+         (f"--pte={KWS_SRAM}.pte", f"--input={KWS_SRAM}.input.tensors", "--fast_scratch_bytes=1024"), 2,
+         r"^ESDK ERROR OutOfMemory .*Ethos-U fast scratch \(region 2, the NPU's SRAM arena cache\) too small for "
+         r"the model \(bytes, needed\) \(1024, 393216\)"),
     # pte_info (the Python .pte reader)
     Case("pte_info_missing", "pte_info", ("{in}/none.pte",), 1,
          r"^pte_info: error: cannot read .*/none\.pte: No such file or directory$"),

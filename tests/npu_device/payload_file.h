@@ -1,13 +1,16 @@
 // The Vela payload of a test input: a raw payload file (tests/npu's
 // <case>.payload) or a .pte (an ethosu_model's output, read through the
 // SDK's .pte loader: the first method's first delegate), held in 16-byte
-// aligned memory and parsed by the delegate's payload parser.
+// aligned memory and parsed by the delegate's payload parser. For a .pte the
+// fast scratch (region 2) size comes from the delegate's Vela flags, as the
+// backend takes it.
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 
+#include "cc/backends/ethosu/fast_scratch.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runtime/program.h"
 #include "schema/program_generated.h"
@@ -26,6 +29,19 @@ inline bool EndsWith(const char* s, const char* suffix) {
 }
 
 // False (and a line on stdout) if the file cannot be read or parsed.
+// The region-2 bytes a delegate's "compile_flags" spec names, if any.
+inline bool FastScratchOf(const executorch_flatbuffer::BackendDelegate& delegate, bool* found, uint32_t* bytes) {
+  *found = false;
+  const auto* specs = delegate.compile_specs();
+  for (uint32_t i = 0; specs != nullptr && i < specs->size(); ++i) {
+    const auto* spec = specs->Get(i);
+    if (spec->key() == nullptr || spec->value() == nullptr || spec->key()->str() != "compile_flags") continue;
+    const ethosu_sdk::Span<const uint8_t> flags(spec->value()->data(), spec->value()->size());
+    if (!ethosu_sdk::backends::ethosu::FastScratchFromVelaFlags(flags, found, bytes).ok()) return false;
+  }
+  return true;
+}
+
 inline bool LoadPayload(const char* path, PayloadFile* out) {
   if (!ethosu_sdk::npu_harness::ReadFile(path, &out->storage)) {
     printf("FAIL: cannot open %s\n", path);
@@ -33,6 +49,8 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
   }
   const uint8_t* data = out->storage.data();
   size_t size = out->storage.size();
+  bool has_flags = false;
+  uint32_t fast_scratch = 0;
   if (EndsWith(path, ".pte")) {
     ethosu_sdk::runtime::Program program;
     ethosu_sdk::Status loaded = ethosu_sdk::runtime::Program::Load(data, size, &program);
@@ -53,9 +71,14 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
     }
     data = processed->data();
     size = processed->size();
+    if (!FastScratchOf(*delegates->Get(0), &has_flags, &fast_scratch)) {
+      printf("FAIL: %s: Vela flags name no fast scratch size\n", path);
+      return false;
+    }
   }
   const ethosu_sdk::Status parsed = ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
   if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
+  if (has_flags) out->payload.fast_scratch_size = fast_scratch;
   return parsed.ok();
 }
 

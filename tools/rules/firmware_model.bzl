@@ -6,7 +6,8 @@
 links the model's .pte, reference input and expected output into the image
 (embedded_blob, in DDR), registers only the CPU kernels the .pte uses
 (selected_kernels), sizes the memory-planned buffers and the runtime arena
-from the .pte, adds the Ethos-U backend (driving the board's NPU through its
+from the .pte and the NPU's fast scratch (in the board's SRAM) from the
+model's summary, adds the Ethos-U backend (driving the board's NPU through its
 registers) and the runner main (cc/runner/firmware_main.cc). The result is a
 firmware_image.
 """
@@ -25,6 +26,7 @@ def ethosu_firmware(
         model,
         board = "qemu_an547",
         runtime_arena_bytes = 0,
+        fast_scratch_bytes = -1,
         pte = None,
         **kwargs):
     """A firmware_image `name` running `model` on `board`.
@@ -36,6 +38,9 @@ def ethosu_firmware(
       runtime_arena_bytes: arena for method state and the NPU delegates'
         scratch (in the board's DDR); 0 (default): computed from the .pte
         (python/ethosu_sdk/firmware/gen_memory.py).
+      fast_scratch_bytes: the NPU's fast scratch (Vela's region 2, the
+        arena cache of its Dedicated_Sram memory modes) in the board's SRAM;
+        -1 (default): what the model's summary says it needs.
       pte: a .pte to embed instead of the model's own (tests use a corrupted
         one); kernels, memory sizes, input and expected output still come
         from `model`.
@@ -69,11 +74,13 @@ def ethosu_firmware(
         outs = [name + "_memory.cc"],
         # The board may be a select(): the string concatenation keeps it one.
         # A model whose Vela memory figures exceed the board's fails here.
-        cmd = "$(location %s) --pte=$(location %s) --summary=$(location %s) --runtime_arena_bytes=%d --out=$@ " % (
+        cmd = ("$(location %s) --pte=$(location %s) --summary=$(location %s) --runtime_arena_bytes=%d " +
+               "--fast_scratch_bytes=%d --out=$@ ") % (
             Label("//python/ethosu_sdk/firmware:gen_memory"),
             model_pte,
             model_summary,
             runtime_arena_bytes,
+            fast_scratch_bytes,
         ) + "--board=" + board,
         tools = [Label("//python/ethosu_sdk/firmware:gen_memory")],
         testonly = testonly,

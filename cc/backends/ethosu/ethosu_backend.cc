@@ -1,6 +1,9 @@
 #include "cc/backends/ethosu/ethosu_backend.h"
 
+#include <cstring>
+
 #include "cc/backends/ethosu/delegate_io.h"
+#include "cc/backends/ethosu/fast_scratch.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/platform/platform.h"
 
@@ -10,8 +13,26 @@ namespace {
 struct Handle {
   ethosu::VelaPayload payload;
   uint8_t* scratch = nullptr;
-  uint8_t* fast_scratch = nullptr;  // region 2, if the payload needs one (U65)
+  uint8_t* fast_scratch = nullptr;  // region 2, if the payload needs one
 };
+
+constexpr char kVelaFlagsKey[] = "compile_flags";
+
+// Region-2 bytes the delegate needs: what its Vela flags say, else the
+// payload's own default (U65 streams: ExecuTorch's Dedicated_Sram_384KB).
+Status FastScratchNeeded(const runtime::DelegateInit& init, uint32_t payload_default, uint32_t* bytes) {
+  *bytes = payload_default;
+  for (const runtime::CompileSpec& spec : init.compile_specs) {
+    if (spec.key.size() != strlen(kVelaFlagsKey) || memcmp(spec.key.data(), kVelaFlagsKey, spec.key.size()) != 0) {
+      continue;
+    }
+    bool found = false;
+    uint32_t from_flags = 0;
+    ESDK_RETURN_IF_ERROR(ethosu::FastScratchFromVelaFlags(spec.value, &found, &from_flags));
+    if (found) *bytes = from_flags;
+  }
+  return Status::Ok();
+}
 
 // The delegate's failure as the runtime reports it: its own code and
 // command offset, the message saying where it came from.
@@ -42,16 +63,18 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
                          static_cast<long long>(init.arena->size() - init.arena->used()));
   }
   scratch_bytes_ += h->payload.scratch_size;
-  if (h->payload.fast_scratch_size > 0) {
-    h->fast_scratch = static_cast<uint8_t*>(init.arena->Allocate(h->payload.fast_scratch_size, 16));
-    if (h->fast_scratch == nullptr) {
-      return Status::Error(ErrorCode::kOutOfMemory,
-                           "arena too small for Ethos-U fast scratch (bytes, free) (%lld, %lld)",
-                           static_cast<long long>(h->payload.fast_scratch_size),
-                           static_cast<long long>(init.arena->size() - init.arena->used()));
-    }
-    scratch_bytes_ += h->payload.fast_scratch_size;
+  uint32_t fast_needed = 0;
+  ESDK_RETURN_IF_ERROR(FromNpu(FastScratchNeeded(init, h->payload.fast_scratch_size, &fast_needed)));
+  if (fast_needed > fast_scratch_.size()) {
+    return Status::Error(ErrorCode::kOutOfMemory,
+                         "Ethos-U fast scratch (region 2, the NPU's SRAM arena cache) too small for the model "
+                         "(bytes, needed) (%lld, %lld)",
+                         static_cast<long long>(fast_scratch_.size()), static_cast<long long>(fast_needed));
   }
+  // Bound to exactly what Vela may use: a stray access beyond it faults.
+  h->payload.fast_scratch_size = fast_needed;
+  if (fast_needed > 0) h->fast_scratch = fast_scratch_.data();
+  if (fast_needed > fast_scratch_needed_) fast_scratch_needed_ = fast_needed;
   *handle = h;
   return Status::Ok();
 }

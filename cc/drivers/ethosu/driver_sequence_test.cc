@@ -140,6 +140,15 @@ void TestU85Layout() {
   Expect(driver.Run(MakeJob(0x20007000u, 0x20000118u), nullptr).ok(), "U85 job");
   auto& at = npu.regs_at_start;
   Expect(at.count(mmio::u85::kAxiSram) == 1 && at.count(mmio::u85::kAxiExt) == 1, "U85 AXI_SRAM/AXI_EXT set");
+  // Region 2 (the fast scratch of Vela's Dedicated_Sram modes) is the NPU's
+  // SRAM: its REGIONCFG entry names a MEM_ATTR set whose AXI port (bit 2) is
+  // SRAM (0); the weights (region 0) go out on the external port.
+  const auto port_of = [&](int region) {
+    const uint32_t set = (at[mmio::kRegioncfg] >> mmio::RegioncfgShift(region)) & 3u;
+    return (at[mmio::u85::kMemAttr0 + 4u * set] >> 2) & 1u;
+  };
+  Expect(port_of(2) == 0 && port_of(0) == 1, "U85 region 2 on the SRAM port, region 0 on EXT");
+  Expect(at[mmio::BasepLow(2)] == uint32_t(Address(fast)), "U85 BASEP2 is the fast scratch");
   Expect((at[mmio::u85::kPmuBase + mmio::pmu::kPmcntenset] & mmio::pmu::kCycleCounterBit) != 0, "U85 PMU block");
 }
 

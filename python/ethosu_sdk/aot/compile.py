@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, export, lowering, quantization, tuner, vela_capture
+from ethosu_sdk.aot import calibration, export, fast_scratch, lowering, quantization, tuner, vela_capture
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.models import UnknownModelError, load_model
@@ -213,6 +213,9 @@ def compile_model(
             "memory_mode": target.memory_mode,
             "vela_flags": list(target.vela_flags),
             "tuning": tuning,
+            # Region 2 the firmware must provide (Vela's arena cache); null off Ethos-U.
+            "fast_scratch_bytes": fast_scratch.fast_scratch_bytes(compile_spec.compiler_flags)
+            if target.kind is TargetKind.ETHOS_U else None,
             "tosa_spec": str(compile_spec.tosa_spec) if target.kind is not TargetKind.CPU else None,
             "pte": {"file": os.path.basename(paths[".pte"]), "size_bytes": len(pte), "sha256": _sha256(pte)},
             "delegates": [{"backend": d.id, "payload_bytes": d.payload_size} for d in plan.delegates],

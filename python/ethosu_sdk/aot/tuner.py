@@ -31,13 +31,14 @@ from ethosu_sdk.aot.targets import Target, TargetKind
 KIB = 1024
 
 # Memory modes of Vela's built-in configuration (Arm/vela.ini) a family can
-# run, fastest-first as a tie-break: everything in SRAM, then the tensor
-# arena in SRAM with read-only data in flash, then SRAM as a cache in front
-# of DRAM (U55 has no dedicated SRAM port).
+# run, in tie-break order: everything in SRAM, then the tensor arena in SRAM
+# with read-only data in flash, then SRAM as a cache in front of DRAM (U55
+# has no dedicated SRAM port). The named 384 KB cache comes before a cache
+# size of our own, so an equal schedule ships with no extra Vela flag.
 MEMORY_MODES = {
     "ethos-u55": ("Sram_Only", "Shared_Sram"),
-    "ethos-u65": ("Sram_Only", "Shared_Sram", "Dedicated_Sram", "Dedicated_Sram_384KB"),
-    "ethos-u85": ("Sram_Only", "Shared_Sram", "Dedicated_Sram", "Dedicated_Sram_384KB"),
+    "ethos-u65": ("Sram_Only", "Shared_Sram", "Dedicated_Sram_384KB", "Dedicated_Sram"),
+    "ethos-u85": ("Sram_Only", "Shared_Sram", "Dedicated_Sram_384KB", "Dedicated_Sram"),
 }
 STRATEGIES = ("Performance", "Size")
 DEFAULT_STRATEGY = "Performance"  # Vela's

@@ -271,9 +271,11 @@ def main(argv: list[str]) -> int:
     if memory:
         say(f"      memory: program {_count(memory['program'])}, planned arena {_count(memory['planned'])}, "
             f"runtime arena {_count(memory['runtime_arena_used'])} of {_count(memory['runtime_arena'])} "
-            f"(NPU scratch {_count(memory['npu_scratch'])}), peak {_count(memory['peak'])} bytes")
-        for key in ("program", "planned", "runtime_arena_used", "npu_scratch", "peak"):
-            figures.append((f"memory: {key.replace('_', ' ')} (bytes)", _count(memory[key])))
+            f"(NPU scratch {_count(memory['npu_scratch'])}), peak {_count(memory['peak'])} bytes"
+            + (f"; NPU fast scratch (SRAM) {_count(memory['fast_scratch'])} bytes" if memory.get("fast_scratch") else ""))
+        for key in ("program", "planned", "runtime_arena_used", "npu_scratch", "fast_scratch", "peak"):
+            if key in memory:
+                figures.append((f"memory: {key.replace('_', ' ')} (bytes)", _count(memory[key])))
     if sizes:
         figures.append(("firmware text / data / bss (bytes)", f"{_count(sizes.text)} / {_count(sizes.data)} / {_count(sizes.bss)}"))
     result = "PASS" if verdict.passed else "FAIL"

@@ -1,0 +1,50 @@
+// Region-2 sizes from the Vela flags ExecuTorch stores beside a payload.
+#include "cc/backends/ethosu/fast_scratch.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+using ethosu_sdk::Span;
+using ethosu_sdk::backends::ethosu::FastScratchFromVelaFlags;
+
+int failures = 0;
+
+// Expects `flags` to parse (or not, `ok`) to `found` and `bytes`.
+void Expect(const char* flags, bool ok, bool found, uint32_t bytes) {
+  bool got_found = true;
+  uint32_t got_bytes = 1;
+  const Span<const uint8_t> span(reinterpret_cast<const uint8_t*>(flags), strlen(flags));
+  const bool got_ok = FastScratchFromVelaFlags(span, &got_found, &got_bytes).ok();
+  if (got_ok != ok || (ok && (got_found != found || got_bytes != bytes))) {
+    std::printf("FAIL '%s': ok %d found %d bytes %u\n", flags, got_ok, got_found, unsigned(got_bytes));
+    ++failures;
+  }
+}
+
+}  // namespace
+
+int main() {
+  constexpr char kU85[] = "--accelerator-config=ethos-u85-256 --config=Arm/vela.ini --output-format=raw "
+                          "--system-config=Ethos_U85_SYS_DRAM_Mid ";
+  char flags[256];
+  const auto with = [&](const char* tail) {
+    std::snprintf(flags, sizeof(flags), "%s%s", kU85, tail);
+    return flags;
+  };
+  Expect(with("--memory-mode=Sram_Only"), true, true, 0);
+  Expect(with("--memory-mode=Shared_Sram"), true, true, 0);
+  Expect(with("--memory-mode=Dedicated_Sram_384KB"), true, true, 384 * 1024);
+  Expect(with("--memory-mode=Dedicated_Sram_512KB"), true, true, 512 * 1024);
+  Expect(with("--arena-cache-size=200000 --memory-mode=Dedicated_Sram_384KB"), true, true, 200000);
+  Expect(with("--arena-cache-size=200000 --memory-mode=Sram_Only"), true, true, 0);  // no region 2
+  Expect(with("--memory-mode=Dedicated_Sram"), false, false, 0);                     // size unknown
+  Expect(with("--memory-mode=Dedicated_Sram_xKB"), false, false, 0);
+  Expect(with("--arena-cache-size=12x --memory-mode=Dedicated_Sram_384KB"), false, false, 0);
+  Expect(with("--arena-cache-size=99999999999 --memory-mode=Dedicated_Sram_384KB"), false, false, 0);
+  Expect(kU85, true, false, 0);  // no memory mode: the payload's default applies
+  Expect("", true, false, 0);
+  if (failures == 0) std::printf("PASS\n");
+  return failures == 0 ? 0 : 1;
+}
