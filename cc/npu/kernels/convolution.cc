@@ -25,7 +25,7 @@ struct Shape {
 Shape ShapeOf(const Operation& op) {
   const bool depthwise = op.kind == OperationKind::kDepthwise;
   const int cin = depthwise ? 1 : op.ifm.depth;
-  return {op.window.taps(), cin, depthwise ? op.ofm.depth : cin};
+  return {int(op.window.taps()), cin, depthwise ? op.ofm.depth : cin};  // bounded by CheckWindow
 }
 
 // The accumulator with its bias, as the output stage takes it: U85 adds the

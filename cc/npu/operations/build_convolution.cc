@@ -31,6 +31,7 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
                                      &op->output.activation));
   if (depthwise && ifm.depth < ofm.depth) return StreamError("depthwise IFM depth too small");
   op->window = MakeWindow(r, ofm);
+  ESDK_RETURN_IF_ERROR(CheckWindow(op->window));
   const Window& w = op->window;
   const uint64_t cin = depthwise ? 1 : uint64_t(ifm.depth);
   op->macs = uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(w.taps()) * cin;

@@ -75,6 +75,7 @@ Status BuildPooling(Context& ctx, int mode, Operation* op) {
     return Status::Error(ErrorCode::kNpuUnsupported, "pooling mode %d not supported", mode);
   }
   op->window = MakeWindow(r, ofm);
+  ESDK_RETURN_IF_ERROR(CheckWindow(op->window));
   const Window& w = op->window;
   const bool reduce = mode == kPoolReduceSum;
   ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth *

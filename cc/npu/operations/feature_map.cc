@@ -151,7 +151,9 @@ void FeatureMap::LoadChannels(int y, int x, int count, int32_t* out) const {
     }
     return;
   }
-  for (int c = 0; c < count; ++c) out[c] = Load(y, x, c) - zero_point;
+  // Wraps like 32-bit hardware arithmetic: a guest may give a 32-bit IFM a
+  // zero point (Vela gives them 0).
+  for (int c = 0; c < count; ++c) out[c] = int32_t(uint32_t(Load(y, x, c)) - uint32_t(zero_point));
 }
 
 void FeatureMap::LoadChannels(int y, int x, int count, int16_t* out) const {

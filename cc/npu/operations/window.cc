@@ -37,4 +37,12 @@ Window MakeWindow(const RegisterFile& r, const FeatureMap& ofm) {
   return w;
 }
 
+Status CheckWindow(const Window& w) {
+  if (w.taps() > kMaxKernelTaps) {
+    return Status::Error(ErrorCode::kNpuLimit, "kernel of %dx%d taps, limit %lld", w.kernel_w, w.kernel_h,
+                         static_cast<long long>(kMaxKernelTaps));
+  }
+  return Status::Ok();
+}
+
 }  // namespace ethosu_sdk::npu

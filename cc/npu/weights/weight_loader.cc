@@ -109,7 +109,7 @@ void FillCommon(const RegisterFile& r, bool depthwise, int ofm_depth, int ifm_de
   layout->ofm_block_depth = r[kOfmBlkDepthM1] + 1;
   layout->ifm_bits = IfmBits(r);
   layout->traversal = Traversal(r, depthwise);
-  s->taps = k.kernel_w * k.kernel_h;
+  s->taps = k.kernel_w * k.kernel_h;  // bounded: the operation ran CheckWindow first
   s->ifm_depth = layout->ifm_depth;
 }
 
