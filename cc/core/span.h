@@ -41,6 +41,13 @@ class Span {
   size_t size_ = 0;
 };
 
+// Whether `text` (NUL-terminated) is exactly the characters of `s`, which
+// need not be: names and keys read from a program.
+inline bool Equals(Span<const char> s, const char* text) {
+  const size_t n = __builtin_strlen(text);
+  return s.size() == n && __builtin_memcmp(s.data(), text, n) == 0;
+}
+
 }  // namespace ethosu_sdk
 
 #endif  // ETHOSU_SDK_CC_CORE_SPAN_H_

@@ -38,10 +38,21 @@ void SubspansStayInside() {
   CORE_CHECK(span.subspan(1, 0).empty());
 }
 
+void EqualsComparesWholeText() {
+  const char key[] = {'f', 'l', 'a', 'g', 's', 'X'};  // not NUL-terminated
+  const Span<const char> flags(key, 5);
+  CORE_CHECK(Equals(flags, "flags"));
+  CORE_CHECK(!Equals(flags, "flag"));
+  CORE_CHECK(!Equals(flags, "flagsX"));
+  CORE_CHECK(!Equals(flags, "Flags"));
+  CORE_CHECK(Equals(Span<const char>(), ""));
+}
+
 }  // namespace
 
 int main() {
   ViewsAnArray();
   SubspansStayInside();
+  EqualsComparesWholeText();
   return ethosu_sdk::core_test::Finish("span_test");
 }

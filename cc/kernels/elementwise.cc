@@ -11,11 +11,6 @@
 namespace ethosu_sdk::kernels {
 namespace {
 
-bool Equals(String s, const char* text) {
-  const size_t n = __builtin_strlen(text);
-  return s.size() == n && __builtin_memcmp(s.data(), text, n) == 0;
-}
-
 enum class BinaryOp { kAdd, kSub, kMul };
 
 template <typename T>

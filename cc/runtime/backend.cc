@@ -1,13 +1,12 @@
 #include "cc/runtime/backend.h"
 
-#include <cstring>
+#include "cc/core/span.h"
 
 namespace ethosu_sdk::runtime {
 
 Backend* BackendRegistry::Find(const char* id, size_t id_size) const {
   for (size_t i = 0; i < count_; ++i) {
-    const char* name = backends_[i]->Id();
-    if (std::strlen(name) == id_size && std::memcmp(name, id, id_size) == 0) return backends_[i];
+    if (Equals({id, id_size}, backends_[i]->Id())) return backends_[i];
   }
   return nullptr;
 }

@@ -1,8 +1,7 @@
 #include "cc/backends/ethosu/ethosu_backend.h"
 
-#include <cstring>
-
 #include "cc/backends/ethosu/delegate_io.h"
+#include "cc/core/span.h"
 #include "cc/backends/ethosu/fast_scratch.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/platform/platform.h"
@@ -23,9 +22,7 @@ constexpr char kVelaFlagsKey[] = "compile_flags";
 Status FastScratchNeeded(const runtime::DelegateInit& init, uint32_t payload_default, uint32_t* bytes) {
   *bytes = payload_default;
   for (const runtime::CompileSpec& spec : init.compile_specs) {
-    if (spec.key.size() != strlen(kVelaFlagsKey) || memcmp(spec.key.data(), kVelaFlagsKey, spec.key.size()) != 0) {
-      continue;
-    }
+    if (!Equals(spec.key, kVelaFlagsKey)) continue;
     bool found = false;
     uint32_t from_flags = 0;
     ESDK_RETURN_IF_ERROR(ethosu::FastScratchFromVelaFlags(spec.value, &found, &from_flags));
