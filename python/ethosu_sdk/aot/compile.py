@@ -184,17 +184,17 @@ def compile_model(
         if options.tune:
             timings["lower"] = time.monotonic() - t
             t = time.monotonic()
-            first = target
-            target, tuning = _tune(options, target, mode, partitions, budget_bytes, progress)
+            tuned, tuning = _tune(options, target, mode, partitions, budget_bytes, progress)
             timings["tune"] = time.monotonic() - t
             t = time.monotonic()
-        if options.tune and target != first:  # else the first lowering is the tuned program
-            progress(f"lowering again with {target.memory_mode} {' '.join(target.vela_flags)}")
-            compile_spec = make_compile_spec(target, mode)
-            # A fresh export: lowering may rewrite the program it is given.
-            with _phase(options.model, "exporting"):
-                program_to_lower = export.export_program(converted, inputs, options.strict_export)
-            edge, program, partitions = lower_once(program_to_lower, target, compile_spec, "vela-tuned")
+            if tuned != target:  # else the first lowering is the tuned program
+                target = tuned
+                progress(f"lowering again with {target.memory_mode} {' '.join(target.vela_flags)}")
+                compile_spec = make_compile_spec(target, mode)
+                # A fresh export: lowering may rewrite the program it is given.
+                with _phase(options.model, "exporting"):
+                    program_to_lower = export.export_program(converted, inputs, options.strict_export)
+                edge, program, partitions = lower_once(program_to_lower, target, compile_spec, "vela-tuned")
         pte = bytes(program.buffer)
         timings["lower"] = timings.get("lower", 0.0) + time.monotonic() - t
         progress(f"lowered in {timings['lower']:.1f} s: .pte of {len(pte)} bytes")

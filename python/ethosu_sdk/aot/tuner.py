@@ -25,6 +25,7 @@ import time
 from typing import Callable, Optional
 
 from ethosu_sdk.aot import vela_capture
+from ethosu_sdk.firmware import board_memory
 from ethosu_sdk.aot.errors import InvalidOptionError
 from ethosu_sdk.aot.targets import Target, TargetKind
 
@@ -75,10 +76,8 @@ class Trial:
 
     @property
     def sram_need_kib(self) -> float:
-        """SRAM the configuration needs: the arena (or cache) plus what Vela
-        calls on-chip flash, the read-only data that Sram_Only reads at SRAM
-        speed; a board gives that speed only from SRAM."""
-        return float(self.figures.get("sram_used_kib", 0)) + float(self.figures.get("on_chip_flash_used_kib", 0))
+        """SRAM the configuration needs (board_memory.sram_need_kib)."""
+        return sum(board_memory.sram_need_kib(self.figures))
 
     def fits(self, budget_bytes: int) -> bool:
         return self.error is None and self.sram_need_kib * KIB <= budget_bytes
@@ -148,7 +147,7 @@ def search(target: Target, partitions: list[bytes], budget_bytes: int, time_budg
                     flags = flags_for(candidate) + ["--verbose-performance"]
                     with vela_capture.stdout_to_file(os.path.join(work, "vela.txt")):
                         arm_vela.vela_compile(tosa, flags, verbose=False, intermediate_path=work)
-                    summary = vela_capture.find_summary_csv(os.path.join(work, "output"))
+                    summary = vela_capture.summary_csv(vela_capture.csv_files(os.path.join(work, "output")))
                     if summary is None:
                         raise RuntimeError(f"Vela wrote no summary for partition {index}")
                     figures.append(vela_capture.read_summary_csv(summary))

@@ -75,10 +75,8 @@ def capture_vela(directory: str) -> Iterator[list[VelaPartition]]:
         flags = list(args) + ["--verbose-performance"]
         result = original(tosa_flatbuffer, flags, verbose=False, intermediate_path=work,
                           block_placements=block_placements)
-        output = os.path.join(work, "output")
-        files = {name: os.path.join(output, name) for name in sorted(os.listdir(output))
-                 if name.endswith(".csv")} if os.path.isdir(output) else {}
-        summary = find_summary_csv(output)
+        files = csv_files(os.path.join(work, "output"))
+        summary = summary_csv(files)
         figures = read_summary_csv(summary) if summary else {}
         partitions.append(VelaPartition(index, bytes(tosa_flatbuffer), figures, files))
         return result
@@ -106,13 +104,17 @@ def stdout_to_file(path: str) -> Iterator[None]:
             os.close(saved)
 
 
-def find_summary_csv(output_dir: str) -> Optional[str]:
-    """Vela's summary CSV in its output directory (named after the system
-    config), or None."""
+def csv_files(output_dir: str) -> dict[str, str]:
+    """Vela's CSV reports in its output directory: file name -> path."""
     if not os.path.isdir(output_dir):
-        return None
-    names = sorted(n for n in os.listdir(output_dir) if n.endswith(".csv") and "_summary_" in n)
-    return os.path.join(output_dir, names[0]) if names else None
+        return {}
+    return {name: os.path.join(output_dir, name) for name in sorted(os.listdir(output_dir))
+            if name.endswith(".csv")}
+
+
+def summary_csv(files: dict[str, str]) -> Optional[str]:
+    """The summary among csv_files (named after the system config), or None."""
+    return next((path for name, path in files.items() if "_summary_" in name), None)
 
 
 def total_figures(partitions: list[VelaPartition]) -> dict[str, object]:

@@ -40,16 +40,22 @@ def _kib(value: float) -> str:
     return f"{value:,.0f} KiB"
 
 
+def sram_need_kib(figures: dict) -> tuple[float, float]:
+    """(tensors, weights): the SRAM in KiB a schedule with Vela's summary
+    `figures` needs. What Vela calls on-chip flash is read-only data read at
+    SRAM speed (Sram_Only's weights): on these boards only SRAM gives that
+    speed. The tuner (python/ethosu_sdk/aot/tuner.py) budgets the same sum."""
+    return float(figures.get("sram_used_kib", 0)), float(figures.get("on_chip_flash_used_kib", 0))
+
+
 def check_fits(summary: dict, board: str) -> None:
     """Raises ModelDoesNotFit when Vela's figures in an aot_compile summary
     exceed `board`'s memories."""
     memory = BOARD_MEMORY[board]
     figures = summary.get("vela_total") or {}
     mode = summary.get("memory_mode")
-    # What Vela calls on-chip flash is read-only data read at SRAM speed
-    # (Sram_Only's weights): on these boards only SRAM gives that speed.
-    arena = float(figures.get("sram_used_kib", 0)) * KIB
-    constants = float(figures.get("on_chip_flash_used_kib", 0)) * KIB
+    arena_kib, constants_kib = sram_need_kib(figures)
+    arena, constants = arena_kib * KIB, constants_kib * KIB
     sram = arena + constants
     if sram > memory.sram_bytes:
         split = f": {_kib(arena / KIB)} of tensors, {_kib(constants / KIB)} of weights" if constants else ""
