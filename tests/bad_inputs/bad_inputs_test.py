@@ -68,6 +68,10 @@ CASES = [
          2, r"^aot_compile: error: output directory '.*/no' does not exist$"),
     Case("aot_output_dir_unwritable", "aot_compile", ("--model=mlp_softmax", "--target=cpu", "--output=/proc/m.pte"),
          2, r"^aot_compile: error: cannot write to output directory '/proc': \w"),
+    Case("aot_nhwc_without_image_input", "aot_compile",
+         ("--model=mlp_softmax", "--target=ethos-u85-256", "--input_layout=nhwc", AOT_OUT), 2,
+         r"^aot_compile: error: input layout nhwc needs a 4-D \(N, C, H, W\) input but the model takes \[1, \d+\]: "
+         r"leave the input layout at nchw$"),
     Case("aot_float_on_npu", "aot_compile",
          ("--model=mlp_softmax", "--target=ethos-u85-256", "--quantize=none", AOT_OUT), 2,
          r"^aot_compile: error: ethos-u85-256 runs integer graphs only: use --quantize=int8 or a16w8$"),

@@ -84,6 +84,8 @@ def _ethosu_model_impl(ctx):
         args.add("--system_config=" + ctx.attr.system_config)
     if ctx.attr.memory_mode:
         args.add("--memory_mode=" + ctx.attr.memory_mode)
+    if ctx.attr.input_layout != "nchw":
+        args.add("--input_layout=" + ctx.attr.input_layout)
     if ctx.attr.tune:
         args.add("--tune")
         args.add("--sram_budget_kib=%d" % ctx.attr.sram_budget_kib)
@@ -144,6 +146,7 @@ _ethosu_model = rule(
         "calibration": attr.label_list(allow_files = [".tensors"]),
         "state_dict": attr.label(allow_single_file = True),
         "intermediates": attr.bool(default = False),
+        "input_layout": attr.string(default = "nchw", values = ["nchw", "nhwc"]),
         "tune": attr.bool(default = False),
         "sram_budget_kib": attr.int(default = 0),
         "tune_time_budget_s": attr.int(default = 600),
@@ -166,6 +169,7 @@ def ethosu_model(
         memory_mode = None,
         state_dict = None,
         intermediates = False,
+        input_layout = "nchw",
         tune = False,
         sram_budget_kib = 0,
         tune_time_budget_s = 600,
@@ -191,8 +195,13 @@ def ethosu_model(
       state_dict: optional state-dict file to load into the model.
       intermediates: also output `<name>.intermediates/` (TOSA flatbuffers,
         Vela reports, delegation table).
-      tune: search Vela's options (memory mode, optimisation strategy,
-        arena cache size) for the lowest total_cycles that fits
+      input_layout: "nchw" (PyTorch's) or "nhwc": 4-D inputs channels-last,
+        so the program takes images pixel by pixel with the channels
+        innermost and the NPU does no input transpose. `<name>.input.tensors`
+        holds the input in that memory order.
+      tune: search the input layout (for a 4-D input) and Vela's options
+        (memory mode, optimisation strategy, arena cache size) for the
+        lowest total_cycles that fits
         `sram_budget_kib` (python/ethosu_sdk/aot/tuner.py); the search is in
         the summary and the run report. `system_config`/`memory_mode` are
         then the starting point only.
@@ -229,6 +238,7 @@ def ethosu_model(
         memory_mode = memory_mode or "",
         state_dict = state_dict,
         intermediates = intermediates,
+        input_layout = input_layout,
         tune = tune,
         sram_budget_kib = sram_budget_kib,
         tune_time_budget_s = tune_time_budget_s,

@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, export, fast_scratch, lowering, quantization, tuner, vela_capture
+from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.models import UnknownModelError, load_model
@@ -56,6 +56,7 @@ class CompileOptions:
     tune: bool = False  # search Vela's options (tuner.py) within sram_budget_kib
     sram_budget_kib: Optional[int] = None
     tune_time_budget_s: float = 600.0
+    input_layout: str = "nchw"  # nchw | nhwc (layout.py); --tune searches both
 
 
 @dataclasses.dataclass
@@ -80,8 +81,11 @@ def _as_tuple(value) -> tuple[torch.Tensor, ...]:
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
-def _stored(tensors: tuple[torch.Tensor, ...], qparams: list[tuple[float, int]]) -> list[StoredTensor]:
-    return [StoredTensor(t.detach().contiguous().numpy(), s, z) for t, (s, z) in zip(tensors, qparams)]
+def _stored(tensors: tuple[torch.Tensor, ...], qparams: list[tuple[float, int]],
+            dim_orders: list[tuple[int, ...]]) -> list[StoredTensor]:
+    """Tensor-file records in the program's memory order (layout.py)."""
+    return [StoredTensor(layout.in_memory_order(t, order), s, z)
+            for t, (s, z), order in zip(tensors, qparams, dim_orders)]
 
 
 def _sha256(blob: bytes) -> str:
@@ -117,6 +121,7 @@ def compile_model(
     mode = QuantMode.parse(options.quantize)
     target = resolve_target(options.target, options.system_config, options.memory_mode)
     check_quant_mode(target, mode)
+    input_layout = layout.InputLayout.parse(options.input_layout)
     budget_bytes = tuner.check_request(target, options.sram_budget_kib) if options.tune else 0
     if mode is QuantMode.NONE and (options.calibration_dir or options.calibration_files):
         raise InvalidOptionError("calibration data needs a quantized compilation (--quantize=int8 or a16w8)")
@@ -136,6 +141,7 @@ def compile_model(
     with _phase(options.model, "building"):
         loaded = load_model(options.model, seed=options.seed, state_dict_path=options.state_dict)
     inputs = loaded.example_inputs
+    layout.apply(inputs, input_layout)  # a layout the model cannot take fails before any work
     samples = calibration.calibration_samples(
         options.calibration_dir, options.calibration_files, inputs) if mode is not QuantMode.NONE else []
     timings["load"] = time.monotonic() - t
@@ -145,7 +151,8 @@ def compile_model(
     t = time.monotonic()
     if mode is QuantMode.NONE:
         with _phase(options.model, "exporting"):
-            program_to_lower = export.export_program(loaded.module, inputs, options.strict_export)
+            program_to_lower = export.export_program(
+                loaded.module, layout.apply(inputs, input_layout), options.strict_export)
             with torch.no_grad():
                 expected = _as_tuple(loaded.module(*inputs))
         in_q = [(0.0, 0)] * len(inputs)
@@ -163,7 +170,9 @@ def compile_model(
             with torch.no_grad():
                 expected = _as_tuple(converted(*inputs))
             in_q, out_q = quantization.io_quantization(converted)
-            program_to_lower = export.export_program(converted, inputs, options.strict_export)
+            # Quantized once in the model's own layout; only the export sees the layout.
+            program_to_lower = export.export_program(
+                converted, layout.apply(inputs, input_layout), options.strict_export)
         timings["quantize"] = time.monotonic() - t
         progress(f"quantized in {timings['quantize']:.1f} s")
 
@@ -182,18 +191,35 @@ def compile_model(
         edge, program, partitions = lower_once(program_to_lower, target, compile_spec, "vela")
         tuning = None
         if options.tune:
+            # One lowering per layout the model can take; Vela then runs on
+            # each one's TOSA graphs under every candidate configuration.
+            lowered = {input_layout: (edge, program, partitions)}
+            if layout.has_image_input(inputs):
+                for other in layout.InputLayout:
+                    if other is not input_layout:
+                        progress(f"lowering with {other.value.upper()} input for the tuner")
+                        with _phase(options.model, "exporting"):
+                            other_program = export.export_program(
+                                converted, layout.apply(inputs, other), options.strict_export)
+                        lowered[other] = lower_once(other_program, target, compile_spec, f"vela-{other.value}")
             timings["lower"] = time.monotonic() - t
             t = time.monotonic()
-            tuned, tuning = _tune(options, target, mode, partitions, budget_bytes, progress)
+            graphs = {lay.value: [p.tosa_flatbuffer for p in parts] for lay, (_, _, parts) in lowered.items()}
+            tuned, tuned_layout, tuning = _tune(options, target, mode, graphs, budget_bytes, progress)
             timings["tune"] = time.monotonic() - t
             t = time.monotonic()
-            if tuned != target:  # else the first lowering is the tuned program
+            input_layout = layout.InputLayout(tuned_layout)
+            if tuned == target:  # one of the lowerings is the tuned program
+                edge, program, partitions = lowered[input_layout]
+            else:
                 target = tuned
-                progress(f"lowering again with {target.memory_mode} {' '.join(target.vela_flags)}")
+                progress(f"lowering again: {input_layout.value.upper()} input, {target.memory_mode} "
+                         f"{' '.join(target.vela_flags)}")
                 compile_spec = make_compile_spec(target, mode)
                 # A fresh export: lowering may rewrite the program it is given.
                 with _phase(options.model, "exporting"):
-                    program_to_lower = export.export_program(converted, inputs, options.strict_export)
+                    program_to_lower = export.export_program(
+                        converted, layout.apply(inputs, input_layout), options.strict_export)
                 edge, program, partitions = lower_once(program_to_lower, target, compile_spec, "vela-tuned")
         pte = bytes(program.buffer)
         timings["lower"] = timings.get("lower", 0.0) + time.monotonic() - t
@@ -209,6 +235,7 @@ def compile_model(
             "quantize": mode.value,
             "seed": options.seed,
             "calibration_samples": len(samples),
+            "input_layout": input_layout.value,
             "system_config": target.system_config,
             "memory_mode": target.memory_mode,
             "vela_flags": list(target.vela_flags),
@@ -224,16 +251,19 @@ def compile_model(
             "delegated_operators": delegated_ops,
             "cpu_operators": cpu_ops,
             "pte_kernel_calls": plan.kernel_calls,
-            "inputs": [{"shape": list(x.shape), "scale": s, "zero_point": z} for x, (s, z) in zip(inputs, in_q)],
-            "outputs": [{"shape": list(y.shape), "scale": s, "zero_point": z} for y, (s, z) in zip(expected, out_q)],
+            # shape: PyTorch's sizes; dim_order: how the program lays them out in memory.
+            "inputs": [{"shape": list(x.shape), "dim_order": list(info.dim_order), "scale": s, "zero_point": z}
+                       for x, info, (s, z) in zip(inputs, plan.inputs, in_q)],
+            "outputs": [{"shape": list(y.shape), "dim_order": list(info.dim_order), "scale": s, "zero_point": z}
+                        for y, info, (s, z) in zip(expected, plan.outputs, out_q)],
             "vela": [dict(p.figures) for p in partitions],
             "vela_total": vela_capture.total_figures(partitions),
         }
 
         staged = {
             ".pte": pte,
-            ".input.tensors": encode(_stored(inputs, in_q)),
-            ".expected.tensors": encode(_stored(expected, out_q)),
+            ".input.tensors": encode(_stored(inputs, in_q, [i.dim_order for i in plan.inputs])),
+            ".expected.tensors": encode(_stored(expected, out_q, [o.dim_order for o in plan.outputs])),
             ".summary.json": (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode(),
         }
         for suffix, blob in staged.items():
@@ -251,18 +281,18 @@ def compile_model(
     return CompileResult(paths=paths, summary=summary, timings=timings)
 
 
-def _tune(options: CompileOptions, target, mode: QuantMode, partitions, budget_bytes: int,
+def _tune(options: CompileOptions, target, mode: QuantMode, graphs: dict[str, list[bytes]], budget_bytes: int,
           progress: Callable[[str], None]):
-    """The tuner's search on the TOSA graphs of a first lowering: the target
-    with the winning configuration, and the search as a summary entry."""
+    """The tuner's search on the TOSA graphs of the first lowerings (input
+    layout -> graphs): the target with the winning Vela configuration, the
+    winning input layout, and the search as a summary entry."""
     def flags_for(candidate: tuner.Candidate) -> list[str]:
         tried = dataclasses.replace(target, memory_mode=candidate.memory_mode, vela_flags=candidate.vela_flags)
         return list(make_compile_spec(tried, mode).compiler_flags)
 
-    progress(f"tuning Vela's options within {budget_bytes // tuner.KIB} KiB of SRAM "
+    progress(f"tuning the input layout and Vela's options within {budget_bytes // tuner.KIB} KiB of SRAM "
              f"(time budget {options.tune_time_budget_s:.0f} s)")
-    trials, best = tuner.search(target, [p.tosa_flatbuffer for p in partitions], budget_bytes,
-                                options.tune_time_budget_s, flags_for, progress)
+    trials, best = tuner.search(target, graphs, budget_bytes, options.tune_time_budget_s, flags_for, progress)
     if best is None:
         smallest = min((t.sram_need_kib for t in trials if t.error is None), default=None)
         needs = f"; the smallest SRAM figure tried was {smallest:,.0f} KiB" if smallest is not None else ""
@@ -272,6 +302,7 @@ def _tune(options: CompileOptions, target, mode: QuantMode, partitions, budget_b
     rows = [trial.as_row(budget_bytes) for trial in trials]
     return (dataclasses.replace(target, memory_mode=best.candidate.memory_mode,
                                 vela_flags=best.candidate.vela_flags),
+            best.candidate.input_layout,
             {"sram_budget_kib": budget_bytes // tuner.KIB, "time_budget_s": options.tune_time_budget_s,
              "trials": rows, "chosen": trials.index(best)})
 

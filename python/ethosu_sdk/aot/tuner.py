@@ -1,19 +1,21 @@
-"""A search over Vela's options for the fastest NPU program that fits an SRAM
-budget (`aot_compile --tune`, `ethosu_model(tune = True)`).
+"""A search over the input layout and Vela's options for the fastest NPU
+program that fits an SRAM budget (`aot_compile --tune`, `ethosu_model(tune = True)`).
 
-The model is lowered once; the TOSA graph of each Ethos-U partition is then
-compiled by Vela again under each candidate configuration (memory mode,
-optimisation strategy, arena cache size), and each candidate's figures come
-from Vela's own summary. A candidate fits when the SRAM it needs (Vela's
+The model is lowered once per input layout (NCHW and, for an image input,
+NHWC: layout.py); the TOSA graph of each Ethos-U partition is then compiled
+by Vela again under each candidate configuration (memory mode, optimisation
+strategy, arena cache size), and each candidate's figures come from Vela's
+own summary. A candidate fits when the SRAM it needs (Vela's
 SRAM figure plus its on-chip flash, which Sram_Only reads at SRAM speed) is
 within the budget. The winner has the lowest `total_cycles` (the inference with its
 memory stalls), ties broken by less SRAM, then by the order below; the
 caller lowers the model again with it, so the shipped program is exactly
 what a plain compilation with those options gives.
 
-Not searched yet: the input layout (NHWC needs the runtime to accept
-channels-last inputs) and the system config, which describes the board's
-memories and clocks and so is not ours to choose.
+Not searched: the system config, which describes the board's memories and
+clocks and so is not ours to choose. Vela's tensor allocator, block
+dependency and hill-climb iterations were tried on MobileNetV2 and moved
+nothing (bench/RESULTS.md), so they are not searched either.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import dataclasses
 import os
 import tempfile
 import time
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional, Sequence
 
 from ethosu_sdk.aot import vela_capture
 from ethosu_sdk.firmware import board_memory
@@ -52,6 +54,7 @@ class Candidate:
     memory_mode: str
     optimise: str
     arena_cache_bytes: Optional[int] = None  # Dedicated_Sram only
+    input_layout: str = "nchw"  # layout.InputLayout's value; not a Vela flag
 
     @property
     def vela_flags(self) -> tuple[str, ...]:
@@ -64,7 +67,7 @@ class Candidate:
 
     def describe(self) -> str:
         cache = f", arena cache {self.arena_cache_bytes // KIB} KiB" if self.arena_cache_bytes else ""
-        return f"{self.memory_mode}, optimise {self.optimise}{cache}"
+        return f"{self.input_layout.upper()}, {self.memory_mode}, optimise {self.optimise}{cache}"
 
 
 @dataclasses.dataclass
@@ -84,6 +87,7 @@ class Trial:
 
     def as_row(self, budget_bytes: int) -> dict[str, object]:
         row: dict[str, object] = {
+            "input_layout": self.candidate.input_layout,
             "memory_mode": self.candidate.memory_mode,
             "optimise": self.candidate.optimise,
             "arena_cache_bytes": self.candidate.arena_cache_bytes,
@@ -100,16 +104,18 @@ class Trial:
         return row
 
 
-def candidates(target: Target, budget_bytes: int) -> list[Candidate]:
-    """Every configuration the search tries for `target`, in tie-break order."""
+def candidates(target: Target, budget_bytes: int, layouts: Sequence[str] = ("nchw",)) -> list[Candidate]:
+    """Every configuration the search tries for `target`, in tie-break order
+    (the layouts in the order given, the first being the requested one)."""
     found: list[Candidate] = []
-    for mode in MEMORY_MODES[target.family]:
-        caches: tuple[Optional[int], ...] = (None,)
-        if mode == "Dedicated_Sram":  # the cache size is ours to pick, within the budget
-            caches = tuple(sorted({int(budget_bytes * f) // KIB * KIB for f in CACHE_FRACTIONS}, reverse=True))
-        for optimise in STRATEGIES:
-            for cache in caches:
-                found.append(Candidate(mode, optimise, cache))
+    for input_layout in layouts:
+        for mode in MEMORY_MODES[target.family]:
+            caches: tuple[Optional[int], ...] = (None,)
+            if mode == "Dedicated_Sram":  # the cache size is ours to pick, within the budget
+                caches = tuple(sorted({int(budget_bytes * f) // KIB * KIB for f in CACHE_FRACTIONS}, reverse=True))
+            for optimise in STRATEGIES:
+                for cache in caches:
+                    found.append(Candidate(mode, optimise, cache, input_layout))
     return found
 
 
@@ -123,17 +129,18 @@ def check_request(target: Target, budget_kib: Optional[int]) -> int:
     return budget_kib * KIB
 
 
-def search(target: Target, partitions: list[bytes], budget_bytes: int, time_budget_s: float,
+def search(target: Target, graphs: Mapping[str, list[bytes]], budget_bytes: int, time_budget_s: float,
            flags_for: Callable[[Candidate], list[str]],
            progress: Callable[[str], None]) -> tuple[list[Trial], Optional[Trial]]:
-    """Compiles every partition's TOSA graph under each candidate (until the
-    time budget is spent); returns all trials and the winner (None when
+    """Compiles every partition's TOSA graph (`graphs`: input layout -> the
+    TOSA flatbuffers of that layout's lowering) under each candidate (until
+    the time budget is spent); returns all trials and the winner (None when
     nothing fits)."""
     from executorch.backends.arm import arm_vela
 
     trials: list[Trial] = []
     started = time.monotonic()
-    for candidate in candidates(target, budget_bytes):
+    for candidate in candidates(target, budget_bytes, tuple(graphs)):
         if time.monotonic() - started > time_budget_s:
             progress(f"tuning: time budget of {time_budget_s:.0f} s spent; {candidate.describe()} and later "
                      "configurations not tried")
@@ -142,7 +149,7 @@ def search(target: Target, partitions: list[bytes], budget_bytes: int, time_budg
         figures: list[dict[str, object]] = []
         error = None
         try:
-            for index, tosa in enumerate(partitions):
+            for index, tosa in enumerate(graphs[candidate.input_layout]):
                 with tempfile.TemporaryDirectory(prefix="tune-") as work:
                     flags = flags_for(candidate) + ["--verbose-performance"]
                     with vela_capture.stdout_to_file(os.path.join(work, "vela.txt")):

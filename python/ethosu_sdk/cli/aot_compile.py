@@ -42,8 +42,12 @@ flags.DEFINE_string("intermediates_dir", None, "Write TOSA flatbuffers, Vela rep
 flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
 flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
 flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
-flags.DEFINE_bool("tune", False, "Search Vela's options (memory mode, optimisation strategy, arena cache size) "
-                  "for the lowest total_cycles within --sram_budget_kib; the search goes into the summary.")
+flags.DEFINE_enum("input_layout", "nchw", ["nchw", "nhwc"],
+                  "Memory layout of 4-D (image) inputs: nchw (PyTorch's) or nhwc (channels-last: the program "
+                  "takes pixels with their channels innermost, and the NPU skips its input transpose).")
+flags.DEFINE_bool("tune", False, "Search the input layout and Vela's options (memory mode, optimisation strategy, "
+                  "arena cache size) for the lowest total_cycles within --sram_budget_kib; the search goes "
+                  "into the summary.")
 flags.DEFINE_integer("sram_budget_kib", None, "With --tune: the SRAM (KiB) the NPU may use on the board.")
 flags.DEFINE_float("tune_time_budget_s", 600.0, "With --tune: stop trying configurations after this many seconds.")
 flags.DEFINE_string("timings_json", None, "Also write the step timings (seconds) to this JSON file.")
@@ -113,6 +117,7 @@ def _main(argv: list[str]) -> int:
         tune=FLAGS.tune,
         sram_budget_kib=FLAGS.sram_budget_kib,
         tune_time_budget_s=FLAGS.tune_time_budget_s,
+        input_layout=FLAGS.input_layout,
     )
     result = compile_model(options, FLAGS.output)
     summary = result.summary
@@ -128,7 +133,8 @@ def _main(argv: list[str]) -> int:
     tuning = summary.get("tuning")
     if tuning:
         chosen = tuning["trials"][tuning["chosen"]]
-        print(f"[aot] tuned within {tuning['sram_budget_kib']} KiB of SRAM: {summary['memory_mode']} "
+        print(f"[aot] tuned within {tuning['sram_budget_kib']} KiB of SRAM: {summary['input_layout'].upper()} input, "
+              f"{summary['memory_mode']} "
               f"{' '.join(summary['vela_flags'])} ({chosen.get('total_cycles')} cycles, best of "
               f"{sum(1 for r in tuning['trials'] if r['fits'])} fitting of {len(tuning['trials'])} tried)",
               file=sys.stderr)

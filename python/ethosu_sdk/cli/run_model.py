@@ -126,7 +126,7 @@ def _tuning_rows(tuning: dict | None) -> list[list[object]]:
     rows = []
     for index, trial in enumerate(tuning["trials"]):
         cache = trial.get("arena_cache_bytes")
-        rows.append([trial["memory_mode"], trial["optimise"], cache // 1024 if cache else "",
+        rows.append([trial.get("input_layout", "nchw").upper(), trial["memory_mode"], trial["optimise"], cache // 1024 if cache else "",
                      _count(trial["total_cycles"]) if "total_cycles" in trial else trial.get("error", ""),
                      _count(trial["npu_cycles"]) if "npu_cycles" in trial else "",
                      f"{trial['sram_need_kib']:,.0f}" if "sram_need_kib" in trial else "",
@@ -205,7 +205,8 @@ def main(argv: list[str]) -> int:
                 estimates.append((label, f"{_count(traffic[key])} bytes"))
         tuning = summary.get("tuning")
         if tuning:
-            estimates.append(("tuned", f"{summary.get('memory_mode')} {' '.join(summary.get('vela_flags', []))}, "
+            estimates.append(("tuned", f"{summary.get('input_layout', 'nchw').upper()} input, "
+                                       f"{summary.get('memory_mode')} {' '.join(summary.get('vela_flags', []))}, "
                                        f"the fastest of {len(tuning['trials'])} configurations tried within "
                                        f"{tuning['sram_budget_kib']:,} KiB of SRAM (report: Tuning)"))
     else:

@@ -40,6 +40,14 @@ class Delegate:
 class TensorInfo:
     scalar_type: int
     sizes: tuple[int, ...]
+    # The order of the dimensions in memory, outermost first (0..R-1 when
+    # the .pte lists none); a channels-last image's is (0, 2, 3, 1).
+    dim_order: tuple[int, ...] = ()
+
+    @property
+    def memory_sizes(self) -> tuple[int, ...]:
+        """The sizes in memory order: how a tensor file holds this tensor."""
+        return tuple(self.sizes[d] for d in self.dim_order) if self.dim_order else self.sizes
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,7 +103,11 @@ def _tensor_info(plan: "fb.ExecutionPlan", value_index: int) -> TensorInfo:
     tensor = fb.Tensor()
     table = value.Val()
     tensor.Init(table.Bytes, table.Pos)
-    return TensorInfo(tensor.ScalarType(), tuple(int(tensor.Sizes(i)) for i in range(tensor.SizesLength())))
+    sizes = tuple(int(tensor.Sizes(i)) for i in range(tensor.SizesLength()))
+    dim_order = tuple(int(tensor.DimOrder(i)) for i in range(tensor.DimOrderLength()))
+    if dim_order and sorted(dim_order) != list(range(len(sizes))):
+        raise PteError(f"tensor dim order {list(dim_order)} is not a permutation of its {len(sizes)} dimensions")
+    return TensorInfo(tensor.ScalarType(), sizes, dim_order or tuple(range(len(sizes))))
 
 
 def _read_plan(program: "fb.Program", plan: "fb.ExecutionPlan", blob: bytes, base: int) -> ExecutionPlan:

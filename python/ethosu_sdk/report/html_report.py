@@ -131,8 +131,8 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     if report.estimates:
         parts += ["<h2>Vela's estimate</h2>", _table(["figure", "value"], report.estimates)]
     if report.tuning:
-        parts += ["<h2>Tuning: Vela configurations tried</h2>",
-                  _table(["memory mode", "optimise", "arena cache KiB", "total cycles", "compute cycles",
+        parts += ["<h2>Tuning: input layouts and Vela configurations tried</h2>",
+                  _table(["input layout", "memory mode", "optimise", "arena cache KiB", "total cycles", "compute cycles",
                           "SRAM KiB", "DRAM KiB", "fits", "Vela s", "chosen"], report.tuning)]
     if report.delegation:
         parts += ["<h2>Delegation map</h2>", _table(["operator", "runs on", "count"], report.delegation)]
