@@ -93,6 +93,8 @@ def _ethosu_model_impl(ctx):
     calibration = ctx.files.calibration
     for f in calibration:
         args.add("--calibration_file=" + f.path)
+    if ctx.attr.calibration_preprocess:
+        args.add("--calibration_preprocess=" + ctx.attr.calibration_preprocess)
     inputs += calibration
     if ctx.file.state_dict:
         args.add("--state_dict=" + ctx.file.state_dict.path)
@@ -143,7 +145,8 @@ _ethosu_model = rule(
         "seed": attr.int(default = 0),
         "system_config": attr.string(),
         "memory_mode": attr.string(),
-        "calibration": attr.label_list(allow_files = [".tensors"]),
+        "calibration": attr.label_list(allow_files = True),
+        "calibration_preprocess": attr.string(),
         "state_dict": attr.label(allow_single_file = True),
         "intermediates": attr.bool(default = False),
         "input_layout": attr.string(default = "nchw", values = ["nchw", "nhwc"]),
@@ -165,6 +168,7 @@ def ethosu_model(
         quantize = "int8",
         seed = 0,
         calibration = [],
+        calibration_preprocess = None,
         system_config = None,
         memory_mode = None,
         state_dict = None,
@@ -188,8 +192,12 @@ def ethosu_model(
         ethos-u85-128/256/512/1024/2048, TOSA-1.0+INT, TOSA-1.0+FP or cpu.
       quantize: "int8", "a16w8" or "none" (float: TOSA-1.0+FP and cpu).
       seed: seed of the zoo model's weights and example input.
-      calibration: `.tensors` files, one calibration sample each (default:
-        the example input).
+      calibration: calibration sample files, one sample each (default: the
+        example input): `.tensors`, `.npy` (one input), `.npz` (one array
+        per input), or any files with `calibration_preprocess`.
+      calibration_preprocess: "package.module:function" (in `model_deps`)
+        called with each calibration file's path, returning the model's
+        inputs: e.g. decode, resize and normalise an image.
       system_config: Vela system config (default: ExecuTorch's per family).
       memory_mode: Vela memory mode (default: ExecuTorch's per family).
       state_dict: optional state-dict file to load into the model.
@@ -234,6 +242,7 @@ def ethosu_model(
         quantize = quantize,
         seed = seed,
         calibration = calibration,
+        calibration_preprocess = calibration_preprocess or "",
         system_config = system_config or "",
         memory_mode = memory_mode or "",
         state_dict = state_dict,

@@ -48,6 +48,7 @@ class CompileOptions:
     seed: int = 0
     calibration_dir: Optional[str] = None
     calibration_files: tuple[str, ...] = ()
+    calibration_preprocess: Optional[str] = None  # module:function or FILE.py:function (calibration.py)
     system_config: Optional[str] = None
     memory_mode: Optional[str] = None
     state_dict: Optional[str] = None
@@ -123,7 +124,8 @@ def compile_model(
     check_quant_mode(target, mode)
     input_layout = layout.InputLayout.parse(options.input_layout)
     budget_bytes = tuner.check_request(target, options.sram_budget_kib) if options.tune else 0
-    if mode is QuantMode.NONE and (options.calibration_dir or options.calibration_files):
+    if mode is QuantMode.NONE and (options.calibration_dir or options.calibration_files
+                                   or options.calibration_preprocess):
         raise InvalidOptionError("calibration data needs a quantized compilation (--quantize=int8 or a16w8)")
     output_dir = os.path.dirname(os.path.abspath(output_pte))
     if not os.path.isdir(output_dir):
@@ -142,8 +144,10 @@ def compile_model(
         loaded = load_model(options.model, seed=options.seed, state_dict_path=options.state_dict)
     inputs = loaded.example_inputs
     layout.apply(inputs, input_layout)  # a layout the model cannot take fails before any work
-    samples = calibration.calibration_samples(
-        options.calibration_dir, options.calibration_files, inputs) if mode is not QuantMode.NONE else []
+    calibrated = calibration.calibration_samples(
+        options.calibration_dir, options.calibration_files, inputs,
+        options.calibration_preprocess) if mode is not QuantMode.NONE else None
+    samples = calibrated.samples if calibrated else []
     timings["load"] = time.monotonic() - t
 
     compile_spec = make_compile_spec(target, mode)
@@ -235,6 +239,7 @@ def compile_model(
             "quantize": mode.value,
             "seed": options.seed,
             "calibration_samples": len(samples),
+            "calibration": calibrated.as_summary() if calibrated else None,
             "input_layout": input_layout.value,
             "system_config": target.system_config,
             "memory_mode": target.memory_mode,

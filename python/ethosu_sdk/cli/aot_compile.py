@@ -31,10 +31,13 @@ flags.DEFINE_string("target", None, f"One of: {', '.join(ALL_TARGETS)}.")
 flags.DEFINE_enum("quantize", "int8", [m.value for m in QuantMode],
                   "int8: int8 activations, symmetric per-channel int8 weights; a16w8: int16 activations; "
                   "none: float (TOSA-1.0+FP and cpu only).")
-flags.DEFINE_string("calibration_dir", None, "Directory of .tensors files, one calibration sample each "
+flags.DEFINE_string("calibration_dir", None, "Directory of calibration samples, one file each: .tensors, .npy "
+                    "(one input) or .npz (one array per input), or any files with --calibration_preprocess "
                     "(default: the example input).")
-flags.DEFINE_multi_string("calibration_file", [], "A .tensors calibration sample (repeatable; adds to "
+flags.DEFINE_multi_string("calibration_file", [], "A calibration sample file (repeatable; adds to "
                           "--calibration_dir).")
+flags.DEFINE_string("calibration_preprocess", None, "module:function or FILE.py:function called with each "
+                    "calibration file's path, returning the model's inputs (e.g. decode and normalise an image).")
 flags.DEFINE_string("system_config", None, "Vela system config (Ethos-U; default per family, as ExecuTorch).")
 flags.DEFINE_string("memory_mode", None, "Vela memory mode (Ethos-U; default per family, as ExecuTorch).")
 flags.DEFINE_string("state_dict", None, "Optional torch.save'd state dict to load into the model.")
@@ -109,6 +112,7 @@ def _main(argv: list[str]) -> int:
         seed=FLAGS.seed,
         calibration_dir=FLAGS.calibration_dir,
         calibration_files=tuple(FLAGS.calibration_file),
+        calibration_preprocess=FLAGS.calibration_preprocess,
         system_config=FLAGS.system_config,
         memory_mode=FLAGS.memory_mode,
         state_dict=FLAGS.state_dict,
