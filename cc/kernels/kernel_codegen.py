@@ -75,7 +75,9 @@ Status Unboxed{op.kernel}(KernelArgs args) {{
 
 def registration_source(operators: List[Operator]) -> str:
     wrappers = "\n".join(_wrapper(op) for op in operators)
-    entries = "\n".join(f"    {{{name_constant(op)}, &Unboxed{op.kernel}}}," for op in operators)
+    entries = "\n".join(
+        f"    {{{name_constant(op)}, &Unboxed{op.kernel}, {'true' if op.any_dim_order else 'false'}}},"
+        for op in operators)
     return _DO_NOT_EDIT.format(tool="gen_registration.py") + f"""\
 // The registry of the selected operators, each behind the wrapper that
 // checks its arguments against the schema and calls the typed kernel.

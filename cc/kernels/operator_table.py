@@ -71,6 +71,7 @@ class Operator:
     schema: str
     kernel: str  # the C++ kernel function
     args: Tuple[Arg, ...]  # the schema's, in order
+    any_dim_order: bool = False  # `dim_order: any`: right for tensors in any one dim order
 
     @property
     def values(self) -> int:
@@ -109,7 +110,7 @@ def _arg_type(schema_type: str) -> ArgType:
     return _TYPES[key]
 
 
-def parse_operator(schema: str, kernel: str) -> Operator:
+def parse_operator(schema: str, kernel: str, any_dim_order: bool = False) -> Operator:
     match = _SCHEMA.match(schema.strip())
     if match is None:
         raise TableError(f"not an operator schema: {schema}")
@@ -127,14 +128,22 @@ def parse_operator(schema: str, kernel: str) -> Operator:
         raise TableError(f"{schema}: operators without a returned value are not supported")
     overload = match["overload"]
     name = f"{match['ns']}::{match['op']}" + (f".{overload}" if overload else "")
-    return Operator(name, schema.strip(), kernel, tuple(args))
+    return Operator(name, schema.strip(), kernel, tuple(args), any_dim_order)
+
+
+def _any_dim_order(entry: Dict[str, str]) -> bool:
+    """An entry's `dim_order`: absent (the default dim order only) or `any`."""
+    value = entry.get("dim_order")
+    if value not in (None, "any"):
+        raise TableError(f"{entry['func']}: dim_order is {value!r}; the only value is 'any'")
+    return value == "any"
 
 
 def load(path: str = TABLE) -> List[Operator]:
     """Every operator of the table, in its order; raises TableError."""
     with open(path) as f:
         entries = yaml.safe_load(f)
-    operators = [parse_operator(e["func"], e["kernel"]) for e in entries]
+    operators = [parse_operator(e["func"], e["kernel"], _any_dim_order(e)) for e in entries]
     for seen in ({o.name for o in operators}, {o.kernel for o in operators}):
         if len(seen) != len(operators):
             raise TableError(f"{path}: an operator or kernel is listed twice")

@@ -60,3 +60,33 @@ def test_header_declares_every_kernel_once() -> None:
     header = kernel_codegen.header_source(operators)
     for op in operators:
         assert header.count(f"Status {op.kernel}(") == 1, op.kernel
+
+
+# Elementwise unary kernels whose input and out have one shape: right in any
+# dim order. Nothing that broadcasts, reduces, indexes or copies bytes
+# between layouts (_clone_dim_order) may be among them.
+ANY_DIM_ORDER = {
+    "aten::relu.out", "aten::hardtanh.out", "aten::clamp.out", "aten::sigmoid.out", "aten::exp.out",
+    "aten::reciprocal.out", "aten::rsqrt.out", "aten::gelu.out", "aten::tanh.out",
+    "quantized_decomposed::quantize_per_tensor.out", "quantized_decomposed::dequantize_per_tensor.out",
+}
+
+
+def test_only_elementwise_unary_kernels_take_any_dim_order() -> None:
+    marked = {op.name for op in operator_table.load() if op.any_dim_order}
+    assert marked == ANY_DIM_ORDER
+
+
+def test_registration_carries_the_dim_order_flag() -> None:
+    table = {op.name: op for op in operator_table.load()}
+    source = kernel_codegen.registration_source([table["aten::relu.out"], table["aten::add.out"]])
+    assert "{kReluOutName, &UnboxedReluOut, true}," in source
+    assert "{kAddOutName, &UnboxedAddOut, false}," in source
+
+
+def test_a_dim_order_other_than_any_is_an_error(tmp_path) -> None:
+    table = tmp_path / "operators.yaml"
+    table.write_text("- func: aten::relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+                     "  kernel: ReluOut\n  dim_order: channels_last\n")
+    with pytest.raises(operator_table.TableError, match="dim_order"):
+        operator_table.load(str(table))

@@ -67,7 +67,7 @@ void PrintTensor(const char* key, size_t index, const runtime::Tensor& tensor) {
   char buffer[kLineCapacity];
   TextBuilder line(buffer, sizeof(buffer));
   line.Str("ESDK ").Str(key).Char(' ').UInt(index).Str(" dtype=").Str(runtime::ScalarTypeName(tensor.dtype));
-  Shape(line, tensor);
+  Shape(line, tensor.InMemoryOrder());  // the sizes of the data as printed
   line.Str(" numel=").UInt(tensor.numel);
   Emit(line);
   const int digits = static_cast<int>(tensor.ElementSize() * 2);
@@ -129,7 +129,8 @@ Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expecte
   Comparison c;
   const bool exact = IsExactType(actual.dtype);
   c.rule = exact ? Rule::kExact : quant_scale > 0.0f ? Rule::kQuantization : Rule::kRelative;
-  if (actual.dtype != expected.dtype || !actual.SameShape(expected)) {
+  // `expected` (a tensor file's record) lists its sizes in memory order.
+  if (actual.dtype != expected.dtype || !actual.InMemoryOrder().SameShape(expected)) {
     c.shape_ok = false;
     return c;
   }

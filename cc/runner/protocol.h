@@ -32,7 +32,9 @@ struct Comparison {
 };
 
 void PrintBegin(const char* method, size_t inputs, size_t outputs);
-// OUTPUT header and DATA lines of output `index`.
+// OUTPUT header and DATA lines of output `index`: the data as it lies in
+// memory, with its sizes listed in memory order (in dim order), as tensor
+// files hold them (schema/tensor_file.md).
 void PrintTensor(const char* key, size_t index, const runtime::Tensor& tensor);
 void PrintComparison(size_t index, const Comparison& comparison);
 void PrintTime(uint32_t iteration, uint64_t ticks, uint64_t ticks_per_second);
@@ -43,7 +45,8 @@ void PrintEnd();
 // Integer outputs must be equal; float ones within the tolerances of
 // PROTOCOL.md: one quantization step when the expected tensor says it holds
 // quantized values (`quant_scale` > 0), else a relative bound. Shapes and
-// dtypes must match.
+// dtypes must match; `expected` is a tensor file's record, whose sizes are
+// in memory order, so `actual`'s are compared in memory order.
 Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected, float quant_scale = 0.0f);
 bool IsExactType(runtime::ScalarType type);
 

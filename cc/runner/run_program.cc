@@ -15,6 +15,26 @@ RunResult Fail(const Status& status, int64_t instruction = -1) {
   return kRunError;
 }
 
+Status InputDiffers(uint32_t i, const runtime::Tensor& input, const runtime::Tensor& record) {
+  constexpr size_t kCapacity = 12 * runtime::kMaxRank + 3;
+  char file[kCapacity], method[kCapacity], sizes[kCapacity], order[kCapacity];
+  runtime::FormatSizes(record, file, sizeof(file));
+  runtime::FormatSizes(input.InMemoryOrder(), method, sizeof(method));
+  runtime::FormatSizes(input, sizes, sizeof(sizes));
+  runtime::FormatDimOrder(input, order, sizeof(order));
+  const char* record_type = runtime::ScalarTypeName(record.dtype);
+  const char* input_type = runtime::ScalarTypeName(input.dtype);
+  if (input.HasDefaultDimOrder()) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "input dtype or shape differs (%lld): the file has %s %s, the method takes %s %s",
+                         static_cast<long long>(i), record_type, file, input_type, method);
+  }
+  return Status::Error(ErrorCode::kInvalidArgument,
+                       "input dtype or shape differs (%lld): the file has %s %s, the method takes %s %s "
+                       "(sizes %s in dim order %s, listed in memory order)",
+                       static_cast<long long>(i), record_type, file, input_type, method, sizes, order);
+}
+
 Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
   if (inputs.count() != method.InputCount()) {
     return Status::Error(ErrorCode::kInvalidArgument, "input count (file, method) (%lld, %lld)",
@@ -27,9 +47,10 @@ Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
     if (!value.IsTensor()) {
       return Status::Error(ErrorCode::kNotSupported, "non-tensor input (%lld)", static_cast<long long>(i));
     }
-    if (value.tensor->dtype != record.tensor.dtype || !value.tensor->SameShape(record.tensor)) {
-      return Status::Error(ErrorCode::kInvalidArgument, "input dtype or shape differs (%lld)",
-                           static_cast<long long>(i));
+    // A record lists the sizes in memory order (schema/tensor_file.md).
+    const runtime::Tensor expected = value.tensor->InMemoryOrder();
+    if (expected.dtype != record.tensor.dtype || !expected.SameShape(record.tensor)) {
+      return InputDiffers(i, *value.tensor, record.tensor);
     }
     ESDK_RETURN_IF_ERROR(method.SetInput(i, record.tensor.data, record.tensor.nbytes));
   }

@@ -65,11 +65,17 @@ Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
       return Status::Error(ErrorCode::kInvalidProgram, "dim order length (%lld, %lld)",
                            static_cast<long long>(dim_order->size()), static_cast<long long>(rank));
     }
+    // Any permutation of 0..rank-1: each dimension exactly once.
+    uint32_t seen = 0;
     for (uint32_t d = 0; d < rank; ++d) {
-      if (dim_order->Get(d) != d) {
-        return Status::Error(ErrorCode::kNotSupported, "non-contiguous dim order (%lld, %lld)",
-                             static_cast<long long>(d), static_cast<long long>(dim_order->Get(d)));
+      const uint32_t dim = dim_order->Get(d);
+      if (dim >= rank || (seen & (1u << dim)) != 0) {
+        return Status::Error(ErrorCode::kInvalidProgram,
+                             "dim order is not a permutation of the dimensions (%lld, %lld)",
+                             static_cast<long long>(d), static_cast<long long>(dim));
       }
+      seen |= 1u << dim;
+      out->dim_order[d] = static_cast<uint8_t>(dim);
     }
   }
   if (t->storage_offset() != 0) {
@@ -131,6 +137,53 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
                          static_cast<long long>(reinterpret_cast<uintptr_t>(out->data) % 16));
   }
   return Status::Ok();
+}
+
+// Calls `visit` with each tensor of a kernel's arguments, list items
+// included, until it returns an error.
+template <typename Visit>
+Status ForEachTensor(Span<Value* const> args, Visit visit) {
+  for (const Value* arg : args) {
+    if (arg->IsTensor()) {
+      ESDK_RETURN_IF_ERROR(visit(*arg->tensor));
+    } else if (arg->tag == Value::Tag::kTensorList || arg->tag == Value::Tag::kOptionalTensorList) {
+      for (const Tensor* item : arg->tensor_list) {
+        if (item != nullptr) ESDK_RETURN_IF_ERROR(visit(*item));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// A kernel sees its tensors' data as laid out in the default dim order,
+// unless it is marked `any_dim_order` and all of them share one shape and
+// one layout (then an elementwise kernel is right in any dim order).
+Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args) {
+  const Tensor* first_other = nullptr;  // the first tensor laid out otherwise
+  ESDK_RETURN_IF_ERROR(ForEachTensor(args, [&](const Tensor& t) {
+    if (first_other == nullptr && !t.HasDefaultLayout()) first_other = &t;
+    return Status::Ok();
+  }));
+  if (first_other == nullptr) return Status::Ok();
+  char order[4 * kMaxRank + 3];
+  FormatDimOrder(*first_other, order, sizeof(order));
+  if (!kernel.any_dim_order) {
+    return Status::Error(ErrorCode::kNotSupported,
+                         "operator %s: a tensor in dim order %s; this kernel takes tensors in the default "
+                         "dim order only",
+                         kernel.name, order);
+  }
+  return ForEachTensor(args, [&](const Tensor& t) {
+    if (t.SameShapeAndLayout(*first_other)) return Status::Ok();
+    char other_order[4 * kMaxRank + 3], sizes[12 * kMaxRank + 3], other_sizes[12 * kMaxRank + 3];
+    FormatDimOrder(t, other_order, sizeof(other_order));
+    FormatSizes(*first_other, sizes, sizeof(sizes));
+    FormatSizes(t, other_sizes, sizeof(other_sizes));
+    return Status::Error(ErrorCode::kNotSupported,
+                         "operator %s: tensors %s in dim order %s and %s in %s; this kernel takes "
+                         "tensors of one shape and one dim order",
+                         kernel.name, sizes, order, other_sizes, other_order);
+  });
 }
 
 }  // namespace
@@ -469,14 +522,16 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         const auto* overload = op->overload();
         if (name == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "operator without name");
         out.kind = Instruction::Kind::kKernel;
-        out.kernel = registries.operators.Find(name->c_str(), name->size(),
-                                               overload ? overload->c_str() : "",
-                                               overload ? overload->size() : 0);
-        if (out.kernel == nullptr) {
+        const KernelEntry* kernel = registries.operators.Find(name->c_str(), name->size(),
+                                                              overload ? overload->c_str() : "",
+                                                              overload ? overload->size() : 0);
+        if (kernel == nullptr) {
           return Status::Error(ErrorCode::kNotFound, "operator not registered: %.*s",
                                static_cast<int>(name->size()), name->c_str());
         }
+        out.kernel = kernel->fn;
         ESDK_RETURN_IF_ERROR(ResolveArgs(call->args(), arena, &out.args));
+        ESDK_RETURN_IF_ERROR(CheckDimOrders(*kernel, out.args));
         break;
       }
       case fb::InstructionArguments::DelegateCall: {

@@ -4,7 +4,7 @@
 
 namespace ethosu_sdk::runtime {
 
-KernelFn OperatorRegistry::Find(const char* name, size_t name_size, const char* overload,
+const KernelEntry* OperatorRegistry::Find(const char* name, size_t name_size, const char* overload,
                                 size_t overload_size) const {
   for (size_t i = 0; i < count_; ++i) {
     const char* entry = entries_[i].name;
@@ -15,7 +15,7 @@ KernelFn OperatorRegistry::Find(const char* name, size_t name_size, const char* 
                                std::memcmp(entry + name_size + 1, overload, overload_size) != 0)) {
       continue;
     }
-    return entries_[i].fn;
+    return &entries_[i];
   }
   return nullptr;
 }

@@ -21,6 +21,13 @@ using KernelFn = Status (*)(KernelArgs args);
 struct KernelEntry {
   const char* name;  // "<namespace>::<op>.<overload>"
   KernelFn fn;
+  // Whether the kernel takes tensors in any dim order, provided that all
+  // of a call's tensors have one shape and one dim order (elementwise over
+  // memory: operators.yaml's `dim_order: any`). Method::Load refuses calls
+  // that break this, and calls of other kernels with a tensor in other
+  // than the default dim order (dimensions of size 1 aside: see
+  // Tensor::HasDefaultLayout).
+  bool any_dim_order = false;
 };
 
 class OperatorRegistry {
@@ -29,8 +36,9 @@ class OperatorRegistry {
   constexpr OperatorRegistry(const KernelEntry* entries, size_t count)
       : entries_(entries), count_(count) {}
 
-  // The kernel of `name` + "." + `overload` (no dot when overload is empty).
-  KernelFn Find(const char* name, size_t name_size, const char* overload,
+  // The entry of `name` + "." + `overload` (no dot when overload is empty),
+  // null when there is none.
+  const KernelEntry* Find(const char* name, size_t name_size, const char* overload,
                 size_t overload_size) const;
   size_t size() const { return count_; }
   const KernelEntry& entry(size_t i) const { return entries_[i]; }

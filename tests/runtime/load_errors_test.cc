@@ -1,6 +1,8 @@
 // Broken programs and short arenas give errors with reasons, never a crash:
-// truncated files, flipped bytes, out-of-range indices and offsets written by
-// make_programs.py, arenas that are too small, a misaligned buffer.
+// truncated files, flipped bytes, out-of-range indices and offsets and a dim
+// order that is not a permutation written by make_programs.py, arenas that
+// are too small, a misaligned buffer; channels-last tensors that a kernel
+// cannot take.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -151,7 +153,7 @@ void TestCorrupt(const std::vector<uint8_t>& pte) {
               "bad identifier");
 }
 
-void TestBrokenIndices() {
+void TestBrokenPrograms() {
   struct Case {
     const char* file;
     ErrorCode code;
@@ -164,6 +166,18 @@ void TestBrokenIndices() {
       {"broken_memory_offset", ErrorCode::kOutOfRange, "tensor past its planned buffer"},
       {"broken_memory_id", ErrorCode::kOutOfRange, "memory id"},
       {"broken_jump", ErrorCode::kOutOfRange, "jump destination"},
+      {"broken_dim_order", ErrorCode::kInvalidProgram,
+       "dim order is not a permutation of the dimensions (2, 2)"},
+      // Channels-last tensors where a kernel cannot take them: whole messages.
+      {"channels_last_conv_f32", ErrorCode::kNotSupported,
+       "operator aten::convolution.out: a tensor in dim order (0,2,3,1); this kernel takes tensors in the "
+       "default dim order only"},
+      {"channels_last_add_f32", ErrorCode::kNotSupported,
+       "operator aten::add.out: a tensor in dim order (0,2,3,1); this kernel takes tensors in the default "
+       "dim order only"},
+      {"mixed_dim_order", ErrorCode::kNotSupported,
+       "operator aten::tanh.out: tensors (2,3,4,5) in dim order (0,2,3,1) and (2,3,4,5) in (0,1,2,3); this "
+       "kernel takes tensors of one shape and one dim order"},
   };
   for (const Case& c : cases) {
     const std::string path = std::string("tests/runtime/") + c.file + ".pte";
@@ -234,6 +248,23 @@ void TestMisalignedAndMisuse(const std::vector<uint8_t>& pte) {
               "input index out of range");
 }
 
+// A channels-last program of elementwise kernels loads and runs (the
+// programs that are refused are among TestBrokenPrograms' cases).
+void TestChannelsLastRuns() {
+  const std::vector<uint8_t> pte = ReadFile("tests/runtime/channels_last_f32.pte");
+  TestValidProgramRuns(pte);
+  Harness h;
+  Program program;
+  Method method;
+  if (!h.Load(pte, 0, &program, &method).ok()) return;
+  const ethosu_sdk::runtime::Tensor& input = *method.Input(0).tensor;
+  char order[32], sizes[64];
+  ethosu_sdk::runtime::FormatDimOrder(input, order, sizeof(order));
+  ethosu_sdk::runtime::FormatSizes(input.InMemoryOrder(), sizes, sizeof(sizes));
+  Check(std::string(order) == "(0,2,3,1)", std::string("input dim order ") + order);
+  Check(std::string(sizes) == "(2,4,5,3)", std::string("input sizes in memory order ") + sizes);
+}
+
 }  // namespace
 
 int main() {
@@ -243,9 +274,10 @@ int main() {
   TestValidProgramRuns(pte);
   TestTruncated(pte);
   TestCorrupt(pte);
-  TestBrokenIndices();
+  TestBrokenPrograms();
   TestArenasTooSmall(pte);
   TestMisalignedAndMisuse(pte);
+  TestChannelsLastRuns();
   std::printf(failures == 0 ? "PASS\n" : "FAILED: %d\n", failures);
   return failures == 0 ? 0 : 1;
 }

@@ -9,8 +9,13 @@ ExecuTorch's EthosUQuantizer, then lowered without the NPU partitioner.
     make_programs --out_dir=DIR   # DIR/<name>.pte and DIR/<name>.tensors for
                                   # every program, plus the extra files below
 
+A .tensors file holds each tensor in memory order (schema/tensor_file.md):
+a channels-last input [1,3,4,5] is written as [1,4,5,3].
+
 Extra files: broken_*.pte, valid flatbuffers with one index or offset out of
-range (the runtime's error tests); delegate_demo.pte/.tensors/
+range or a dim order that is not a permutation, and the REFUSED programs and
+mixed_dim_order.pte, channels-last tensors where our kernels cannot take
+them (the runtime's error tests); delegate_demo.pte/.tensors/
 .expected.tensors, a program with a DelegateCall to ExecuTorch's demo
 backend and PyTorch's output for it (the backend interface test).
 """
@@ -20,7 +25,7 @@ from __future__ import annotations
 import copy
 import os
 import struct
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from absl import app, flags
@@ -277,7 +282,40 @@ class AttentionOps(torch.nn.Module):
         return torch.nn.functional.gelu(scores) + torch.nn.functional.gelu(scores, approximate="tanh")
 
 
+class ChannelsLastUnary(torch.nn.Module):
+    """Elementwise kernels on a channels-last input: ExecuTorch keeps the
+    input, every intermediate and the output in dim order (0,2,3,1)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.nn.functional.hardtanh(torch.relu(x), 0.0, 1.5)
+        return torch.tanh(torch.sigmoid(torch.clamp(x, min=0.25, max=1.25)))
+
+
+class ChannelsLastQuantized(torch.nn.Module):
+    """Quantized with PT2E: the CPU graph is quantize -> dequantize -> relu ->
+    quantize -> dequantize, all in the channels-last dim order of its input."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x)
+
+
+class ChannelsLastConv(torch.nn.Module):
+    """A channels-last input into convolution, a kernel that takes the
+    default dim order only: our runtime must refuse it at load."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv(x)
+
+
 Program = Tuple[Callable[[], torch.nn.Module], Callable[[], Tuple[torch.Tensor, ...]]]
+
+
+def _channels_last(*shape: int) -> torch.Tensor:
+    return torch.randn(*shape).to(memory_format=torch.channels_last)
 
 
 def _rand(*shape: int) -> torch.Tensor:
@@ -307,12 +345,22 @@ PROGRAMS: Dict[str, Program] = {
     "quant_linear_int8": (QuantLinearOut, lambda: (_rand(3, 12),)),
     "normalising_f32": (Normalising, lambda: (_rand(3, 4, 10),)),
     "attention_ops_f32": (AttentionOps, lambda: (_rand(3, 4, 8), _rand(1, 8, 5))),
+    "channels_last_f32": (ChannelsLastUnary, lambda: (_channels_last(2, 3, 4, 5),)),
+    "pt2e_channels_last_int8": (ChannelsLastQuantized, lambda: (_channels_last(1, 3, 4, 5),)),
+}
+
+# Programs our runtime must refuse at load: a channels-last input into a
+# kernel that takes the default dim order only (convolution; add, which
+# broadcasts).
+REFUSED: Dict[str, Program] = {
+    "channels_last_conv_f32": (ChannelsLastConv, lambda: (_channels_last(1, 3, 6, 7),)),
+    "channels_last_add_f32": (Add, lambda: (_channels_last(1, 3, 4, 5), _rand(1, 1, 1, 5))),
 }
 
 
 def build(name: str) -> Tuple[bytes, Tuple[torch.Tensor, ...]]:
     """Lowers program `name` without a delegate; returns the .pte and inputs."""
-    make_model, make_inputs = PROGRAMS[name]
+    make_model, make_inputs = PROGRAMS[name] if name in PROGRAMS else REFUSED[name]
     torch.manual_seed(0)
     model = make_model().eval()
     inputs = make_inputs()
@@ -326,11 +374,31 @@ def build(name: str) -> Tuple[bytes, Tuple[torch.Tensor, ...]]:
 _DTYPE_CODES = {torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4, torch.float32: 6, torch.float64: 7, torch.bool: 11}
 
 
-def tensor_file(tensors: List[torch.Tensor]) -> bytes:
-    """Serialises tensors in the format of schema/tensor_file.md."""
+def io_dim_orders(pte: bytes) -> Tuple[List[List[int]], List[List[int]]]:
+    """The dim orders of method forward's inputs and of its outputs."""
+    plan = deserialize_pte_binary(pte).program.execution_plan[0]
+    orders = lambda indices: [list(plan.values[i].val.dim_order) for i in indices]  # noqa: E731
+    return orders(plan.inputs), orders(plan.outputs)
+
+
+def to_memory_order(t: torch.Tensor, dim_order: Sequence[int]) -> torch.Tensor:
+    """`t` as a tensor in `dim_order` lies in memory: sizes listed in dim
+    order, contiguous (a channels-last [1,3,4,5] gives [1,4,5,3])."""
+    return t.permute(*dim_order).contiguous()
+
+
+def from_memory_order(t: torch.Tensor, dim_order: Sequence[int]) -> torch.Tensor:
+    """The inverse of to_memory_order: a view with the logical sizes and the
+    strides of `dim_order` (channels-last strides for (0,2,3,1))."""
+    return t.permute(*[list(dim_order).index(d) for d in range(len(dim_order))])
+
+
+def tensor_file(tensors: List[torch.Tensor], dim_orders: Optional[Sequence[Sequence[int]]] = None) -> bytes:
+    """Serialises tensors in the format of schema/tensor_file.md: each in
+    memory order for its dim order (`dim_orders`, default 0..R-1)."""
     out = bytearray(b"ESDKTEN1" + struct.pack("<II", len(tensors), 0))
-    for t in tensors:
-        t = t.contiguous()
+    for i, t in enumerate(tensors):
+        t = to_memory_order(t, dim_orders[i]) if dim_orders is not None else t.contiguous()
         sizes = list(t.shape) + [0] * (8 - t.dim())
         data = t.numpy().tobytes()
         out += struct.pack("<II8IfiQ", _DTYPE_CODES[t.dtype], t.dim(), *sizes, 0.0, 0, len(data))
@@ -372,6 +440,9 @@ def broken_variants(pte: bytes) -> Dict[str, bytes]:
         tensor = plan.values[_first_tensor(plan, lambda t: t.allocation_info is not None)].val
         tensor.allocation_info.memory_id = 9
 
+    def dim_order(plan) -> None:
+        plan.values[plan.inputs[0]].val.dim_order = [0, 2, 2, 1]  # not a permutation
+
     def jump(plan) -> None:
         from executorch.exir.schema import Instruction, JumpFalseCall
 
@@ -385,9 +456,19 @@ def broken_variants(pte: bytes) -> Dict[str, bytes]:
         ("broken_memory_offset", memory_offset),
         ("broken_memory_id", memory_id),
         ("broken_jump", jump),
+        ("broken_dim_order", dim_order),
     ]:
         mutate(name, change)
     return out
+
+
+def mixed_dim_order(pte: bytes) -> bytes:
+    """channels_last_f32 with its output in the default dim order: its last
+    kernel (tanh, elementwise) then gets tensors in two dim orders."""
+    pte_file = deserialize_pte_binary(pte)
+    plan = pte_file.program.execution_plan[0]
+    plan.values[plan.outputs[0]].val.dim_order = [0, 1, 2, 3]
+    return bytes(serialize_pte_binary(copy.deepcopy(pte_file)))
 
 
 class _Sin(torch.nn.Module):
@@ -426,12 +507,15 @@ def main(argv: List[str]) -> None:
         print("\n".join(PROGRAMS))
         return
     os.makedirs(FLAGS.out_dir, exist_ok=True)
-    for name in PROGRAMS:
+    for name in list(PROGRAMS) + list(REFUSED):
         pte, inputs = build(name)
         with open(os.path.join(FLAGS.out_dir, name + ".pte"), "wb") as f:
             f.write(pte)
         with open(os.path.join(FLAGS.out_dir, name + ".tensors"), "wb") as f:
-            f.write(tensor_file(list(inputs)))
+            f.write(tensor_file(list(inputs), io_dim_orders(pte)[0]))
+        if name == "channels_last_f32":
+            with open(os.path.join(FLAGS.out_dir, "mixed_dim_order.pte"), "wb") as f:
+                f.write(mixed_dim_order(pte))
         if name == "conv_net_f32":
             pte_demo, x, expected = delegate_demo()
             with open(os.path.join(FLAGS.out_dir, "delegate_demo.pte"), "wb") as f:

@@ -9,6 +9,9 @@
 #include "tests/runtime/firmware/conv_net_f32_expected.h"
 #include "tests/runtime/firmware/conv_net_f32_input.h"
 #include "tests/runtime/firmware/conv_net_f32_pte.h"
+#include "tests/runtime/firmware/pt2e_channels_last_int8_expected.h"
+#include "tests/runtime/firmware/pt2e_channels_last_int8_input.h"
+#include "tests/runtime/firmware/pt2e_channels_last_int8_pte.h"
 #include "tests/runtime/firmware/quant_conv_int8_expected.h"
 #include "tests/runtime/firmware/quant_conv_int8_input.h"
 #include "tests/runtime/firmware/quant_conv_int8_pte.h"
@@ -50,6 +53,11 @@ int main() {
                     kQuantConvExpected, kQuantConvExpected_size());
   const int c = Run(kQuantLinearPte, kQuantLinearPte_size(), kQuantLinearInput,
                     kQuantLinearInput_size(), kQuantLinearExpected, kQuantLinearExpected_size());
-  const int ab = a > b ? a : b;
-  return ab > c ? ab : c;
+  // Its input and expected output are in memory order (N,H,W,C).
+  const int d = Run(kChannelsLastQuantPte, kChannelsLastQuantPte_size(), kChannelsLastQuantInput,
+                    kChannelsLastQuantInput_size(), kChannelsLastQuantExpected,
+                    kChannelsLastQuantExpected_size());
+  int worst = a;
+  for (const int r : {b, c, d}) worst = r > worst ? r : worst;
+  return worst;
 }

@@ -16,7 +16,7 @@ from absl import app, flags
 
 import executorch.kernels.quantized  # noqa: F401  (quantized_decomposed kernels)
 from executorch.runtime import Runtime
-from make_programs import tensor_file
+from make_programs import from_memory_order, io_dim_orders, tensor_file
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("pte", None, "Program.")
@@ -43,9 +43,13 @@ def read_tensor_file(path: str) -> List[torch.Tensor]:
 def main(argv: List[str]) -> None:
     del argv
     method = Runtime.get().load_program(FLAGS.pte).load_method("forward")
-    outputs = method.execute(read_tensor_file(FLAGS.input))
+    # Tensor files hold tensors in memory order (schema/tensor_file.md).
+    with open(FLAGS.pte, "rb") as f:
+        input_orders, output_orders = io_dim_orders(f.read())
+    inputs = [from_memory_order(t, order) for t, order in zip(read_tensor_file(FLAGS.input), input_orders)]
+    outputs = method.execute(inputs)
     with open(FLAGS.out, "wb") as f:
-        f.write(tensor_file(list(outputs)))
+        f.write(tensor_file(list(outputs), output_orders))
 
 
 if __name__ == "__main__":
