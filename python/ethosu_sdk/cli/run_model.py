@@ -241,8 +241,11 @@ def main(argv: list[str]) -> int:
     run = protocol.parse(output)
     verdict = model_run.check_outputs(run, expected)
     figures: list[tuple[str, str]] = [("board", where), ("simulation wall time", f"{wall:.1f} s")]
-    if 0 in run.outputs:
-        top = model_run.top_k(run.outputs[0])
+    # Scores per class: one row of a [1, classes] (or [classes]) output; a
+    # feature map has no classes to rank.
+    scores = run.outputs.get(0)
+    if scores is not None and (scores.ndim == 1 or (scores.ndim == 2 and scores.shape[0] == 1)):
+        top = model_run.top_k(scores)
         say("      top-5: " + ", ".join(f"class {i} ({v:.3f})" for i, v in top))
         figures.append(("top-5 classes", ", ".join(f"{i} ({v:.3f})" for i, v in top)))
     for c in verdict.checks:
