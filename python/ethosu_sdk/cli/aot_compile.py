@@ -137,9 +137,9 @@ def _main(argv: list[str]) -> int:
     tuning = summary.get("tuning")
     if tuning:
         chosen = tuning["trials"][tuning["chosen"]]
+        configuration = " ".join([summary["memory_mode"], *summary["vela_flags"]])
         print(f"[aot] tuned within {tuning['sram_budget_kib']} KiB of SRAM: {summary['input_layout'].upper()} input, "
-              f"{summary['memory_mode']} "
-              f"{' '.join(summary['vela_flags'])} ({chosen.get('total_cycles')} cycles, best of "
+              f"{configuration} ({chosen.get('total_cycles')} cycles, best of "
               f"{sum(1 for r in tuning['trials'] if r['fits'])} fitting of {len(tuning['trials'])} tried)",
               file=sys.stderr)
     print(f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "

@@ -205,8 +205,8 @@ def main(argv: list[str]) -> int:
                 estimates.append((label, f"{_count(traffic[key])} bytes"))
         tuning = summary.get("tuning")
         if tuning:
-            estimates.append(("tuned", f"{summary.get('input_layout', 'nchw').upper()} input, "
-                                       f"{summary.get('memory_mode')} {' '.join(summary.get('vela_flags', []))}, "
+            configuration = " ".join([str(summary.get("memory_mode")), *summary.get("vela_flags", [])])
+            estimates.append(("tuned", f"{summary.get('input_layout', 'nchw').upper()} input, {configuration}, "
                                        f"the fastest of {len(tuning['trials'])} configurations tried within "
                                        f"{tuning['sram_budget_kib']:,} KiB of SRAM (report: Tuning)"))
     else:
