@@ -72,6 +72,13 @@ CASES = [
          ("--model=mlp_softmax", "--target=ethos-u85-256", "--input_layout=nhwc", AOT_OUT), 2,
          r"^aot_compile: error: input layout nhwc needs a 4-D \(N, C, H, W\) input but the model takes \[1, \d+\]: "
          r"leave the input layout at nchw$"),
+    Case("aot_unknown_board", "aot_compile", ("--model=mlp_softmax", "--target=ethos-u85-256", "--board=stm32", AOT_OUT),
+         2, r"^aot_compile: error: unknown board 'stm32'; boards: corstone300, corstone320, qemu_an547$"),
+    Case("aot_model_too_large_for_board", "aot_compile",
+         ("--model=bad_models:too_large_for_sram", "--target=ethos-u55-128", "--board=corstone300", AOT_OUT), 2,
+         r"^aot_compile: error: model 'bad_models:too_large_for_sram' needs [\d,]+ KiB of SRAM \(Vela, memory mode "
+         r"Shared_Sram\) but board corstone300 has 2,048 KiB: tune it for the board \(ethosu_model\(tune = True, "
+         r"board = \"corstone300\"\)\): a smaller schedule may fit, or use a board with more SRAM$"),
     Case("aot_float_on_npu", "aot_compile",
          ("--model=mlp_softmax", "--target=ethos-u85-256", "--quantize=none", AOT_OUT), 2,
          r"^aot_compile: error: ethos-u85-256 runs integer graphs only: use --quantize=int8 or a16w8$"),
@@ -130,8 +137,7 @@ CASES = [
          (f"--pte={TOO_LARGE}.pte", f"--summary={TOO_LARGE}.summary.json", "--board=corstone300",
           "--out={out}/memory.cc"), 1,
          r"^gen_memory: error: model 'bad_models:too_large_for_sram' needs [\d,]+ KiB of SRAM \(Vela, memory mode "
-         r"Shared_Sram\) but board corstone300 has 2,048 KiB: compile it with memory_mode = "
-         r"\"Dedicated_Sram_384KB\""),
+         r"Shared_Sram\) but board corstone300 has 2,048 KiB: tune it for the board"),
     # host_runner: .pte and tensor files
     Case("host_missing_pte", "host_runner", ("--pte={in}/none.pte", f"--input={KWS}.input.tensors"), 2,
          r"^host_runner: error: cannot read --pte=.*/none\.pte: No such file or directory$"),

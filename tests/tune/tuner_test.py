@@ -47,3 +47,13 @@ def test_the_shipped_program_is_the_chosen_configuration() -> None:
     assert shipped["total_cycles"] == CHOSEN["total_cycles"]
     assert shipped["npu_cycles"] == CHOSEN["npu_cycles"]
     assert shipped["sram_used_kib"] + shipped.get("on_chip_flash_used_kib", 0) == CHOSEN["sram_need_kib"]
+
+
+def test_the_board_gives_the_budget() -> None:
+    summary = json.loads(pathlib.Path("tests/tune/kws_u55_corstone300_tuned.summary.json").read_text())
+    assert summary["board"] == "corstone300"
+    assert summary["tuning"]["sram_budget_kib"] == 2048  # cc/platform/corstone300/memory.ld's SRAM
+    # Everything fits 2 MiB, so the fastest configuration of all is chosen.
+    trials = summary["tuning"]["trials"]
+    assert all(t["fits"] for t in trials if "error" not in t)
+    assert summary["vela_total"]["total_cycles"] == min(t["total_cycles"] for t in trials if "error" not in t)

@@ -84,6 +84,8 @@ def _ethosu_model_impl(ctx):
         args.add("--system_config=" + ctx.attr.system_config)
     if ctx.attr.memory_mode:
         args.add("--memory_mode=" + ctx.attr.memory_mode)
+    if ctx.attr.board:
+        args.add("--board=" + ctx.attr.board)
     if ctx.attr.input_layout != "nchw":
         args.add("--input_layout=" + ctx.attr.input_layout)
     if ctx.attr.tune:
@@ -150,6 +152,7 @@ _ethosu_model = rule(
         "state_dict": attr.label(allow_single_file = True),
         "intermediates": attr.bool(default = False),
         "input_layout": attr.string(default = "nchw", values = ["nchw", "nhwc"]),
+        "board": attr.string(),
         "tune": attr.bool(default = False),
         "sram_budget_kib": attr.int(default = 0),
         "tune_time_budget_s": attr.int(default = 600),
@@ -174,6 +177,7 @@ def ethosu_model(
         state_dict = None,
         intermediates = False,
         input_layout = "nchw",
+        board = None,
         tune = False,
         sram_budget_kib = 0,
         tune_time_budget_s = 600,
@@ -207,6 +211,10 @@ def ethosu_model(
         so the program takes images pixel by pixel with the channels
         innermost and the NPU does no input transpose. `<name>.input.tensors`
         holds the input in that memory order.
+      board: the board the model will run on (qemu_an547, corstone300,
+        corstone320): the compilation fails, naming the sizes, when Vela's
+        schedule does not fit its memories; with `tune`, the default
+        `sram_budget_kib` is its SRAM.
       tune: search the input layout (for a 4-D input) and Vela's options
         (memory mode, optimisation strategy, arena cache size) for the
         lowest total_cycles that fits
@@ -248,6 +256,7 @@ def ethosu_model(
         state_dict = state_dict,
         intermediates = intermediates,
         input_layout = input_layout,
+        board = board or "",
         tune = tune,
         sram_budget_kib = sram_budget_kib,
         tune_time_budget_s = tune_time_budget_s,

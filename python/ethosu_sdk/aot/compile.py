@@ -32,6 +32,7 @@ import torch
 from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
+from ethosu_sdk.firmware import board_memory
 from ethosu_sdk.models import UnknownModelError, load_model
 from ethosu_sdk.pte import parse_pte
 from ethosu_sdk.tensors import StoredTensor, encode
@@ -58,6 +59,7 @@ class CompileOptions:
     sram_budget_kib: Optional[int] = None
     tune_time_budget_s: float = 600.0
     input_layout: str = "nchw"  # nchw | nhwc (layout.py); --tune searches both
+    board: Optional[str] = None  # board_memory.BOARD_MEMORY name: the model must fit it; --tune's default budget
 
 
 @dataclasses.dataclass
@@ -123,7 +125,9 @@ def compile_model(
     target = resolve_target(options.target, options.system_config, options.memory_mode)
     check_quant_mode(target, mode)
     input_layout = layout.InputLayout.parse(options.input_layout)
-    budget_bytes = tuner.check_request(target, options.sram_budget_kib) if options.tune else 0
+    board = _board(options.board)
+    budget_kib = options.sram_budget_kib or (board.sram_bytes // tuner.KIB if board else None)
+    budget_bytes = tuner.check_request(target, budget_kib) if options.tune else 0
     if mode is QuantMode.NONE and (options.calibration_dir or options.calibration_files
                                    or options.calibration_preprocess):
         raise InvalidOptionError("calibration data needs a quantized compilation (--quantize=int8 or a16w8)")
@@ -241,6 +245,7 @@ def compile_model(
             "calibration_samples": len(samples),
             "calibration": calibrated.as_summary() if calibrated else None,
             "input_layout": input_layout.value,
+            "board": board.name if board else None,
             "system_config": target.system_config,
             "memory_mode": target.memory_mode,
             "vela_flags": list(target.vela_flags),
@@ -265,6 +270,12 @@ def compile_model(
             "vela_total": vela_capture.total_figures(partitions),
         }
 
+        if board is not None:  # before anything is written: a model that cannot run there is an error
+            try:
+                board_memory.check_fits(summary, board.name)
+            except board_memory.ModelDoesNotFit as e:
+                raise InvalidOptionError(str(e)) from None
+
         staged = {
             ".pte": pte,
             ".input.tensors": encode(_stored(inputs, in_q, [i.dim_order for i in plan.inputs])),
@@ -284,6 +295,14 @@ def compile_model(
 
     timings["total"] = time.monotonic() - started
     return CompileResult(paths=paths, summary=summary, timings=timings)
+
+
+def _board(name: Optional[str]) -> Optional[board_memory.BoardMemory]:
+    if not name:
+        return None
+    if name not in board_memory.BOARD_MEMORY:
+        raise InvalidOptionError(f"unknown board {name!r}; boards: {', '.join(sorted(board_memory.BOARD_MEMORY))}")
+    return board_memory.BOARD_MEMORY[name]
 
 
 def _tune(options: CompileOptions, target, mode: QuantMode, graphs: dict[str, list[bytes]], budget_bytes: int,

@@ -124,8 +124,8 @@ def check_request(target: Target, budget_kib: Optional[int]) -> int:
     if target.kind is not TargetKind.ETHOS_U:
         raise InvalidOptionError(f"--tune searches Vela's options: it needs an Ethos-U target, not {target.name}")
     if not budget_kib or budget_kib <= 0:
-        raise InvalidOptionError("--tune needs --sram_budget_kib: the SRAM (KiB) the NPU may use on your board, "
-                                 "e.g. 384 for ExecuTorch's Dedicated_Sram_384KB or 2048 for a Corstone-300")
+        raise InvalidOptionError("--tune needs --sram_budget_kib (the SRAM, KiB, the NPU may use on your board, "
+                                 "e.g. 384 for ExecuTorch's Dedicated_Sram_384KB) or --board (its whole SRAM)")
     return budget_kib * KIB
 
 

@@ -51,7 +51,10 @@ flags.DEFINE_enum("input_layout", "nchw", ["nchw", "nhwc"],
 flags.DEFINE_bool("tune", False, "Search the input layout and Vela's options (memory mode, optimisation strategy, "
                   "arena cache size) for the lowest total_cycles within --sram_budget_kib; the search goes "
                   "into the summary.")
-flags.DEFINE_integer("sram_budget_kib", None, "With --tune: the SRAM (KiB) the NPU may use on the board.")
+flags.DEFINE_integer("sram_budget_kib", None, "With --tune: the SRAM (KiB) the NPU may use on the board "
+                     "(default with --board: the board's SRAM).")
+flags.DEFINE_string("board", None, "The board the model will run on (qemu_an547, corstone300, corstone320): "
+                    "compiling fails, naming the sizes, when Vela's schedule does not fit its memories.")
 flags.DEFINE_float("tune_time_budget_s", 600.0, "With --tune: stop trying configurations after this many seconds.")
 flags.DEFINE_string("timings_json", None, "Also write the step timings (seconds) to this JSON file.")
 flags.DEFINE_bool("quiet", False, "Print nothing on success; on failure, print only the error line "
@@ -122,6 +125,7 @@ def _main(argv: list[str]) -> int:
         sram_budget_kib=FLAGS.sram_budget_kib,
         tune_time_budget_s=FLAGS.tune_time_budget_s,
         input_layout=FLAGS.input_layout,
+        board=FLAGS.board,
     )
     result = compile_model(options, FLAGS.output)
     summary = result.summary

@@ -59,11 +59,16 @@ def check_fits(summary: dict, board: str) -> None:
     sram = arena + constants
     if sram > memory.sram_bytes:
         split = f": {_kib(arena / KIB)} of tensors, {_kib(constants / KIB)} of weights" if constants else ""
+        # The U55 has no dedicated SRAM port, so no SRAM-as-cache mode.
+        if str(summary.get("target", "")).startswith("ethos-u55"):
+            remedy = (f"tune it for the board (ethosu_model(tune = True, board = \"{board}\")): a smaller "
+                      "schedule may fit")
+        else:
+            remedy = ("compile it with memory_mode = \"Dedicated_Sram_384KB\" (SRAM as a cache, feature maps "
+                      "in DRAM)")
         raise ModelDoesNotFit(
             f"model {summary.get('model')!r} needs {_kib(sram / KIB)} of SRAM (Vela, memory mode {mode}{split}) "
-            f"but board {board} has {_kib(memory.sram_bytes / KIB)}: compile it with "
-            f"memory_mode = \"Dedicated_Sram_384KB\" (SRAM as a cache, feature maps in DRAM), "
-            f"or use a board with more SRAM")
+            f"but board {board} has {_kib(memory.sram_bytes / KIB)}: {remedy}, or use a board with more SRAM")
     dram = sum(float(figures.get(key, 0)) for key in ("dram_used_kib", "off_chip_flash_used_kib")) * KIB
     if dram > memory.dram_bytes:
         raise ModelDoesNotFit(
