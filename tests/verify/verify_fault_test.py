@@ -73,10 +73,11 @@ def test_clean_model_verifies(tmp_path):
 def test_planted_fault_fails_and_names_the_module(tmp_path):
     _, _, clean = verify(tmp_path)
     layers = clean["partitions"][0]["layers"]
-    # A one-operation MAC layer a third of the way in (as tests/npu/layers).
-    target = next(i for i in range(len(layers) // 3, len(layers))
-                  if layers[i]["compared"] and layers[i]["operations"] == 1
-                  and layers[i]["operator"] in MAC_OPERATORS)
+    # The middle one-operation MAC layer (not the last: the fault should
+    # travel on through later layers).
+    candidates = [i for i, layer in enumerate(layers) if layer["compared"] and layer["operations"] == 1
+                  and layer["operator"] in MAC_OPERATORS]
+    target = candidates[(len(candidates) - 1) // 2]
     operation = sum(layer["operations"] for layer in layers[:target])
 
     # Independently: which MAC layer of the command stream is it (Vela's

@@ -25,7 +25,7 @@ from ethosu_sdk.tensors import read_tensor_file
 
 CASE = "tests/npu/" + os.environ["NPU_CASE"]
 MIN_LAYERS = int(os.environ["MIN_LAYERS"])
-CASE_RUNNER = "tests/npu/case_runner_bin"
+CASE_RUNNER = "cc/npu_host/npu_run"
 
 
 @functools.lru_cache(maxsize=None)
