@@ -11,6 +11,7 @@ source line; the per-layer table follows. Exit status 1 on a difference with
 
 from __future__ import annotations
 
+import ctypes
 import sys
 
 from absl import app, flags
@@ -37,6 +38,8 @@ def main(argv: list[str]) -> int:
         if FLAGS.quiet:
             with held_back_output():
                 code, text, exact = _run()
+                # The reference model's C++ writes through stdio: flush it while held back.
+                ctypes.CDLL(None).fflush(None)
         else:
             code, text, exact = _run()
     except (verify.VerifyError, OSError, ValueError, RuntimeError) as e:
