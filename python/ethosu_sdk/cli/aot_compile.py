@@ -180,8 +180,15 @@ def _verify_dir() -> str | None:
 def _npu_run() -> str:
     if FLAGS.npu_run:
         return FLAGS.npu_run
-    here = os.path.abspath(sys.argv[0])
-    for root in (os.environ.get("RUNFILES_DIR", ""), here + ".runfiles"):
+    # The runfiles tree of this binary: named by the environment, or the one
+    # this file sits in (py_binary runs its main from there).
+    roots = [os.environ.get("RUNFILES_DIR", ""), os.path.abspath(sys.argv[0]) + ".runfiles"]
+    here = os.path.abspath(__file__)
+    while os.path.dirname(here) != here:
+        here = os.path.dirname(here)
+        if here.endswith(".runfiles"):
+            roots.append(here)
+    for root in roots:
         candidate = os.path.join(root, "_main", "cc", "npu_host", "npu_run")
         if root and os.access(candidate, os.X_OK):
             return candidate

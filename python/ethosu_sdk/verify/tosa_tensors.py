@@ -89,7 +89,11 @@ def graph_io(graph: bytes) -> Tuple[List[Tuple[str, Tuple[int, ...]]], List[str]
 
 def reference_tensors(graph: bytes, inputs: List[np.ndarray]) -> Dict[str, np.ndarray]:
     """Runs the TOSA reference model; returns every operator result by name."""
-    rewritten, names = with_all_results_as_outputs(graph)
+    return run_rewritten(*with_all_results_as_outputs(graph), inputs)
+
+
+def run_rewritten(rewritten: bytes, names: List[str], inputs: List[np.ndarray]) -> Dict[str, np.ndarray]:
+    """reference_tensors on a graph with_all_results_as_outputs made."""
     outputs, status = tosa_reference_model.run(rewritten, inputs)
     if status != tosa_reference_model.GraphStatus.TOSA_VALID:
         raise RuntimeError(f"TOSA reference model: {status}")

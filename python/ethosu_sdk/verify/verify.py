@@ -75,6 +75,7 @@ class Partition:
     layers: list[Layer] = dataclasses.field(default_factory=list)
     layers_note: Optional[str] = None  # why there is no per-layer table
     npu_log: str = ""
+    timings: dict[str, float] = dataclasses.field(default_factory=dict)  # seconds per phase
 
     @property
     def exact(self) -> bool:
@@ -118,6 +119,7 @@ class Report:
                 "skipped": p.skipped,
                 "outputs": p.outputs,
                 "layers_note": p.layers_note,
+                "seconds": {k: round(v, 3) for k, v in p.timings.items()},
                 "layers": [dict(dataclasses.asdict(layer), differing=layer.differing) for layer in p.layers],
             } for p in self.partitions],
         }
@@ -187,17 +189,26 @@ def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_
             return result
         inputs.append(np.ascontiguousarray(data).reshape(shape))
     db = os.path.join(directory, entry["debug_db"]) if entry.get("debug_db") else None
-    reference = tosa_tensors.reference_tensors(graph, inputs)
+    t = time.monotonic()
+    rewritten, names = tosa_tensors.with_all_results_as_outputs(graph)
+    result.timings["tosa_all_outputs_rewrite"] = time.monotonic() - t
+    t = time.monotonic()
+    reference = tosa_tensors.run_rewritten(rewritten, names, inputs)
+    result.timings["tosa_reference_model"] = time.monotonic() - t
     missing = [name for name in output_names if name not in reference]
     if missing:
         raise VerifyError(f"partition {result.index}: TOSA outputs {missing} are no operator's result")
     outputs = [reference[name] for name in output_names]
     trace = os.path.join(work, "layers.trace") if db else None
+    t = time.monotonic()
     result.outputs, result.npu_log = _run_npu(npu_run, payload, inputs, outputs, work, trace, inject)
+    result.timings["npu_model"] = time.monotonic() - t
     if db and trace:
+        t = time.monotonic()
         with open(os.path.join(directory, entry["origins"])) as f:
             origins = json.load(f)
         result.layers = _layers(db, trace, reference, origins)
+        result.timings["layer_comparison"] = time.monotonic() - t
     else:
         result.layers_note = "no Vela debug database: outputs compared only"
     return result
