@@ -116,7 +116,8 @@ class Report:
         return {
             "format_version": REPORT_FORMAT_VERSION,
             "mode": mode,
-            "status": ("pass" if self.complete else "pass (partly skipped)") if self.exact else "fail",
+            "status": ("fail" if not self.exact else "pass" if self.complete
+                       else "skipped" if all(p.skipped for p in self.partitions) else "pass (partly skipped)"),
             "summary": summary_line(self),
             "seconds": round(self.seconds, 3),
             "first_difference": None if first is None else {
