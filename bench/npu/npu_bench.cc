@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "tests/npu/harness/case_files.h"
-#include "tests/npu/harness/payload_harness.h"
+#include "cc/npu_host/case_files.h"
+#include "cc/npu_host/payload_harness.h"
 
 namespace npu = ethosu_sdk::npu;
 

@@ -15,7 +15,7 @@
 #include "cc/backends/ethosu/driver_npu.h"
 #include "cc/drivers/ethosu/driver.h"
 #include "tests/ethosu_driver/device_host.h"
-#include "tests/npu/harness/payload_harness.h"
+#include "cc/npu_host/payload_harness.h"
 #include "tests/npu_device/payload_file.h"
 
 namespace {

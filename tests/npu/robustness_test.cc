@@ -9,7 +9,7 @@
 
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
-#include "tests/npu/harness/payload_harness.h"
+#include "cc/npu_host/payload_harness.h"
 
 namespace npu = ethosu_sdk::npu;
 

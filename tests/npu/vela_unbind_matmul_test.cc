@@ -22,8 +22,8 @@
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runner/tensor_file.h"
-#include "tests/npu/harness/case_files.h"
-#include "tests/npu/harness/payload_harness.h"
+#include "cc/npu_host/case_files.h"
+#include "cc/npu_host/payload_harness.h"
 
 namespace {
 

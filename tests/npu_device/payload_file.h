@@ -14,7 +14,7 @@
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runtime/program.h"
 #include "schema/program_generated.h"
-#include "tests/npu/harness/aligned_bytes.h"
+#include "cc/npu_host/aligned_bytes.h"
 
 namespace ethosu_sdk::npu_device_tests {
 

@@ -15,7 +15,7 @@
 #include "cc/npu/device/device.h"
 #include "cc/npu/device/pmu.h"
 #include "cc/npu/commands/u85_registers.h"
-#include "tests/npu/harness/payload_harness.h"
+#include "cc/npu_host/payload_harness.h"
 #include "tests/npu_device/fake_host.h"
 #include "tests/npu_device/payload_file.h"
 

@@ -10,7 +10,9 @@
 
 produces `mv2_u85.pte`, `mv2_u85.input.tensors`, `mv2_u85.expected.tensors`
 and `mv2_u85.summary.json` (addressable as `:mv2_u85.pte` etc.), written by
-the SDK's `aot_compile` CLI (python/ethosu_sdk/cli). A model of your own: put
+the SDK's `aot_compile` CLI (python/ethosu_sdk/cli), and, on an Ethos-U
+target, verifies the program bit for bit against the TOSA reference model
+(`verify`; report `mv2_u85.verification.json`). A model of your own: put
 it in a py_library whose module has a function returning `(nn.Module,
 example input tuple)`, pass `model = "pkg.module:function"` and
 `model_deps = [":that_library"]`; the macro then builds a compiler binary
@@ -32,6 +34,7 @@ EthosuModelInfo = provider(
         "expected": "File: .tensors, the expected output (PyTorch quantized graph)",
         "summary": "File: JSON summary (delegation, sizes, Vela figures)",
         "intermediates": "File (directory) or None: TOSA flatbuffers and Vela reports",
+        "verification": "File or None: the verification's JSON report (per-layer table)",
         "target": "string: the compile target",
     },
 )
@@ -101,6 +104,15 @@ def _ethosu_model_impl(ctx):
     if ctx.file.state_dict:
         args.add("--state_dict=" + ctx.file.state_dict.path)
         inputs.append(ctx.file.state_dict)
+    # The verification is an action of its own (below): the compile action
+    # only writes its inputs, so changing `verify` or the NPU model re-runs
+    # no lowering.
+    args.add("--verify=off")
+    verify_dir = None
+    if ctx.attr.verify != "off" and ctx.attr.target in ETHOS_U_TARGETS:
+        verify_dir = ctx.actions.declare_directory(ctx.label.name + ".verify")
+        args.add("--verify_dir=" + verify_dir.path)
+        outputs.append(verify_dir)
     intermediates = None
     if ctx.attr.intermediates:
         intermediates = ctx.actions.declare_directory(ctx.label.name + ".intermediates")
@@ -121,14 +133,41 @@ def _ethosu_model_impl(ctx):
         execution_requirements = WORKER_EXECUTION_REQUIREMENTS,
     )
     files = [ctx.outputs.pte, ctx.outputs.input, ctx.outputs.expected, ctx.outputs.summary]
+    verification = None
+    if verify_dir:
+        verification = ctx.actions.declare_file(ctx.label.name + ".verification.json")
+        verify_args = ctx.actions.args()
+        verify_args.add("--pte=" + ctx.outputs.pte.path)
+        verify_args.add("--verify_dir=" + verify_dir.path)
+        verify_args.add("--npu_run=" + ctx.executable._npu_run.path)
+        verify_args.add("--mode=" + ctx.attr.verify)
+        verify_args.add("--report_json=" + verification.path)
+        verify_args.add("--quiet")  # the table is printed on a difference only
+        ctx.actions.run(
+            executable = ctx.executable._verifier,
+            arguments = [verify_args],
+            inputs = [ctx.outputs.pte, verify_dir],
+            tools = [ctx.executable._npu_run],
+            outputs = [verification],
+            mnemonic = "EthosuVerify",
+            progress_message = "Verifying %s against the TOSA reference model (%%{label})" % ctx.attr.model,
+        )
+        files.append(verification)
     return [
         DefaultInfo(files = depset(files + ([intermediates] if intermediates else []))),
+        # A validation action: runs whenever the model is built, also as a
+        # dependency of firmware, without delaying the actions that use it.
+        OutputGroupInfo(
+            _validation = depset([verification] if verification else []),
+            verify_inputs = depset([verify_dir] if verify_dir else []),
+        ),
         EthosuModelInfo(
             pte = ctx.outputs.pte,
             input = ctx.outputs.input,
             expected = ctx.outputs.expected,
             summary = ctx.outputs.summary,
             intermediates = intermediates,
+            verification = verification,
             target = ctx.attr.target,
         ),
     ]
@@ -156,8 +195,19 @@ _ethosu_model = rule(
         "tune": attr.bool(default = False),
         "sram_budget_kib": attr.int(default = 0),
         "tune_time_budget_s": attr.int(default = 600),
+        "verify": attr.string(default = "fail", values = ["fail", "warn", "off"]),
+        "_verifier": attr.label(
+            default = Label("//python/ethosu_sdk/cli:verify_model"),
+            executable = True,
+            cfg = "exec",
+        ),
+        "_npu_run": attr.label(
+            default = Label("//cc/npu_host:npu_run"),
+            executable = True,
+            cfg = "exec",
+        ),
         "compiler": attr.label(
-            default = Label("//python/ethosu_sdk/cli:aot_compile"),
+            default = Label("//python/ethosu_sdk/cli:aot_compile_action"),
             executable = True,
             cfg = "exec",
         ),
@@ -181,6 +231,7 @@ def ethosu_model(
         tune = False,
         sram_budget_kib = 0,
         tune_time_budget_s = 600,
+        verify = "fail",
         model_deps = [],
         **kwargs):
     """Compiles `model` for `target`: `<name>.pte` plus references and a summary.
@@ -224,6 +275,16 @@ def ethosu_model(
       sram_budget_kib: with `tune`: the SRAM (KiB) the NPU may use.
       tune_time_budget_s: with `tune`: seconds after which no more
         configurations are tried.
+      verify: "fail" (default), "warn" or "off". On an Ethos-U target, an
+        action after the compile runs each Ethos-U delegate's command stream
+        on the SDK's functional NPU model and its TOSA graph on the TOSA
+        reference model, with the delegate's integer inputs for the example
+        input, and compares every output and every layer (Vela's debug
+        database) bit for bit. The first line of its output names the first
+        differing layer by PyTorch module path and source line; then the
+        per-layer table (elements differing, histogram of model minus
+        reference). "fail" fails the build on a difference, "warn" prints it.
+        The table is `<name>.verification.json` (also on success).
       model_deps: py_library targets providing `model`'s module.
       **kwargs: common attributes (visibility, tags, testonly, ...).
     """
@@ -260,6 +321,7 @@ def ethosu_model(
         tune = tune,
         sram_budget_kib = sram_budget_kib,
         tune_time_budget_s = tune_time_budget_s,
+        verify = verify,
         compiler = compiler,
         **kwargs
     )

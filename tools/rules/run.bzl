@@ -22,6 +22,9 @@ def _ethosu_run_impl(ctx):
     npu = ctx.attr.npu or (model.target if model.target.startswith("ethos-u") else "")
     if npu:
         args.append("--npu=" + npu)
+    if getattr(model, "verification", None):
+        args.append("--verification=" + model.verification.short_path)
+        files.append(model.verification)
     if model.intermediates:
         args.append("--intermediates=" + model.intermediates.short_path)
         files.append(model.intermediates)

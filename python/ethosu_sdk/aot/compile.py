@@ -10,7 +10,8 @@ next to them and renamed into place only when everything succeeded:
     NAME.summary.json      delegation, sizes, Vela figures
 
 Intermediates (TOSA flatbuffers, Vela CSV reports, Vela's console report,
-delegation table) go to `intermediates_dir` on request.
+delegation table) go to `intermediates_dir` on request, and what the
+verification step needs (verify_data.py) to `verify_dir`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture
+from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture, verify_data
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
@@ -60,6 +61,7 @@ class CompileOptions:
     tune_time_budget_s: float = 600.0
     input_layout: str = "nchw"  # nchw | nhwc (layout.py); --tune searches both
     board: Optional[str] = None  # board_memory.BOARD_MEMORY name: the model must fit it; --tune's default budget
+    verify_dir: Optional[str] = None  # Ethos-U: inputs of the verification step (verify_data.py)
 
 
 @dataclasses.dataclass
@@ -155,6 +157,7 @@ def compile_model(
     timings["load"] = time.monotonic() - t
 
     compile_spec = make_compile_spec(target, mode)
+    first_export: dict = {}  # node name -> source line (verify_data.source_lines)
     progress(f"exporting {options.model}")
     t = time.monotonic()
     if mode is QuantMode.NONE:
@@ -170,6 +173,7 @@ def compile_model(
     else:
         with _phase(options.model, "exporting"):
             graph_module = export.export_for_quantization(loaded.module, inputs, options.strict_export)
+            first_export = verify_data.source_lines(graph_module) if options.verify_dir else {}
         timings["export"] = time.monotonic() - t
         progress(f"quantizing ({mode.value}, {len(samples)} calibration sample(s))")
         t = time.monotonic()
@@ -191,7 +195,8 @@ def compile_model(
 
         def lower_once(program_to_lower, target, compile_spec, capture_dir):
             with _phase(options.model, "lowering"), \
-                    vela_capture.capture_vela(os.path.join(staging, capture_dir)) as partitions, \
+                    vela_capture.capture_vela(os.path.join(staging, capture_dir),
+                                              verify=bool(options.verify_dir)) as partitions, \
                     vela_capture.stdout_to_file(vela_log):
                 edge, program = lowering.lower(program_to_lower, target, compile_spec)
             return edge, program, partitions
@@ -285,6 +290,16 @@ def compile_model(
         for suffix, blob in staged.items():
             with open(os.path.join(staging, "out" + suffix), "wb") as f:
                 f.write(blob)
+
+        if options.verify_dir and target.kind is TargetKind.ETHOS_U:
+            t = time.monotonic()
+            stage = os.path.join(staging, "verify")
+            delegate_inputs = verify_data.delegate_inputs(edge, layout.apply(inputs, input_layout))
+            verify_data.write(stage, target.name, partitions, delegate_inputs, first_export)
+            os.makedirs(options.verify_dir, exist_ok=True)
+            for name in sorted(os.listdir(stage)):
+                os.replace(os.path.join(stage, name), os.path.join(options.verify_dir, name))
+            timings["verify_data"] = time.monotonic() - t
 
         if options.intermediates_dir:
             _write_intermediates(options.intermediates_dir, staging, edge, target, partitions, vela_log)

@@ -42,6 +42,10 @@ class VelaPartition:
     tosa_flatbuffer: bytes
     figures: dict[str, object]  # from Vela's summary CSV
     files: dict[str, str]  # report file name -> path in the capture directory
+    # With capture_vela(verify=True): TOSA tensor name -> origin
+    # (verify_data.node_origins), and Vela's debug database.
+    origins: dict[str, dict] = dataclasses.field(default_factory=dict)
+    debug_db: Optional[str] = None
 
 
 def _number(text: str) -> float | int:
@@ -60,32 +64,53 @@ def read_summary_csv(path: str) -> dict[str, object]:
 
 
 @contextlib.contextmanager
-def capture_vela(directory: str) -> Iterator[list[VelaPartition]]:
-    """Within the block, each Vela compilation is recorded into the returned list."""
+def capture_vela(directory: str, verify: bool = False) -> Iterator[list[VelaPartition]]:
+    """Within the block, each Vela compilation is recorded into the returned list.
+
+    With `verify`, also what the verification step needs: each partition's
+    backend graph (TOSA tensor names -> PyTorch origin) and Vela's debug
+    database (`--enable-debug-db` changes no byte of Vela's output; the
+    verification step checks the command stream it maps against the .pte's)."""
+    from executorch.backends.arm._passes import ArmPassManager
     from executorch.backends.arm.ethosu import backend as ethosu_backend
 
+    from ethosu_sdk.aot import verify_data
+
     original = ethosu_backend.vela_compile
+    original_pipeline = ArmPassManager.transform_to_backend_pipeline
     partitions: list[VelaPartition] = []
+    pending: dict[str, dict] = {}  # origins of the graph being lowered
+
+    def recording_pipeline(self, *args, **kwargs):
+        graph_module = original_pipeline(self, *args, **kwargs)
+        pending.update(verify_data.node_origins(graph_module))
+        return graph_module
 
     def recording_vela_compile(tosa_flatbuffer, args, verbose=False, intermediate_path=None, block_placements=None):
         index = len(partitions)
         work = os.path.join(directory, f"partition{index}")
         os.makedirs(work, exist_ok=True)
         # A copy: vela_compile appends to the list it is given.
-        flags = list(args) + ["--verbose-performance"]
+        flags = list(args) + ["--verbose-performance"] + (["--enable-debug-db"] if verify else [])
         result = original(tosa_flatbuffer, flags, verbose=False, intermediate_path=work,
                           block_placements=block_placements)
         files = csv_files(os.path.join(work, "output"))
         summary = summary_csv(files)
         figures = read_summary_csv(summary) if summary else {}
-        partitions.append(VelaPartition(index, bytes(tosa_flatbuffer), figures, files))
+        debug_db = os.path.join(work, "output", "out_debug.xml")
+        partitions.append(VelaPartition(index, bytes(tosa_flatbuffer), figures, files, dict(pending),
+                                        debug_db if os.path.exists(debug_db) else None))
+        pending.clear()
         return result
 
     ethosu_backend.vela_compile = recording_vela_compile
+    if verify:
+        ArmPassManager.transform_to_backend_pipeline = recording_pipeline
     try:
         yield partitions
     finally:
         ethosu_backend.vela_compile = original
+        ArmPassManager.transform_to_backend_pipeline = original_pipeline
 
 
 @contextlib.contextmanager

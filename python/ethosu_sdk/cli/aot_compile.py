@@ -42,6 +42,13 @@ flags.DEFINE_string("system_config", None, "Vela system config (Ethos-U; default
 flags.DEFINE_string("memory_mode", None, "Vela memory mode (Ethos-U; default per family, as ExecuTorch).")
 flags.DEFINE_string("state_dict", None, "Optional torch.save'd state dict to load into the model.")
 flags.DEFINE_string("intermediates_dir", None, "Write TOSA flatbuffers, Vela reports and the delegation table here.")
+flags.DEFINE_enum("verify", "fail", ["fail", "warn", "off"],
+                  "Ethos-U: run each delegate on the functional NPU model and compare it bit for bit, layer by "
+                  "layer, with the TOSA reference model (python/ethosu_sdk/verify); fail: a difference is an "
+                  "error, warn: it is reported. Needs --npu_run (found in the runfiles under bazel run).")
+flags.DEFINE_string("verify_dir", None, "Write the verification's inputs here (ethosu_model runs it as an "
+                    "action of its own: with --verify=off).")
+flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//cc/npu_host:npu_run).")
 flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
 flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
 flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
@@ -126,6 +133,7 @@ def _main(argv: list[str]) -> int:
         tune_time_budget_s=FLAGS.tune_time_budget_s,
         input_layout=FLAGS.input_layout,
         board=FLAGS.board,
+        verify_dir=_verify_dir(),
     )
     result = compile_model(options, FLAGS.output)
     summary = result.summary
@@ -154,7 +162,41 @@ def _main(argv: list[str]) -> int:
             json.dump(t, f, indent=2, sort_keys=True)
     for path in result.paths.values():
         print(path)
+    if FLAGS.verify != "off" and options.verify_dir and os.path.exists(options.verify_dir):
+        from ethosu_sdk.verify import verify
+
+        stem = FLAGS.output[: -len(".pte")]
+        code, text, _ = verify.run(FLAGS.output, options.verify_dir, _npu_run(), FLAGS.verify,
+                                   stem + ".verification.json")
+        print(text, file=sys.stderr)
+        return code
     return 0
+
+
+def _verify_dir() -> str | None:
+    """--verify_dir, or next to the outputs when verifying here."""
+    if FLAGS.verify_dir or FLAGS.verify == "off" or not FLAGS.target.startswith("ethos-u"):
+        return FLAGS.verify_dir
+    return FLAGS.output[: -len(".pte")] + ".verify"
+
+
+def _npu_run() -> str:
+    if FLAGS.npu_run:
+        return FLAGS.npu_run
+    # The runfiles tree of this binary: named by the environment, or the one
+    # this file sits in (py_binary runs its main from there).
+    roots = [os.environ.get("RUNFILES_DIR", ""), os.path.abspath(sys.argv[0]) + ".runfiles"]
+    here = os.path.abspath(__file__)
+    while os.path.dirname(here) != here:
+        here = os.path.dirname(here)
+        if here.endswith(".runfiles"):
+            roots.append(here)
+    for root in roots:
+        candidate = os.path.join(root, "_main", "cc", "npu_host", "npu_run")
+        if root and os.access(candidate, os.X_OK):
+            return candidate
+    raise AotError("--verify needs the NPU model binary: pass --npu_run=PATH (tools/bazel build "
+                   "//cc/npu_host:npu_run), or --verify=off")
 
 
 def run() -> None:

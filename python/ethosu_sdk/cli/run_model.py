@@ -30,6 +30,7 @@ flags.DEFINE_enum("board", "qemu_an547", sorted(boards.BOARDS), "Board to simula
 flags.DEFINE_string("summary", None, "The model's AOT summary (.summary.json).", required=True)
 flags.DEFINE_string("expected", None, "The reference output (.expected.tensors).", required=True)
 flags.DEFINE_string("intermediates", None, "The model's intermediates directory (Vela CSVs), if built.")
+flags.DEFINE_string("verification", None, "The model's verification report (.verification.json), if any.")
 flags.DEFINE_string("charts", None, "The model's charts, rendered at build time (default: rendered here).")
 flags.DEFINE_string("report_dir", None,
                     "Where to write the HTML report (default: bazel-reports/NAME in the workspace under "
@@ -134,6 +135,24 @@ def _tuning_rows(tuning: dict | None) -> list[list[object]]:
                      "yes" if trial["fits"] else "no", trial["vela_seconds"],
                      "chosen" if index == tuning["chosen"] else ""])
     return rows
+
+
+def _verification(path: str | None) -> dict[str, object]:
+    """The report's Verification section from ethosu_model's JSON report."""
+    if not path:
+        return {}
+    report = _load_any_json(path)
+    rows = [[p["index"], i, layer["module"] or "<model>", layer["op"] or layer["operator"], layer["source"] or "",
+             layer["tensor"], layer["elements"] if layer["compared"] else "", layer["differing"] if layer["compared"]
+             else layer["note"], " ".join(f"{int(d):+d}:{c}" for d, c in sorted(layer["histogram"].items(),
+                                                                             key=lambda kv: int(kv[0])))]
+            for p in report["partitions"] for i, layer in enumerate(p["layers"])]
+    return {"verification": report["summary"], "verification_rows": rows}
+
+
+def _load_any_json(path: str) -> dict:
+    with open(path) as f:
+        return json.load(f)
 
 
 def main(argv: list[str]) -> int:
@@ -294,6 +313,7 @@ def main(argv: list[str]) -> int:
                    [(k, "CPU", v) for k, v in sorted(on_cpu.items())],
         layers=html_report.read_layers(FLAGS.intermediates),
         tuning=_tuning_rows(summary.get("tuning")),
+        **_verification(FLAGS.verification),
         notes=["Inference cycles (Vela's total_cycles: compute and memory stalls), compute cycles and memory "
                "traffic in Vela's section are Vela's estimates. The firmware drives the "
                "Ethos-U through its registers; on QEMU the NPU is the SDK's Ethos-U device, which executes the "

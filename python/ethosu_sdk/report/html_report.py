@@ -25,6 +25,10 @@ class Report:
     notes: Sequence[str] = ()
     # The tuner's search (aot_compile --tune): one row per configuration tried.
     tuning: Sequence[Sequence[object]] = ()
+    # ethosu_model's verification (.verification.json): its summary line and
+    # one row per layer compared with the TOSA reference model.
+    verification: str = ""
+    verification_rows: Sequence[Sequence[object]] = ()
 
 
 _STYLE = """
@@ -134,6 +138,13 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
         parts += ["<h2>Tuning: input layouts and Vela configurations tried</h2>",
                   _table(["input layout", "memory mode", "optimise", "arena cache KiB", "total cycles", "compute cycles",
                           "SRAM KiB", "DRAM KiB", "fits", "Vela s", "chosen"], report.tuning)]
+    if report.verification:
+        parts += ["<h2>Verification against the TOSA reference model</h2>",
+                  f"<p>{html.escape(report.verification)}</p>"]
+        if report.verification_rows:
+            parts.append(_table(["partition", "#", "module (PyTorch)", "operator", "source", "TOSA tensor",
+                                 "elements", "differ", "histogram (model - reference: count)"],
+                                report.verification_rows))
     if report.delegation:
         parts += ["<h2>Delegation map</h2>", _table(["operator", "runs on", "count"], report.delegation)]
     if pngs:

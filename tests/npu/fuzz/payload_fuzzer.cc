@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cc/npu/driver.h"
-#include "tests/npu/harness/payload_harness.h"
+#include "cc/npu_host/payload_harness.h"
 
 namespace npu = ethosu_sdk::npu;
 

@@ -16,16 +16,16 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from compare import LayerResult, compare_layers, format_table
-from layer_trace import read_trace
-from tosa_tensors import num_inputs, reference_tensors
-from vela_debug_db import read_layers, read_placements
+from ethosu_sdk.verify.compare import LayerResult, compare_layers, format_table
+from ethosu_sdk.verify.layer_trace import read_trace
+from ethosu_sdk.verify.tosa_tensors import num_inputs, reference_tensors
+from ethosu_sdk.verify.vela_debug_db import read_layers, read_placements
 
 from ethosu_sdk.tensors import read_tensor_file
 
 CASE = "tests/npu/" + os.environ["NPU_CASE"]
 MIN_LAYERS = int(os.environ["MIN_LAYERS"])
-CASE_RUNNER = "tests/npu/case_runner_bin"
+CASE_RUNNER = "cc/npu_host/npu_run"
 
 
 @functools.lru_cache(maxsize=None)

@@ -7,8 +7,8 @@
 
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runner/tensor_file.h"
-#include "tests/npu/harness/aligned_bytes.h"
-#include "tests/npu/harness/payload_harness.h"
+#include "cc/npu_host/aligned_bytes.h"
+#include "cc/npu_host/payload_harness.h"
 
 namespace ethosu_sdk::npu_harness {
 

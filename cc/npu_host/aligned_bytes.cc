@@ -1,4 +1,4 @@
-#include "tests/npu/harness/aligned_bytes.h"
+#include "cc/npu_host/aligned_bytes.h"
 
 #include <cstdio>
 #include <cstring>

@@ -7,18 +7,17 @@ serialises with, the block's output list is replaced, and flatc turns it
 back. The operators and constants are untouched.
 """
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import tempfile
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import numpy as np
 import tosa_reference_model
 from tosa.TosaGraph import TosaGraph
-
-import executorch.backends.arm.tosa as arm_tosa
 
 _NOT_RESULTS = ("CONST", "CONST_SHAPE")
 
@@ -26,7 +25,11 @@ _NOT_RESULTS = ("CONST", "CONST_SHAPE")
 def _schema_for(graph: bytes) -> str:
     version = TosaGraph.GetRootAs(graph, 0).Version()
     name = f"tosa_{version._Major()}.{version._Minor()}.fbs"
-    path = os.path.join(os.path.dirname(arm_tosa.__file__), "schemas", name)
+    # Located, not imported: importing executorch would import torch.
+    spec = importlib.util.find_spec("executorch")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("executorch is not installed (its TOSA schemas are needed)")
+    path = os.path.join(list(spec.submodule_search_locations)[0], "backends", "arm", "tosa", "schemas", name)
     if not os.path.exists(path):
         raise FileNotFoundError(f"no TOSA schema {name} in the installed executorch ({path})")
     return path
@@ -68,9 +71,29 @@ def num_inputs(graph: bytes) -> int:
     return TosaGraph.GetRootAs(graph, 0).Regions(0).Blocks(0).InputsLength()
 
 
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def graph_io(graph: bytes) -> Tuple[List[Tuple[str, Tuple[int, ...]]], List[str]]:
+    """The graph's inputs (name, shape) and output names, in order."""
+    block = TosaGraph.GetRootAs(graph, 0).Regions(0).Blocks(0)
+    shapes = {}
+    for i in range(block.TensorsLength()):
+        tensor = block.Tensors(i)
+        shapes[_text(tensor.Name())] = tuple(int(d) for d in tensor.ShapeAsNumpy()) if tensor.ShapeLength() else ()
+    inputs = [_text(block.Inputs(i)) for i in range(block.InputsLength())]
+    outputs = [_text(block.Outputs(i)) for i in range(block.OutputsLength())]
+    return [(name, shapes.get(name, ())) for name in inputs], outputs
+
+
 def reference_tensors(graph: bytes, inputs: List[np.ndarray]) -> Dict[str, np.ndarray]:
     """Runs the TOSA reference model; returns every operator result by name."""
-    rewritten, names = with_all_results_as_outputs(graph)
+    return run_rewritten(*with_all_results_as_outputs(graph), inputs)
+
+
+def run_rewritten(rewritten: bytes, names: List[str], inputs: List[np.ndarray]) -> Dict[str, np.ndarray]:
+    """reference_tensors on a graph with_all_results_as_outputs made."""
     outputs, status = tosa_reference_model.run(rewritten, inputs)
     if status != tosa_reference_model.GraphStatus.TOSA_VALID:
         raise RuntimeError(f"TOSA reference model: {status}")

@@ -18,8 +18,8 @@ from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
-from layer_trace import CHAIN_BUFFER, TracedOperation
-from vela_debug_db import Layer, TensorPlacement
+from ethosu_sdk.verify.layer_trace import CHAIN_BUFFER, TracedOperation
+from ethosu_sdk.verify.vela_debug_db import Layer, TensorPlacement
 
 _ELEMENT_BYTES = {"Int8": 1, "UInt8": 1, "Int16": 2, "Int32": 4}
 

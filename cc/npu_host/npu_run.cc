@@ -1,10 +1,10 @@
-// Runs one generated case through the Vela payload parser and the NPU model
+// Runs a Vela payload through the payload parser and the NPU model
 // and compares every output byte with the TOSA reference model's output.
 //
-// Usage: case_runner PAYLOAD TENSORS [--trace=FILE] [--inject=N]
+// Usage: npu_run PAYLOAD TENSORS [--trace=FILE] [--inject=N]
 //   TENSORS   inputs, then expected outputs (schema/tensor_file.md)
 //   --trace   writes every NPU operation's output feature map to FILE (format
-//             below), for the layer-by-layer comparison in layer_compare.py
+//             below), for the layer-by-layer comparison in python/ethosu_sdk/verify/compare.py
 //   --inject  adds one to element (0, 0, 0) of operation N's output before the
 //             next operation reads it: a planted fault, to show that the
 //             layer comparison finds and names it
@@ -25,8 +25,8 @@
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/npu/operations/feature_map.h"
 #include "cc/runner/tensor_file.h"
-#include "tests/npu/harness/case_files.h"
-#include "tests/npu/harness/payload_harness.h"
+#include "cc/npu_host/case_files.h"
+#include "cc/npu_host/payload_harness.h"
 
 namespace npu = ethosu_sdk::npu;
 

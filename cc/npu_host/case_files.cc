@@ -1,4 +1,4 @@
-#include "tests/npu/harness/case_files.h"
+#include "cc/npu_host/case_files.h"
 
 #include <cstdio>
 

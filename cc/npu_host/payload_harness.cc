@@ -1,4 +1,4 @@
-#include "tests/npu/harness/payload_harness.h"
+#include "cc/npu_host/payload_harness.h"
 
 #include "cc/backends/ethosu/model_npu.h"
 

@@ -1,0 +1,1 @@
+"""Verification of compiled models against the TOSA reference model (verify.py)."""

@@ -1,0 +1,328 @@
+"""ethosu_model's verification: every Ethos-U delegate of a .pte, bit for bit
+against the TOSA reference model, layer by layer, named by PyTorch origin.
+
+Inputs: the .pte (the payloads that ship) and the AOT step's `<name>.verify/`
+directory (python/ethosu_sdk/aot/verify_data.py: each partition's TOSA
+graph, the delegate's integer inputs for the example input, Vela's debug
+database, TOSA tensor name -> PyTorch origin). For each partition the payload
+runs on the functional NPU model (cc/npu_host:npu_run, which also records
+every NPU operation's output) and the TOSA graph on the TOSA reference model
+with the same inputs; every output, and every layer Vela's debug database
+maps to a TOSA tensor, is compared element by element (compare.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+from typing import Any, Optional
+
+import numpy as np
+
+from ethosu_sdk.pte import delegate_payload, parse_pte
+from ethosu_sdk.tensors import read_tensor_file, write_tensor_file
+from ethosu_sdk.verify import compare, layer_trace, tosa_tensors, vela_debug_db
+
+REPORT_FORMAT_VERSION = 1
+MODES = ("fail", "warn", "off")
+_OUTPUT_LINE = re.compile(r"^output (\d+): (\d+) of (\d+) elements differ", re.MULTILINE)
+_HISTOGRAM_LINE = re.compile(r"histogram \(model - reference: count\):((?: -?\d+:\d+)+)")
+
+
+class VerifyError(RuntimeError):
+    """The verification could not run (as opposed to: found a difference)."""
+
+
+class NotModelled(VerifyError):
+    """The functional NPU model refuses the payload (an operation it does not
+    model yet): the partition is reported as not verified, not as wrong."""
+
+
+@dataclasses.dataclass
+class Layer:
+    """One row of the per-layer table."""
+
+    tensor: str
+    operator: str  # Vela's
+    operations: int
+    module: str = ""
+    module_type: Optional[str] = None
+    op: Optional[str] = None  # PyTorch operator
+    source: Optional[str] = None
+    elements: int = 0
+    histogram: dict[int, int] = dataclasses.field(default_factory=dict)
+    note: Optional[str] = None  # not compared (why), or a Vela-internal tensor
+    compared: bool = True
+
+    @property
+    def differing(self) -> int:
+        return sum(self.histogram.values())
+
+    def name(self) -> str:
+        """How a user recognises the layer: module path, type, operator, line."""
+        what = f"`{self.module or '<model>'}`"
+        detail = ", ".join(x for x in (self.module_type, self.op) if x)
+        if self.source:
+            detail += f" at {self.source}"
+        return f"{what} ({detail})" if detail else what
+
+
+@dataclasses.dataclass
+class Partition:
+    index: int
+    skipped: Optional[str] = None
+    outputs: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    layers: list[Layer] = dataclasses.field(default_factory=list)
+    layers_note: Optional[str] = None  # why there is no per-layer table
+    npu_log: str = ""
+    timings: dict[str, float] = dataclasses.field(default_factory=dict)  # seconds per phase
+
+    @property
+    def exact(self) -> bool:
+        return (all(o["differing"] == 0 for o in self.outputs)
+                and all(layer.differing == 0 for layer in self.layers))
+
+
+@dataclasses.dataclass
+class Report:
+    partitions: list[Partition]
+    seconds: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        return all(p.exact for p in self.partitions if p.skipped is None)
+
+    @property
+    def complete(self) -> bool:
+        """Every partition was verified (none skipped)."""
+        return all(p.skipped is None for p in self.partitions)
+
+    def first_difference(self) -> Optional[tuple[Partition, Optional[Layer], Optional[dict[str, Any]]]]:
+        for p in self.partitions:
+            if p.skipped is not None or p.exact:
+                continue
+            layer = next((layer for layer in p.layers if layer.differing), None)
+            output = next((o for o in p.outputs if o["differing"]), None)
+            return p, layer, output
+        return None
+
+    def as_json(self, mode: str) -> dict[str, Any]:
+        first = self.first_difference()
+        return {
+            "format_version": REPORT_FORMAT_VERSION,
+            "mode": mode,
+            "status": ("fail" if not self.exact else "pass" if self.complete
+                       else "skipped" if all(p.skipped for p in self.partitions) else "pass (partly skipped)"),
+            "summary": summary_line(self),
+            "seconds": round(self.seconds, 3),
+            "first_difference": None if first is None else {
+                "partition": first[0].index,
+                "layer": dict(dataclasses.asdict(first[1]), differing=first[1].differing) if first[1] else None,
+                "output": first[2],
+            },
+            "partitions": [{
+                "index": p.index,
+                "skipped": p.skipped,
+                "outputs": p.outputs,
+                "layers_note": p.layers_note,
+                "seconds": {k: round(v, 3) for k, v in p.timings.items()},
+                "layers": [dict(dataclasses.asdict(layer), differing=layer.differing) for layer in p.layers],
+            } for p in self.partitions],
+        }
+
+
+def _run_npu(npu_run: str, payload: bytes, inputs: list[np.ndarray], outputs: list[np.ndarray], work: str,
+             trace: Optional[str], inject: Optional[int]) -> tuple[list[dict[str, Any]], str]:
+    payload_path = os.path.join(work, "payload.bin")
+    with open(payload_path, "wb") as f:
+        f.write(payload)
+    tensors = os.path.join(work, "case.tensors")
+    write_tensor_file(tensors, inputs + outputs)
+    argv = [npu_run, payload_path, tensors]
+    if trace:
+        argv.append("--trace=" + trace)
+    if inject is not None:
+        argv.append(f"--inject={inject}")
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    log = proc.stdout + proc.stderr
+    if proc.returncode not in (0, 1):
+        raise VerifyError(f"the NPU model could not run the payload: {log.strip()}")
+    results = []
+    for match in _OUTPUT_LINE.finditer(proc.stdout):
+        index, differing, elements = (int(g) for g in match.groups())
+        results.append({"index": index, "elements": elements, "differing": differing, "histogram": {}})
+    histograms = _HISTOGRAM_LINE.findall(proc.stdout)
+    for result, text in zip([r for r in results if r["differing"]], histograms):
+        result["histogram"] = {int(d): int(c) for d, c in (item.split(":") for item in text.split())}
+    if not results and proc.stderr.startswith("execute: "):
+        raise NotModelled(proc.stderr.strip()[len("execute: "):])
+    if len(results) != len(outputs):
+        raise VerifyError(f"the NPU model did not compare the outputs: {log.strip()}")
+    return results, log
+
+
+def _layers(db: str, trace: str, reference: dict[str, np.ndarray], origins: dict[str, dict]) -> list[Layer]:
+    results = compare.compare_layers(vela_debug_db.read_layers(db), layer_trace.read_trace(trace), reference,
+                                     vela_debug_db.read_placements(db))
+    layers = []
+    for r in results:
+        origin = origins.get(r.tensor, {})
+        layer = Layer(r.tensor, r.operator, r.operations, origin.get("module", ""), origin.get("module_type"),
+                      origin.get("op"), origin.get("source"), r.elements, dict(r.histogram))
+        if r.internal:
+            layer.compared, layer.note = False, "Vela-internal tensor: checked through the layers that read it"
+        elif r.problem is not None:
+            layer.compared, layer.note = False, "not compared: " + r.problem
+        layers.append(layer)
+    return layers
+
+
+def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_run: str, work: str,
+                     inject: Optional[int] = None) -> Partition:
+    result = Partition(entry["index"])
+    if entry.get("skipped"):
+        result.skipped = entry["skipped"]
+        return result
+    with open(os.path.join(directory, entry["tosa"]), "rb") as f:
+        graph = f.read()
+    graph_inputs, output_names = tosa_tensors.graph_io(graph)
+    stored = [t.data for t in read_tensor_file(os.path.join(directory, entry["inputs"]))]
+    if len(stored) != len(graph_inputs):
+        result.skipped = f"{len(stored)} delegate inputs for a TOSA graph of {len(graph_inputs)}"
+        return result
+    inputs = []
+    for data, (name, shape) in zip(stored, graph_inputs):
+        if int(np.prod(shape)) != data.size:
+            result.skipped = f"input {name}: {data.size} elements for the TOSA shape {shape}"
+            return result
+        inputs.append(np.ascontiguousarray(data).reshape(shape))
+    db = os.path.join(directory, entry["debug_db"]) if entry.get("debug_db") else None
+    t = time.monotonic()
+    rewritten, names = tosa_tensors.with_all_results_as_outputs(graph)
+    result.timings["tosa_all_outputs_rewrite"] = time.monotonic() - t
+    t = time.monotonic()
+    reference = tosa_tensors.run_rewritten(rewritten, names, inputs)
+    result.timings["tosa_reference_model"] = time.monotonic() - t
+    missing = [name for name in output_names if name not in reference]
+    if missing:
+        raise VerifyError(f"partition {result.index}: TOSA outputs {missing} are no operator's result")
+    outputs = [reference[name] for name in output_names]
+    trace = os.path.join(work, "layers.trace") if db else None
+    t = time.monotonic()
+    try:
+        result.outputs, result.npu_log = _run_npu(npu_run, payload, inputs, outputs, work, trace, inject)
+    except NotModelled as e:
+        result.skipped = f"not verified: the functional NPU model does not run this payload yet ({e})"
+        return result
+    result.timings["npu_model"] = time.monotonic() - t
+    if db and trace:
+        t = time.monotonic()
+        with open(os.path.join(directory, entry["origins"])) as f:
+            origins = json.load(f)
+        result.layers = _layers(db, trace, reference, origins)
+        result.timings["layer_comparison"] = time.monotonic() - t
+    else:
+        result.layers_note = "no Vela debug database: outputs compared only"
+    return result
+
+
+def verify(pte_path: str, directory: str, npu_run: str, inject: Optional[int] = None) -> Report:
+    """Verifies every Ethos-U delegate of the .pte (see the module doc)."""
+    started = time.monotonic()
+    with open(os.path.join(directory, "manifest.json")) as f:
+        manifest = json.load(f)
+    with open(pte_path, "rb") as f:
+        blob = f.read()
+    program = parse_pte(blob)
+    plan = program.plan()
+    ethosu = [i for i, d in enumerate(plan.delegates) if d.id == "EthosUBackend"]
+    entries = manifest["partitions"]
+    if len(ethosu) != len(entries):
+        raise VerifyError(f"the .pte has {len(ethosu)} Ethos-U delegates, the AOT step captured "
+                          f"{len(entries)} Vela partitions")
+    partitions = []
+    for entry, delegate_index in zip(entries, ethosu):
+        payload = delegate_payload(blob, program, index=delegate_index)
+        with tempfile.TemporaryDirectory(prefix="verify-") as work:
+            partitions.append(verify_partition(entry, directory, payload, npu_run, work, inject))
+    return Report(partitions, time.monotonic() - started)
+
+
+def summary_line(report: Report) -> str:
+    """The first line of the verification's output."""
+    checked = [p for p in report.partitions if p.skipped is None]
+    skipped = [p.index for p in report.partitions if p.skipped is not None]
+    note = f"; partitions {skipped} skipped (see the table)" if skipped else ""
+    first = report.first_difference()
+    if first is None and not checked:
+        return f"verification skipped: none of the {len(skipped)} Ethos-U partition(s) could be verified (below)"
+    if first is None:
+        layers = sum(1 for p in checked for layer in p.layers if layer.compared)
+        outputs = sum(len(p.outputs) for p in checked)
+        return (f"verification passed: {len(checked)} Ethos-U partition(s), {layers} layers and {outputs} "
+                f"output(s) bit-exact against the TOSA reference model{note}")
+    partition, layer, output = first
+    if layer is not None:
+        return (f"verification FAILED: first differing layer {layer.name()}, TOSA tensor {layer.tensor} "
+                f"(Vela {layer.operator}, partition {partition.index}): {layer.differing} of {layer.elements} "
+                f"elements differ from the TOSA reference model{note}")
+    assert output is not None
+    return (f"verification FAILED: partition {partition.index} output {output['index']}: {output['differing']} "
+            f"of {output['elements']} elements differ from the TOSA reference model{note}")
+
+
+def _histogram(histogram: dict[int, int]) -> str:
+    return " ".join(f"{d:+d}:{c}" for d, c in sorted(histogram.items()))
+
+
+def format_report(report: Report) -> str:
+    """The summary line, then per partition the per-layer table."""
+    lines = [summary_line(report)]
+    for p in report.partitions:
+        if p.skipped is not None:
+            lines.append(f"partition {p.index}: skipped: {p.skipped}")
+            continue
+        lines.append(f"partition {p.index}:")
+        if p.layers:
+            lines.append(f"  {'#':>3} {'module (PyTorch)':<28} {'operator':<22} {'TOSA tensor':<32} "
+                         f"{'elements':>9} {'differ':>7}  histogram (model - reference: count)")
+            for i, layer in enumerate(p.layers):
+                head = (f"  {i:>3} {layer.module or '<model>':<28} "
+                        f"{(layer.op or layer.operator):<22} {layer.tensor:<32}")
+                if not layer.compared:
+                    lines.append(f"{head} {layer.note}")
+                else:
+                    lines.append(f"{head} {layer.elements:>9} {layer.differing:>7}  {_histogram(layer.histogram)}")
+        elif p.layers_note:
+            lines.append(f"  {p.layers_note}")
+        for o in p.outputs:
+            lines.append(f"  output {o['index']}: {o['differing']} of {o['elements']} elements differ"
+                         + (f"  {_histogram(o['histogram'])}" if o["histogram"] else ""))
+    return "\n".join(lines)
+
+
+def run(pte_path: str, directory: str, npu_run: str, mode: str, report_json: Optional[str] = None,
+        inject: Optional[int] = None) -> tuple[int, str, bool]:
+    """Verifies and writes the JSON report. Returns (exit status for `mode`:
+    1 only on a difference with "fail"; the summary line and the table;
+    whether everything was verified and bit-exact). A partition that cannot
+    be verified (inputs unknown, an operation the NPU model lacks) is
+    reported as skipped, not as a failure."""
+    if mode not in MODES:
+        raise ValueError(f"verify mode must be one of {MODES}, got {mode!r}")
+    if mode == "off":
+        return 0, "verification off", True
+    report = verify(pte_path, directory, npu_run, inject)
+    text = format_report(report)
+    if not report.exact and mode == "warn":
+        text = text.replace("verification FAILED", 'verification WARNING (verify = "warn")', 1)
+    if report_json:
+        with open(report_json, "w") as f:
+            json.dump(report.as_json(mode), f, indent=1, sort_keys=True)
+            f.write("\n")
+    return (1 if (not report.exact and mode == "fail") else 0), text, report.exact and report.complete
