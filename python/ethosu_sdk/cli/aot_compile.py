@@ -14,6 +14,7 @@ import logging as std_logging
 import os
 import sys
 import traceback
+import warnings
 
 from absl import app, flags, logging
 
@@ -115,6 +116,9 @@ def _main(argv: list[str]) -> int:
         logging.set_verbosity(logging.ERROR)
         # torch's loggers have handlers of their own (import-time deprecation notices).
         std_logging.getLogger("torch").setLevel(std_logging.ERROR)
+        # Libraries' deprecation notices (torch's pytree, ExecuTorch) are not
+        # the user's to act on; --verbose shows them.
+        warnings.simplefilter("ignore")
     options = CompileOptions(
         model=FLAGS.model,
         target=FLAGS.target,
