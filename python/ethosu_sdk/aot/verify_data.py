@@ -31,9 +31,9 @@ import os
 import re
 from typing import Any, Iterable, Optional
 
-import numpy as np
 import torch
 
+from ethosu_sdk.aot import layout
 from ethosu_sdk.tensors import encode
 
 FORMAT_VERSION = 1
@@ -139,12 +139,6 @@ def delegate_inputs(edge, program_inputs: tuple[torch.Tensor, ...]) -> list[list
     return seen
 
 
-def _memory_order(tensor: torch.Tensor) -> np.ndarray:
-    """The tensor's elements in its memory order (what the delegate reads)."""
-    order = tensor.dim_order() if tensor.dim() else ()
-    return tensor.permute(tuple(order)).contiguous().numpy() if tensor.dim() else tensor.numpy()
-
-
 def write(directory: str, target: str, partitions: Iterable, inputs: list[list[torch.Tensor]],
           first: dict[str, dict[str, Optional[str]]]) -> None:
     """Writes `directory` (see the module doc). `partitions` are
@@ -172,7 +166,9 @@ def write(directory: str, target: str, partitions: Iterable, inputs: list[list[t
         else:
             entry["inputs"] = stem + ".inputs.tensors"
             with open(os.path.join(directory, entry["inputs"]), "wb") as f:
-                f.write(encode([_memory_order(t) for t in inputs[p.index]]))
+                # In memory order: what the delegate reads (layout.py).
+                f.write(encode([layout.in_memory_order(t, t.dim_order() if t.dim() else ())
+                                for t in inputs[p.index]]))
         entries.append(entry)
     manifest = {"format_version": FORMAT_VERSION, "target": target, "partitions": entries}
     with open(os.path.join(directory, "manifest.json"), "w") as f:

@@ -44,11 +44,6 @@ class TensorInfo:
     # the .pte lists none); a channels-last image's is (0, 2, 3, 1).
     dim_order: tuple[int, ...] = ()
 
-    @property
-    def memory_sizes(self) -> tuple[int, ...]:
-        """The sizes in memory order: how a tensor file holds this tensor."""
-        return tuple(self.sizes[d] for d in self.dim_order) if self.dim_order else self.sizes
-
 
 @dataclasses.dataclass(frozen=True)
 class ExecutionPlan:
