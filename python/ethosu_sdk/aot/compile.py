@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture, verify_data
+from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture, vela_workarounds, verify_data
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
@@ -158,6 +158,7 @@ def compile_model(
 
     compile_spec = make_compile_spec(target, mode)
     first_export: dict = {}  # node name -> source line (verify_data.source_lines)
+    workarounds: list[vela_workarounds.Workaround] = []  # graph rewrites that avoid Vela issues
     progress(f"exporting {options.model}")
     t = time.monotonic()
     if mode is QuantMode.NONE:
@@ -173,6 +174,12 @@ def compile_model(
     else:
         with _phase(options.model, "exporting"):
             graph_module = export.export_for_quantization(loaded.module, inputs, options.strict_export)
+            if target.kind is TargetKind.ETHOS_U:
+                workaround = vela_workarounds.avoid_unbind_matmul(
+                    graph_module, split_heads=target.family in ("ethos-u55", "ethos-u65"))
+                if workaround:
+                    workarounds.append(workaround)
+                    progress(f"worked around Vela's unbind MatMul issue at {', '.join(workaround.nodes)}")
             first_export = verify_data.source_lines(graph_module) if options.verify_dir else {}
         timings["export"] = time.monotonic() - t
         progress(f"quantizing ({mode.value}, {len(samples)} calibration sample(s))")
@@ -255,6 +262,7 @@ def compile_model(
             "memory_mode": target.memory_mode,
             "vela_flags": list(target.vela_flags),
             "tuning": tuning,
+            "vela_workarounds": [w.as_summary() for w in workarounds],
             # Region 2 the firmware must provide (Vela's arena cache); null off Ethos-U.
             "fast_scratch_bytes": fast_scratch.fast_scratch_bytes(compile_spec.compiler_flags)
             if target.kind is TargetKind.ETHOS_U else None,

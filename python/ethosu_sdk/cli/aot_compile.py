@@ -83,15 +83,21 @@ def main(argv: list[str]) -> int:
     else:
         code, error = _guarded_main(argv)
     if error:
-        print(f"aot_compile: error: {error}", file=sys.stderr)
+        print(error if isinstance(error, VerificationFailed) else f"aot_compile: error: {error}", file=sys.stderr)
     return code
 
 
-def _guarded_main(argv: list[str]) -> tuple[int, str | None]:
-    """(exit status, the error line or None)."""
+class VerificationFailed(Exception):
+    """The verification found a difference (its report is the message)."""
+
+
+def _guarded_main(argv: list[str]) -> tuple[int, str | VerificationFailed | None]:
+    """(exit status, the error line or the verification's report, or None)."""
     hint = "" if FLAGS.verbose else " (--verbose shows the traceback)"
     try:
         return _main(argv), None
+    except VerificationFailed as e:
+        return 1, e
     except (AotError, UnknownModelError) as e:
         if FLAGS.verbose:
             traceback.print_exc()
@@ -181,8 +187,9 @@ def _main(argv: list[str]) -> int:
         assert npu_run is not None  # _verify_dir gives a directory only with the binary
         code, text, _ = verify.run(FLAGS.output, options.verify_dir, npu_run, FLAGS.verify,
                                    stem + ".verification.json")
+        if code != 0:
+            raise VerificationFailed(text)  # printed whole, even with --quiet
         print(text, file=sys.stderr)
-        return code
     return 0
 
 

@@ -90,6 +90,14 @@ def _layout_indices(shape: Tuple[int, ...], layout: str) -> Union[np.ndarray, st
     return index.reshape(shape)
 
 
+def _squeezed(shape: Tuple[int, ...]) -> Tuple[int, ...]:
+    """`shape` without its leading 1s."""
+    dims = list(shape)
+    while dims and dims[0] == 1:
+        dims.pop(0)
+    return tuple(dims)
+
+
 def _from_memory(ops: List[TracedOperation], shape: Tuple[int, ...],
                  placement: Optional[TensorPlacement]) -> Union[np.ndarray, str]:
     if placement is None:
@@ -131,11 +139,21 @@ def compare_layers(layers: List[Layer], trace: List[TracedOperation],
             raise ValueError(f"operation at command offset {op.command_offset} follows every layer")
         by_layer.setdefault(index, []).append(op)
     results = []
-    for group in _group(layers):
+    groups = _group(layers)
+    # A tensor written in parts between other layers (a concatenation whose
+    # inputs Vela computes one at a time) is compared where its last part is.
+    last_group = {layers[group[0]].tensor: n for n, group in enumerate(groups)}
+    earlier: Dict[str, List[TracedOperation]] = {}
+    for n, group in enumerate(groups):
         first = layers[group[0]]
-        ops = [op for i in group for op in by_layer.get(i, [])]
-        result = LayerResult(first.operator, first.tensor, first.command_offset, len(ops))
+        own = [op for i in group for op in by_layer.get(i, [])]
+        ops = earlier.setdefault(first.tensor, [])
+        ops.extend(own)
+        result = LayerResult(first.operator, first.tensor, first.command_offset, len(own))
         results.append(result)
+        if last_group[first.tensor] != n:
+            result.problem = "one part of a tensor written in parts: compared with its last part"
+            continue
         want = reference.get(first.tensor)
         if want is None and _made_by_vela(first.tensor, reference):
             result.internal = True
@@ -147,7 +165,11 @@ def compare_layers(layers: List[Layer], trace: List[TracedOperation],
         if not ops:
             result.problem = "the NPU model ran no operation for this layer"
             continue
-        if len(ops) == 1 and ops[0].ofm.size == want.size:
+        # One operation's OFM is the tensor, unless it is a Transpose whose
+        # OFM has another shape: Vela's U55 Transpose writes through strides
+        # that reorder the axes, so only memory holds the tensor's order.
+        transposed = any(layers[i].operator == "Transpose" for i in group) and _squeezed(ops[-1].ofm.shape) != _squeezed(want.shape)
+        if len(ops) == 1 and ops[0].ofm.size == want.size and not transposed:
             model = ops[0].ofm.reshape(want.shape)
         else:
             model = _from_memory(ops, result.shape, placements.get(first.tensor))

@@ -1,0 +1,182 @@
+"""Graph rewrites that steer Vela around its known miscompilations.
+
+Each rewrite is exact (it moves data only, so quantization and outputs are
+unchanged), applies only where its pattern occurs, and is reported in the
+summary so a user can see what was changed and why.
+
+Vela 5.1.0, unbind MatMul (cc/npu/README.md, "Where Vela departs from
+TOSA"): when a MatMul's left operand is one slice of `unbind()` over a
+rank-5 permute (multi-head attention's `qkv.permute(2, 0, 3, 1, 4).unbind(0)`),
+Vela keeps the slice's rank-5 IFM and decomposes the MatMul per head on the
+OFM's axis numbers, so every head reads head 0's queries. Taking each slice
+from a rank-4 tensor fixes the U85. The U55 (and U65) command stream
+generator has a second fault on the batch axis: a batched MatMul whose IFM is
+a slice, or whose OFM is written at a batch offset, steps neither. There the
+MatMuls also run one head at a time, joined on the row axis.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+from typing import Optional
+
+import torch
+
+_MATMULS = {torch.ops.aten.matmul.default, torch.ops.aten.bmm.default}
+# Metadata the quantizer and the verification's PyTorch names read.
+_KEPT_META = ("nn_module_stack", "stack_trace", "source_fn_stack", "torch_fn", "from_node")
+
+
+@dataclasses.dataclass(frozen=True)
+class Workaround:
+    name: str  # what Vela issue it avoids
+    nodes: tuple[str, ...]  # the rewritten nodes of the exported graph
+
+    def as_summary(self) -> dict:
+        return {"name": self.name, "nodes": list(self.nodes)}
+
+
+def _feeds_matmul(node: torch.fx.Node) -> bool:
+    """True when `node` reaches a MatMul through data movement only."""
+    pending, seen = [node], set()
+    while pending:
+        current = pending.pop()
+        for user in current.users:
+            if user in seen:
+                continue
+            seen.add(user)
+            if user.target in _MATMULS:
+                return True
+            if user.target in (torch.ops.aten.transpose.int, torch.ops.aten.permute.default):
+                pending.append(user)
+    return False
+
+
+def _unbind_of_rank5_permute(node: torch.fx.Node) -> Optional[tuple[torch.fx.Node, list[int], int]]:
+    """(permute input, permutation, unbind dim) when `node` unbinds a rank-5 permute."""
+    if node.op != "call_function" or node.target is not torch.ops.aten.unbind.int:
+        return None
+    permute = node.args[0]
+    if not isinstance(permute, torch.fx.Node) or permute.target is not torch.ops.aten.permute.default:
+        return None
+    perm = [int(p) for p in permute.args[1]]
+    if len(perm) != 5:
+        return None
+    dim = int(node.args[1]) if len(node.args) > 1 else int(node.kwargs.get("dim", 0))
+    return permute.args[0], [p % 5 for p in perm], dim % 5
+
+
+def _copy_meta(source: torch.fx.Node, target: torch.fx.Node, value) -> None:
+    for key in _KEPT_META:
+        if key in source.meta:
+            target.meta[key] = source.meta[key]
+    target.meta["val"] = value
+
+
+def _slice_unbinds(graph_module: torch.fx.GraphModule) -> tuple[list[str], set[torch.fx.Node]]:
+    """Rewrite `permute(x, p).unbind(d)[i]` (rank 5, each slice of shape
+    (r0, r1, r2, r3)) as slice i along axis 1 of a rank-4 tensor:
+    `permute(x, p').reshape(r0, n * r1, r2, r3)[:, i*r1:(i+1)*r1]`, where p'
+    puts the unbound axis just before r1. Only where a slice feeds a MatMul;
+    returns the unbind nodes rewritten and the slices made."""
+    rewritten: list[str] = []
+    slices: set[torch.fx.Node] = set()
+    graph = graph_module.graph
+    for node in list(graph.nodes):
+        match = _unbind_of_rank5_permute(node)
+        if match is None:
+            continue
+        source, perm, dim = match
+        getitems = list(node.users)
+        if not all(user.target is operator.getitem for user in getitems):
+            continue
+        if not any(_feeds_matmul(user) for user in getitems):
+            continue
+        kept = [axis for position, axis in enumerate(perm) if position != dim]
+        order = [kept[0], perm[dim]] + kept[1:]
+        moved = source.meta["val"].permute(order)
+        count, rows = moved.shape[1], moved.shape[2]
+        merged = [moved.shape[0], count * rows] + list(moved.shape[3:])
+        with graph.inserting_before(node):
+            permute = graph.call_function(torch.ops.aten.permute.default, (source, order))
+            view = graph.call_function(torch.ops.aten.reshape.default, (permute, merged))
+        _copy_meta(node.args[0], permute, moved)
+        _copy_meta(node.args[0], view, moved.reshape(merged))
+        for getitem in getitems:
+            index = int(getitem.args[1])
+            with graph.inserting_before(getitem):
+                part = graph.call_function(torch.ops.aten.slice.Tensor,
+                                           (view, 1, index * rows, (index + 1) * rows))
+            _copy_meta(getitem, part, view.meta["val"][:, index * rows:(index + 1) * rows])
+            slices.add(part)
+            getitem.replace_all_uses_with(part)
+            graph.erase_node(getitem)
+        rewritten.append(node.name)
+        old_permute = node.args[0]
+        graph.erase_node(node)
+        if not old_permute.users:
+            graph.erase_node(old_permute)
+    return rewritten, slices
+
+
+def _reads(node: torch.fx.Node, slices: set[torch.fx.Node]) -> bool:
+    """True when `node` is one of `slices`, directly or through transposes."""
+    while node.target in (torch.ops.aten.transpose.int, torch.ops.aten.permute.default):
+        node = node.args[0]
+    return node in slices
+
+
+def _split_heads(graph_module: torch.fx.GraphModule, slices: set[torch.fx.Node]) -> list[str]:
+    """Rewrite each 4-D `matmul(a, b)` reading one of `slices` as one matmul
+    per head (axis 1), concatenated again. The concatenation shares one
+    quantization for its inputs and output, so the heads keep the batched
+    MatMul's scale."""
+    rewritten: list[str] = []
+    graph = graph_module.graph
+    for node in list(graph.nodes):
+        if node.target not in _MATMULS:
+            continue
+        a, b = node.args[:2]
+        if not (_reads(a, slices) or _reads(b, slices)):
+            continue
+        va, vb = a.meta["val"], b.meta["val"]
+        if va.dim() != 4 or vb.dim() != 4 or va.shape[1] != vb.shape[1]:
+            continue
+        heads = []
+        with graph.inserting_before(node):
+            for head in range(va.shape[1]):
+                operands = []
+                for operand, value in ((a, va), (b, vb)):
+                    piece = graph.call_function(torch.ops.aten.slice.Tensor, (operand, 1, head, head + 1))
+                    _copy_meta(node, piece, value[:, head:head + 1])
+                    operands.append(piece)
+                product = graph.call_function(node.target, tuple(operands))
+                _copy_meta(node, product, node.meta["val"][:, head:head + 1])
+                heads.append(product)
+            # Joined on axis 2, then viewed as (batch, heads, rows, columns):
+            # Vela's U55 MatMul does not write at a batch (axis 1) offset.
+            stacked = graph.call_function(torch.ops.aten.cat.default, (heads, 2))
+            out = node.meta["val"]
+            rows = [out.shape[0], 1, out.shape[1] * out.shape[2], out.shape[3]]
+            _copy_meta(node, stacked, out.reshape(rows))
+            joined = graph.call_function(torch.ops.aten.reshape.default, (stacked, list(out.shape)))
+        _copy_meta(node, joined, out)
+        node.replace_all_uses_with(joined)
+        graph.erase_node(node)
+        rewritten.append(node.name)
+    return rewritten
+
+
+def avoid_unbind_matmul(graph_module: torch.fx.GraphModule, split_heads: bool) -> Optional[Workaround]:
+    """Vela 5.1.0's unbind MatMul issue: each unbind() slice that feeds a
+    MatMul becomes a slice of a rank-4 tensor (enough on the U85); with
+    `split_heads` (the U55, whose batch loop does not step a sliced IFM),
+    those MatMuls also run one head at a time. None where the pattern is absent."""
+    unbinds, slices = _slice_unbinds(graph_module)
+    if not unbinds:
+        return None
+    matmuls = _split_heads(graph_module, slices) if split_heads else []
+    graph_module.graph.lint()
+    graph_module.recompile()
+    return Workaround("vela_5.1.0_unbind_matmul", tuple(unbinds + matmuls))

@@ -1,0 +1,74 @@
+"""The graph rewrites around Vela 5.1.0's unbind MatMul issue: exact (the
+rewritten graph gives PyTorch's own outputs of the original model, bit for
+bit), applied only where an unbind() slice feeds a MatMul, and recorded in
+the summary. That Vela then compiles the transformer block correctly is
+checked by its build-time verification against the TOSA reference model
+(//tests/aot:transformer_block_*) and on QEMU (//tests/firmware_model)."""
+
+from __future__ import annotations
+
+import json
+import operator
+
+import pytest
+import torch
+from torch import nn
+
+from ethosu_sdk.aot import export, vela_workarounds
+from ethosu_sdk.models import load_model
+
+
+def _graph(name: str) -> tuple[nn.Module, tuple[torch.Tensor, ...], torch.fx.GraphModule]:
+    loaded = load_model(name, seed=0)
+    return loaded.module, loaded.example_inputs, export.export_for_quantization(
+        loaded.module, loaded.example_inputs)
+
+
+def _targets(graph_module: torch.fx.GraphModule) -> list:
+    return [node.target for node in graph_module.graph.nodes if node.op == "call_function"]
+
+
+@pytest.mark.parametrize("split_heads", [False, True])
+def test_rewrite_is_exact(split_heads: bool) -> None:
+    module, inputs, graph_module = _graph("transformer_block")
+    workaround = vela_workarounds.avoid_unbind_matmul(graph_module, split_heads=split_heads)
+    assert workaround is not None and workaround.nodes[0] == "unbind"
+    targets = _targets(graph_module)
+    assert torch.ops.aten.unbind.int not in targets and operator.getitem not in targets
+    matmuls = targets.count(torch.ops.aten.matmul.default)
+    assert matmuls == (8 if split_heads else 2)  # 4 heads x 2 MatMuls when split
+    for seed in range(3):
+        x = torch.randn(inputs[0].shape, generator=torch.Generator().manual_seed(seed))
+        with torch.no_grad():
+            assert torch.equal(graph_module(x), module(x))
+
+
+@pytest.mark.parametrize("name", ["mobilenet_v2", "mlp_softmax", "kws_dscnn"])
+def test_other_models_are_untouched(name: str) -> None:
+    _, _, graph_module = _graph(name)
+    before = str(graph_module.graph)
+    assert vela_workarounds.avoid_unbind_matmul(graph_module, split_heads=True) is None
+    assert str(graph_module.graph) == before
+
+
+class _UnbindWithoutMatmul(nn.Module):
+    """An unbind() of a rank-5 permute whose slices are only added: not the pattern."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a, b = x.permute(2, 0, 3, 1, 4).unbind(0)
+        return a + b
+
+
+def test_unbind_without_matmul_is_untouched() -> None:
+    graph_module = export.export_for_quantization(_UnbindWithoutMatmul(), (torch.randn(1, 4, 2, 2, 8),))
+    assert vela_workarounds.avoid_unbind_matmul(graph_module, split_heads=True) is None
+
+
+@pytest.mark.parametrize("target,nodes", [
+    ("ethos-u85-256", ["unbind"]),
+    ("ethos-u55-128", ["unbind", "matmul", "matmul_1"]),
+])
+def test_summary_names_the_workaround(target: str, nodes: list[str]) -> None:
+    with open(f"tests/aot/transformer_block_{target.replace('ethos-', '').replace('-', '_')}.summary.json") as f:
+        summary = json.load(f)
+    assert summary["vela_workarounds"] == [{"name": "vela_5.1.0_unbind_matmul", "nodes": nodes}]
