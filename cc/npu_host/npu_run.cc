@@ -1,13 +1,16 @@
 // Runs a Vela payload through the payload parser and the NPU model
 // and compares every output byte with the TOSA reference model's output.
 //
-// Usage: npu_run PAYLOAD TENSORS [--trace=FILE] [--inject=N]
+// Usage: npu_run PAYLOAD TENSORS [--trace=FILE] [--inject=N] [--fast_scratch=BYTES]
 //   TENSORS   inputs, then expected outputs (schema/tensor_file.md)
 //   --trace   writes every NPU operation's output feature map to FILE (format
 //             below), for the layer-by-layer comparison in python/ethosu_sdk/verify/compare.py
 //   --inject  adds one to element (0, 0, 0) of operation N's output before the
 //             next operation reads it: a planted fault, to show that the
 //             layer comparison finds and names it
+//   --fast_scratch  region 2's size (Vela's arena cache in SRAM). The payload
+//             does not carry it; a .pte's Vela flags do (the AOT summary's
+//             fast_scratch_bytes). Default: the payload parser's (U65 only).
 //
 // Trace file: "ESDKLTR1", then per operation: uint32 command offset (bytes
 // into the register command stream), opcode, height, width, depth (as
@@ -89,6 +92,8 @@ void AfterOperation(void* context, uint32_t command_offset, uint16_t opcode,
 
 int main(int argc, char** argv) {
   const char* trace_path = nullptr;
+  long fast_scratch = -1;  // bytes, or -1: the payload parser's
+  constexpr long kMaxFastScratch = 64l << 20;  // more than any Ethos-U SRAM
   Observer observer;
   std::vector<const char*> positional;
   for (int i = 1; i < argc; ++i) {
@@ -96,17 +101,27 @@ int main(int argc, char** argv) {
       trace_path = argv[i] + 8;
     } else if (strncmp(argv[i], "--inject=", 9) == 0) {
       observer.inject = strtol(argv[i] + 9, nullptr, 10);
+    } else if (strncmp(argv[i], "--fast_scratch=", 15) == 0) {
+      char* end = nullptr;
+      fast_scratch = strtol(argv[i] + 15, &end, 10);
+      if (*end != '\0' || fast_scratch < 0 || fast_scratch > kMaxFastScratch) {
+        fprintf(stderr, "--fast_scratch: a byte count up to %ld expected, got %s\n", kMaxFastScratch,
+                argv[i] + 15);
+        return 2;
+      }
     } else {
       positional.push_back(argv[i]);
     }
   }
   if (positional.size() != 2) {
-    fprintf(stderr, "usage: %s PAYLOAD TENSORS [--trace=FILE] [--inject=N]\n", argv[0]);
+    fprintf(stderr, "usage: %s PAYLOAD TENSORS [--trace=FILE] [--inject=N] [--fast_scratch=BYTES]\n",
+            argv[0]);
     return 2;
   }
   npu_harness::CaseFiles files;
   if (!npu_harness::LoadCase(positional[0], positional[1], &files)) return 2;
-  const ethosu_sdk::backends::ethosu::VelaPayload& payload = files.payload;
+  ethosu_sdk::backends::ethosu::VelaPayload payload = files.payload;
+  if (fast_scratch >= 0) payload.fast_scratch_size = uint32_t(fast_scratch);
   const std::vector<TensorRecord>& tensors = files.tensors;
   const int n_in = payload.num_inputs, n_out = payload.num_outputs;
   if (int(tensors.size()) != n_in + n_out) {

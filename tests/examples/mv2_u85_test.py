@@ -72,3 +72,7 @@ def test_report_renders_with_its_charts(run_output: str, tmp_path) -> None:
     # Set by the page once every chart image has decoded.
     assert 'data-charts-loaded="3"' in dom, dom[-2000:]
     assert "PASS" in dom and "Delegation map" in dom and "Vela" in dom
+    # The per-layer table names Vela's layers by their PyTorch modules
+    # (torchvision's MobileNetV2 paths), not only by TOSA tensor.
+    assert "module (PyTorch)" in dom
+    assert re.search(r"<td>features\.\d+\.conv\.\d", dom), "no layer named by its PyTorch module"

@@ -217,6 +217,13 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "upsample_nearest_x2_large": (lambda: _upsample(2, "nearest"), [(1, 24, 20, 36)]),
     "upsample_bilinear_x2_large": (lambda: _upsample(2, "bilinear"), [(1, 24, 20, 36)]),
     # Transpose convolution, stride 2: U55 reads the IFM upscaled with zeros.
+    # MobileNetV2's residual blocks: a convolution whose output both the
+    # next convolution and an ADD read. At A16W8 on U85 Vela writes its raw
+    # 48-bit accumulators as a 64-bit OFM and rescales them once per
+    # reader (pooling mode NONE with a 64-bit IFM2).
+    "conv_residual": (lambda: _Lambda(lambda m, x: (lambda y: m[1](y) + y)(m[0](x)),
+                                      torch.nn.Conv2d(8, 24, 1), torch.nn.Conv2d(24, 24, 1)),
+                      [(1, 8, 6, 5)]),
     "conv_transpose_s2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.ConvTranspose2d(8, 16, 3, 2)),
                           [(1, 8, 5, 6)]),
 }

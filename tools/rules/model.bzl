@@ -146,7 +146,8 @@ def _ethosu_model_impl(ctx):
         ctx.actions.run(
             executable = ctx.executable._verifier,
             arguments = [verify_args],
-            inputs = [ctx.outputs.pte, verify_dir],
+            # The summary next to the .pte gives region 2's size (verify.py).
+            inputs = [ctx.outputs.pte, ctx.outputs.summary, verify_dir],
             tools = [ctx.executable._npu_run],
             outputs = [verification],
             mnemonic = "EthosuVerify",

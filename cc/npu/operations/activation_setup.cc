@@ -9,9 +9,17 @@ namespace {
 using namespace u85;
 
 constexpr int kTableEntries = 256;
+constexpr int kInterpolatedEntries = 512;  // 16-bit tables: 32-bit base and slope
 
 // U85 activation functions with an 8-bit-indexed table.
-enum U85Function : uint32_t { kNone = 0, kLutU8U8 = 1, kLutS8S8 = 4, kLutS8S16 = 5, kLutS8S32 = 7 };
+enum U85Function : uint32_t {
+  kNone = 0,
+  kLutU8U8 = 1,
+  kLutS8S8 = 4,
+  kLutS8S16 = 5,
+  kLutS8S32 = 7,
+  kLutS16S16 = 8,  // 16-bit index, interpolated (int16 graphs' TABLE)
+};
 
 // U55: clip to ACTIVATION_MIN/MAX or a forced type range, then TABLE_k.
 Status PrepareU55(const RegisterFile& r, const FeatureMap& ofm, ActivationStage* a,
@@ -38,16 +46,19 @@ Status PrepareU55(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
                          function);
   }
   // TABLE_k: the table starts at slot k (256 bytes) of the LUT banks
-  // (Vela's DMA destination); its entries are as wide as the OFM.
-  // 16-bit OFMs would need the interpolating 16-bit table: not modelled.
+  // (Vela's DMA destination); its entries are as wide as the OFM. A 16-bit
+  // OFM takes the interpolating table of 512 32-bit entries, as U85's
+  // LUT_S16_S16 (`u55_a16w8_conv_tanh`, `u55_a16w8_linear_sigmoid`).
+  *table_offset = int(function - u55::kActivationTable0) * kTableEntries;
   if (ofm.element_bytes == 2) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "U55 16-bit LUT not supported");
+    a->interpolate16 = true;
+    *table_bytes = kInterpolatedEntries * 4;
+    return Status::Ok();
   }
   a->entry_bytes = ofm.element_bytes;
   a->entry_signed = ofm.is_signed;
   a->index_signed = ofm.is_signed || ofm.element_bytes != 1;
   *table_bytes = kTableEntries * a->entry_bytes;
-  *table_offset = int(function - u55::kActivationTable0) * kTableEntries;
   return Status::Ok();
 }
 
@@ -70,9 +81,18 @@ Status PrepareU85(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
     case kLutS8S32:
       a->entry_bytes = 4;
       break;
+    case kLutS16S16:
+      a->interpolate16 = true;
+      *table_bytes = kInterpolatedEntries * 4;
+      *table_offset = int(r.Get(kActivationTable)) * *table_bytes;
+      if (ofm.element_bytes != 2) {
+        return StreamError("16-bit LUT output for an OFM of %d bytes", ofm.element_bytes);
+      }
+      return Status::Ok();
     default:  // 16-bit interpolating tables, TANH, SIGMOID
       return Status::Error(ErrorCode::kNpuUnsupported,
-                           "activation function %u (16-bit LUT) not supported", function);
+                           "activation function %u (LUT_TANH/LUT_SIGMOID or a 16-bit LUT "
+                           "variant) not supported", function);
   }
   // The table field counts tables of this size (Vela divides its 256-byte
   // slot index by the table size in slots).

@@ -24,7 +24,13 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
   op->kind = depthwise ? OperationKind::kDepthwise : OperationKind::kConvolution;
   op->u55 = ctx.u55();
   ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
-  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  // A 64-bit OFM (U85) holds the scaled accumulators unclamped: Vela writes
+  // a convolution's raw 48-bit sums so when it cannot fuse the RESCALE that
+  // follows (MobileNetV2's projections at A16W8, read back by a pooling
+  // mode NONE). GUESS (undocumented): the per-channel record applies as for
+  // any OFM and the result is stored sign-extended to 64 bits, unclamped.
+  // Pinned by u85_a16w8_mobilenet_v2. Depthwise 64-bit OFMs are not pinned.
+  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm, depthwise ? Allow64::kNo : Allow64::kYes));
   const FeatureMap& ifm = op->ifm;
   const FeatureMap& ofm = op->ofm;
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,

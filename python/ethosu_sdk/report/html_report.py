@@ -8,7 +8,7 @@ import dataclasses
 import glob
 import html
 import os
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ethosu_sdk.report import vela_layers
 from ethosu_sdk.report.vela_layers import Layer
@@ -29,6 +29,9 @@ class Report:
     # one row per layer compared with the TOSA reference model.
     verification: str = ""
     verification_rows: Sequence[Sequence[object]] = ()
+    # TOSA tensor -> (PyTorch module path, operator), from the verification:
+    # names the per-layer table's rows the way the model's author knows them.
+    layer_origins: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
 
 
 _STYLE = """
@@ -150,10 +153,12 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     if pngs:
         parts.append("<h2>Per layer</h2>")
         parts += [_chart(png, alt) for alt, png in pngs.values()]
-        rows = [(i, layer.name, layer.operator, layer.cycles, layer.macs, layer.mac_utilisation,
-                 layer.sram_accesses, layer.dram_accesses) for i, layer in enumerate(npu_layers)]
-        parts.append(_table(["#", "layer", "operator", "NPU cycles", "MACs", "MAC util %", "SRAM acc.", "DRAM acc."],
-                            rows))
+        origins = report.layer_origins
+        rows = [(i, *origins.get(layer.name, ("", "")), layer.name, layer.operator, layer.cycles, layer.macs,
+                 layer.mac_utilisation, layer.sram_accesses, layer.dram_accesses)
+                for i, layer in enumerate(npu_layers)]
+        parts.append(_table(["#", "module (PyTorch)", "PyTorch op", "TOSA tensor", "Vela operator", "NPU cycles",
+                             "MACs", "MAC util %", "SRAM acc.", "DRAM acc."], rows))
     parts += [f"<p class='note'>{html.escape(note)}</p>" for note in report.notes]
     # Lets a headless browser (tests) confirm every chart decoded.
     parts.append("<script>window.addEventListener('load', () => { document.body.dataset.chartsLoaded = "

@@ -137,13 +137,15 @@ class Report:
 
 
 def _run_npu(npu_run: str, payload: bytes, inputs: list[np.ndarray], outputs: list[np.ndarray], work: str,
-             trace: Optional[str], inject: Optional[int]) -> tuple[list[dict[str, Any]], str]:
+             trace: Optional[str], inject: Optional[int], fast_scratch: int = 0) -> tuple[list[dict[str, Any]], str]:
     payload_path = os.path.join(work, "payload.bin")
     with open(payload_path, "wb") as f:
         f.write(payload)
     tensors = os.path.join(work, "case.tensors")
     write_tensor_file(tensors, inputs + outputs)
     argv = [npu_run, payload_path, tensors]
+    if fast_scratch:
+        argv.append(f"--fast_scratch={fast_scratch}")
     if trace:
         argv.append("--trace=" + trace)
     if inject is not None:
@@ -176,6 +178,9 @@ def _layers(db: str, trace: str, reference: dict[str, np.ndarray], origins: dict
                       origin.get("op"), origin.get("source"), r.elements, dict(r.histogram))
         if r.internal:
             layer.compared, layer.note = False, "Vela-internal tensor: checked through the layers that read it"
+        elif r.unexported:
+            layer.compared, layer.note = False, ("INT48 accumulators, which the TOSA reference model cannot "
+                                                 "export: checked through the layers that read them")
         elif r.problem is not None:
             layer.compared, layer.note = False, "not compared: " + r.problem
         layers.append(layer)
@@ -183,7 +188,7 @@ def _layers(db: str, trace: str, reference: dict[str, np.ndarray], origins: dict
 
 
 def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_run: str, work: str,
-                     inject: Optional[int] = None) -> Partition:
+                     inject: Optional[int] = None, fast_scratch: int = 0) -> Partition:
     result = Partition(entry["index"])
     if entry.get("skipped"):
         result.skipped = entry["skipped"]
@@ -215,7 +220,8 @@ def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_
     trace = os.path.join(work, "layers.trace") if db else None
     t = time.monotonic()
     try:
-        result.outputs, result.npu_log = _run_npu(npu_run, payload, inputs, outputs, work, trace, inject)
+        result.outputs, result.npu_log = _run_npu(npu_run, payload, inputs, outputs, work, trace, inject,
+                                                     fast_scratch)
     except NotModelled as e:
         result.skipped = f"not verified: the functional NPU model does not run this payload yet ({e})"
         return result
@@ -231,9 +237,21 @@ def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_
     return result
 
 
+def fast_scratch_bytes(pte_path: str) -> int:
+    """Region 2's size for the .pte's payloads: the payload does not carry it,
+    the AOT summary next to the .pte does (NAME.summary.json, from the Vela
+    flags); 0 without one (no region 2 but U65's)."""
+    summary = os.path.splitext(pte_path)[0] + ".summary.json"
+    if not os.path.exists(summary):
+        return 0
+    with open(summary) as f:
+        return int(json.load(f).get("fast_scratch_bytes") or 0)
+
+
 def verify(pte_path: str, directory: str, npu_run: str, inject: Optional[int] = None) -> Report:
     """Verifies every Ethos-U delegate of the .pte (see the module doc)."""
     started = time.monotonic()
+    fast_scratch = fast_scratch_bytes(pte_path)
     with open(os.path.join(directory, "manifest.json")) as f:
         manifest = json.load(f)
     with open(pte_path, "rb") as f:
@@ -249,7 +267,7 @@ def verify(pte_path: str, directory: str, npu_run: str, inject: Optional[int] = 
     for entry, delegate_index in zip(entries, ethosu):
         payload = delegate_payload(blob, program, index=delegate_index)
         with tempfile.TemporaryDirectory(prefix="verify-") as work:
-            partitions.append(verify_partition(entry, directory, payload, npu_run, work, inject))
+            partitions.append(verify_partition(entry, directory, payload, npu_run, work, inject, fast_scratch))
     return Report(partitions, time.monotonic() - started)
 
 
