@@ -19,9 +19,10 @@ def nearest_x2() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _NearestX2(), (torch.randn(1, 16, 5, 6),)
 
 
-class _ResizeAndFlip(nn.Module):
-    """Upsampling by 2 and 4 (nearest; bilinear where the NPU resizes) and
-    torch.flip on each axis of a convolution's output, one output each."""
+class _Operators(nn.Module):
+    """Upsampling by 2 and 4 (nearest; bilinear where the NPU resizes),
+    torch.flip on each axis of a convolution's output and torch.abs of it,
+    one output each."""
 
     def __init__(self, bilinear: bool, flip_axes: tuple[int, ...]) -> None:
         super().__init__()
@@ -34,18 +35,19 @@ class _ResizeAndFlip(nn.Module):
                    for mode in self.modes for scale in (2, 4)]
         y = self.conv(x)
         outputs += [torch.flip(y, dims=[axis]) for axis in self.flip_axes]
+        outputs.append(torch.abs(y))
         return tuple(outputs)
 
 
-def resize_and_flip_u85() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """Ethos-U85: NPU_OP_RESIZE (nearest and bilinear) and OFM reverse."""
+def operators_u85() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """Ethos-U85: NPU_OP_RESIZE (nearest and bilinear), OFM reverse, elementwise ABS."""
     torch.manual_seed(0)
-    return _ResizeAndFlip(bilinear=True, flip_axes=(2, 3, 1)), (torch.randn(1, 16, 5, 6),)
+    return _Operators(bilinear=True, flip_axes=(2, 3, 1)), (torch.randn(1, 16, 5, 6),)
 
 
-def resize_and_flip_u55() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+def operators_u55() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """Ethos-U55: nearest through IFM upscale, flips of H (a negative stride)
-    and C (per-channel operations). ExecuTorch keeps bilinear and width
+    and C (per-channel operations), elementwise ABS. ExecuTorch keeps bilinear and width
     flips on the CPU for U55, and the runtime has no flip kernel."""
     torch.manual_seed(0)
-    return _ResizeAndFlip(bilinear=False, flip_axes=(2, 1)), (torch.randn(1, 16, 5, 6),)
+    return _Operators(bilinear=False, flip_axes=(2, 1)), (torch.randn(1, 16, 5, 6),)

@@ -17,6 +17,10 @@ int32_t LoadBroadcast(const FeatureMap& fm, int y, int x, int c) {
 // scalar when the operation takes one.
 void Operands(const Operation& op, int y, int x, int c, int64_t* a, int64_t* b) {
   *a = int64_t(LoadBroadcast(op.ifm, y, x, c)) - op.ifm.zero_point;
+  if (op.unary) {
+    *b = 0;
+    return;
+  }
   const int32_t vb = op.scalar ? op.scalar_value : LoadBroadcast(op.ifm2, y, x, c);
   *b = int64_t(vb) - op.ifm2.zero_point;
 }
@@ -26,6 +30,10 @@ int64_t Wrap32(int64_t v) { return int64_t(int32_t(uint32_t(v))); }
 int64_t U85(const Operation& op, int64_t a, int64_t b) {
   if (op.mode == kEwMul) return Wrap32(a * b);
   a = ScaleAndRound(a, op.ifm_scale.scale, op.ifm_scale.shift, op.ifm_scale.round);
+  // GUESS (undocumented): ABS takes the IFM after its pre-scale, as ADD
+  // does (Vela writes a unit IFM scale). Pinned by the verification of
+  // //tests/npu_firmware:operators_u85 (verified_test).
+  if (op.mode == kEwAbs) return Wrap32(a < 0 ? -a : a);
   b = ScaleAndRound(b, op.ifm2_scale.scale, op.ifm2_scale.shift, op.ifm2_scale.round);
   switch (op.mode) {
     case kEwAdd:
@@ -48,6 +56,10 @@ int64_t U85(const Operation& op, int64_t a, int64_t b) {
 //   scaling (its 16-bit OPB_SCALE field cannot hold it). Pinned by u55_add.
 // MUL multiplies (x - zp) operands; MIN/MAX compare them unscaled.
 int64_t U55(const Operation& op, int64_t a, int64_t b) {
+  // GUESS (undocumented): ABS of the unscaled (x - zp), like MIN/MAX; the
+  // OFM scale follows. Pinned by the verification of
+  // //tests/npu_firmware:operators_u55 (verified_test).
+  if (op.mode == kEwAbs) return Wrap32(a < 0 ? -a : a);
   const U55Scaling& s = op.u55_scaling;
   if (s.swapped) {
     const int64_t t = a;

@@ -21,7 +21,7 @@ Extent OperandBox(const FeatureMap& operand, const FeatureMap& ofm) {
 
 Status ValidateOperands(const Operation& op) {
   ESDK_RETURN_IF_ERROR(op.ifm.Validate(OperandBox(op.ifm, op.ofm), false));
-  if (!op.scalar) ESDK_RETURN_IF_ERROR(op.ifm2.Validate(OperandBox(op.ifm2, op.ofm), false));
+  if (!op.scalar && !op.unary) ESDK_RETURN_IF_ERROR(op.ifm2.Validate(OperandBox(op.ifm2, op.ofm), false));
   return op.ofm.Validate({op.ofm.height, op.ofm.width, op.ofm.depth}, true);
 }
 
@@ -33,7 +33,7 @@ Status BuildU55(Context& ctx, Operation* op) {
                                      &op->output.activation));
   ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
   op->ifm2.broadcast = int(r.Get(u55::kIfm2BroadcastAxes));
-  op->scalar = r.Get(u55::kIfm2IsScalar) != 0;
+  op->scalar = !op->unary && r.Get(u55::kIfm2IsScalar) != 0;
   U55Scaling& s = op->u55_scaling;
   s.swapped = r.Get(u55::kIfm2OperandOrder) != 0;
   const uint16_t scalar = r[u55::kIfm2Scalar];
@@ -56,14 +56,15 @@ Status BuildU55(Context& ctx, Operation* op) {
 }  // namespace
 
 Status BuildElementwise(Context& ctx, int mode, Operation* op) {
-  if (mode > kEwMax) {
+  if (mode > kEwMax && !UnaryElementwise(mode)) {
     return Status::Error(ErrorCode::kNpuUnsupported, "elementwise mode %d not supported", mode);
   }
   const RegisterFile& r = ctx.regs;
   op->mode = mode;
+  op->unary = UnaryElementwise(mode);
   ESDK_RETURN_IF_ERROR(RefuseIfmUpscale(r, "an elementwise operation"));
   ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
-  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
+  if (!op->unary) ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   if (ctx.u55()) return BuildU55(ctx, op);
   op->kind = OperationKind::kElementwise;
@@ -71,7 +72,7 @@ Status BuildElementwise(Context& ctx, int mode, Operation* op) {
   ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kUnchecked,
                                      &op->output.activation));
   ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
-  op->scalar = op->ifm2.broadcast == int(kBroadcastScalar);
+  op->scalar = !op->unary && op->ifm2.broadcast == int(kBroadcastScalar);
   op->scalar_value = int32_t(r.Payload(kOpScalar));
   op->ifm_scale = IfmScale(r, false);
   op->ifm2_scale = IfmScale(r, true);

@@ -28,7 +28,9 @@ enum class OperationKind {
 enum PoolMode : int { kPoolMax = 0, kPoolAverage = 1, kPoolReduceSum = 2, kPoolSum = 3,
                       kPoolNone = 4, kPoolMin = 5 };
 // Elementwise modes (NPU_OP_ELEMENTWISE parameter) the model runs.
-enum ElementwiseMode : int { kEwMul = 0, kEwAdd = 1, kEwSub = 2, kEwMin = 3, kEwMax = 4 };
+enum ElementwiseMode : int { kEwMul = 0, kEwAdd = 1, kEwSub = 2, kEwMin = 3, kEwMax = 4, kEwAbs = 6 };
+// ABS reads the IFM only; the IFM2 registers are stale then.
+inline bool UnaryElementwise(int mode) { return mode == kEwAbs; }
 // Resize modes (NPU_OP_RESIZE parameter).
 enum ResizeMode : int { kResizeBilinear = 0, kResizeReplicate = 1, kResizeNearest = 2 };
 
@@ -70,6 +72,7 @@ struct Operation {
   Scale ifm_scale, ifm2_scale;
   U55Scaling u55_scaling;
   bool scalar = false;
+  bool unary = false;  // no IFM2 (ABS)
   int32_t scalar_value = 0;
   // Pooling mode NONE: the accumulator width IFM2 values wrap to (ACC_FORMAT).
   int accumulator_bits = 32;
