@@ -30,10 +30,16 @@ def _ethosu_run_impl(ctx):
         files.append(model.intermediates)
         # Rendered once per model and cached: a warm `bazel run` only writes HTML.
         charts = ctx.actions.declare_directory(ctx.label.name + "_charts")
+        chart_args = ["--intermediates=" + model.intermediates.path, "--out_dir=" + charts.path]
+        chart_inputs = [model.intermediates]
+        if getattr(model, "verification", None):
+            # The costliest layers are labelled with their PyTorch modules.
+            chart_args.append("--verification=" + model.verification.path)
+            chart_inputs.append(model.verification)
         ctx.actions.run(
             executable = ctx.executable._render_charts,
-            arguments = ["--intermediates=" + model.intermediates.path, "--out_dir=" + charts.path],
-            inputs = [model.intermediates],
+            arguments = chart_args,
+            inputs = chart_inputs,
             outputs = [charts],
             mnemonic = "ReportCharts",
             progress_message = "Rendering the report charts of %{label}",

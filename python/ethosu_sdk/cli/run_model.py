@@ -147,10 +147,8 @@ def _verification(path: str | None) -> dict[str, object]:
              else layer["note"], " ".join(f"{int(d):+d}:{c}" for d, c in sorted(layer["histogram"].items(),
                                                                              key=lambda kv: int(kv[0])))]
             for p in report["partitions"] for i, layer in enumerate(p["layers"])]
-    # Vela's per-layer CSV names a layer by the TOSA tensor it writes.
-    origins = {layer["tensor"]: (layer["module"] or "<model>", layer["op"] or "")
-               for p in report["partitions"] for layer in p["layers"]}
-    return {"verification": report["summary"], "verification_rows": rows, "layer_origins": origins}
+    return {"verification": report["summary"], "verification_rows": rows,
+            "layer_origins": html_report.layer_origins(report)}
 
 
 def _load_any_json(path: str) -> dict:

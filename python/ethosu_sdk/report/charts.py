@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Sequence
 
 import matplotlib
 
@@ -30,11 +31,24 @@ def _operator_colours(layers: list[Layer]) -> tuple[list[str], dict[str, str]]:
     return [colour_of[layer.operator] for layer in layers], colour_of
 
 
-def cycles_per_layer(layers: list[Layer], title: str) -> bytes:
-    """Bar per layer, in network order, coloured by operator kind."""
+# How many of the costliest layers the cycles chart names.
+_NAMED_LAYERS = 5
+
+
+def cycles_per_layer(layers: list[Layer], title: str, names: Sequence[str] = ()) -> bytes:
+    """Bar per layer, in network order, coloured by operator kind; the
+    costliest layers labelled with `names` (their PyTorch modules) if given."""
     figure, axes = plt.subplots(figsize=(11, 4))
     colours, colour_of = _operator_colours(layers)
-    axes.bar(range(len(layers)), [layer.cycles for layer in layers], color=colours, width=0.85)
+    cycles = [layer.cycles for layer in layers]
+    axes.bar(range(len(layers)), cycles, color=colours, width=0.85)
+    costliest = sorted(range(len(layers)), key=lambda i: -cycles[i])[:_NAMED_LAYERS]
+    for i in costliest:
+        if i < len(names) and names[i]:
+            axes.annotate(names[i], (i, cycles[i]), textcoords="offset points", xytext=(0, 2),
+                          ha="center", fontsize=7, rotation=20)
+    if names:
+        axes.set_ylim(top=max(cycles, default=0) * 1.2 or 1)  # room for the labels
     axes.set_xlabel("layer (network order)")
     axes.set_ylabel("NPU cycles (Vela estimate)")
     axes.set_title(title)

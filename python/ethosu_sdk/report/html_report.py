@@ -86,7 +86,16 @@ def _npu_layers(layers: Sequence[Layer]) -> list[Layer]:
     return [layer for layer in layers if layer.target == "NPU"]
 
 
-def render_charts(layers: Sequence[Layer]) -> dict[str, tuple[str, bytes]]:
+def layer_origins(verification: dict) -> dict[str, tuple[str, str]]:
+    """TOSA tensor -> (PyTorch module path, operator) from a
+    `<name>.verification.json`: Vela's per-layer CSV names a layer by the
+    TOSA tensor it writes."""
+    return {layer["tensor"]: (layer["module"] or "<model>", layer["op"] or "")
+            for p in verification["partitions"] for layer in p["layers"]}
+
+
+def render_charts(layers: Sequence[Layer],
+                  origins: Mapping[str, tuple[str, str]] | None = None) -> dict[str, tuple[str, bytes]]:
     """The chart PNGs of the NPU layers (empty without any)."""
     npu_layers = _npu_layers(layers)
     if not npu_layers:
@@ -96,7 +105,9 @@ def render_charts(layers: Sequence[Layer]) -> dict[str, tuple[str, bytes]]:
     from ethosu_sdk.report import charts  # pylint: disable=import-outside-toplevel
     return {
         "npu_cycles.png": (CHARTS["npu_cycles.png"],
-                           charts.cycles_per_layer(npu_layers, "NPU cycles per layer (Vela estimate)")),
+                           charts.cycles_per_layer(npu_layers, "NPU cycles per layer (Vela estimate)",
+                                                   [(origins or {}).get(layer.name, ("", ""))[0]
+                                                    for layer in npu_layers])),
         "memory_accesses.png": (CHARTS["memory_accesses.png"],
                                 charts.memory_accesses_per_layer(npu_layers, "SRAM / DRAM accesses per layer")),
         "mac_utilisation.png": (CHARTS["mac_utilisation.png"],
@@ -120,7 +131,7 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     path. Charts come from `charts_dir` when given, else are rendered here."""
     os.makedirs(directory, exist_ok=True)
     npu_layers = _npu_layers(report.layers)
-    pngs = read_charts(charts_dir) if charts_dir else render_charts(report.layers)
+    pngs = read_charts(charts_dir) if charts_dir else render_charts(report.layers, report.layer_origins)
     for name, (_, png) in pngs.items():
         with open(os.path.join(directory, name), "wb") as f:
             f.write(png)

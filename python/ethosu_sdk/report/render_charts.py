@@ -4,6 +4,7 @@ are cached with the model and matplotlib is never imported at run time."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -14,13 +15,19 @@ from ethosu_sdk.report import html_report
 FLAGS = flags.FLAGS
 flags.DEFINE_string("intermediates", None, "The model's intermediates directory (Vela CSVs).", required=True)
 flags.DEFINE_string("out_dir", None, "Where to write the chart PNGs.", required=True)
+flags.DEFINE_string("verification", None,
+                    "The model's <name>.verification.json: names the costliest layers by PyTorch module.")
 
 
 def main(argv: list[str]) -> int:
     del argv
     layers = html_report.read_layers(FLAGS.intermediates)
+    origins = None
+    if FLAGS.verification:
+        with open(FLAGS.verification) as f:
+            origins = html_report.layer_origins(json.load(f))
     os.makedirs(FLAGS.out_dir, exist_ok=True)
-    for name, (_, png) in html_report.render_charts(layers).items():
+    for name, (_, png) in html_report.render_charts(layers, origins).items():
         with open(os.path.join(FLAGS.out_dir, name), "wb") as f:
             f.write(png)
     return 0
