@@ -21,9 +21,12 @@ struct ActivationStage {
   int entry_bytes = 1;
   bool entry_signed = true;
   bool index_signed = true;
-  // U85 LUT_S16_S16: 512 32-bit entries (base in the low half, slope to the
-  // next entry in the high half) indexed by a 16-bit value and interpolated.
+  // A 16-bit table (U85 LUT_S16_S16, U55 TABLE_k on a 16-bit OFM): 512
+  // 32-bit entries (base in the low half, slope to the next entry in the
+  // high half) indexed by a 16-bit value and interpolated.
   bool interpolate16 = false;
+  static constexpr int kInterpolatedEntries = 512, kInterpolatedEntryBytes = 4;
+  static constexpr int kInterpolatedTableBytes = kInterpolatedEntries * kInterpolatedEntryBytes;
 
   // GUESS (undocumented): the LUT index is the value after the output
   // scale, the zero point and the clip, saturated to the 8-bit index type
@@ -51,7 +54,7 @@ struct ActivationStage {
   int64_t Interpolate16(int64_t v) const {
     constexpr int kFractionBits = 7;
     const uint32_t offset = uint32_t(Clamp(v, INT16_MIN, INT16_MAX) + 32768);
-    const uint8_t* p = lut + (offset >> kFractionBits) * 4;
+    const uint8_t* p = lut + (offset >> kFractionBits) * kInterpolatedEntryBytes;
     const int32_t base = int16_t(uint16_t(p[0] | (p[1] << 8)));
     const int32_t slope = int16_t(uint16_t(p[2] | (p[3] << 8)));
     const int32_t fraction = int32_t(offset & ((1u << kFractionBits) - 1));

@@ -9,7 +9,6 @@ namespace {
 using namespace u85;
 
 constexpr int kTableEntries = 256;
-constexpr int kInterpolatedEntries = 512;  // 16-bit tables: 32-bit base and slope
 
 // U85 activation functions with an 8-bit-indexed table.
 enum U85Function : uint32_t {
@@ -52,7 +51,7 @@ Status PrepareU55(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
   *table_offset = int(function - u55::kActivationTable0) * kTableEntries;
   if (ofm.element_bytes == 2) {
     a->interpolate16 = true;
-    *table_bytes = kInterpolatedEntries * 4;
+    *table_bytes = ActivationStage::kInterpolatedTableBytes;
     return Status::Ok();
   }
   a->entry_bytes = ofm.element_bytes;
@@ -83,7 +82,7 @@ Status PrepareU85(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
       break;
     case kLutS16S16:
       a->interpolate16 = true;
-      *table_bytes = kInterpolatedEntries * 4;
+      *table_bytes = ActivationStage::kInterpolatedTableBytes;
       *table_offset = int(r.Get(kActivationTable)) * *table_bytes;
       if (ofm.element_bytes != 2) {
         return StreamError("16-bit LUT output for an OFM of %d bytes", ofm.element_bytes);

@@ -23,6 +23,12 @@ from ethosu_sdk.verify.vela_debug_db import Layer, TensorPlacement
 
 _ELEMENT_BYTES = {"Int8": 1, "UInt8": 1, "Int16": 2, "Int32": 4}
 
+# Why a layer is checked through its readers instead of compared (the
+# table here and verify.py's report).
+INTERNAL_NOTE = "Vela-internal tensor: checked through the layers that read it"
+UNEXPORTED_NOTE = ("INT48 accumulators, which the TOSA reference model cannot export: "
+                   "checked through the layers that read them")
+
 
 @dataclasses.dataclass
 class LayerResult:
@@ -209,10 +215,9 @@ def format_table(results: List[LayerResult]) -> str:
         head = (f"{i:>3} {r.command_offset:>6} {r.operations:>4}  {r.operator:<16} "
                 f"{r.tensor:<28} {shape:<16}")
         if r.internal:
-            lines.append(f"{head} Vela-internal tensor: checked through the layers that read it")
+            lines.append(f"{head} {INTERNAL_NOTE}")
         elif r.unexported:
-            lines.append(f"{head} INT48 accumulators, which the TOSA reference model cannot export: "
-                         "checked through the layers that read them")
+            lines.append(f"{head} {UNEXPORTED_NOTE}")
         elif r.problem is not None:
             lines.append(f"{head} NOT COMPARED: {r.problem}")
         else:

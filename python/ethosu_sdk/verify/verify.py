@@ -177,10 +177,9 @@ def _layers(db: str, trace: str, reference: dict[str, np.ndarray], origins: dict
         layer = Layer(r.tensor, r.operator, r.operations, origin.get("module", ""), origin.get("module_type"),
                       origin.get("op"), origin.get("source"), r.elements, dict(r.histogram))
         if r.internal:
-            layer.compared, layer.note = False, "Vela-internal tensor: checked through the layers that read it"
+            layer.compared, layer.note = False, compare.INTERNAL_NOTE
         elif r.unexported:
-            layer.compared, layer.note = False, ("INT48 accumulators, which the TOSA reference model cannot "
-                                                 "export: checked through the layers that read them")
+            layer.compared, layer.note = False, compare.UNEXPORTED_NOTE
         elif r.problem is not None:
             layer.compared, layer.note = False, "not compared: " + r.problem
         layers.append(layer)
