@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import pathlib
 
+from ethosu_sdk.report import tuning as report_tuning
+
 SUMMARY = json.loads(pathlib.Path("tests/tune/kws_u55_tuned.summary.json").read_text())
 TUNING = SUMMARY["tuning"]
 TRIALS = TUNING["trials"]
@@ -57,3 +59,17 @@ def test_the_board_gives_the_budget() -> None:
     trials = summary["tuning"]["trials"]
     assert all(t["fits"] for t in trials if "error" not in t)
     assert summary["vela_total"]["total_cycles"] == min(t["total_cycles"] for t in trials if "error" not in t)
+
+
+def test_the_untuned_program_is_the_plain_compilation() -> None:
+    # What aot_compile ships without --tune: the target's default memory
+    # mode (Shared_Sram on U55), NCHW, Vela's default strategy.
+    untuned = TRIALS[TUNING["untuned"]]
+    assert (untuned["input_layout"], untuned["memory_mode"], untuned["optimise"], untuned["arena_cache_bytes"]) == \
+        ("nchw", "Shared_Sram", "Performance", None)
+    line = report_tuning.choice_line(TUNING)
+    if untuned["fits"]:
+        ratio = CHOSEN["total_cycles"] / untuned["total_cycles"]
+        assert f"; {ratio:.2f}x the cycles of the untuned program (NCHW input, Shared_Sram)" in line
+    else:
+        assert line.endswith("; the untuned program (NCHW input, Shared_Sram) does not fit"), line

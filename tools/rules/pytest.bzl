@@ -23,7 +23,7 @@ def py_pytest(name, srcs, deps = [], args = [], data = [], **kwargs):
         **kwargs
     )
 
-def nested_bazel_pytest(name, srcs, deps = [], **kwargs):
+def nested_bazel_pytest(name, srcs, deps = [], data = [], **kwargs):
     """A py_pytest that drives a nested Bazel against the real source tree.
 
     The test finds the tree by following //:MODULE.bazel's runfile back to it
@@ -36,6 +36,7 @@ def nested_bazel_pytest(name, srcs, deps = [], **kwargs):
       name: test name.
       srcs: test files.
       deps: py_library dependencies.
+      data: more runfiles (outputs of the outer build to compare with).
       **kwargs: passed to py_pytest (size, timeout, ...).
     """
     py_pytest(
@@ -44,7 +45,7 @@ def nested_bazel_pytest(name, srcs, deps = [], **kwargs):
         data = [
             Label("//:MODULE.bazel"),
             "@ethosu_qemu//:qemu-system-arm",
-        ],
+        ] + data,
         env = {"ETHOSU_SDK_QEMU_RUNFILE": "$(rootpath @ethosu_qemu//:qemu-system-arm)"},
         tags = [
             "external",

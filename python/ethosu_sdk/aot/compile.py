@@ -347,11 +347,15 @@ def _tune(options: CompileOptions, target, mode: QuantMode, graphs: dict[str, li
                                  "raise --sram_budget_kib or pick a board with more SRAM")
     progress(f"tuned: {best.candidate.describe()}, {best.figures.get('total_cycles')} cycles")
     rows = [trial.as_row(budget_bytes) for trial in trials]
+    entry = {"sram_budget_kib": budget_bytes // tuner.KIB, "time_budget_s": options.tune_time_budget_s,
+             "trials": rows, "chosen": trials.index(best)}
+    # The program a plain compilation would have shipped, to measure the gain against.
+    untuned = tuner.Candidate(str(target.memory_mode), tuner.DEFAULT_STRATEGY, None, next(iter(graphs)))
+    if not target.vela_flags:
+        entry["untuned"] = next((i for i, trial in enumerate(trials) if trial.candidate == untuned), None)
     return (dataclasses.replace(target, memory_mode=best.candidate.memory_mode,
                                 vela_flags=best.candidate.vela_flags),
-            best.candidate.input_layout,
-            {"sram_budget_kib": budget_bytes // tuner.KIB, "time_budget_s": options.tune_time_budget_s,
-             "trials": rows, "chosen": trials.index(best)})
+            best.candidate.input_layout, entry)
 
 
 def _write_intermediates(directory: str, staging: str, edge, target, partitions, vela_log: str) -> None:

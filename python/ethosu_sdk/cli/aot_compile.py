@@ -22,6 +22,7 @@ from ethosu_sdk.aot import ALL_TARGETS, AotError, CompileOptions, QuantMode, com
 from ethosu_sdk.aot.errors import first_line
 from ethosu_sdk.cli.held_back import held_back_output
 from ethosu_sdk.models import UnknownModelError, model_names
+from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.worker import server
 
 FLAGS = flags.FLAGS
@@ -167,11 +168,8 @@ def _main(argv: list[str]) -> int:
     tuning = summary.get("tuning")
     if tuning:
         chosen = tuning["trials"][tuning["chosen"]]
-        configuration = " ".join([summary["memory_mode"], *summary["vela_flags"]])
-        print(f"[aot] tuned within {tuning['sram_budget_kib']} KiB of SRAM: {summary['input_layout'].upper()} input, "
-              f"{configuration} ({chosen.get('total_cycles')} cycles, best of "
-              f"{sum(1 for r in tuning['trials'] if r['fits'])} fitting of {len(tuning['trials'])} tried)",
-              file=sys.stderr)
+        print(f"[aot] tuned: {chosen.get('total_cycles')} cycles, {report_tuning.choice_line(tuning)} "
+              f"({sum(1 for r in tuning['trials'] if r['fits'])} of them fit)", file=sys.stderr)
     print(f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
           f"lower {t['lower']:.2f} s" + (f", tune {t['tune']:.2f} s" if "tune" in t else "") +
           f", total {t['total']:.2f} s", file=sys.stderr)

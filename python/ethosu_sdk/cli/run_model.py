@@ -20,6 +20,7 @@ from typing import Callable, TypeVar
 from absl import app, flags
 
 from ethosu_sdk.report import html_report
+from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.runner import boards, elf_size, model_run, protocol, simulate
 from ethosu_sdk.tensors import tensor_file
 
@@ -120,23 +121,6 @@ def _load_json(path: str) -> dict:
     return value
 
 
-def _tuning_rows(tuning: dict | None) -> list[list[object]]:
-    """The tuner's search as report rows (aot_compile --tune)."""
-    if not tuning:
-        return []
-    rows = []
-    for index, trial in enumerate(tuning["trials"]):
-        cache = trial.get("arena_cache_bytes")
-        rows.append([trial.get("input_layout", "nchw").upper(), trial["memory_mode"], trial["optimise"], cache // 1024 if cache else "",
-                     _count(trial["total_cycles"]) if "total_cycles" in trial else trial.get("error", ""),
-                     _count(trial["npu_cycles"]) if "npu_cycles" in trial else "",
-                     f"{trial['sram_need_kib']:,.0f}" if "sram_need_kib" in trial else "",
-                     f"{trial['dram_used_kib']:,.0f}" if "dram_used_kib" in trial else "",
-                     "yes" if trial["fits"] else "no", trial["vela_seconds"],
-                     "chosen" if index == tuning["chosen"] else ""])
-    return rows
-
-
 def _verification(path: str | None) -> dict[str, object]:
     """The report's Verification section from ethosu_model's JSON report."""
     if not path:
@@ -225,10 +209,7 @@ def main(argv: list[str]) -> int:
                 estimates.append((label, f"{_count(traffic[key])} bytes"))
         tuning = summary.get("tuning")
         if tuning:
-            configuration = " ".join([str(summary.get("memory_mode")), *summary.get("vela_flags", [])])
-            estimates.append(("tuned", f"{summary.get('input_layout', 'nchw').upper()} input, {configuration}, "
-                                       f"the fastest of {len(tuning['trials'])} configurations tried within "
-                                       f"{tuning['sram_budget_kib']:,} KiB of SRAM (report: Tuning)"))
+            estimates.append(("tuned", f"{report_tuning.choice_line(tuning)} (report: Tuning)"))
     else:
         say("[2/4] Vela's estimate: none (no Ethos-U delegate)")
     for label, value in estimates:
@@ -313,7 +294,7 @@ def main(argv: list[str]) -> int:
         delegation=[(k, "NPU", v) for k, v in sorted(delegated.items())] +
                    [(k, "CPU", v) for k, v in sorted(on_cpu.items())],
         layers=html_report.read_layers(FLAGS.intermediates),
-        tuning=_tuning_rows(summary.get("tuning")),
+        tuning=report_tuning.rows(summary.get("tuning")),
         **_verification(FLAGS.verification),
         notes=["Inference cycles (Vela's total_cycles: compute and memory stalls), compute cycles and memory "
                "traffic in Vela's section are Vela's estimates. The firmware drives the "

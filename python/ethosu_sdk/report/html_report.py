@@ -151,7 +151,7 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     if report.tuning:
         parts += ["<h2>Tuning: input layouts and Vela configurations tried</h2>",
                   _table(["input layout", "memory mode", "optimise", "arena cache KiB", "total cycles", "compute cycles",
-                          "SRAM KiB", "DRAM KiB", "fits", "Vela s", "chosen"], report.tuning)]
+                          "SRAM KiB", "DRAM KiB", "fits", "Vela s", "choice"], report.tuning)]
     if report.verification:
         parts += ["<h2>Verification against the TOSA reference model</h2>",
                   f"<p>{html.escape(report.verification)}</p>"]
