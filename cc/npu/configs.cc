@@ -51,6 +51,8 @@ int U85MicroblockDepth(int macs, int microblock) {
   return c->depth[microblock];
 }
 
+int U55ShramBanks(int macs) { return macs == 256 ? 48 : macs == 128 ? 24 : 16; }
+
 int U55MicroblockDepth(int macs) {
   // Vela's U55/U65 ofmUBlock: 1x1x4 (32 MACs), 1x1x8, 1x2x8, 2x2x8 (256).
   return macs == 32 ? 4 : 8;

@@ -19,6 +19,11 @@ int ConfigCores(const NpuConfig& config);
 // 0 if that microblock does not exist on that configuration.
 int U85MicroblockDepth(int macs, int microblock);
 
+// SHRAM of a U55/U65 core with `macs` MACs (per core), in 1 KiB banks:
+// Vela's shram size (16 KiB for 32 and 64 MACs, 24 for 128, 48 for 256).
+constexpr int kShramBankBytes = 1024;
+int U55ShramBanks(int macs);
+
 // U55/U65 OFM microblock depth per core (the weight encoder's OFM
 // microblock; IFM microblock is 8 on every configuration).
 int U55MicroblockDepth(int macs);

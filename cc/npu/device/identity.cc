@@ -3,38 +3,38 @@
 #include <cstring>
 
 #include "cc/ethosu/mmio.h"
+#include "cc/npu/configs.h"
 
 namespace ethosu_sdk::npu_device {
 namespace {
 
 namespace mmio = ethosu::mmio;
 
-// One row per configuration Vela 5.1.0 targets. SHRAM sizes and AXI port
-// counts are Vela's accelerator tables (ethos_u55.cpp, ethos_u65.cpp,
-// ethos_u85.cpp); cores follow npu::ConfigCores.
+// One row per configuration Vela 5.1.0 targets. AXI port counts are Vela's
+// accelerator tables (ethos_u85.cpp); cores follow npu::ConfigCores and
+// SHRAM sizes npu::U55ShramBanks.
 struct Variant {
   const char* product;
   int macs;               // whole NPU
   npu::Architecture arch;
   int model_macs;         // NpuConfig::macs (U65: per core, as the payload parser sets it)
   int cores;
-  int shram_kib_per_core; // U55/U65
   int axi_sram_log2;      // U85
   int axi_ext_log2;       // U85
 };
 
 constexpr Variant kVariants[] = {
-    {"ethos-u55", 32, npu::Architecture::kEthosU55, 32, 1, 16, 0, 0},
-    {"ethos-u55", 64, npu::Architecture::kEthosU55, 64, 1, 16, 0, 0},
-    {"ethos-u55", 128, npu::Architecture::kEthosU55, 128, 1, 24, 0, 0},
-    {"ethos-u55", 256, npu::Architecture::kEthosU55, 256, 1, 48, 0, 0},
-    {"ethos-u65", 256, npu::Architecture::kEthosU65, 256, 1, 48, 0, 0},
-    {"ethos-u65", 512, npu::Architecture::kEthosU65, 256, 2, 48, 0, 0},
-    {"ethos-u85", 128, npu::Architecture::kEthosU85, 128, 1, 0, 1, 0},
-    {"ethos-u85", 256, npu::Architecture::kEthosU85, 256, 1, 0, 1, 0},
-    {"ethos-u85", 512, npu::Architecture::kEthosU85, 512, 2, 0, 1, 0},
-    {"ethos-u85", 1024, npu::Architecture::kEthosU85, 1024, 4, 0, 1, 1},
-    {"ethos-u85", 2048, npu::Architecture::kEthosU85, 2048, 4, 0, 2, 1},
+    {"ethos-u55", 32, npu::Architecture::kEthosU55, 32, 1, 0, 0},
+    {"ethos-u55", 64, npu::Architecture::kEthosU55, 64, 1, 0, 0},
+    {"ethos-u55", 128, npu::Architecture::kEthosU55, 128, 1, 0, 0},
+    {"ethos-u55", 256, npu::Architecture::kEthosU55, 256, 1, 0, 0},
+    {"ethos-u65", 256, npu::Architecture::kEthosU65, 256, 1, 0, 0},
+    {"ethos-u65", 512, npu::Architecture::kEthosU65, 256, 2, 0, 0},
+    {"ethos-u85", 128, npu::Architecture::kEthosU85, 128, 1, 1, 0},
+    {"ethos-u85", 256, npu::Architecture::kEthosU85, 256, 1, 1, 0},
+    {"ethos-u85", 512, npu::Architecture::kEthosU85, 512, 2, 1, 0},
+    {"ethos-u85", 1024, npu::Architecture::kEthosU85, 1024, 4, 1, 1},
+    {"ethos-u85", 2048, npu::Architecture::kEthosU85, 2048, 4, 2, 1},
 };
 
 uint32_t Log2(uint32_t value) {
@@ -71,7 +71,8 @@ constexpr uint32_t kU85CmdStreamVersion = 1;
 
 uint32_t ConfigU55(const Variant& v, uint32_t product) {
   return (Log2(uint32_t(v.macs)) << mmio::config::kMacsPerCcShift) |
-         (uint32_t(v.shram_kib_per_core * v.cores) << mmio::config::kU55ShramSizeShift) |
+         // SHRAM KiB of all cores: its banks are 1 KiB each.
+         (uint32_t(npu::U55ShramBanks(v.model_macs) * v.cores) << mmio::config::kU55ShramSizeShift) |
          (product << mmio::config::kProductShift);
 }
 

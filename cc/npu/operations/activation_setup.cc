@@ -1,6 +1,7 @@
 #include "cc/npu/operations/activation_setup.h"
 
 #include "cc/npu/commands/u55_registers.h"
+#include "cc/npu/configs.h"
 #include "cc/npu/stream_error.h"
 
 namespace ethosu_sdk::npu {
@@ -165,16 +166,16 @@ Status LutDestination(const NpuConfig& config, uint64_t address, uint64_t length
                       uint64_t* offset) {
   uint64_t base = 0;
   if (config.arch != Architecture::kEthosU85) {
-    constexpr uint64_t kBankBytes = 1024, kLutBanks = 2;
-    const uint64_t banks = config.macs == 256 ? 48 : config.macs == 128 ? 24 : 16;
-    const uint64_t shram_bytes = banks * kBankBytes;
+    constexpr uint64_t kLutBanks = 2;
+    const uint64_t banks = uint64_t(U55ShramBanks(config.macs));
+    const uint64_t shram_bytes = banks * kShramBankBytes;
     if (address >= shram_bytes || length > shram_bytes - address) {
       return StreamError("LUT DMA to SHRAM bytes %llu..%llu of a %d-MAC Ethos-U55, outside its %llu-byte SHRAM",
                            static_cast<unsigned long long>(address),
                            static_cast<unsigned long long>(address + length - 1), config.macs,
                            static_cast<unsigned long long>(shram_bytes));
     }
-    base = (banks - kLutBanks) * kBankBytes;
+    base = (banks - kLutBanks) * kShramBankBytes;
   }
   if (address < base || address - base > uint64_t(kLutMemoryBytes) ||
       length > uint64_t(kLutMemoryBytes) - (address - base)) {
