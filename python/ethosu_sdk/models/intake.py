@@ -22,11 +22,12 @@ from typing import Any
 
 import torch
 from torch import nn
+from ethosu_sdk.errors import SdkError
 
 MODEL_FILE_SUFFIXES = (".py", ".pt2")
 
 
-class ModelFileError(ValueError):
+class ModelFileError(SdkError, ValueError):
     """A model file that cannot be read or does not follow its convention."""
 
 

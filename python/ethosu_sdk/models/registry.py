@@ -23,9 +23,10 @@ from ethosu_sdk.models.kws_dscnn import KwsDsCnn
 from ethosu_sdk.models.mlp import MlpSoftmax
 from ethosu_sdk.models.mobilenet_v2 import MobileNetV2
 from ethosu_sdk.models.resnet_blocks import ResidualNet
+from ethosu_sdk.errors import SdkError
 
 
-class UnknownModelError(KeyError):
+class UnknownModelError(SdkError, KeyError):
     """The model name is neither in the zoo nor an importable `module:function`
     nor a model file that follows its convention."""
 
