@@ -1,7 +1,10 @@
 """Errors of the AOT flow: each maps to a clear message and a non-zero exit."""
 
 
-class AotError(Exception):
+from ethosu_sdk.errors import SdkError
+
+
+class AotError(SdkError):
     """Base class: a user-facing failure of the AOT flow."""
 
 

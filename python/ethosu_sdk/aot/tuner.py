@@ -30,48 +30,17 @@ from ethosu_sdk.aot import vela_capture
 from ethosu_sdk.firmware import board_memory
 from ethosu_sdk.aot.errors import InvalidOptionError
 from ethosu_sdk.aot.targets import Target, TargetKind
-
-KIB = 1024
-
-# Memory modes of Vela's built-in configuration (Arm/vela.ini) a family can
-# run, in tie-break order: everything in SRAM, then the tensor arena in SRAM
-# with read-only data in flash, then SRAM as a cache in front of DRAM (U55
-# has no dedicated SRAM port). The named 384 KB cache comes before a cache
-# size of our own, so an equal schedule ships with no extra Vela flag.
-MEMORY_MODES = {
-    "ethos-u55": ("Sram_Only", "Shared_Sram"),
-    "ethos-u65": ("Sram_Only", "Shared_Sram", "Dedicated_Sram_384KB", "Dedicated_Sram"),
-    "ethos-u85": ("Sram_Only", "Shared_Sram", "Dedicated_Sram_384KB", "Dedicated_Sram"),
-}
-STRATEGIES = ("Performance", "Size")
-DEFAULT_STRATEGY = "Performance"  # Vela's
-# Arena cache sizes tried with Dedicated_Sram: the budget down to half of it,
-# in eighths. Vela's schedule is not monotonic in the cache size: for
-# MobileNetV2 on an Ethos-U85-256 a 288 KiB cache is 8% faster than 384 KiB
-# (bench/RESULTS.md), so a grid finds what the budget alone does not.
-CACHE_GRID_STEPS = 8
-CACHE_GRID_SMALLEST = 4  # of CACHE_GRID_STEPS: half the budget
-
-
-@dataclasses.dataclass(frozen=True)
-class Candidate:
-    memory_mode: str
-    optimise: str
-    arena_cache_bytes: Optional[int] = None  # Dedicated_Sram only
-    input_layout: str = "nchw"  # layout.InputLayout's value; not a Vela flag
-
-    @property
-    def vela_flags(self) -> tuple[str, ...]:
-        # Vela's default strategy goes unsaid, so the default configuration's
-        # flags (and .pte, which records them) are those of a plain compile.
-        flags = () if self.optimise == DEFAULT_STRATEGY else (f"--optimise={self.optimise}",)
-        if self.arena_cache_bytes is not None:
-            flags += (f"--arena-cache-size={self.arena_cache_bytes}",)
-        return flags
-
-    def describe(self) -> str:
-        cache = f", arena cache {self.arena_cache_bytes // KIB} KiB" if self.arena_cache_bytes else ""
-        return f"{self.input_layout.upper()}, {self.memory_mode}, optimise {self.optimise}{cache}"
+# The configuration space and Candidate live in the torch-free tuning_config,
+# which the report shares; re-exported here for the search's callers.
+from ethosu_sdk.tuning_config import (
+    CACHE_GRID_SMALLEST,
+    CACHE_GRID_STEPS,
+    DEFAULT_STRATEGY,
+    KIB,
+    MEMORY_MODES,
+    STRATEGIES,
+    Candidate,
+)
 
 
 @dataclasses.dataclass

@@ -24,6 +24,7 @@ from ethosu_sdk.cli.held_back import held_back_output
 from ethosu_sdk.models import UnknownModelError, model_names
 from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.worker import server
+from ethosu_sdk.errors import SdkError
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("model", None, f"Zoo model ({', '.join(model_names())}), package.module:function "
@@ -88,7 +89,7 @@ def main(argv: list[str]) -> int:
     return code
 
 
-class VerificationFailed(Exception):
+class VerificationFailed(SdkError):
     """The verification found a difference (its report is the message)."""
 
 

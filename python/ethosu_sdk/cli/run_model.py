@@ -23,6 +23,7 @@ from ethosu_sdk.report import html_report
 from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.runner import boards, elf_size, model_run, protocol, simulate
 from ethosu_sdk.tensors import tensor_file
+from ethosu_sdk.errors import SdkError
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("name", "model", "Name of the run (report title, report directory).")
@@ -83,7 +84,7 @@ def default_report_dir(name: str) -> str:
     return os.path.join(root, "bazel-reports", name)
 
 
-class RunModelError(Exception):
+class RunModelError(SdkError):
     """Bad inputs of the run: one line saying which and why."""
 
 

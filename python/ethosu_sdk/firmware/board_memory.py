@@ -11,6 +11,7 @@ Vela scheduled it; the firmware build stops here instead, naming the sizes.
 from __future__ import annotations
 
 import dataclasses
+from ethosu_sdk.errors import SdkError
 
 KIB = 1024
 
@@ -32,7 +33,7 @@ BOARD_MEMORY = {
 }
 
 
-class ModelDoesNotFit(ValueError):
+class ModelDoesNotFit(SdkError, ValueError):
     """The model's memory needs exceed the board's."""
 
 

@@ -15,13 +15,14 @@ import struct
 from typing import Optional
 
 from executorch_program import program_generated as fb
+from ethosu_sdk.errors import SdkError
 
 FILE_IDENTIFIER_OFFSET = 4
 _EXTENDED_HEADER = struct.Struct("<4sIQQ")  # magic, length, program size, segment base
 _EXTENDED_HEADER_MAGIC = b"eh00"
 
 
-class PteError(ValueError):
+class PteError(SdkError, ValueError):
     """The file is not a well-formed ExecuTorch program."""
 
 

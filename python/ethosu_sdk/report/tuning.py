@@ -5,19 +5,12 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
-KIB = 1024
-DEFAULT_STRATEGY = "Performance"  # Vela's; left unsaid
+from ethosu_sdk.tuning_config import KIB, Candidate
 
 
 def configuration(trial: Mapping[str, object]) -> str:
     """"NHWC input, Dedicated_Sram, arena cache 288 KiB" for one trial."""
-    parts = [f"{str(trial.get('input_layout', 'nchw')).upper()} input", str(trial["memory_mode"])]
-    cache = trial.get("arena_cache_bytes")
-    if cache:
-        parts.append(f"arena cache {int(cache) // KIB:,} KiB")  # type: ignore[call-overload]
-    if trial.get("optimise", DEFAULT_STRATEGY) != DEFAULT_STRATEGY:
-        parts.append(f"optimise {trial['optimise']}")
-    return ", ".join(parts)
+    return Candidate.from_row(trial).describe()
 
 
 def gain(tuning: Mapping[str, object]) -> Optional[float]:

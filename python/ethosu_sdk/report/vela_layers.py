@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+from ethosu_sdk.errors import SdkError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,7 +34,7 @@ _COLUMNS = {
 }
 
 
-class VelaCsvError(ValueError):
+class VelaCsvError(SdkError, ValueError):
     pass
 
 

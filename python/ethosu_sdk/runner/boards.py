@@ -16,13 +16,14 @@ import os
 import re
 import shutil
 from typing import Callable
+from ethosu_sdk.errors import SdkError
 
 
-class SimulatorNotFound(Exception):
+class SimulatorNotFound(SdkError):
     """The board's simulator is not installed; the message says how to get it."""
 
 
-class NotAFirmware(Exception):
+class NotAFirmware(SdkError):
     """The image to run is missing or not an ELF file; the message says which."""
 
 

@@ -8,6 +8,7 @@ import math
 import re
 
 import numpy as np
+from ethosu_sdk.errors import SdkError
 
 _DTYPES = {
     "uint8": np.uint8, "int8": np.int8, "int16": np.int16, "int32": np.int32,
@@ -16,7 +17,7 @@ _DTYPES = {
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
-class ProtocolError(ValueError):
+class ProtocolError(SdkError, ValueError):
     """The console output is not a well-formed run."""
 
 

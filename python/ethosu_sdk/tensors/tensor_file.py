@@ -14,6 +14,7 @@ import tempfile
 from typing import Iterable, Sequence
 
 import numpy as np
+from ethosu_sdk.errors import SdkError
 
 MAGIC = b"ESDKTEN1"
 MAX_RANK = 8
@@ -35,7 +36,7 @@ SCALAR_TYPE_TO_DTYPE: dict[int, np.dtype] = {
 _DTYPE_TO_SCALAR_TYPE = {dt.newbyteorder("="): st for st, dt in SCALAR_TYPE_TO_DTYPE.items()}
 
 
-class TensorFileError(ValueError):
+class TensorFileError(SdkError, ValueError):
     """A `.tensors` file is malformed or a tensor cannot be stored in one."""
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import dataclasses
 import json
 from typing import BinaryIO, Iterator
+from ethosu_sdk.errors import SdkError
 
 
-class ProtocolError(Exception):
+class ProtocolError(SdkError):
     """The stream is not a sequence of WorkRequest objects."""
 
 
