@@ -1,6 +1,7 @@
 """The runner's FVP launch, checked with a stand-in FVP executable (Arm's FVPs
 cannot be installed here): the command line it receives, how the firmware's
-status is read from the console, and the message when no FVP is installed."""
+status is read from the console, and the message when no FVP is installed.
+Without --fvp the corstone320 ELF runs on the SDK's QEMU corstone-320."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def run_runner(args: list[str], path: str) -> subprocess.CompletedProcess[str]:
 
 def test_corstone320_command_line(tmp_path: pathlib.Path) -> None:
     make_stand_in(tmp_path, "FVP_Corstone_SSE-320", "Hello from corstone320\\nESDK exit 0\\n")
-    result = run_runner(["--board=corstone320", f"--elf={ELF_M85}", "--npu=ethos-u85-512", "--timeout=77"],
+    result = run_runner(["--board=corstone320", "--fvp", f"--elf={ELF_M85}", "--npu=ethos-u85-512", "--timeout=77"],
                         f"{tmp_path}:{os.environ['PATH']}")
     assert result.returncode == 0, result.stderr
     assert "Hello from corstone320" in result.stdout
@@ -67,7 +68,16 @@ def test_missing_exit_record_fails(tmp_path: pathlib.Path) -> None:
 @pytest.mark.parametrize("board,fvp", [("corstone300", "FVP_Corstone_SSE-300_Ethos-U55"),
                                        ("corstone320", "FVP_Corstone_SSE-320")])
 def test_no_fvp_installed_gives_a_clear_message(tmp_path: pathlib.Path, board: str, fvp: str) -> None:
-    result = run_runner([f"--board={board}", f"--elf={ELF_M55}"], "/usr/bin:/bin")
+    result = run_runner([f"--board={board}", "--fvp", f"--elf={ELF_M55}"], "/usr/bin:/bin")
     assert result.returncode == 127
     assert f"{fvp} not found on PATH" in result.stderr
     assert "ETHOSU_SDK_FVP_" in result.stderr
+
+
+def test_corstone320_runs_on_the_sdk_qemu_without_fvp(tmp_path: pathlib.Path) -> None:
+    # An FVP on PATH is not used unless asked for: the same ELF runs on QEMU.
+    make_stand_in(tmp_path, "FVP_Corstone_SSE-320", "stand-in FVP\\nESDK exit 0\\n")
+    result = run_runner(["--board=corstone320", f"--elf={ELF_M85}"], f"{tmp_path}:{os.environ['PATH']}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "stand-in FVP" not in result.stdout and not (tmp_path / "argv.txt").exists()
+    assert "Hello from corstone320" in result.stdout
