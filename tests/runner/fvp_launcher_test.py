@@ -15,6 +15,7 @@ import pytest
 RUNNER = "python/ethosu_sdk/runner/run_firmware"
 ELF_M85 = "examples/hello/firmware_corstone320.elf"
 ELF_M55 = "examples/hello/firmware_corstone300.elf"
+ELF_AN547 = "examples/hello/firmware.elf"
 
 
 def make_stand_in(directory: pathlib.Path, name: str, console: str) -> pathlib.Path:
@@ -81,3 +82,10 @@ def test_corstone320_runs_on_the_sdk_qemu_without_fvp(tmp_path: pathlib.Path) ->
     assert result.returncode == 0, result.stdout + result.stderr
     assert "stand-in FVP" not in result.stdout and not (tmp_path / "argv.txt").exists()
     assert "Hello from corstone320" in result.stdout
+
+
+def test_fvp_flag_leaves_a_qemu_only_board_on_qemu(tmp_path: pathlib.Path) -> None:
+    # --config=fvp passes --fvp to every launcher; a board with no FVP keeps QEMU.
+    result = run_runner(["--board=qemu_an547", "--fvp", f"--elf={ELF_AN547}"], f"{tmp_path}:{os.environ['PATH']}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Hello from qemu_an547" in result.stdout
