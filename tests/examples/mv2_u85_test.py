@@ -36,7 +36,8 @@ FIGURES = [
     r"tuned: NHWC input, Dedicated_Sram, arena cache \d+ KiB, the fastest of \d+ configurations tried within "
     r"384 KiB of SRAM; 0\.\d\dx the cycles of the untuned program \(NCHW input, Dedicated_Sram_384KB\)",
     r"^\[3/4\] Firmware for corstone320: text [\d,]+, data [\d,]+, bss [\d,]+ bytes",
-    r"^\[4/4\] Running on QEMU corstone-320 \(Cortex-M85, SSE-320\), Ethos-U85-256 device \(the SDK's functional model\)",
+    r"^\[4/4\] Running on QEMU corstone-320 \(Cortex-M85, SSE-320\), Ethos-U85-256 device "
+    r"\(the SDK's functional model\)",
     r"top-5: (class \d+ \(-?[\d.]+\)(, )?){5}$",
     r"output 0: 1000/1000 within one quantization step, \d+ bit-exact, max difference [\d.]+ steps",
     r"NPU: Ethos-U85-256 \(from its ID/CONFIG registers\), 1 job\(s\); PMU cycle counter [1-9][\d,]*",

@@ -67,8 +67,10 @@
 #define C320_SLOWTIMER_S    0x5802F000  /* SLOWCLK_TIMER_CMSDK_BASE_S */
 #define C320_SLOWTIMER_NS   0x4802F000  /* SLOWCLK_TIMER_CMSDK_BASE_NS */
 #define C320_SLOWTIMER_IRQ  2           /* SLOWCLK_TIMER_IRQn */
-#define C320_SYSTIMER_S     0x58000000  /* SYSTIMER0_ARMV8_M_BASE_S, 4 KiB apart */
-#define C320_SYSTIMER_NS    0x48000000  /* SYSTIMER0_ARMV8_M_BASE_NS */
+/* SYSTIMER0..3_ARMV8_M_BASE_S / _NS, 4 KiB apart */
+#define C320_SYSTIMER_S     0x58000000
+#define C320_SYSTIMER_STRIDE 0x1000
+#define C320_SYSTIMER_NS    0x48000000
 #define C320_SYSCNTR_CTRL_S 0x58100000  /* SYSCNTR_CNTRL_BASE_S */
 #define C320_SYSCNTR_READ_S 0x58101000  /* SYSCNTR_READ_BASE_S */
 #define C320_SYSCNTR_READ_NS 0x48101000 /* SYSCNTR_READ_BASE_NS */
@@ -97,6 +99,14 @@ static const int c320_systimer_irq[C320_NUM_SYSTIMERS] = { 3, 4, 5, 27 };
 #define C320_DWT_CTRL       0x000
 #define C320_DWT_CYCCNT     0x004
 #define C320_DWT_CTRL_CYCCNTENA 1u
+#define C320_DWT_WINDOW     0x8         /* CTRL and CYCCNT only */
+
+/*
+ * IDAU exemption: the PPB (0xE0000000-0xE00FFFFF) and its 0xF0000000 twin,
+ * as the SSE-300's IDAU in QEMU (armsse.c) treats them.
+ */
+#define C320_EXEMPT_MASK    0xeff00000
+#define C320_EXEMPT_MATCH   0xe0000000
 
 #define TYPE_CORSTONE320_MACHINE MACHINE_TYPE_NAME("corstone-320")
 OBJECT_DECLARE_SIMPLE_TYPE(Corstone320MachineState, CORSTONE320_MACHINE)
@@ -213,7 +223,7 @@ static void c320_idau_check(IDAUInterface *ii, uint32_t address,
 
     *ns = !(region & 1);
     *nsc = false;
-    *exempt = (address & 0xeff00000) == 0xe0000000;
+    *exempt = (address & C320_EXEMPT_MASK) == C320_EXEMPT_MATCH;
     *iregion = region;
 }
 
@@ -221,7 +231,7 @@ static void c320_ram(Corstone320MachineState *s, MemoryRegion *mr,
                      const char *name, hwaddr secure, uint64_t size,
                      MemoryRegion *ns_alias, hwaddr non_secure)
 {
-    /* Owned by no device: the machine is not one (migration names RAM by it). */
+    /* No owner: the machine is no device (migration names RAM by its owner). */
     memory_region_init_ram(mr, NULL, name, size, &error_fatal);
     memory_region_add_subregion(get_system_memory(), secure, mr);
     if (ns_alias) {
@@ -314,7 +324,8 @@ static void c320_init(MachineState *machine)
     sysbus_realize(SYS_BUS_DEVICE(cpu), &error_fatal);
 
     /* Above the PPB's read-as-zero default (priority -1). */
-    memory_region_init_io(&s->dwt, OBJECT(s), &c320_dwt_ops, s, "dwt", 0x8);
+    memory_region_init_io(&s->dwt, OBJECT(s), &c320_dwt_ops, s, "dwt",
+                          C320_DWT_WINDOW);
     memory_region_add_subregion_overlap(&s->armv7m.container, C320_DWT_BASE,
                                         &s->dwt, 0);
 
@@ -370,8 +381,8 @@ static void c320_init(MachineState *machine)
                                  OBJECT(&s->syscntr), &error_abort);
         sysbus_realize(SYS_BUS_DEVICE(&s->systimer[i]), &error_fatal);
         c320_map(s, SYS_BUS_DEVICE(&s->systimer[i]), 0,
-                 C320_SYSTIMER_S + i * 0x1000, &s->systimer_ns[i],
-                 C320_SYSTIMER_NS + i * 0x1000, alias);
+                 C320_SYSTIMER_S + i * C320_SYSTIMER_STRIDE, &s->systimer_ns[i],
+                 C320_SYSTIMER_NS + i * C320_SYSTIMER_STRIDE, alias);
         sysbus_connect_irq(SYS_BUS_DEVICE(&s->systimer[i]), 0,
                            c320_irq(s, c320_systimer_irq[i]));
     }
