@@ -10,10 +10,10 @@ loaded in-process, and the ELF's own program headers.
 
 import os
 import re
-import struct
 import subprocess
 
 import pytest
+from machine_map import check_elf, machine_constants
 from npu_core import CMD_END_REACHED, IRQ_RAISED, STATE, core_registers
 
 QEMU = os.path.abspath(os.environ["QEMU"])
@@ -144,45 +144,12 @@ def test_an547_firmware_is_refused_not_hung():
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def machine_constants() -> dict[str, int]:
-    with open(MACHINE_SOURCE) as f:
-        source = f.read()
-    found = {}
-    for name, expression in re.findall(r"^#define (C320_\w+)\s+(\(?[0-9xa-fA-F* ]+(?:KiB|MiB)?\)?)",
-                                        source, re.M):
-        found[name] = eval(expression, {"KiB": 1 << 10, "MiB": 1 << 20})  # pylint: disable=eval-used
-    return found
-
-
-def load_segments(path: str) -> tuple[int, list[tuple[int, int]]]:
-    """ELF32 little-endian: the entry point and each PT_LOAD's (paddr, filesz)."""
-    with open(path, "rb") as f:
-        image = f.read()
-    assert image[:4] == b"\x7fELF" and image[4] == 1 and image[5] == 1
-    entry, phoff = struct.unpack_from("<II", image, 24)
-    phentsize, phnum = struct.unpack_from("<HH", image, 42)
-    segments = []
-    for i in range(phnum):
-        kind, _, _, paddr, filesz, memsz = struct.unpack_from("<IIIIII", image, phoff + i * phentsize)
-        if kind == 1 and memsz:
-            segments.append((paddr, max(filesz, memsz)))
-    return entry, segments
-
-
 def test_elf_agrees_with_the_machine_map():
-    c = machine_constants()
-    machine = [(c["C320_BROM_S"], c["C320_BROM_SIZE"])] + [
-        (c[f"C320_{name}_S"], c[f"C320_{name}_SIZE"]) for name in ("ITCM", "BRAM", "DTCM", "SRAM", "DDR")]
+    c = machine_constants(MACHINE_SOURCE)
     # The machine's map is Corstone-320's as the probe knows it.
     for name, (secure, non_secure, size) in REGIONS.items():
         assert (c[f"C320_{name.upper()}_S"], c[f"C320_{name.upper()}_NS"], c[f"C320_{name.upper()}_SIZE"]) == \
             (secure, non_secure, size)
     assert (c["C320_NPU_S"], c["C320_NPU_IRQ"]) == (NPU_SECURE, NPU_IRQ)
     for firmware in (PROBE, PACBTI_PROBE):
-        entry, segments = load_segments(firmware)
-        for start, size in segments:
-            assert any(base <= start and start + size <= base + length for base, length in machine), \
-                f"{firmware}: segment 0x{start:08x}+0x{size:x} outside the machine's memories"
-        # The vector table is the first thing in the boot ROM the core resets into.
-        assert any(start == c["C320_BROM_S"] for start, _ in segments)
-        assert any(base <= entry < base + length for base, length in machine)
+        check_elf(firmware, c)
