@@ -84,7 +84,7 @@ def test_headers_firmware_and_dependency_list(release: dict[str, bytes]) -> None
     assert {"include/cc/runtime/program.h", "include/schema/program_generated.h",
             "include/cc/backends/ethosu/ethosu_backend.h", "include/cc/core/status.h",
             "include/cc/core/span.h", "include/cc/core/format.h"} <= files
-    assert "firmware/qemu_an547/mv2_u85_firmware.elf" in files
+    assert "firmware/corstone320/mv2_u85_firmware.elf" in files
     assert "firmware/corstone320/firmware_corstone320.elf" in files
     sbom = json.loads(next(d for n, d in release.items() if n.endswith("/sbom.json")))
     assert sbom["sdk"]["version"] == sdk_version()

@@ -1,5 +1,6 @@
 """`bazel run //examples:mv2_u85` end to end: MobileNetV2 quantized, lowered
-for an Ethos-U85-256, its firmware driving QEMU's Ethos-U85-256 device. The run must
+for an Ethos-U85-256, its corstone320 firmware (the ELF Arm's Corstone-320 FVP
+runs) driving the Ethos-U85-256 device of the SDK's QEMU corstone-320. The run must
 PASS (every output within one quantization step of PyTorch's quantized graph),
 print every figure the README promises, in order, and write a report that a
 headless browser renders with its charts."""
@@ -34,8 +35,9 @@ FIGURES = [
     # The tuner's choice within the 384 KiB, against run.sh's default.
     r"tuned: NHWC input, Dedicated_Sram, arena cache \d+ KiB, the fastest of \d+ configurations tried within "
     r"384 KiB of SRAM; 0\.\d\dx the cycles of the untuned program \(NCHW input, Dedicated_Sram_384KB\)",
-    r"^\[3/4\] Firmware for qemu_an547: text [\d,]+, data [\d,]+, bss [\d,]+ bytes",
-    r"^\[4/4\] Running on QEMU mps3-an547 .*, Ethos-U85-256 device \(the SDK's functional model\)",
+    r"^\[3/4\] Firmware for corstone320: text [\d,]+, data [\d,]+, bss [\d,]+ bytes",
+    r"^\[4/4\] Running on QEMU corstone-320 \(Cortex-M85, SSE-320\), Ethos-U85-256 device "
+    r"\(the SDK's functional model\)",
     r"top-5: (class \d+ \(-?[\d.]+\)(, )?){5}$",
     r"output 0: 1000/1000 within one quantization step, \d+ bit-exact, max difference [\d.]+ steps",
     r"NPU: Ethos-U85-256 \(from its ID/CONFIG registers\), 1 job\(s\); PMU cycle counter [1-9][\d,]*",

@@ -1,8 +1,9 @@
 """A firmware driving QEMU's Ethos-U device through its registers gives the
 same bytes as the host runner calling the functional model directly:
-MobileNetV2 for ethos-u85-256 and ethos-u55-128, through the whole .pte
-(CPU quantize on the Cortex-M55, NPU delegate, CPU dequantize), compared bit
-for bit. Host bit-exactness against the TOSA reference model is
+MobileNetV2 for ethos-u85-256 (corstone320 on the SDK's QEMU corstone-320,
+Cortex-M85) and ethos-u55-128 (mps3-an547, Cortex-M55), through the whole .pte
+(CPU quantize, NPU delegate, CPU dequantize), compared bit for bit. Host
+bit-exactness against the TOSA reference model is
 //tests/npu:u85_mobilenet_v2 / u55_mobilenet_v2."""
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def test_qemu_and_host_give_the_same_bytes(target: str) -> None:
     model = f"examples/mv2_{target}_model"
     host = parsed([HOST_RUNNER, f"--pte={model}.pte", f"--input={model}.input.tensors"])
     npu = {"u85": "ethos-u85-256", "u55": "ethos-u55-128"}[target]
-    board = parsed([RUNNER, f"--elf=examples/mv2_{target}_firmware.elf", f"--npu={npu}"])
+    board_name = {"u85": "corstone320", "u55": "qemu_an547"}[target]
+    board = parsed([RUNNER, f"--board={board_name}", f"--elf=examples/mv2_{target}_firmware.elf", f"--npu={npu}"])
     assert int(board.records["NPU"]["delegate_calls"]) == 1
     # The driver found the configured device and ran the job on it.
     assert board.records["NPU"]["npu"] == npu

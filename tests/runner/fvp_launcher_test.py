@@ -1,6 +1,7 @@
 """The runner's FVP launch, checked with a stand-in FVP executable (Arm's FVPs
 cannot be installed here): the command line it receives, how the firmware's
-status is read from the console, and the message when no FVP is installed."""
+status is read from the console, and the message when no FVP is installed.
+Without --fvp the corstone320 ELF runs on the SDK's QEMU corstone-320."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 RUNNER = "python/ethosu_sdk/runner/run_firmware"
 ELF_M85 = "examples/hello/firmware_corstone320.elf"
 ELF_M55 = "examples/hello/firmware_corstone300.elf"
+ELF_AN547 = "examples/hello/firmware.elf"
 
 
 def make_stand_in(directory: pathlib.Path, name: str, console: str) -> pathlib.Path:
@@ -35,7 +37,7 @@ def run_runner(args: list[str], path: str) -> subprocess.CompletedProcess[str]:
 
 def test_corstone320_command_line(tmp_path: pathlib.Path) -> None:
     make_stand_in(tmp_path, "FVP_Corstone_SSE-320", "Hello from corstone320\\nESDK exit 0\\n")
-    result = run_runner(["--board=corstone320", f"--elf={ELF_M85}", "--npu=ethos-u85-512", "--timeout=77"],
+    result = run_runner(["--board=corstone320", "--fvp", f"--elf={ELF_M85}", "--npu=ethos-u85-512", "--timeout=77"],
                         f"{tmp_path}:{os.environ['PATH']}")
     assert result.returncode == 0, result.stderr
     assert "Hello from corstone320" in result.stdout
@@ -67,7 +69,23 @@ def test_missing_exit_record_fails(tmp_path: pathlib.Path) -> None:
 @pytest.mark.parametrize("board,fvp", [("corstone300", "FVP_Corstone_SSE-300_Ethos-U55"),
                                        ("corstone320", "FVP_Corstone_SSE-320")])
 def test_no_fvp_installed_gives_a_clear_message(tmp_path: pathlib.Path, board: str, fvp: str) -> None:
-    result = run_runner([f"--board={board}", f"--elf={ELF_M55}"], "/usr/bin:/bin")
+    result = run_runner([f"--board={board}", "--fvp", f"--elf={ELF_M55}"], "/usr/bin:/bin")
     assert result.returncode == 127
     assert f"{fvp} not found on PATH" in result.stderr
     assert "ETHOSU_SDK_FVP_" in result.stderr
+
+
+def test_corstone320_runs_on_the_sdk_qemu_without_fvp(tmp_path: pathlib.Path) -> None:
+    # An FVP on PATH is not used unless asked for: the same ELF runs on QEMU.
+    make_stand_in(tmp_path, "FVP_Corstone_SSE-320", "stand-in FVP\\nESDK exit 0\\n")
+    result = run_runner(["--board=corstone320", f"--elf={ELF_M85}"], f"{tmp_path}:{os.environ['PATH']}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "stand-in FVP" not in result.stdout and not (tmp_path / "argv.txt").exists()
+    assert "Hello from corstone320" in result.stdout
+
+
+def test_fvp_flag_leaves_a_qemu_only_board_on_qemu(tmp_path: pathlib.Path) -> None:
+    # --config=fvp passes --fvp to every launcher; a board with no FVP keeps QEMU.
+    result = run_runner(["--board=qemu_an547", "--fvp", f"--elf={ELF_AN547}"], f"{tmp_path}:{os.environ['PATH']}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Hello from qemu_an547" in result.stdout

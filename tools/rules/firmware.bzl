@@ -6,6 +6,7 @@ and `firmware_test` launch the image on the board's simulator (QEMU for the
 open boards) via the host-side runner in python/ethosu_sdk/runner.
 """
 
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load(":launcher.bzl", "write_launcher")
 
 BOARDS = {
@@ -21,6 +22,16 @@ FirmwareInfo = provider(
         "board": "string: a key of BOARDS",
     },
 )
+
+# --config=fvp: run on Arm's FVP of the board (where it has one) instead of
+# the SDK's QEMU machine; the ELF is the same.
+USE_FVP_ATTR = {
+    "_use_fvp": attr.label(default = Label("//platforms:use_fvp")),
+}
+
+def fvp_args(ctx):
+    """The runner's --fvp when --config=fvp asks for Arm's FVPs."""
+    return ["--fvp"] if ctx.attr._use_fvp[BuildSettingInfo].value else []
 
 def check_board(board):
     """Fails analysis with the allowed values when `board` is unknown."""
@@ -90,7 +101,7 @@ def _firmware_launcher_impl(ctx):
         "--elf=" + info.elf.short_path,
         "--board=" + info.board,
         "--timeout=%d" % ctx.attr.timeout_seconds,
-    ]
+    ] + fvp_args(ctx)
     if ctx.attr.npu:
         args.append("--npu=" + ctx.attr.npu)
     if ctx.attr.npu_never_complete:
@@ -112,7 +123,7 @@ _LAUNCHER_ATTRS = {
         executable = True,
         cfg = "target",
     ),
-}
+} | USE_FVP_ATTR
 
 firmware_run = rule(
     implementation = _firmware_launcher_impl,

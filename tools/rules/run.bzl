@@ -1,7 +1,7 @@
 """ethosu_run / ethosu_run_test: a compiled model's firmware run on its board,
 with the full report (python/ethosu_sdk/cli/run_model.py)."""
 
-load(":firmware.bzl", "FirmwareInfo")
+load(":firmware.bzl", "FirmwareInfo", "USE_FVP_ATTR", "fvp_args")
 load(":launcher.bzl", "write_launcher")
 load(":model.bzl", "EthosuModelInfo")
 
@@ -15,7 +15,7 @@ def _ethosu_run_impl(ctx):
         "--summary=" + model.summary.short_path,
         "--expected=" + model.expected.short_path,
         "--timeout=%d" % ctx.attr.timeout_seconds,
-    ]
+    ] + fvp_args(ctx)
     files = [firmware.elf, model.summary, model.expected]
     # The board's NPU is the one the model was compiled for ("" for cpu/TOSA),
     # unless the rule says otherwise (a mismatch test runs another).
@@ -63,7 +63,7 @@ _ATTRS = {
         executable = True,
         cfg = "target",
     ),
-}
+} | USE_FVP_ATTR
 
 ethosu_run = rule(
     implementation = _ethosu_run_impl,

@@ -29,6 +29,8 @@ FLAGS = flags.FLAGS
 flags.DEFINE_string("name", "model", "Name of the run (report title, report directory).")
 flags.DEFINE_string("elf", None, "Firmware image.", required=True)
 flags.DEFINE_enum("board", "qemu_an547", sorted(boards.BOARDS), "Board to simulate.")
+flags.DEFINE_bool("fvp", False, "Run on Arm's FVP of the board where it has one (corstone300, corstone320) "
+                  "instead of the SDK's QEMU machine.")
 flags.DEFINE_string("summary", None, "The model's AOT summary (.summary.json).", required=True)
 flags.DEFINE_string("expected", None, "The reference output (.expected.tensors).", required=True)
 flags.DEFINE_string("intermediates", None, "The model's intermediates directory (Vela CSVs), if built.")
@@ -145,7 +147,7 @@ def main(argv: list[str]) -> int:
     """Checks every input before the simulation starts: a bad one ends in one
     `run_model: error:` line and status 2 (127: no simulator)."""
     del argv
-    board = boards.get(FLAGS.board)
+    board = boards.get(FLAGS.board, FLAGS.fvp)
     npu = boards.parse_npu(FLAGS.npu)
     npu_library = FLAGS.npu_library or boards.default_npu_library()
     try:
@@ -227,9 +229,9 @@ def main(argv: list[str]) -> int:
 
     # 4. The run.
     where = board.description
-    if npu and board.name == "qemu_an547" and npu_library:
+    if npu and board.npu_device and npu_library:
         where += f", {npu.title} device (the SDK's functional model)"
-    elif npu and board.name != "qemu_an547":
+    elif npu and not board.npu_device:
         where += f", its own {npu.title}"
     say(f"[4/4] Running on {where} ...")
     started = time.monotonic()

@@ -1,12 +1,14 @@
 """How each board is simulated: the simulator executable and its flags.
 
-QEMU's mps3-an547 is the open default: the SDK's own QEMU build, whose
-Ethos-U device ("ethos-u-npu", qemu/) sits where Corstone-300 puts the NPU and
-executes command streams with the functional model (a shared library the
-device loads). Arm's Corstone FVPs are used where a user has installed them
-(on PATH, or named by an environment variable); their flags follow the ones
-Arm's own ExecuTorch flow passes, and their own Ethos-U runs the firmware's
-command streams.
+The open boards run on the SDK's own QEMU build, whose Ethos-U device
+("ethos-u-npu", qemu/) executes command streams with the functional model (a
+shared library the device loads): QEMU's mps3-an547 (Cortex-M55, SSE-300; the
+device where Corstone-300 puts the NPU) and the SDK's corstone-320 machine
+(Cortex-M85, SSE-320; the Ethos-U85 at Corstone-320's address and IRQ), which
+runs the same corstone320 ELF as Arm's FVP. Arm's Corstone FVPs are used where
+a user has installed them and asks for them (--fvp; on PATH, or named by an
+environment variable); their flags follow the ones Arm's own ExecuTorch flow
+passes, and their own Ethos-U runs the firmware's command streams.
 """
 
 from __future__ import annotations
@@ -125,6 +127,9 @@ class Board:
     propagates_exit_status: bool
     # The simulator the SDK itself provides (QEMU from the runfiles), if any.
     bundled: Callable[[], str | None] = lambda: None
+    # Whether its NPU is the SDK's device (the functional model), not the
+    # simulator's own Ethos-U.
+    npu_device: bool = False
 
     def find_simulator(self, given: str | None = None) -> str:
         from_environment = os.environ.get(self.path_variable)
@@ -149,26 +154,30 @@ class Board:
         return [self.find_simulator(options.simulator), *self.arguments(options)]
 
 
-def _qemu_an547_arguments(options: RunOptions) -> list[str]:
-    # -icount shift=0,sleep=off: one virtual nanosecond per instruction and no
-    # real time leaking in, so the board's timer counts instructions and every
-    # run is deterministic.
-    args = [
-        "-M", "mps3-an547",
-        "-nographic",
-        "-monitor", "none",
-        "-semihosting-config", "enable=on,target=native",
-        "-icount", "shift=0,sleep=off",
-    ]
-    library = options.npu_library or default_npu_library()
-    if library:
-        npu = options.npu or DEFAULT_NPU
-        args += ["-global", f"ethos-u-npu.library={os.path.abspath(library)}",
-                 "-global", f"ethos-u-npu.product={npu.product}",
-                 "-global", f"ethos-u-npu.macs={npu.macs}"]
-        if options.never_complete:
-            args += ["-global", "ethos-u-npu.x-never-complete=on"]
-    return args + ["-kernel", options.elf]
+def _qemu_arguments(machine: str, default_npu: Npu) -> Callable[[RunOptions], list[str]]:
+    """QEMU's flags for `machine`, its Ethos-U device configured as the
+    firmware's NPU (default: the board's own)."""
+    def arguments(options: RunOptions) -> list[str]:
+        # -icount shift=0,sleep=off: one virtual nanosecond per instruction and
+        # no real time leaking in, so the board's timer counts instructions and
+        # every run is deterministic.
+        args = [
+            "-M", machine,
+            "-nographic",
+            "-monitor", "none",
+            "-semihosting-config", "enable=on,target=native",
+            "-icount", "shift=0,sleep=off",
+        ]
+        library = options.npu_library or default_npu_library()
+        if library:
+            npu = options.npu or default_npu
+            args += ["-global", f"ethos-u-npu.library={os.path.abspath(library)}",
+                     "-global", f"ethos-u-npu.product={npu.product}",
+                     "-global", f"ethos-u-npu.macs={npu.macs}"]
+            if options.never_complete:
+                args += ["-global", "ethos-u-npu.x-never-complete=on"]
+        return args + ["-kernel", options.elf]
+    return arguments
 
 
 def _fvp_arguments(board_prefix: str, cpu: str, npu: str, default_macs: int) -> Callable[[RunOptions], list[str]]:
@@ -200,9 +209,24 @@ QEMU_AN547 = Board(
     simulator="qemu-system-arm",
     path_variable="ETHOSU_SDK_QEMU",
     install_hint="Run through tools/bazel, whose build root provides QEMU 10.",
-    arguments=_qemu_an547_arguments,
+    arguments=_qemu_arguments("mps3-an547", DEFAULT_NPU),
     propagates_exit_status=True,
     bundled=default_qemu,
+    npu_device=True,
+)
+
+# The SDK's own machine (qemu/hw/arm/corstone320.c): Corstone-320's memory map,
+# boot ROM and NPU address, so the ELF is the one built for Arm's FVP.
+QEMU_CORSTONE320 = Board(
+    name="corstone320",
+    description="QEMU corstone-320 (Cortex-M85, SSE-320)",
+    simulator="qemu-system-arm",
+    path_variable="ETHOSU_SDK_QEMU",
+    install_hint="Run through tools/bazel, whose build root provides the SDK's QEMU.",
+    arguments=_qemu_arguments("corstone-320", Npu("ethos-u85", 256)),
+    propagates_exit_status=True,
+    bundled=default_qemu,
+    npu_device=True,
 )
 
 CORSTONE300 = Board(
@@ -215,7 +239,7 @@ CORSTONE300 = Board(
     propagates_exit_status=False,
 )
 
-CORSTONE320 = Board(
+CORSTONE320_FVP = Board(
     name="corstone320",
     description="Arm Corstone-320 FVP (Cortex-M85 + Ethos-U85)",
     simulator="FVP_Corstone_SSE-320",
@@ -226,10 +250,15 @@ CORSTONE320 = Board(
     propagates_exit_status=False,
 )
 
-BOARDS = {b.name: b for b in (QEMU_AN547, CORSTONE300, CORSTONE320)}
+# How each board runs by default: on QEMU where the SDK has a machine for it,
+# else on its FVP (Corstone-300's ELF is not the AN547's).
+BOARDS = {b.name: b for b in (QEMU_AN547, CORSTONE300, QEMU_CORSTONE320)}
+# Arm's FVP of a board, when one is asked for (--fvp, Bazel's --config=fvp).
+FVPS = {b.name: b for b in (CORSTONE300, CORSTONE320_FVP)}
 
 
-def get(name: str) -> Board:
+def get(name: str, fvp: bool = False) -> Board:
+    """The board `name` on its FVP when `fvp` and it has one, else its default."""
     if name not in BOARDS:
         raise ValueError(f"unknown board {name!r}; known boards: {', '.join(sorted(BOARDS))}")
-    return BOARDS[name]
+    return FVPS.get(name, BOARDS[name]) if fvp else BOARDS[name]

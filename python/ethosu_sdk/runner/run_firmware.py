@@ -20,6 +20,8 @@ from ethosu_sdk.runner.simulate import NOT_INSTALLED_STATUS, firmware_status, ru
 FLAGS = flags.FLAGS
 flags.DEFINE_string("elf", None, "Firmware ELF to run.", required=True)
 flags.DEFINE_enum("board", "qemu_an547", sorted(boards.BOARDS), "Board to simulate.")
+flags.DEFINE_bool("fvp", False, "Run on Arm's FVP of the board where it has one (corstone300, corstone320) "
+                  "instead of the SDK's QEMU machine.")
 flags.DEFINE_string("npu", None,
                     "The board's Ethos-U, e.g. ethos-u85-256 (default: the board's own; Corstone-300's "
                     "ethos-u55-128 on qemu_an547). QEMU's device and an FVP's NPU are configured with it.")
@@ -34,7 +36,7 @@ flags.DEFINE_multi_string("expect_output", [], "Regex that must match the consol
 
 def main(argv: list[str]) -> int:
     del argv
-    board = boards.get(FLAGS.board)
+    board = boards.get(FLAGS.board, FLAGS.fvp)
     npu = boards.parse_npu(FLAGS.npu)
     if FLAGS.npu and npu is None:
         print(f"error: --npu={FLAGS.npu} is not an Ethos-U configuration (ethos-u55-128, ethos-u85-256, ...)",
