@@ -60,20 +60,20 @@ Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
 }  // namespace
 
 RunResult RunProgram(const RunConfig& config) {
-  runtime::Program program;
-  Status status = runtime::Program::Load(config.pte, config.pte_size, &program);
-  if (!status.ok()) return Fail(status);
+  Result<runtime::Program> loaded_program = runtime::Program::Load(config.pte, config.pte_size);
+  if (!loaded_program.ok()) return Fail(loaded_program.status());
+  const runtime::Program& program = *loaded_program;
 
   runtime::MethodMemory memory;
   memory.runtime = config.runtime_arena;
   memory.planned = config.planned;
-  runtime::Method method;
-  status = runtime::Method::Load(program, config.method, config.registries, memory, &method);
-  if (!status.ok()) return Fail(status);
+  Result<runtime::Method> loaded_method = runtime::Method::Load(program, config.method, config.registries, memory);
+  if (!loaded_method.ok()) return Fail(loaded_method.status());
+  runtime::Method& method = *loaded_method;
   PrintBegin(config.method, method.InputCount(), method.OutputCount());
 
   TensorFile inputs;
-  status = TensorFile::Parse(config.inputs, config.inputs_size, &inputs);
+  Status status = TensorFile::Parse(config.inputs, config.inputs_size, &inputs);
   if (!status.ok()) return Fail(status);
 
   const uint32_t iterations = config.iterations == 0 ? 1 : config.iterations;

@@ -226,9 +226,9 @@ Status Method::PlannedBufferSizes(const Program& program, const char* name, size
   return Status::Ok();
 }
 
-Status Method::Load(const Program& program, const char* name, const Registries& registries,
-                    const MethodMemory& memory, Method* out) {
-  if (memory.runtime == nullptr || out == nullptr) {
+Result<Method> Method::Load(const Program& program, const char* name, const Registries& registries,
+                            const MethodMemory& memory) {
+  if (memory.runtime == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "no runtime arena");
   }
   ESDK_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.FindMethod(name));
@@ -263,8 +263,7 @@ Status Method::Load(const Program& program, const char* name, const Registries& 
   ESDK_RETURN_IF_ERROR(method.ResolveIndexList(plan->outputs(), memory.runtime, &outputs));
   method.inputs_ = inputs;
   method.outputs_ = outputs;
-  *out = method;
-  return Status::Ok();
+  return method;
 }
 
 Status Method::LoadValues(const Program& program, const void* plan_ptr, const MethodMemory& memory) {

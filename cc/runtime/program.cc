@@ -29,7 +29,13 @@ uint64_t ReadU64(const uint8_t* p) {
 }  // namespace
 
 Status Program::Load(const void* data, size_t size, Program* out) {
-  if (data == nullptr || out == nullptr) {
+  if (out == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "Program::Load: no Program to load into");
+  ESDK_ASSIGN_OR_RETURN(*out, Load(data, size));
+  return Status::Ok();
+}
+
+Result<Program> Program::Load(const void* data, size_t size) {
+  if (data == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "null program buffer");
   }
   if (reinterpret_cast<uintptr_t>(data) % 16 != 0) {
@@ -121,11 +127,12 @@ Status Program::Load(const void* data, size_t size, Program* out) {
     return Status::Error(ErrorCode::kInvalidProgram, "program has no methods");
   }
 
-  out->data_ = bytes;
-  out->size_ = size;
-  out->segment_base_ = segment_base;
-  out->program_ = program;
-  return Status::Ok();
+  Program loaded;
+  loaded.data_ = bytes;
+  loaded.size_ = size;
+  loaded.segment_base_ = segment_base;
+  loaded.program_ = program;
+  return loaded;
 }
 
 size_t Program::MethodCount() const {
