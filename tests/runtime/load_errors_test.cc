@@ -150,14 +150,14 @@ TEST(LoadErrors, BrokenPrograms) {
     const char* message;
   };
   const Case cases[] = {
-      {"broken_op_index", ErrorCode::kOutOfRange, "operator index"},
-      {"broken_value_index", ErrorCode::kOutOfRange, "value index"},
+      {"broken_op_index", ErrorCode::kOutOfRange, "operator index 16 out of range: the method has 9 operators"},
+      {"broken_value_index", ErrorCode::kOutOfRange, "value index 203 out of range: the method has 103 values"},
       {"broken_constant_index", ErrorCode::kOutOfRange, "constant"},
       {"broken_memory_offset", ErrorCode::kOutOfRange, "tensor past its planned buffer"},
-      {"broken_memory_id", ErrorCode::kOutOfRange, "memory id"},
-      {"broken_jump", ErrorCode::kOutOfRange, "jump destination"},
+      {"broken_memory_id", ErrorCode::kOutOfRange, "memory id 9 out of range: the method plans memory ids 1 to 1"},
+      {"broken_jump", ErrorCode::kOutOfRange, "jump destination 500 out of range: the chain has 12 instructions"},
       {"broken_dim_order", ErrorCode::kInvalidProgram,
-       "dim order is not a permutation of the dimensions (2, 2)"},
+       "dim order is not a permutation of the dimensions: entry 2 is 2, out of range or repeated"},
       // Channels-last tensors where a kernel cannot take them: whole messages.
       {"channels_last_conv_f32", ErrorCode::kNotSupported,
        "operator aten::convolution.out: a tensor in dim order (0,2,3,1); this kernel takes tensors in the "
