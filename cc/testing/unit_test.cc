@@ -3,6 +3,10 @@
 #include "cc/core/format.h"
 #include "cc/platform/platform.h"
 
+#if !(defined(__arm__) && !defined(__linux__))
+#include <cstdio>
+#endif
+
 namespace ethosu_sdk::testing {
 namespace {
 
@@ -10,7 +14,14 @@ TestCase* first_test = nullptr;
 TestCase* last_test = nullptr;
 int current_failures = 0;  // in the running test
 
-void Say(const char* text) { platform::ConsoleWrite(text, std::strlen(text)); }
+void Say(const char* text) {
+#if !(defined(__arm__) && !defined(__linux__))
+  // On the host a test's own printf output is buffered and the console is
+  // not: flush it first, so that the lines come out in the order written.
+  std::fflush(stdout);
+#endif
+  platform::ConsoleWrite(text, std::strlen(text));
+}
 
 }  // namespace
 
