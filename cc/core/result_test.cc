@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "cc/core/test_check.h"
+#include "cc/testing/unit_test.h"
 
 namespace {
 
@@ -31,43 +31,43 @@ struct MoveOnly {
 
 Status NotFound() { return Status::Error(ErrorCode::kNotFound, "no method: %s", "train"); }
 
-void HoldsAValue() {
+TEST(Result, HoldsAValue) {
   const Result<int> r = 5;
-  CORE_CHECK(r.ok() && r.value() == 5 && *r == 5);
-  CORE_CHECK(r.status().ok());
+  EXPECT_TRUE(r.ok() && r.value() == 5 && *r == 5);
+  EXPECT_TRUE(r.status().ok());
 }
 
-void HoldsAnError() {
+TEST(Result, HoldsAnError) {
   const Result<int> r = NotFound();
-  CORE_CHECK(!r.ok() && r.status().code() == ErrorCode::kNotFound);
-  CORE_CHECK_TEXT(r.status().message(), "no method: train");
+  EXPECT_TRUE(!r.ok() && r.status().code() == ErrorCode::kNotFound);
+  EXPECT_STREQ(r.status().message(), "no method: train");
 }
 
-void AnOkStatusIsNotAValue() {
+TEST(Result, AnOkStatusIsNotAValue) {
   const Result<int> r = Status::Ok();
-  CORE_CHECK(!r.ok() && r.status().code() == ErrorCode::kInternal);
+  EXPECT_TRUE(!r.ok() && r.status().code() == ErrorCode::kInternal);
 }
 
-void NoDefaultConstructorAndBalancedLifetimes() {
+TEST(Result, NoDefaultConstructorAndBalancedLifetimes) {
   {
     Result<Counted> a = Counted(3);
-    CORE_CHECK(a.ok() && a->value == 3 && Counted::live == 1);
+    EXPECT_TRUE(a.ok() && a->value == 3 && Counted::live == 1);
     Result<Counted> b = a;
-    CORE_CHECK(b->value == 3 && Counted::live == 2);
+    EXPECT_TRUE(b->value == 3 && Counted::live == 2);
     b = Result<Counted>(NotFound());  // the value in b goes
-    CORE_CHECK(!b.ok() && Counted::live == 1);
+    EXPECT_TRUE(!b.ok() && Counted::live == 1);
     b = a;  // and comes back
-    CORE_CHECK(b.ok() && b->value == 3 && Counted::live == 2);
+    EXPECT_TRUE(b.ok() && b->value == 3 && Counted::live == 2);
     Result<Counted> c = NotFound();
-    CORE_CHECK(Counted::live == 2);
+    EXPECT_TRUE(Counted::live == 2);
   }
-  CORE_CHECK(Counted::live == 0);
+  EXPECT_TRUE(Counted::live == 0);
 }
 
-void MovesOutAMoveOnlyValue() {
+TEST(Result, MovesOutAMoveOnlyValue) {
   Result<MoveOnly> r = MoveOnly(4);
   MoveOnly taken = std::move(r).value();
-  CORE_CHECK(taken.value == 4);
+  EXPECT_TRUE(taken.value == 4);
 }
 
 Result<int> Half(int v) {
@@ -87,25 +87,15 @@ Result<MoveOnly> Wrap(int v) {
   return MoveOnly(half);
 }
 
-void AssignOrReturn() {
+TEST(Result, AssignOrReturn) {
   int quarter = 0;
-  CORE_CHECK(Quarter(12, &quarter).ok() && quarter == 3);
+  EXPECT_TRUE(Quarter(12, &quarter).ok() && quarter == 3);
   quarter = 0;
   const Status odd = Quarter(6, &quarter);  // 6 -> 3, odd
-  CORE_CHECK(odd.code() == ErrorCode::kInvalidArgument && quarter == 0);
-  CORE_CHECK_TEXT(odd.message(), "3 is odd");
-  CORE_CHECK(Wrap(8).ok() && Wrap(8)->value == 4);
-  CORE_CHECK(!Wrap(7).ok());
+  EXPECT_TRUE(odd.code() == ErrorCode::kInvalidArgument && quarter == 0);
+  EXPECT_STREQ(odd.message(), "3 is odd");
+  EXPECT_TRUE(Wrap(8).ok() && Wrap(8)->value == 4);
+  EXPECT_TRUE(!Wrap(7).ok());
 }
 
 }  // namespace
-
-int main() {
-  HoldsAValue();
-  HoldsAnError();
-  AnOkStatusIsNotAValue();
-  NoDefaultConstructorAndBalancedLifetimes();
-  MovesOutAMoveOnlyValue();
-  AssignOrReturn();
-  return ethosu_sdk::core_test::Finish("result_test");
-}

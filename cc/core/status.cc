@@ -1,5 +1,7 @@
 #include "cc/core/status.h"
 
+#include "cc/core/error_detail.h"
+
 namespace ethosu_sdk {
 
 const char* ErrorCodeName(ErrorCode code) {
@@ -26,12 +28,7 @@ const char* ErrorCodeName(ErrorCode code) {
 Status Status::ErrorV(ErrorCode code, const char* format, va_list args) {
   Status status;
   status.code_ = code == ErrorCode::kOk ? ErrorCode::kInternal : code;
-  const size_t length = FormatV(status.message_, kMessageCapacity, format, args);
-  if (length >= kMessageCapacity) {
-    // Cut: say so, so that nobody reads a clipped number as the value.
-    char* end = status.message_ + kMessageCapacity - 1;
-    end[-3] = end[-2] = end[-1] = '.';
-  }
+  status.detail_ = error_detail::Record(format, args);
   return status;
 }
 
@@ -42,6 +39,8 @@ Status Status::Error(ErrorCode code, const char* format, ...) {
   va_end(args);
   return status;
 }
+
+const char* Status::message() const { return ok() ? "ok" : error_detail::Find(detail_); }
 
 Status Status::WithCommandOffset(uint32_t offset) const {
   Status status = *this;

@@ -1,7 +1,11 @@
-// Errors as values for all of the SDK's C++: a Status is a code, a short
-// formatted reason ("value index (12, 9)") in a fixed buffer, and, for a
-// failure inside an NPU command stream, the byte offset of the command that
-// failed. Reporting an error never allocates.
+// Errors as values for all of the SDK's C++, light enough to return from every
+// kernel on a microcontroller stack: a Status is an error code, the byte
+// offset of the failing NPU command (when there is one) and a ticket for its
+// message. The message itself ("memory id 3 out of range: the program has 2
+// memory arenas") is formatted once, where the error happens, into the error
+// detail record (error_detail.h), as ExecuTorch (Error + ET_LOG) and Pigweed
+// (pw::Status + pw_log) keep theirs out of the returned value. Reporting an
+// error never allocates.
 #ifndef ETHOSU_SDK_CC_CORE_STATUS_H_
 #define ETHOSU_SDK_CC_CORE_STATUS_H_
 
@@ -9,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/core/error_detail.h"
 #include "cc/core/format.h"
 
 namespace ethosu_sdk {
@@ -40,15 +45,18 @@ const char* ErrorCodeName(ErrorCode code);
 
 class [[nodiscard]] Status {
  public:
-  static constexpr size_t kMessageCapacity = 224;  // the longest driver message fits
+  // The longest message kept, with its NUL (error_detail.h); a longer one
+  // ends in "...".
+  static constexpr size_t kMessageCapacity = error_detail::kMessageCapacity;
   static constexpr uint32_t kNoCommandOffset = 0xFFFFFFFFu;
 
   constexpr Status() = default;  // ok
   static constexpr Status Ok() { return Status(); }
 
   // A failure with a printf-style reason (see format.h for what is
-  // supported). A reason that does not fit ends in "...". `code` kOk is a
-  // caller's bug and becomes kInternal, so that an error is never lost.
+  // supported), formatted now into the error detail record. A reason that
+  // does not fit ends in "...". `code` kOk is a caller's bug and becomes
+  // kInternal, so that an error is never lost.
   static Status Error(ErrorCode code, const char* format, ...) ESDK_PRINTF_FORMAT(2, 3);
   static Status ErrorV(ErrorCode code, const char* format, va_list args);
 
@@ -58,15 +66,22 @@ class [[nodiscard]] Status {
 
   bool ok() const { return code_ == ErrorCode::kOk; }
   ErrorCode code() const { return code_; }
-  const char* message() const { return message_; }
+  // "ok", the reason given to Error(), or, once later errors have taken its
+  // place in the detail record (error_detail.h says how many it keeps), a
+  // sentence saying so. Valid until the next errors are reported.
+  const char* message() const;
   bool has_command_offset() const { return command_offset_ != kNoCommandOffset; }
   uint32_t command_offset() const { return command_offset_; }
 
  private:
   ErrorCode code_ = ErrorCode::kOk;
+  uint16_t detail_ = 0;  // the message's ticket in the detail record; 0: none
   uint32_t command_offset_ = kNoCommandOffset;
-  char message_[kMessageCapacity] = "ok";
 };
+
+// Returned by value from every kernel: kept to two words (it was 232 bytes
+// with the message inside). cc/core/status_test.cc checks it on each target.
+static_assert(sizeof(Status) <= 8, "a Status must stay at most 8 bytes");
 
 }  // namespace ethosu_sdk
 

@@ -1,5 +1,10 @@
-// Checks for cc/core's tests, which run both on the host and as firmware on
-// QEMU (formatting and va_arg differ by target): no printf, no heap, output
+// Superseded by cc/testing (TEST, EXPECT_*; cc/testing/README.md says how
+// to move a test over). No test in the tree uses this any more; it stays only
+// so that tests written against it on other branches still build, and goes
+// once they have moved.
+//
+// Checks for tests that run both on the host and as firmware on QEMU
+// (formatting and va_arg differ by target): no printf, no heap, output
 // through the board's console.
 #ifndef ETHOSU_SDK_CC_CORE_TEST_CHECK_H_
 #define ETHOSU_SDK_CC_CORE_TEST_CHECK_H_

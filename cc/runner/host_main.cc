@@ -100,11 +100,11 @@ int main(int argc, char** argv) {
   }
 
   // Arenas sized from the program itself; the firmware uses static ones.
-  ethosu_sdk::runtime::Program program;
   size_t sizes[16];
   size_t count = 0;
-  if (ethosu_sdk::runtime::Program::Load(pte.data(), pte.size, &program).ok()) {
-    if (!ethosu_sdk::runtime::Method::PlannedBufferSizes(program, method.c_str(), sizes, 16, &count).ok()) {
+  const auto program = ethosu_sdk::runtime::Program::Load(pte.data(), pte.size);
+  if (program.ok()) {
+    if (!ethosu_sdk::runtime::Method::PlannedBufferSizes(*program, method.c_str(), sizes, 16, &count).ok()) {
       count = 0;  // RunProgram reports the error
     }
   }

@@ -26,18 +26,18 @@ Status InputDiffers(uint32_t i, const runtime::Tensor& input, const runtime::Ten
   const char* input_type = runtime::ScalarTypeName(input.dtype);
   if (input.HasDefaultDimOrder()) {
     return Status::Error(ErrorCode::kInvalidArgument,
-                         "input dtype or shape differs (%lld): the file has %s %s, the method takes %s %s",
+                         "input %lld dtype or shape differs: the file has %s %s, the method takes %s %s",
                          static_cast<long long>(i), record_type, file, input_type, method);
   }
   return Status::Error(ErrorCode::kInvalidArgument,
-                       "input dtype or shape differs (%lld): the file has %s %s, the method takes %s %s "
+                       "input %lld dtype or shape differs: the file has %s %s, the method takes %s %s "
                        "(sizes %s in dim order %s, listed in memory order)",
                        static_cast<long long>(i), record_type, file, input_type, method, sizes, order);
 }
 
 Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
   if (inputs.count() != method.InputCount()) {
-    return Status::Error(ErrorCode::kInvalidArgument, "input count (file, method) (%lld, %lld)",
+    return Status::Error(ErrorCode::kInvalidArgument, "input count differs: the file has %lld tensors, the method takes %lld",
                          static_cast<long long>(inputs.count()), static_cast<long long>(method.InputCount()));
   }
   for (uint32_t i = 0; i < inputs.count(); ++i) {
@@ -45,7 +45,7 @@ Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
     ESDK_RETURN_IF_ERROR(inputs.Get(i, &record));
     const runtime::Value& value = method.Input(i);
     if (!value.IsTensor()) {
-      return Status::Error(ErrorCode::kNotSupported, "non-tensor input (%lld)", static_cast<long long>(i));
+      return Status::Error(ErrorCode::kNotSupported, "input %lld is not a tensor", static_cast<long long>(i));
     }
     // A record lists the sizes in memory order (schema/tensor_file.md).
     const runtime::Tensor expected = value.tensor->InMemoryOrder();
@@ -60,20 +60,20 @@ Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
 }  // namespace
 
 RunResult RunProgram(const RunConfig& config) {
-  runtime::Program program;
-  Status status = runtime::Program::Load(config.pte, config.pte_size, &program);
-  if (!status.ok()) return Fail(status);
+  Result<runtime::Program> loaded_program = runtime::Program::Load(config.pte, config.pte_size);
+  if (!loaded_program.ok()) return Fail(loaded_program.status());
+  const runtime::Program& program = *loaded_program;
 
   runtime::MethodMemory memory;
   memory.runtime = config.runtime_arena;
   memory.planned = config.planned;
-  runtime::Method method;
-  status = runtime::Method::Load(program, config.method, config.registries, memory, &method);
-  if (!status.ok()) return Fail(status);
+  Result<runtime::Method> loaded_method = runtime::Method::Load(program, config.method, config.registries, memory);
+  if (!loaded_method.ok()) return Fail(loaded_method.status());
+  runtime::Method& method = *loaded_method;
   PrintBegin(config.method, method.InputCount(), method.OutputCount());
 
   TensorFile inputs;
-  status = TensorFile::Parse(config.inputs, config.inputs_size, &inputs);
+  Status status = TensorFile::Parse(config.inputs, config.inputs_size, &inputs);
   if (!status.ok()) return Fail(status);
 
   const uint32_t iterations = config.iterations == 0 ? 1 : config.iterations;
@@ -91,7 +91,7 @@ RunResult RunProgram(const RunConfig& config) {
 
   for (size_t o = 0; o < method.OutputCount(); ++o) {
     const runtime::Value& value = method.Output(o);
-    if (!value.IsTensor()) return Fail(Status::Error(ErrorCode::kNotSupported, "non-tensor output (%lld)",
+    if (!value.IsTensor()) return Fail(Status::Error(ErrorCode::kNotSupported, "output %lld is not a tensor",
                                                      static_cast<long long>(o)));
     if (config.print_outputs) PrintTensor("OUTPUT", o, *value.tensor);
   }
@@ -104,7 +104,7 @@ RunResult RunProgram(const RunConfig& config) {
   TensorFile expected;
   status = TensorFile::Parse(config.expected, config.expected_size, &expected);
   if (status.ok() && expected.count() != method.OutputCount()) {
-    status = Status::Error(ErrorCode::kInvalidArgument, "expected output count (file, method) (%lld, %lld)",
+    status = Status::Error(ErrorCode::kInvalidArgument, "expected output count differs: the file has %lld tensors, the method gives %lld",
                            static_cast<long long>(expected.count()),
                            static_cast<long long>(method.OutputCount()));
   }

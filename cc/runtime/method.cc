@@ -20,7 +20,8 @@ const fb::ExecutionPlan* Plan(const void* plan) {
 }
 
 Status OutOfMemory(const char* what, size_t count) {
-  return Status::Error(ErrorCode::kOutOfMemory, "%s (%lld)", what, static_cast<long long>(count));
+  return Status::Error(ErrorCode::kOutOfMemory, "runtime arena too small: no room for %s %lld; give Method::Load a larger one",
+                       what, static_cast<long long>(count));
 }
 
 size_t VectorSize(const IndexVector* v) { return v == nullptr ? 0 : v->size(); }
@@ -29,14 +30,14 @@ size_t VectorSize(const IndexVector* v) { return v == nullptr ? 0 : v->size(); }
 Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
   const size_t element_size = ScalarTypeSize(static_cast<int32_t>(t->scalar_type()));
   if (element_size == 0) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor dtype (%lld)",
+    return Status::Error(ErrorCode::kNotSupported, "tensor dtype %lld is not one this runtime supports",
                          static_cast<long long>(t->scalar_type()));
   }
   out->dtype = static_cast<ScalarType>(t->scalar_type());
   const auto* sizes = t->sizes();
   const uint32_t rank = sizes ? sizes->size() : 0;
   if (rank > static_cast<uint32_t>(kMaxRank)) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor rank (%lld, %lld)", static_cast<long long>(rank),
+    return Status::Error(ErrorCode::kNotSupported, "tensor rank %lld above the runtime's limit of %lld", static_cast<long long>(rank),
                          static_cast<long long>(kMaxRank));
   }
   out->rank = static_cast<int32_t>(rank);
@@ -44,25 +45,26 @@ Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
   for (uint32_t d = 0; d < rank; ++d) {
     const int32_t size = sizes->Get(d);
     if (size < 0) {
-      return Status::Error(ErrorCode::kInvalidProgram, "negative tensor size (%lld)",
+      return Status::Error(ErrorCode::kInvalidProgram, "tensor size %lld is negative",
                            static_cast<long long>(size));
     }
     out->sizes[d] = size;
     if (size != 0 && numel > kMaxTensorBytes / static_cast<size_t>(size)) {
-      return Status::Error(ErrorCode::kOutOfRange, "tensor too large (%lld, %lld)", static_cast<long long>(d),
-                           static_cast<long long>(size));
+      return Status::Error(ErrorCode::kOutOfRange, "tensor too large: dimension %lld of size %lld takes it past %lld bytes",
+                           static_cast<long long>(d), static_cast<long long>(size),
+                           static_cast<long long>(kMaxTensorBytes));
     }
     numel *= static_cast<size_t>(size);
   }
   if (numel > kMaxTensorBytes / element_size) {
-    return Status::Error(ErrorCode::kOutOfRange, "tensor too large (elements) (%lld)",
-                         static_cast<long long>(numel));
+    return Status::Error(ErrorCode::kOutOfRange, "tensor too large: %lld elements take more than %lld bytes",
+                         static_cast<long long>(numel), static_cast<long long>(kMaxTensorBytes));
   }
   out->numel = numel;
   out->nbytes = numel * element_size;
   if (const auto* dim_order = t->dim_order()) {
     if (dim_order->size() != rank) {
-      return Status::Error(ErrorCode::kInvalidProgram, "dim order length (%lld, %lld)",
+      return Status::Error(ErrorCode::kInvalidProgram, "dim order of length %lld for a tensor of rank %lld",
                            static_cast<long long>(dim_order->size()), static_cast<long long>(rank));
     }
     // Any permutation of 0..rank-1: each dimension exactly once.
@@ -71,7 +73,7 @@ Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
       const uint32_t dim = dim_order->Get(d);
       if (dim >= rank || (seen & (1u << dim)) != 0) {
         return Status::Error(ErrorCode::kInvalidProgram,
-                             "dim order is not a permutation of the dimensions (%lld, %lld)",
+                             "dim order is not a permutation of the dimensions: entry %lld is %lld, out of range or repeated",
                              static_cast<long long>(d), static_cast<long long>(dim));
       }
       seen |= 1u << dim;
@@ -79,7 +81,7 @@ Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
     }
   }
   if (t->storage_offset() != 0) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor storage offset (%lld)",
+    return Status::Error(ErrorCode::kNotSupported, "tensor storage offset %lld: only offset 0 is supported",
                          static_cast<long long>(t->storage_offset()));
   }
   if (t->shape_dynamism() == fb::TensorShapeDynamism::DYNAMIC_UNBOUND) {
@@ -99,18 +101,18 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
   const fb::AllocationDetails* allocation = t->allocation_info();
   if (allocation != nullptr) {
     if (t->data_buffer_idx() != 0) {
-      return Status::Error(ErrorCode::kNotSupported, "mutable tensor with initial data (%lld)",
+      return Status::Error(ErrorCode::kNotSupported, "memory-planned tensor with initial data (constant buffer %lld): not supported",
                            static_cast<long long>(t->data_buffer_idx()));
     }
     const auto* buffer_sizes = plan->non_const_buffer_sizes();
     const uint32_t id = allocation->memory_id();
     const uint32_t buffer_count = buffer_sizes ? buffer_sizes->size() : 0;
     if (id == 0 || id >= buffer_count) {
-      return Status::Error(ErrorCode::kOutOfRange, "memory id (%lld, %lld)", static_cast<long long>(id),
-                           static_cast<long long>(buffer_count));
+      return Status::Error(ErrorCode::kOutOfRange, "memory id %lld out of range: the method plans memory ids 1 to %lld",
+                           static_cast<long long>(id), static_cast<long long>(buffer_count == 0 ? 0 : buffer_count - 1));
     }
     if (id - 1 >= memory.planned.size()) {
-      return Status::Error(ErrorCode::kOutOfMemory, "no arena for memory id (%lld, %lld)",
+      return Status::Error(ErrorCode::kOutOfMemory, "no arena for memory id %lld: the caller gave %lld planned arenas",
                            static_cast<long long>(id), static_cast<long long>(memory.planned.size()));
     }
     const uint64_t offset = static_cast<uint64_t>(allocation->memory_offset_high()) << 32 |
@@ -118,13 +120,15 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
     const int64_t planned_size = internal::VectorElement(buffer_sizes, id);
     if (planned_size < 0 || offset > static_cast<uint64_t>(planned_size) ||
         out->nbytes > static_cast<uint64_t>(planned_size) - offset) {
-      return Status::Error(ErrorCode::kOutOfRange, "tensor past its planned buffer (%lld, %lld)",
-                           static_cast<long long>(offset), static_cast<long long>(out->nbytes));
+      return Status::Error(ErrorCode::kOutOfRange, "tensor past its planned buffer: %lld bytes at offset %lld of memory id %lld, which has %lld",
+                           static_cast<long long>(out->nbytes), static_cast<long long>(offset),
+                           static_cast<long long>(id), static_cast<long long>(planned_size));
     }
     const Span<uint8_t>& arena = memory.planned[id - 1];
     if (offset + out->nbytes > arena.size()) {
-      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small for a tensor (%lld, %lld)",
-                           static_cast<long long>(id), static_cast<long long>(arena.size()));
+      return Status::Error(ErrorCode::kOutOfMemory, "planned arena %lld too small for a tensor: it needs %lld bytes, the arena has %lld",
+                           static_cast<long long>(id), static_cast<long long>(offset + out->nbytes),
+                           static_cast<long long>(arena.size()));
     }
     out->data = arena.data() + offset;
   } else if (t->data_buffer_idx() != 0) {
@@ -133,8 +137,9 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
     out->data = const_cast<void*>(data);
   }
   if (out->data != nullptr && reinterpret_cast<uintptr_t>(out->data) % out->ElementSize() != 0) {
-    return Status::Error(ErrorCode::kInvalidProgram, "tensor data misaligned (%lld)",
-                         static_cast<long long>(reinterpret_cast<uintptr_t>(out->data) % 16));
+    return Status::Error(ErrorCode::kInvalidProgram, "tensor data misaligned: address %% 16 is %lld, elements need %lld-byte alignment",
+                         static_cast<long long>(reinterpret_cast<uintptr_t>(out->data) % 16),
+                         static_cast<long long>(out->ElementSize()));
   }
   return Status::Ok();
 }
@@ -211,14 +216,14 @@ Status Method::PlannedBufferSizes(const Program& program, const char* name, size
   const auto* buffer_sizes = plan->non_const_buffer_sizes();
   const size_t n = buffer_sizes == nullptr || buffer_sizes->size() == 0 ? 0 : buffer_sizes->size() - 1;
   if (n > capacity) {
-    return Status::Error(ErrorCode::kOutOfMemory, "too many planned buffers (%lld, %lld)",
+    return Status::Error(ErrorCode::kOutOfMemory, "the method plans %lld buffers, more than the %lld the caller has room for",
                          static_cast<long long>(n), static_cast<long long>(capacity));
   }
   for (size_t i = 0; i < n; ++i) {
     const int64_t size = internal::VectorElement(buffer_sizes, static_cast<uint32_t>(i + 1));
     if (size < 0 || static_cast<uint64_t>(size) > SIZE_MAX) {
-      return Status::Error(ErrorCode::kOutOfRange, "planned buffer size (%lld, %lld)",
-                           static_cast<long long>(i), static_cast<long long>(size));
+      return Status::Error(ErrorCode::kOutOfRange, "planned buffer %lld has size %lld: negative or too large for this target",
+                           static_cast<long long>(i + 1), static_cast<long long>(size));
     }
     sizes[i] = static_cast<size_t>(size);
   }
@@ -226,10 +231,10 @@ Status Method::PlannedBufferSizes(const Program& program, const char* name, size
   return Status::Ok();
 }
 
-Status Method::Load(const Program& program, const char* name, const Registries& registries,
-                    const MethodMemory& memory, Method* out) {
-  if (memory.runtime == nullptr || out == nullptr) {
-    return Status::Error(ErrorCode::kInvalidArgument, "no runtime arena");
+Result<Method> Method::Load(const Program& program, const char* name, const Registries& registries,
+                            const MethodMemory& memory) {
+  if (memory.runtime == nullptr) {
+    return Status::Error(ErrorCode::kInvalidArgument, "Method::Load without a runtime arena (MethodMemory.runtime is null)");
   }
   ESDK_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.FindMethod(name));
 
@@ -239,16 +244,16 @@ Status Method::Load(const Program& program, const char* name, const Registries& 
   for (uint32_t id = 1; id < buffer_count; ++id) {
     const int64_t needed = internal::VectorElement(buffer_sizes, id);
     if (needed < 0) {
-      return Status::Error(ErrorCode::kInvalidProgram, "planned buffer size (%lld)",
-                           static_cast<long long>(needed));
+      return Status::Error(ErrorCode::kInvalidProgram, "planned buffer %lld has negative size %lld",
+                           static_cast<long long>(id), static_cast<long long>(needed));
     }
     if (id - 1 >= memory.planned.size()) {
-      return Status::Error(ErrorCode::kOutOfMemory, "planned arena missing for memory id (%lld, %lld)",
+      return Status::Error(ErrorCode::kOutOfMemory, "planned arena missing for memory id %lld: the caller gave %lld planned arenas",
                            static_cast<long long>(id), static_cast<long long>(memory.planned.size()));
     }
     if (static_cast<uint64_t>(needed) > memory.planned[id - 1].size()) {
-      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small (needed, given) (%lld, %lld)",
-                           static_cast<long long>(needed),
+      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small for memory id %lld: the method needs %lld bytes, the caller gave %lld",
+                           static_cast<long long>(id), static_cast<long long>(needed),
                            static_cast<long long>(memory.planned[id - 1].size()));
     }
   }
@@ -263,8 +268,7 @@ Status Method::Load(const Program& program, const char* name, const Registries& 
   ESDK_RETURN_IF_ERROR(method.ResolveIndexList(plan->outputs(), memory.runtime, &outputs));
   method.inputs_ = inputs;
   method.outputs_ = outputs;
-  *out = method;
-  return Status::Ok();
+  return method;
 }
 
 Status Method::LoadValues(const Program& program, const void* plan_ptr, const MethodMemory& memory) {
@@ -273,7 +277,7 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
   const auto* values = plan->values();
   const size_t count = values ? values->size() : 0;
   Value* resolved = arena->New<Value>(count);
-  if (resolved == nullptr && count > 0) return OutOfMemory("runtime arena: values", count);
+  if (resolved == nullptr && count > 0) return OutOfMemory("the value table of size", count);
   values_ = {resolved, count};
 
   // Pass 1: scalars, strings and tensors, which lists refer to by index.
@@ -283,7 +287,7 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
     // The Verifier accepts a union whose type is set but whose table is
     // absent; every val_as_*() below relies on this check.
     if (value->val_type() != fb::KernelTypes::NONE && value->val() == nullptr) {
-      return Status::Error(ErrorCode::kInvalidProgram, "value without its table (%lld)",
+      return Status::Error(ErrorCode::kInvalidProgram, "value %lld has no contents in the .pte",
                            static_cast<long long>(i));
     }
     switch (value->val_type()) {
@@ -311,7 +315,7 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
       }
       case fb::KernelTypes::Tensor: {
         Tensor* tensor = arena->New<Tensor>(1);
-        if (tensor == nullptr) return OutOfMemory("runtime arena: tensor", i);
+        if (tensor == nullptr) return OutOfMemory("the tensor of value", i);
         const fb::Tensor* t = value->val_as_Tensor();
         Status status = LoadTensorShape(t, tensor);
         if (status.ok()) status = PlaceTensor(t, program, plan, memory, tensor);
@@ -327,8 +331,8 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
       case fb::KernelTypes::OptionalTensorList:
         break;  // pass 2
       default:
-        return Status::Error(ErrorCode::kNotSupported, "value type (%lld, %lld)",
-                             static_cast<long long>(value->val_type()), static_cast<long long>(i));
+        return Status::Error(ErrorCode::kNotSupported, "value %lld has type %lld, which this runtime does not support",
+                             static_cast<long long>(i), static_cast<long long>(value->val_type()));
     }
   }
 
@@ -341,16 +345,16 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
         const auto* items = value->val_as_IntList()->items();
         const size_t n = items ? items->size() : 0;
         int64_t* ints = arena->New<int64_t>(n);
-        if (ints == nullptr && n > 0) return OutOfMemory("runtime arena: int list", n);
+        if (ints == nullptr && n > 0) return OutOfMemory("an int list of length", n);
         for (uint32_t k = 0; k < n; ++k) {
           // Items are indices of Int values (ExecuTorch's symbolic-int layout).
           const int64_t index = internal::VectorElement(items, k);
           if (index < 0 || static_cast<uint64_t>(index) >= count) {
-            return Status::Error(ErrorCode::kOutOfRange, "int list item index (%lld, %lld)",
+            return Status::Error(ErrorCode::kOutOfRange, "int list item is value %lld, out of range: the method has %lld values",
                                  static_cast<long long>(index), static_cast<long long>(count));
           }
           if (resolved[index].tag != Value::Tag::kInt) {
-            return Status::Error(ErrorCode::kInvalidProgram, "int list item is not an Int (%lld)",
+            return Status::Error(ErrorCode::kInvalidProgram, "int list item value %lld is not an Int",
                                  static_cast<long long>(index));
           }
           ints[k] = resolved[index].i;
@@ -363,7 +367,7 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
         const auto* items = value->val_as_DoubleList()->items();
         const size_t n = items ? items->size() : 0;
         double* doubles = arena->New<double>(n);
-        if (doubles == nullptr && n > 0) return OutOfMemory("runtime arena: double list", n);
+        if (doubles == nullptr && n > 0) return OutOfMemory("a double list of length", n);
         for (uint32_t k = 0; k < n; ++k) doubles[k] = internal::VectorElement(items, k);
         v.tag = Value::Tag::kDoubleList;
         v.double_list = {doubles, n};
@@ -373,7 +377,7 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
         const auto* items = value->val_as_BoolList()->items();
         const size_t n = items ? items->size() : 0;
         bool* bools = arena->New<bool>(n);
-        if (bools == nullptr && n > 0) return OutOfMemory("runtime arena: bool list", n);
+        if (bools == nullptr && n > 0) return OutOfMemory("a bool list of length", n);
         for (uint32_t k = 0; k < n; ++k) bools[k] = items->Get(k) != 0;
         v.tag = Value::Tag::kBoolList;
         v.bool_list = {bools, n};
@@ -386,18 +390,18 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
                                             : value->val_as_TensorList()->items();
         const size_t n = VectorSize(items);
         Tensor** tensors = arena->New<Tensor*>(n);
-        if (tensors == nullptr && n > 0) return OutOfMemory("runtime arena: tensor list", n);
+        if (tensors == nullptr && n > 0) return OutOfMemory("a tensor list of length", n);
         for (uint32_t k = 0; k < n; ++k) {
           const int32_t index = items->Get(k);
           if (optional && index == -1) continue;  // None
           if (index < 0 || static_cast<size_t>(index) >= count) {
-            return Status::Error(ErrorCode::kOutOfRange, "tensor list item index (%lld, %lld)",
+            return Status::Error(ErrorCode::kOutOfRange, "tensor list item is value %lld, out of range: the method has %lld values",
                                  static_cast<long long>(index), static_cast<long long>(count));
           }
           if (resolved[index].tag == Value::Tag::kTensor) {
             tensors[k] = resolved[index].tensor;
           } else if (!(optional && resolved[index].tag == Value::Tag::kNone)) {
-            return Status::Error(ErrorCode::kInvalidProgram, "tensor list item is not a Tensor (%lld)",
+            return Status::Error(ErrorCode::kInvalidProgram, "tensor list item value %lld is not a Tensor",
                                  static_cast<long long>(index));
           }
         }
@@ -416,11 +420,11 @@ Status Method::ResolveIndexList(const void* list_ptr, Arena* arena, Span<Value*>
   const IndexVector* list = static_cast<const IndexVector*>(list_ptr);
   const size_t n = VectorSize(list);
   Value** resolved = arena->New<Value*>(n);
-  if (resolved == nullptr && n > 0) return OutOfMemory("runtime arena: value indices", n);
+  if (resolved == nullptr && n > 0) return OutOfMemory("a value index list of length", n);
   for (uint32_t k = 0; k < n; ++k) {
     const int32_t index = list->Get(k);
     if (index < 0 || static_cast<size_t>(index) >= values_.size()) {
-      return Status::Error(ErrorCode::kOutOfRange, "value index (%lld, %lld)", static_cast<long long>(index),
+      return Status::Error(ErrorCode::kOutOfRange, "value index %lld out of range: the method has %lld values", static_cast<long long>(index),
                            static_cast<long long>(values_.size()));
     }
     resolved[k] = &values_[static_cast<size_t>(index)];
@@ -441,12 +445,12 @@ Status Method::LoadDelegates(const Program& program, const void* plan_ptr,
   const auto* delegates = Plan(plan_ptr)->delegates();
   const size_t count = delegates ? delegates->size() : 0;
   Delegate* resolved = arena->New<Delegate>(count);
-  if (resolved == nullptr && count > 0) return OutOfMemory("runtime arena: delegates", count);
+  if (resolved == nullptr && count > 0) return OutOfMemory("the delegate table of size", count);
   for (uint32_t i = 0; i < count; ++i) {
     const fb::BackendDelegate* delegate = delegates->Get(i);
     const auto* id = delegate->id();
     if (id == nullptr) {
-      return Status::Error(ErrorCode::kInvalidProgram, "delegate without id (%lld)",
+      return Status::Error(ErrorCode::kInvalidProgram, "delegate %lld has no backend id",
                            static_cast<long long>(i));
     }
     Backend* backend = registries.backends.Find(id->c_str(), id->size());
@@ -460,7 +464,7 @@ Status Method::LoadDelegates(const Program& program, const void* plan_ptr,
     const size_t spec_count = specs ? specs->size() : 0;
     CompileSpec* compile_specs = arena->New<CompileSpec>(spec_count);
     if (compile_specs == nullptr && spec_count > 0) {
-      return OutOfMemory("runtime arena: compile specs", spec_count);
+      return OutOfMemory("a compile spec list of length", spec_count);
     }
     for (uint32_t k = 0; k < spec_count; ++k) {
       const auto* key = specs->Get(k)->key();
@@ -483,19 +487,19 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
   const auto* chains = plan->chains();
   const size_t chain_count = chains ? chains->size() : 0;
   if (chain_count > 1) {
-    return Status::Error(ErrorCode::kNotSupported, "more than one chain (%lld)",
+    return Status::Error(ErrorCode::kNotSupported, "the method has %lld instruction chains; this runtime runs one",
                          static_cast<long long>(chain_count));
   }
   const auto* list = chain_count == 1 ? chains->Get(0)->instructions() : nullptr;
   const size_t count = list ? list->size() : 0;
   Instruction* instructions = arena->New<Instruction>(count);
-  if (instructions == nullptr && count > 0) return OutOfMemory("runtime arena: instructions", count);
+  if (instructions == nullptr && count > 0) return OutOfMemory("the instruction table of size", count);
   const auto* operators = plan->operators();
   const uint32_t operator_count = operators ? operators->size() : 0;
 
   auto value_at = [this](int32_t index, Value** out) -> Status {
     if (index < 0 || static_cast<size_t>(index) >= values_.size()) {
-      return Status::Error(ErrorCode::kOutOfRange, "value index (%lld, %lld)", static_cast<long long>(index),
+      return Status::Error(ErrorCode::kOutOfRange, "value index %lld out of range: the method has %lld values", static_cast<long long>(index),
                            static_cast<long long>(values_.size()));
     }
     *out = &values_[static_cast<size_t>(index)];
@@ -506,14 +510,14 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
     const fb::Instruction* instruction = list->Get(pc);
     Instruction& out = instructions[pc];
     if (instruction->instr_args() == nullptr) {
-      return Status::Error(ErrorCode::kInvalidProgram, "instruction without arguments (%lld)",
+      return Status::Error(ErrorCode::kInvalidProgram, "instruction %lld has no arguments",
                            static_cast<long long>(pc));
     }
     switch (instruction->instr_args_type()) {
       case fb::InstructionArguments::KernelCall: {
         const fb::KernelCall* call = instruction->instr_args_as_KernelCall();
         if (call->op_index() < 0 || static_cast<uint32_t>(call->op_index()) >= operator_count) {
-          return Status::Error(ErrorCode::kOutOfRange, "operator index (%lld, %lld)",
+          return Status::Error(ErrorCode::kOutOfRange, "operator index %lld out of range: the method has %lld operators",
                                static_cast<long long>(call->op_index()),
                                static_cast<long long>(operator_count));
         }
@@ -538,7 +542,7 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         const fb::DelegateCall* call = instruction->instr_args_as_DelegateCall();
         if (call->delegate_index() < 0 ||
             static_cast<size_t>(call->delegate_index()) >= delegates_.size()) {
-          return Status::Error(ErrorCode::kOutOfRange, "delegate index (%lld, %lld)",
+          return Status::Error(ErrorCode::kOutOfRange, "delegate index %lld out of range: the method has %lld delegates",
                                static_cast<long long>(call->delegate_index()),
                                static_cast<long long>(delegates_.size()));
         }
@@ -560,7 +564,7 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         ESDK_RETURN_IF_ERROR(value_at(call->cond_value_index(), &out.from));
         if (call->destination_instruction() < 0 ||
             static_cast<size_t>(call->destination_instruction()) >= count) {
-          return Status::Error(ErrorCode::kOutOfRange, "jump destination (%lld, %lld)",
+          return Status::Error(ErrorCode::kOutOfRange, "jump destination %lld out of range: the chain has %lld instructions",
                                static_cast<long long>(call->destination_instruction()),
                                static_cast<long long>(count));
         }
@@ -572,15 +576,15 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         out.kind = Instruction::Kind::kFree;
         ESDK_RETURN_IF_ERROR(value_at(call->value_index(), &out.from));
         if (!out.from->IsTensor()) {
-          return Status::Error(ErrorCode::kInvalidProgram, "free of a non-tensor value (%lld)",
+          return Status::Error(ErrorCode::kInvalidProgram, "free of value %lld, which is not a tensor",
                                static_cast<long long>(call->value_index()));
         }
         break;
       }
       default:
-        return Status::Error(ErrorCode::kInvalidProgram, "instruction type (%lld, %lld)",
-                             static_cast<long long>(instruction->instr_args_type()),
-                             static_cast<long long>(pc));
+        return Status::Error(ErrorCode::kInvalidProgram, "instruction %lld has type %lld, which this runtime does not support",
+                             static_cast<long long>(pc),
+                             static_cast<long long>(instruction->instr_args_type()));
     }
   }
   instructions_ = {instructions, count};
@@ -589,20 +593,20 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
 
 Status Method::SetInput(size_t i, const void* data, size_t nbytes) {
   if (i >= inputs_.size()) {
-    return Status::Error(ErrorCode::kOutOfRange, "input index (%lld, %lld)", static_cast<long long>(i),
+    return Status::Error(ErrorCode::kOutOfRange, "input index %lld out of range: the method has %lld inputs", static_cast<long long>(i),
                          static_cast<long long>(inputs_.size()));
   }
   const Value& value = *inputs_[i];
   if (!value.IsTensor()) {
-    return Status::Error(ErrorCode::kNotSupported, "non-tensor input (%lld)", static_cast<long long>(i));
+    return Status::Error(ErrorCode::kNotSupported, "input %lld is not a tensor", static_cast<long long>(i));
   }
   Tensor& tensor = *value.tensor;
   if (nbytes != tensor.nbytes) {
-    return Status::Error(ErrorCode::kInvalidArgument, "input size (given, expected) (%lld, %lld)",
+    return Status::Error(ErrorCode::kInvalidArgument, "input size %lld bytes given, the tensor has %lld",
                          static_cast<long long>(nbytes), static_cast<long long>(tensor.nbytes));
   }
   if (tensor.data == nullptr) {
-    return Status::Error(ErrorCode::kNotSupported, "input tensor is not memory-planned (%lld)",
+    return Status::Error(ErrorCode::kNotSupported, "input %lld is not memory-planned: nothing to copy it into",
                          static_cast<long long>(i));
   }
   if (nbytes > 0) std::memmove(tensor.data, data, nbytes);
@@ -616,7 +620,7 @@ Status Method::Execute() {
   while (pc < instructions_.size()) {
     if (++steps > budget_) {
       failed_instruction_ = static_cast<int64_t>(pc);
-      return Status::Error(ErrorCode::kInvalidProgram, "instruction budget exhausted (%lld)",
+      return Status::Error(ErrorCode::kInvalidProgram, "instruction budget of %lld exhausted: a jump loop?",
                            static_cast<long long>(budget_));
     }
     const Instruction& instruction = instructions_[pc];

@@ -2,11 +2,11 @@
 // placed in the caller's planned arenas, kernels and delegates bound. Load
 // does all validation and all allocation; Execute only runs instructions.
 //
-//   Program program;   Program::Load(pte, pte_size, &program);
+//   ESDK_ASSIGN_OR_RETURN(Program program, Program::Load(pte, pte_size));
 //   size_t sizes[4];   size_t count;
 //   Method::PlannedBufferSizes(program, "forward", sizes, 4, &count);
 //   ... provide `count` arenas of at least those sizes ...
-//   Method method;     Method::Load(program, "forward", registries, memory, &method);
+//   ESDK_ASSIGN_OR_RETURN(Method method, Method::Load(program, "forward", registries, memory));
 //   method.SetInput(0, data, nbytes);  method.Execute();  method.Output(0);
 #ifndef ETHOSU_SDK_CC_RUNTIME_METHOD_H_
 #define ETHOSU_SDK_CC_RUNTIME_METHOD_H_
@@ -17,8 +17,9 @@
 #include "cc/core/arena.h"
 #include "cc/runtime/backend.h"
 #include "cc/runtime/operator_registry.h"
-#include "cc/runtime/program.h"
+#include "cc/core/result.h"
 #include "cc/core/status.h"
+#include "cc/runtime/program.h"
 #include "cc/runtime/value.h"
 
 namespace ethosu_sdk::runtime {
@@ -41,8 +42,8 @@ class Method {
   static Status PlannedBufferSizes(const Program& program, const char* name, size_t* sizes,
                                    size_t capacity, size_t* count);
 
-  static Status Load(const Program& program, const char* name, const Registries& registries,
-                     const MethodMemory& memory, Method* out);
+  static Result<Method> Load(const Program& program, const char* name, const Registries& registries,
+                             const MethodMemory& memory);
 
   size_t InputCount() const { return inputs_.size(); }
   size_t OutputCount() const { return outputs_.size(); }

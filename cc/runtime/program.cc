@@ -29,7 +29,13 @@ uint64_t ReadU64(const uint8_t* p) {
 }  // namespace
 
 Status Program::Load(const void* data, size_t size, Program* out) {
-  if (data == nullptr || out == nullptr) {
+  if (out == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "Program::Load: no Program to load into");
+  ESDK_ASSIGN_OR_RETURN(*out, Load(data, size));
+  return Status::Ok();
+}
+
+Result<Program> Program::Load(const void* data, size_t size) {
+  if (data == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "null program buffer");
   }
   if (reinterpret_cast<uintptr_t>(data) % 16 != 0) {
@@ -37,7 +43,7 @@ Status Program::Load(const void* data, size_t size, Program* out) {
   }
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
   if (size < kHeaderOffset) {
-    return Status::Error(ErrorCode::kInvalidProgram, "file shorter than a flatbuffer header (%lld)",
+    return Status::Error(ErrorCode::kInvalidProgram, "file of %lld bytes is shorter than a flatbuffer header (8)",
                          static_cast<long long>(size));
   }
   if (!flatbuffers::BufferHasIdentifier(bytes, fb::ProgramIdentifier())) {
@@ -51,30 +57,30 @@ Status Program::Load(const void* data, size_t size, Program* out) {
     const uint8_t* header = bytes + kHeaderOffset;
     const uint32_t length = ReadU32(header + 4);
     if (length < kHeaderMinLength || length > size - kHeaderOffset) {
-      return Status::Error(ErrorCode::kInvalidProgram, "extended header length (%lld)",
-                           static_cast<long long>(length));
+      return Status::Error(ErrorCode::kInvalidProgram, "extended header length %lld: outside 24 to the %lld bytes after it",
+                           static_cast<long long>(length), static_cast<long long>(size - kHeaderOffset));
     }
     program_size = ReadU64(header + 8);
     segment_base = ReadU64(header + 16);
     if (program_size < kHeaderOffset + length || program_size > size) {
-      return Status::Error(ErrorCode::kInvalidProgram, "program size outside the file (%lld, %lld)",
+      return Status::Error(ErrorCode::kInvalidProgram, "program size %lld outside the file of %lld bytes",
                            static_cast<long long>(program_size), static_cast<long long>(size));
     }
     if (segment_base > size || (segment_base != 0 && segment_base < program_size)) {
-      return Status::Error(ErrorCode::kInvalidProgram, "segment base offset outside the file (%lld, %lld)",
+      return Status::Error(ErrorCode::kInvalidProgram, "segment base offset %lld outside the file of %lld bytes",
                            static_cast<long long>(segment_base), static_cast<long long>(size));
     }
     if (length >= kHeaderFullLength) {
       const uint64_t segment_data_size = ReadU64(header + 24);
       if (segment_data_size > size - segment_base) {
-        return Status::Error(ErrorCode::kInvalidProgram, "segment data past the end of the file (%lld, %lld)",
+        return Status::Error(ErrorCode::kInvalidProgram, "segment data of %lld bytes past the end of the file: %lld bytes after the segment base",
                              static_cast<long long>(segment_data_size),
                              static_cast<long long>(size - segment_base));
       }
     }
   }
   if (program_size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
-    return Status::Error(ErrorCode::kInvalidProgram, "flatbuffer too large (%lld)",
+    return Status::Error(ErrorCode::kInvalidProgram, "flatbuffer of %lld bytes above the flatbuffer limit of 2 GiB",
                          static_cast<long long>(program_size));
   }
 
@@ -96,8 +102,9 @@ Status Program::Load(const void* data, size_t size, Program* out) {
     for (uint32_t i = 0; i < segments->size(); ++i) {
       const fb::DataSegment* segment = segments->Get(i);
       if (segment->offset() > available || segment->size() > available - segment->offset()) {
-        return Status::Error(ErrorCode::kOutOfRange, "segment outside the file (%lld, %lld)",
-                             static_cast<long long>(i), static_cast<long long>(segment->offset()));
+        return Status::Error(ErrorCode::kOutOfRange, "segment %lld (offset %lld, %lld bytes) outside the %lld bytes of segment data",
+                             static_cast<long long>(i), static_cast<long long>(segment->offset()),
+                             static_cast<long long>(segment->size()), static_cast<long long>(available));
       }
     }
   }
@@ -112,7 +119,7 @@ Status Program::Load(const void* data, size_t size, Program* out) {
     }
     const uint32_t segment_count = program->segments() ? program->segments()->size() : 0;
     if (constant_segment->segment_index() >= segment_count) {
-      return Status::Error(ErrorCode::kOutOfRange, "constant segment index (%lld, %lld)",
+      return Status::Error(ErrorCode::kOutOfRange, "constant segment index %lld out of range: the program has %lld segments",
                            static_cast<long long>(constant_segment->segment_index()),
                            static_cast<long long>(segment_count));
     }
@@ -121,11 +128,12 @@ Status Program::Load(const void* data, size_t size, Program* out) {
     return Status::Error(ErrorCode::kInvalidProgram, "program has no methods");
   }
 
-  out->data_ = bytes;
-  out->size_ = size;
-  out->segment_base_ = segment_base;
-  out->program_ = program;
-  return Status::Ok();
+  Program loaded;
+  loaded.data_ = bytes;
+  loaded.size_ = size;
+  loaded.segment_base_ = segment_base;
+  loaded.program_ = program;
+  return loaded;
 }
 
 size_t Program::MethodCount() const {
@@ -146,7 +154,7 @@ Result<Span<const uint8_t>> Program::Segment(uint32_t index) const {
   const auto* segments = program_->segments();
   const uint32_t count = segments ? segments->size() : 0;
   if (index >= count) {
-    return Status::Error(ErrorCode::kOutOfRange, "segment index (%lld, %lld)", static_cast<long long>(index),
+    return Status::Error(ErrorCode::kOutOfRange, "segment index %lld out of range: the program has %lld segments", static_cast<long long>(index),
                          static_cast<long long>(count));
   }
   // Ranges were checked against the file in Load.
@@ -159,13 +167,13 @@ Result<const void*> Program::ConstantData(uint32_t index, size_t nbytes) const {
   const auto* buffers = program_->constant_buffer();
   if (buffers != nullptr && buffers->size() > 0) {
     if (index >= buffers->size()) {
-      return Status::Error(ErrorCode::kOutOfRange, "constant buffer index (%lld, %lld)",
+      return Status::Error(ErrorCode::kOutOfRange, "constant buffer index %lld out of range: the program has %lld constant buffers",
                            static_cast<long long>(index), static_cast<long long>(buffers->size()));
     }
     const auto* storage = buffers->Get(index)->storage();
     const size_t available = storage ? storage->size() : 0;
     if (nbytes > available) {
-      return Status::Error(ErrorCode::kOutOfRange, "constant buffer smaller than its tensor (%lld, %lld)",
+      return Status::Error(ErrorCode::kOutOfRange, "constant buffer of %lld bytes smaller than its tensor of %lld",
                            static_cast<long long>(available), static_cast<long long>(nbytes));
     }
     return storage ? static_cast<const void*>(storage->data()) : nullptr;
@@ -174,13 +182,13 @@ Result<const void*> Program::ConstantData(uint32_t index, size_t nbytes) const {
   const auto* offsets = constants ? constants->offsets() : nullptr;
   const uint32_t count = offsets ? offsets->size() : 0;
   if (index >= count) {
-    return Status::Error(ErrorCode::kOutOfRange, "constant index (%lld, %lld)", static_cast<long long>(index),
+    return Status::Error(ErrorCode::kOutOfRange, "constant index %lld out of range: the constant segment has %lld entries", static_cast<long long>(index),
                          static_cast<long long>(count));
   }
   ESDK_ASSIGN_OR_RETURN(const Span<const uint8_t> segment, Segment(constants->segment_index()));
   const uint64_t offset = internal::VectorElement(offsets, index);
   if (offset > segment.size() || nbytes > segment.size() - offset) {
-    return Status::Error(ErrorCode::kOutOfRange, "constant data past its segment (%lld, %lld)",
+    return Status::Error(ErrorCode::kOutOfRange, "constant data (offset %lld, %lld bytes) past the end of its segment",
                          static_cast<long long>(offset), static_cast<long long>(nbytes));
   }
   return static_cast<const void*>(segment.data() + offset);
@@ -190,13 +198,13 @@ Result<Span<const uint8_t>> Program::DelegateData(const fb::BackendDelegateDataR
   if (ref == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "delegate without data");
   if (ref->location() == fb::DataLocation::SEGMENT) return Segment(ref->index());
   if (ref->location() != fb::DataLocation::INLINE) {
-    return Status::Error(ErrorCode::kInvalidProgram, "delegate data location (%lld)",
+    return Status::Error(ErrorCode::kInvalidProgram, "delegate data location %lld: neither inline nor a segment",
                          static_cast<long long>(ref->location()));
   }
   const auto* inline_data = program_->backend_delegate_data();
   const uint32_t count = inline_data ? inline_data->size() : 0;
   if (ref->index() >= count) {
-    return Status::Error(ErrorCode::kOutOfRange, "inline delegate data index (%lld, %lld)",
+    return Status::Error(ErrorCode::kOutOfRange, "inline delegate data index %lld out of range: the program has %lld",
                          static_cast<long long>(ref->index()), static_cast<long long>(count));
   }
   const auto* bytes = inline_data->Get(ref->index())->data();

@@ -23,6 +23,9 @@ class Program {
  public:
   // The buffer must stay alive and unchanged while the Program and its
   // methods are used, and be 16-byte aligned (tensor data is read in place).
+  static Result<Program> Load(const void* data, size_t size);
+  // The same into `out`: only for tests/npu_device until it moves to the
+  // Result form above (issue 29 moves that folder in another change).
   static Status Load(const void* data, size_t size, Program* out);
 
   size_t MethodCount() const;

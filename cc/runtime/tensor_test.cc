@@ -3,12 +3,10 @@
 // text.
 #include "cc/runtime/tensor.h"
 
-#include "cc/core/test_check.h"
+#include "cc/testing/unit_test.h"
 
 namespace {
 
-using ethosu_sdk::core_test::Check;
-using ethosu_sdk::core_test::CheckText;
 using ethosu_sdk::runtime::FormatDimOrder;
 using ethosu_sdk::runtime::FormatSizes;
 using ethosu_sdk::runtime::Tensor;
@@ -28,58 +26,49 @@ Tensor Make(int32_t n, int32_t c, int32_t h, int32_t w, bool channels_last) {
   return t;
 }
 
-void TestDefault() {
+TEST(Tensor, Default) {
   const Tensor t = Make(1, 3, 4, 5, false);
-  Check(t.HasDefaultDimOrder() && t.HasDefaultLayout(), "identity is the default", __LINE__);
+  EXPECT_TRUE(t.HasDefaultDimOrder() && t.HasDefaultLayout()) << "identity is the default";
   const Tensor scalar;
-  Check(scalar.HasDefaultDimOrder() && scalar.HasDefaultLayout(), "rank 0 is the default", __LINE__);
-  Check(t.InMemoryOrder().SameShape(t), "default: memory order is the shape", __LINE__);
+  EXPECT_TRUE(scalar.HasDefaultDimOrder() && scalar.HasDefaultLayout()) << "rank 0 is the default";
+  EXPECT_TRUE(t.InMemoryOrder().SameShape(t)) << "default: memory order is the shape";
 }
 
-void TestChannelsLast() {
+TEST(Tensor, ChannelsLast) {
   const Tensor t = Make(2, 3, 4, 5, true);
-  Check(!t.HasDefaultDimOrder() && !t.HasDefaultLayout(), "channels-last is not the default", __LINE__);
+  EXPECT_TRUE(!t.HasDefaultDimOrder() && !t.HasDefaultLayout()) << "channels-last is not the default";
   const Tensor m = t.InMemoryOrder();
-  Check(m.rank == 4 && m.sizes[0] == 2 && m.sizes[1] == 4 && m.sizes[2] == 5 && m.sizes[3] == 3,
-        "memory order N,H,W,C", __LINE__);
-  Check(m.HasDefaultDimOrder(), "memory order has the default dim order", __LINE__);
-  Check(t.SameShapeAndLayout(Make(2, 3, 4, 5, true)), "same shape, same dim order", __LINE__);
-  Check(!t.SameShapeAndLayout(Make(2, 3, 4, 5, false)), "same shape, other dim order", __LINE__);
-  Check(!t.SameShapeAndLayout(Make(2, 3, 5, 4, true)), "other shape, same dim order", __LINE__);
+  EXPECT_TRUE(m.rank == 4 && m.sizes[0] == 2 && m.sizes[1] == 4 && m.sizes[2] == 5 && m.sizes[3] == 3) << "memory order N,H,W,C";
+  EXPECT_TRUE(m.HasDefaultDimOrder()) << "memory order has the default dim order";
+  EXPECT_TRUE(t.SameShapeAndLayout(Make(2, 3, 4, 5, true))) << "same shape, same dim order";
+  EXPECT_TRUE(!t.SameShapeAndLayout(Make(2, 3, 4, 5, false))) << "same shape, other dim order";
+  EXPECT_TRUE(!t.SameShapeAndLayout(Make(2, 3, 5, 4, true))) << "other shape, same dim order";
 }
 
-void TestSizeOneDimensions() {
+TEST(Tensor, SizeOneDimensions) {
   // [1,8,1,1] channels-last lies in memory as [1,8,1,1] does: C only.
   const Tensor pooled = Make(1, 8, 1, 1, true);
-  Check(!pooled.HasDefaultDimOrder(), "dim order is not the identity", __LINE__);
-  Check(pooled.HasDefaultLayout(), "but the data lies as in the default", __LINE__);
-  Check(pooled.SameShapeAndLayout(Make(1, 8, 1, 1, false)), "same layout as the default", __LINE__);
+  EXPECT_TRUE(!pooled.HasDefaultDimOrder()) << "dim order is not the identity";
+  EXPECT_TRUE(pooled.HasDefaultLayout()) << "but the data lies as in the default";
+  EXPECT_TRUE(pooled.SameShapeAndLayout(Make(1, 8, 1, 1, false))) << "same layout as the default";
   // [1,1,4,5] channels-last: C of size 1 moves, H and W keep their order.
-  Check(Make(1, 1, 4, 5, true).HasDefaultLayout(), "single channel", __LINE__);
-  Check(!Make(1, 3, 1, 5, true).HasDefaultLayout(), "W before C is not the default", __LINE__);
+  EXPECT_TRUE(Make(1, 1, 4, 5, true).HasDefaultLayout()) << "single channel";
+  EXPECT_TRUE(!Make(1, 3, 1, 5, true).HasDefaultLayout()) << "W before C is not the default";
 }
 
-void TestText() {
+TEST(Tensor, Text) {
   char text[64];
   const Tensor t = Make(1, 3, 224, 224, true);
   FormatSizes(t, text, sizeof(text));
-  CheckText(text, "(1,3,224,224)", __LINE__);
+  EXPECT_STREQ(text, "(1,3,224,224)");
   FormatDimOrder(t, text, sizeof(text));
-  CheckText(text, "(0,2,3,1)", __LINE__);
+  EXPECT_STREQ(text, "(0,2,3,1)");
   FormatSizes(t.InMemoryOrder(), text, sizeof(text));
-  CheckText(text, "(1,224,224,3)", __LINE__);
+  EXPECT_STREQ(text, "(1,224,224,3)");
   FormatSizes(Tensor(), text, sizeof(text));
-  CheckText(text, "()", __LINE__);
+  EXPECT_STREQ(text, "()");
   FormatSizes(t, text, 6);
-  CheckText(text, "(1,3,", __LINE__);
+  EXPECT_STREQ(text, "(1,3,");
 }
 
 }  // namespace
-
-int main() {
-  TestDefault();
-  TestChannelsLast();
-  TestSizeOneDimensions();
-  TestText();
-  return ethosu_sdk::core_test::Finish("tensor_test");
-}

@@ -15,6 +15,7 @@
 #include "cc/runtime/backend.h"
 #include "cc/runtime/method.h"
 #include "cc/runtime/program.h"
+#include "cc/testing/unit_test.h"
 
 namespace {
 
@@ -26,15 +27,6 @@ using ethosu_sdk::Span;
 using ethosu_sdk::Status;
 using ethosu_sdk::runner::TensorFile;
 using ethosu_sdk::runner::TensorRecord;
-
-int failures = 0;
-
-void Check(bool ok, const std::string& what) {
-  if (!ok) {
-    std::printf("FAIL %s\n", what.c_str());
-    ++failures;
-  }
-}
 
 std::vector<uint64_t> ReadFile(const char* path, size_t* size) {
   std::vector<uint64_t> words;
@@ -102,80 +94,88 @@ struct Run {
   Arena arena{runtime_words.data(), runtime_words.size() * 8};
   Span<uint8_t> planned{reinterpret_cast<uint8_t*>(planned_words.data()), planned_words.size() * 8};
 
-  Status Load(const Program& program, const BackendRegistry& backends, Method* method) {
+  ethosu_sdk::Result<Method> Load(const Program& program, const BackendRegistry& backends) {
     MethodMemory memory;
     memory.runtime = &arena;
     memory.planned = {&planned, 1};
     Registries registries;
     registries.operators = ethosu_sdk::kernels::Registry();
     registries.backends = backends;
-    return Method::Load(program, "forward", registries, memory, method);
+    return Method::Load(program, "forward", registries, memory);
   }
 };
 
-}  // namespace
-
-int main() {
+// The test's files, read once.
+struct Files {
   size_t pte_size = 0, input_size = 0, expected_size = 0;
-  const auto pte = ReadFile("tests/runtime/delegate_demo.pte", &pte_size);
-  const auto input = ReadFile("tests/runtime/delegate_demo.tensors", &input_size);
-  const auto expected = ReadFile("tests/runtime/delegate_demo.expected.tensors", &expected_size);
-  Check(!pte.empty() && !input.empty() && !expected.empty(), "read test files");
-  if (failures) return 1;
+  std::vector<uint64_t> pte = ReadFile("tests/runtime/delegate_demo.pte", &pte_size);
+  std::vector<uint64_t> input = ReadFile("tests/runtime/delegate_demo.tensors", &input_size);
+  std::vector<uint64_t> expected = ReadFile("tests/runtime/delegate_demo.expected.tensors", &expected_size);
+};
 
-  Program program;
-  Status status = Program::Load(pte.data(), pte_size, &program);
-  Check(status.ok(), std::string("program loads: ") + status.message());
+const Files& TestFiles() {
+  static const Files files;
+  return files;
+}
 
-  {  // No backend registered: a clear error at load time.
-    Run run;
-    Method method;
-    status = run.Load(program, BackendRegistry(), &method);
-    std::printf("without a backend: %s: %s\n", ErrorCodeName(status.code()), status.message());
-    Check(status.code() == ErrorCode::kNotFound &&
-              std::strstr(status.message(), "backend not registered: BackendWithCompilerDemo"),
-          "missing backend is reported by name");
-  }
+TEST(Delegate, MissingBackendIsReportedByName) {
+  const Files& f = TestFiles();
+  ASSERT_FALSE(f.pte.empty()) << "read the .pte";
+  const auto program = Program::Load(f.pte.data(), f.pte_size);
+  ASSERT_TRUE(program.ok()) << "program loads: " << program.status().message();
+  Run run;
+  const auto method = run.Load(*program, BackendRegistry());
+  const Status& status = method.status();
+  std::printf("without a backend: %s: %s\n", ErrorCodeName(status.code()), status.message());
+  EXPECT_STREQ(ErrorCodeName(status.code()), "NotFound");
+  EXPECT_TRUE(std::strstr(status.message(), "backend not registered: BackendWithCompilerDemo") != nullptr)
+      << status.message();
+}
+
+TEST(Delegate, RunsAndFails) {
+  const Files& f = TestFiles();
+  ASSERT_TRUE(!f.pte.empty() && !f.input.empty() && !f.expected.empty()) << "read test files";
+  const auto program = Program::Load(f.pte.data(), f.pte_size);
+  ASSERT_TRUE(program.ok()) << "program loads: " << program.status().message();
 
   DemoSinBackend demo;
   Backend* const backends[] = {&demo};
   TensorFile inputs, outputs;
-  Check(TensorFile::Parse(input.data(), input_size, &inputs).ok(), "parse input");
-  Check(TensorFile::Parse(expected.data(), expected_size, &outputs).ok(), "parse expected");
+  ASSERT_TRUE(TensorFile::Parse(f.input.data(), f.input_size, &inputs).ok()) << "parse input";
+  ASSERT_TRUE(TensorFile::Parse(f.expected.data(), f.expected_size, &outputs).ok()) << "parse expected";
   TensorRecord in, want;
-  Check(inputs.Get(0, &in).ok() && outputs.Get(0, &want).ok(), "records");
+  ASSERT_TRUE(inputs.Get(0, &in).ok() && outputs.Get(0, &want).ok()) << "records";
 
   {
     Run run;
-    Method method;
-    status = run.Load(program, BackendRegistry(backends, 1), &method);
-    Check(status.ok(), std::string("loads with the backend: ") + status.message());
-    Check(demo.inits == 1, "Init called once");
-    Check(demo.payload.find("op:demo::aten.sin.default") != std::string::npos, "payload reaches Init");
-    Check(demo.max_value == 4, "compile spec max_value=4 reaches Init");
-    for (int iteration = 0; iteration < 2 && status.ok(); ++iteration) {
-      Check(method.SetInput(0, in.tensor.data, in.tensor.nbytes).ok(), "set input");
-      status = method.Execute();
-      Check(status.ok(), std::string("executes: ") + status.message());
+    auto method = run.Load(*program, BackendRegistry(backends, 1));
+    ASSERT_TRUE(method.ok()) << "loads with the backend: " << method.status().message();
+    EXPECT_EQ(demo.inits, 1) << "Init called once";
+    EXPECT_NE(demo.payload.find("op:demo::aten.sin.default"), std::string::npos) << "payload reaches Init";
+    EXPECT_EQ(demo.max_value, 4) << "compile spec max_value=4 reaches Init";
+    for (int iteration = 0; iteration < 2; ++iteration) {
+      EXPECT_TRUE(method->SetInput(0, in.tensor.data, in.tensor.nbytes).ok()) << "set input";
+      const Status status = method->Execute();
+      ASSERT_TRUE(status.ok()) << "executes: " << status.message();
     }
-    Check(demo.executes == 2, "Execute once per run");
-    const auto c = ethosu_sdk::runner::Compare(*method.Output(0).tensor, want.tensor);
-    Check(c.shape_ok && c.mismatches == 0, "output matches PyTorch (" + std::to_string(c.mismatches) + " mismatches)");
+    EXPECT_EQ(demo.executes, 2) << "Execute once per run";
+    const auto c = ethosu_sdk::runner::Compare(*method->Output(0).tensor, want.tensor);
+    EXPECT_TRUE(c.shape_ok) << "output shape matches PyTorch";
+    EXPECT_EQ(c.mismatches, 0u) << "output matches PyTorch";
   }
 
   {  // A failing backend: the error and the instruction come back.
     demo.fail = true;
     Run run;
-    Method method;
-    Check(run.Load(program, BackendRegistry(backends, 1), &method).ok(), "load for failure");
-    Check(method.SetInput(0, in.tensor.data, in.tensor.nbytes).ok(), "set input");
-    status = method.Execute();
+    auto method = run.Load(*program, BackendRegistry(backends, 1));
+    ASSERT_TRUE(method.ok()) << "load for failure";
+    EXPECT_TRUE(method->SetInput(0, in.tensor.data, in.tensor.nbytes).ok()) << "set input";
+    const Status status = method->Execute();
     std::printf("failing backend: %s at instruction %lld: %s\n", ErrorCodeName(status.code()),
-                static_cast<long long>(method.FailedInstruction()), status.message());
-    Check(status.code() == ErrorCode::kBackendFailed && method.FailedInstruction() == 0,
-          "backend failure is returned with its instruction");
+                static_cast<long long>(method->FailedInstruction()), status.message());
+    EXPECT_STREQ(ErrorCodeName(status.code()), "BackendFailed");
+    EXPECT_EQ(method->FailedInstruction(), 0) << "backend failure is returned with its instruction";
   }
-
-  std::printf(failures == 0 ? "PASS\n" : "FAILED: %d\n", failures);
-  return failures == 0 ? 0 : 1;
 }
+
+}  // namespace

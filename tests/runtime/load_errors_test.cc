@@ -11,6 +11,7 @@
 #include "cc/kernels/registry.h"
 #include "cc/runtime/method.h"
 #include "cc/runtime/program.h"
+#include "cc/testing/unit_test.h"
 
 namespace {
 
@@ -23,15 +24,6 @@ using ethosu_sdk::runtime::Program;
 using ethosu_sdk::runtime::Registries;
 using ethosu_sdk::Span;
 using ethosu_sdk::Status;
-
-int failures = 0;
-
-void Check(bool ok, const std::string& what) {
-  if (!ok) {
-    std::printf("FAIL %s\n", what.c_str());
-    ++failures;
-  }
-}
 
 std::vector<uint8_t> ReadFile(const char* path) {
   std::vector<uint8_t> data;
@@ -50,19 +42,19 @@ struct Harness {
   std::vector<std::vector<uint64_t>> planned_words;
   std::vector<Span<uint8_t>> planned;
   Arena arena;
+  Program program;
+  Method method;
 
-  // Loads `bytes` and, when that works, method "forward"; arenas are sized
-  // from the program, then shrunk by `planned_shrink` bytes.
-  Status Load(const std::vector<uint8_t>& bytes, size_t planned_shrink, Program* program,
-              Method* method, size_t runtime_bytes = 1 << 18) {
+  // Loads `bytes` and, when that works, method "forward" into `program` and
+  // `method`; arenas are sized from the program, then shrunk by
+  // `planned_shrink` bytes.
+  Status Load(const std::vector<uint8_t>& bytes, size_t planned_shrink, size_t runtime_bytes = 1 << 18) {
     pte_words.assign(bytes.size() / 8 + 1, 0);
     if (!bytes.empty()) std::memcpy(pte_words.data(), bytes.data(), bytes.size());
-    Status status = Program::Load(pte_words.data(), bytes.size(), program);
-    if (!status.ok()) return status;
+    ESDK_ASSIGN_OR_RETURN(program, Program::Load(pte_words.data(), bytes.size()));
     size_t sizes[8];
     size_t count = 0;
-    status = Method::PlannedBufferSizes(*program, "forward", sizes, 8, &count);
-    if (!status.ok()) return status;
+    ESDK_RETURN_IF_ERROR(Method::PlannedBufferSizes(program, "forward", sizes, 8, &count));
     planned_words.assign(count, {});
     planned.assign(count, {});
     for (size_t i = 0; i < count; ++i) {
@@ -77,97 +69,95 @@ struct Harness {
     memory.planned = {planned.data(), planned.size()};
     Registries registries;
     registries.operators = ethosu_sdk::kernels::Registry();
-    return Method::Load(*program, "forward", registries, memory, method);
+    ESDK_ASSIGN_OR_RETURN(method, Method::Load(program, "forward", registries, memory));
+    return Status::Ok();
   }
 };
 
-void ExpectError(const Status& status, ErrorCode code, const char* message_part,
-                 const std::string& what) {
-  const bool ok = !status.ok() && status.code() == code &&
-                  std::strstr(status.message(), message_part) != nullptr;
-  Check(ok, what + ": got " + ErrorCodeName(status.code()) + " \"" + status.message() +
-                "\", want " + ErrorCodeName(code) + " containing \"" + message_part + "\"");
+// The message of an error `status` must contain `message_part`.
+#define EXPECT_ERROR(status_expr, want_code, message_part)                          \
+  do {                                                                              \
+    const Status status_ = (status_expr);                                           \
+    EXPECT_STREQ(ErrorCodeName(status_.code()), ErrorCodeName(want_code)) << status_.message(); \
+    EXPECT_TRUE(std::strstr(status_.message(), message_part) != nullptr)            \
+        << "got \"" << status_.message() << "\", want it to contain \"" << message_part << "\""; \
+  } while (0)
+
+const std::vector<uint8_t>& ConvNet() {
+  static const std::vector<uint8_t> pte = ReadFile("tests/runtime/conv_net_f32.pte");
+  return pte;
 }
 
-void TestValidProgramRuns(const std::vector<uint8_t>& pte) {
+void ExpectLoadsAndRuns(const std::vector<uint8_t>& pte) {
   Harness h;
-  Program program;
-  Method method;
-  Status status = h.Load(pte, 0, &program, &method);
-  Check(status.ok(), std::string("valid program loads: ") + status.message());
-  if (status.ok()) {
-    status = method.Execute();
-    Check(status.ok(), std::string("valid program runs: ") + status.message());
-  }
+  const Status loaded = h.Load(pte, 0);
+  ASSERT_TRUE(loaded.ok()) << "valid program loads: " << loaded.message();
+  const Status ran = h.method.Execute();
+  EXPECT_TRUE(ran.ok()) << "valid program runs: " << ran.message();
 }
 
-void TestTruncated(const std::vector<uint8_t>& pte) {
-  int errors = 0;
+TEST(LoadErrors, ValidProgramRuns) {
+  ASSERT_FALSE(ConvNet().empty()) << "read conv_net_f32.pte";
+  ExpectLoadsAndRuns(ConvNet());
+}
+
+TEST(LoadErrors, Truncated) {
+  const std::vector<uint8_t>& pte = ConvNet();
+  size_t errors = 0;
   for (size_t size = 0; size < pte.size(); ++size) {
     Harness h;
-    Program program;
-    Method method;
     std::vector<uint8_t> prefix(pte.begin(), pte.begin() + static_cast<long>(size));
-    const Status status = h.Load(prefix, 0, &program, &method);
+    const Status status = h.Load(prefix, 0);
     if (!status.ok() && std::strlen(status.message()) > 0) ++errors;
   }
-  Check(errors == static_cast<int>(pte.size()),
-        "every truncation is rejected with a message (" + std::to_string(errors) + " of " +
-            std::to_string(pte.size()) + ")");
+  EXPECT_EQ(errors, pte.size()) << "every truncation is rejected with a message";
   Harness h;
-  Program program;
-  Method method;
   std::vector<uint8_t> prefix(pte.begin(), pte.begin() + 100);
-  ExpectError(h.Load(prefix, 0, &program, &method), ErrorCode::kInvalidProgram, "",
-              "100-byte prefix");
+  EXPECT_ERROR(h.Load(prefix, 0), ErrorCode::kInvalidProgram, "");
 }
 
 // Every single-byte corruption either fails with a message or still loads
 // and runs to an OK or error status: the process must survive each one.
-void TestCorrupt(const std::vector<uint8_t>& pte) {
+TEST(LoadErrors, Corrupt) {
+  const std::vector<uint8_t>& pte = ConvNet();
   int rejected = 0, ran = 0;
   for (size_t i = 0; i < pte.size(); ++i) {
     std::vector<uint8_t> bad = pte;
     bad[i] ^= 0xA5;
     Harness h;
-    Program program;
-    Method method;
-    const Status status = h.Load(bad, 0, &program, &method);
+    const Status status = h.Load(bad, 0);
     if (!status.ok()) {
-      Check(std::strlen(status.message()) > 0, "corruption error has a message");
+      EXPECT_GT(std::strlen(status.message()), 0u) << "corruption error has a message";
       ++rejected;
       continue;
     }
-    (void)method.Execute();  // any status; inputs are zero
+    (void)h.method.Execute();  // any status; inputs are zero
     ++ran;
   }
   std::printf("corrupt: %d of %zu single-byte corruptions rejected at load, %d loaded and ran\n",
               rejected, pte.size(), ran);
-  Check(rejected > 0, "some corruptions are rejected");
+  EXPECT_GT(rejected, 0) << "some corruptions are rejected";
   std::vector<uint8_t> bad = pte;
   bad[4] = 'X';  // file identifier
   Harness h;
-  Program program;
-  Method method;
-  ExpectError(h.Load(bad, 0, &program, &method), ErrorCode::kInvalidProgram, "identifier",
-              "bad identifier");
+  EXPECT_ERROR(h.Load(bad, 0), ErrorCode::kInvalidProgram, "identifier");
 }
 
-void TestBrokenPrograms() {
+TEST(LoadErrors, BrokenPrograms) {
   struct Case {
     const char* file;
     ErrorCode code;
     const char* message;
   };
   const Case cases[] = {
-      {"broken_op_index", ErrorCode::kOutOfRange, "operator index"},
-      {"broken_value_index", ErrorCode::kOutOfRange, "value index"},
+      {"broken_op_index", ErrorCode::kOutOfRange, "operator index 16 out of range: the method has 9 operators"},
+      {"broken_value_index", ErrorCode::kOutOfRange, "value index 203 out of range: the method has 103 values"},
       {"broken_constant_index", ErrorCode::kOutOfRange, "constant"},
       {"broken_memory_offset", ErrorCode::kOutOfRange, "tensor past its planned buffer"},
-      {"broken_memory_id", ErrorCode::kOutOfRange, "memory id"},
-      {"broken_jump", ErrorCode::kOutOfRange, "jump destination"},
+      {"broken_memory_id", ErrorCode::kOutOfRange, "memory id 9 out of range: the method plans memory ids 1 to 1"},
+      {"broken_jump", ErrorCode::kOutOfRange, "jump destination 500 out of range: the chain has 12 instructions"},
       {"broken_dim_order", ErrorCode::kInvalidProgram,
-       "dim order is not a permutation of the dimensions (2, 2)"},
+       "dim order is not a permutation of the dimensions: entry 2 is 2, out of range or repeated"},
       // Channels-last tensors where a kernel cannot take them: whole messages.
       {"channels_last_conv_f32", ErrorCode::kNotSupported,
        "operator aten::convolution.out: a tensor in dim order (0,2,3,1); this kernel takes tensors in the "
@@ -182,102 +172,75 @@ void TestBrokenPrograms() {
   for (const Case& c : cases) {
     const std::string path = std::string("tests/runtime/") + c.file + ".pte";
     const std::vector<uint8_t> pte = ReadFile(path.c_str());
-    Check(!pte.empty(), "read " + path);
+    EXPECT_FALSE(pte.empty()) << "read " << path;
     Harness h;
-    Program program;
-    Method method;
-    const Status status = h.Load(pte, 0, &program, &method);
+    const Status status = h.Load(pte, 0);
     std::printf("%s: %s: %s\n", c.file, ErrorCodeName(status.code()), status.message());
-    ExpectError(status, c.code, c.message, c.file);
+    EXPECT_ERROR(status, c.code, c.message);
   }
 }
 
-void TestArenasTooSmall(const std::vector<uint8_t>& pte) {
+TEST(LoadErrors, ArenasTooSmall) {
+  const std::vector<uint8_t>& pte = ConvNet();
   {
     Harness h;
-    Program program;
-    Method method;
-    const Status status = h.Load(pte, 16, &program, &method);
+    const Status status = h.Load(pte, 16);
     std::printf("planned arena short by 16 bytes: %s\n", status.message());
-    ExpectError(status, ErrorCode::kOutOfMemory, "planned arena too small", "planned arena");
+    EXPECT_ERROR(status, ErrorCode::kOutOfMemory, "planned arena too small");
   }
   {
     Harness h;
-    Program program;
-    Method method;
-    const Status status = h.Load(pte, 0, &program, &method, 512);
+    const Status status = h.Load(pte, 0, 512);
     std::printf("runtime arena of 512 bytes: %s\n", status.message());
-    ExpectError(status, ErrorCode::kOutOfMemory, "runtime arena", "runtime arena");
+    EXPECT_ERROR(status, ErrorCode::kOutOfMemory, "runtime arena");
   }
   {
     // No planned arenas at all.
     std::vector<uint64_t> words(pte.size() / 8 + 1);
     std::memcpy(words.data(), pte.data(), pte.size());
-    Program program;
-    Check(Program::Load(words.data(), pte.size(), &program).ok(), "load for arena test");
+    const auto program = Program::Load(words.data(), pte.size());
+    ASSERT_TRUE(program.ok()) << "load for arena test: " << program.status().message();
     std::vector<uint64_t> runtime(1 << 15);
     Arena arena(runtime.data(), runtime.size() * 8);
     MethodMemory memory;
     memory.runtime = &arena;
     Registries registries;
     registries.operators = ethosu_sdk::kernels::Registry();
-    Method method;
-    ExpectError(Method::Load(program, "forward", registries, memory, &method),
-                ErrorCode::kOutOfMemory, "planned arena missing", "no planned arenas");
+    EXPECT_ERROR(Method::Load(*program, "forward", registries, memory).status(), ErrorCode::kOutOfMemory,
+                 "planned arena missing");
   }
 }
 
-void TestMisalignedAndMisuse(const std::vector<uint8_t>& pte) {
+TEST(LoadErrors, MisalignedAndMisuse) {
+  const std::vector<uint8_t>& pte = ConvNet();
   std::vector<uint64_t> words(pte.size() / 8 + 2);
   uint8_t* misaligned = reinterpret_cast<uint8_t*>(words.data()) + 4;
   std::memcpy(misaligned, pte.data(), pte.size());
-  Program program;
-  ExpectError(Program::Load(misaligned, pte.size(), &program), ErrorCode::kInvalidArgument,
-              "aligned", "misaligned buffer");
+  EXPECT_ERROR(Program::Load(misaligned, pte.size()).status(), ErrorCode::kInvalidArgument, "aligned");
 
   Harness h;
-  Method method;
-  Check(h.Load(pte, 0, &program, &method).ok(), "reload");
+  ASSERT_TRUE(h.Load(pte, 0).ok()) << "reload";
   size_t sizes[4];
   size_t count = 0;
-  ExpectError(Method::PlannedBufferSizes(program, "no_such_method", sizes, 4, &count),
-              ErrorCode::kNotFound, "no method", "unknown method");
-  ExpectError(method.SetInput(0, words.data(), 3), ErrorCode::kInvalidArgument, "input size",
-              "input of the wrong size");
-  ExpectError(method.SetInput(7, words.data(), 3), ErrorCode::kOutOfRange, "input index",
-              "input index out of range");
+  EXPECT_ERROR(Method::PlannedBufferSizes(h.program, "no_such_method", sizes, 4, &count), ErrorCode::kNotFound,
+               "no method");
+  EXPECT_ERROR(h.method.SetInput(0, words.data(), 3), ErrorCode::kInvalidArgument, "input size");
+  EXPECT_ERROR(h.method.SetInput(7, words.data(), 3), ErrorCode::kOutOfRange, "input index");
 }
 
 // A channels-last program of elementwise kernels loads and runs (the
-// programs that are refused are among TestBrokenPrograms' cases).
-void TestChannelsLastRuns() {
+// programs that are refused are among BrokenPrograms' cases).
+TEST(LoadErrors, ChannelsLastRuns) {
   const std::vector<uint8_t> pte = ReadFile("tests/runtime/channels_last_f32.pte");
-  TestValidProgramRuns(pte);
+  ExpectLoadsAndRuns(pte);
   Harness h;
-  Program program;
-  Method method;
-  if (!h.Load(pte, 0, &program, &method).ok()) return;
-  const ethosu_sdk::runtime::Tensor& input = *method.Input(0).tensor;
+  ASSERT_TRUE(h.Load(pte, 0).ok());
+  const ethosu_sdk::runtime::Tensor& input = *h.method.Input(0).tensor;
   char order[32], sizes[64];
   ethosu_sdk::runtime::FormatDimOrder(input, order, sizeof(order));
   ethosu_sdk::runtime::FormatSizes(input.InMemoryOrder(), sizes, sizeof(sizes));
-  Check(std::string(order) == "(0,2,3,1)", std::string("input dim order ") + order);
-  Check(std::string(sizes) == "(2,4,5,3)", std::string("input sizes in memory order ") + sizes);
+  EXPECT_STREQ(order, "(0,2,3,1)") << "input dim order";
+  EXPECT_STREQ(sizes, "(2,4,5,3)") << "input sizes in memory order";
 }
 
 }  // namespace
-
-int main() {
-  const std::vector<uint8_t> pte = ReadFile("tests/runtime/conv_net_f32.pte");
-  Check(!pte.empty(), "read conv_net_f32.pte");
-  if (pte.empty()) return 1;
-  TestValidProgramRuns(pte);
-  TestTruncated(pte);
-  TestCorrupt(pte);
-  TestBrokenPrograms();
-  TestArenasTooSmall(pte);
-  TestMisalignedAndMisuse(pte);
-  TestChannelsLastRuns();
-  std::printf(failures == 0 ? "PASS\n" : "FAILED: %d\n", failures);
-  return failures == 0 ? 0 : 1;
-}

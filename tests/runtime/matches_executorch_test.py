@@ -101,6 +101,6 @@ def test_channels_last_input_file_in_logical_order_is_refused(tmp_path: Path) ->
     logical.write_bytes(tensor_file([torch.zeros(2, 3, 4, 5)]))
     run = run_runner("channels_last_f32_runner", "channels_last_f32.pte", logical)
     assert run.returncode != 0
-    assert ("ESDK ERROR InvalidArgument instruction=-1 input dtype or shape differs (0): the file has float32 "
+    assert ("ESDK ERROR InvalidArgument instruction=-1 input 0 dtype or shape differs: the file has float32 "
             "(2,3,4,5), the method takes float32 (2,4,5,3) (sizes (2,3,4,5) in dim order (0,2,3,1), listed "
             "in memory order)") in run.stdout.splitlines()

@@ -55,7 +55,7 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
   h->scratch = static_cast<uint8_t*>(init.arena->Allocate(h->payload.scratch_size, 16));
   if (h->scratch == nullptr && h->payload.scratch_size > 0) {
     return Status::Error(ErrorCode::kOutOfMemory,
-                         "arena too small for Ethos-U scratch (bytes, free) (%lld, %lld)",
+                         "arena too small for Ethos-U scratch: it needs %lld bytes, %lld are free",
                          static_cast<long long>(h->payload.scratch_size),
                          static_cast<long long>(init.arena->size() - init.arena->used()));
   }
@@ -64,8 +64,8 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
   ESDK_RETURN_IF_ERROR(FromNpu(FastScratchNeeded(init, h->payload.fast_scratch_size, &fast_needed)));
   if (fast_needed > fast_scratch_.size()) {
     return Status::Error(ErrorCode::kOutOfMemory,
-                         "Ethos-U fast scratch (region 2, the NPU's SRAM arena cache) too small for the model "
-                         "(bytes, needed) (%lld, %lld)",
+                         "Ethos-U fast scratch (region 2, the NPU's SRAM arena cache) too small for the model: "
+                         "%lld bytes, the model needs %lld",
                          static_cast<long long>(fast_scratch_.size()), static_cast<long long>(fast_needed));
   }
   // Bound to exactly what Vela may use: a stray access beyond it faults.
@@ -82,7 +82,7 @@ Status EthosUBackend::Execute(void* handle, Span<runtime::Value* const> args) {
   const size_t expected = static_cast<size_t>(payload.num_inputs + payload.num_outputs);
   if (args.size() != expected) {
     return Status::Error(ErrorCode::kInvalidProgram,
-                         "Ethos-U delegate call arguments (got, payload expects) (%lld, %lld)",
+                         "Ethos-U delegate call with %lld arguments, the payload expects %lld",
                          static_cast<long long>(args.size()), static_cast<long long>(expected));
   }
   const void* inputs[ethosu::kMaxVelaIos];
@@ -93,7 +93,7 @@ Status EthosUBackend::Execute(void* handle, Span<runtime::Value* const> args) {
     const runtime::Value* value = args.data()[i];
     if (value == nullptr || !value->IsTensor() || value->tensor == nullptr || value->tensor->data == nullptr) {
       return Status::Error(ErrorCode::kInvalidProgram,
-                           "Ethos-U delegate argument is not a tensor with memory (%lld)",
+                           "Ethos-U delegate argument %lld is not a tensor with memory",
                            static_cast<long long>(i));
     }
     const runtime::Tensor& tensor = *value->tensor;

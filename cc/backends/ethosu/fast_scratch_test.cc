@@ -4,12 +4,12 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cc/testing/unit_test.h"
+
 namespace {
 
 using ethosu_sdk::Span;
 using ethosu_sdk::backends::ethosu::FastScratchFromVelaFlags;
-
-int failures = 0;
 
 // Expects `flags` to parse (or not, `ok`) to `found` and `bytes`.
 void Expect(const char* flags, bool ok, bool found, uint32_t bytes) {
@@ -17,15 +17,13 @@ void Expect(const char* flags, bool ok, bool found, uint32_t bytes) {
   uint32_t got_bytes = 1;
   const Span<const uint8_t> span(reinterpret_cast<const uint8_t*>(flags), strlen(flags));
   const bool got_ok = FastScratchFromVelaFlags(span, &got_found, &got_bytes).ok();
-  if (got_ok != ok || (ok && (got_found != found || got_bytes != bytes))) {
-    std::printf("FAIL '%s': ok %d found %d bytes %u\n", flags, got_ok, got_found, unsigned(got_bytes));
-    ++failures;
-  }
+  EXPECT_EQ(got_ok, ok) << "flags '" << flags << "'";
+  if (!ok) return;
+  EXPECT_EQ(got_found, found) << "flags '" << flags << "'";
+  EXPECT_EQ(got_bytes, bytes) << "flags '" << flags << "'";
 }
 
-}  // namespace
-
-int main() {
+TEST(FastScratch, FromVelaFlags) {
   constexpr char kU85[] = "--accelerator-config=ethos-u85-256 --config=Arm/vela.ini --output-format=raw "
                           "--system-config=Ethos_U85_SYS_DRAM_Mid ";
   char flags[256];
@@ -45,6 +43,6 @@ int main() {
   Expect(with("--arena-cache-size=99999999999 --memory-mode=Dedicated_Sram_384KB"), false, false, 0);
   Expect(kU85, true, false, 0);  // no memory mode: the payload's default applies
   Expect("", true, false, 0);
-  if (failures == 0) std::printf("PASS\n");
-  return failures == 0 ? 0 : 1;
 }
+
+}  // namespace

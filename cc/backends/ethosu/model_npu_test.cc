@@ -3,12 +3,12 @@
 // and the byte offset of the failing command, not as one generic code.
 #include "cc/backends/ethosu/model_npu.h"
 
-#include <cstdio>
 #include <cstring>
 #include <initializer_list>
 #include <vector>
 
 #include "cc/backends/ethosu/delegate_io.h"
+#include "cc/testing/unit_test.h"
 
 namespace {
 
@@ -18,24 +18,13 @@ using ethosu_sdk::Status;
 using namespace ethosu_sdk::backends::ethosu;  // NOLINT: test code
 namespace npu = ethosu_sdk::npu;
 
-int failures = 0;
-
-void Expect(bool ok, const char* what) {
-  if (!ok) {
-    std::printf("FAIL %s\n", what);
-    ++failures;
-  }
-}
-
 // Fails unless `status` has `code`, the command offset `offset` and a
 // message containing `text`.
 void ExpectFailure(const Status& status, ErrorCode code, uint32_t offset, const char* text, const char* what) {
-  if (status.code() != code || status.command_offset() != offset || std::strstr(status.message(), text) == nullptr) {
-    std::printf("FAIL %s: got %s at 0x%x \"%s\", want %s at 0x%x containing \"%s\"\n", what,
-                ErrorCodeName(status.code()), unsigned(status.command_offset()), status.message(),
-                ErrorCodeName(code), unsigned(offset), text);
-    ++failures;
-  }
+  EXPECT_STREQ(ErrorCodeName(status.code()), ErrorCodeName(code)) << what << ": " << status.message();
+  EXPECT_EQ(status.command_offset(), offset) << what;
+  EXPECT_TRUE(std::strstr(status.message(), text) != nullptr)
+      << what << ": \"" << status.message() << "\" does not contain \"" << text << "\"";
 }
 
 constexpr uint32_t kStop = 0x00000000u;         // NPU_OP_STOP
@@ -67,7 +56,7 @@ Status Run(std::initializer_list<uint32_t> words, const npu::RunLimits& limits =
 std::initializer_list<uint32_t> kDma = {0x00000130u, 0x00010131u, 0x00004030u, 0x0u, 0x00004031u, 0x0u,
                                         0x00004032u, 16u,         0x00000010u, kStop};
 
-void EachFaultKindHasItsCode() {
+TEST(ModelNpu, EachFaultKindHasItsCode) {
   ExpectFailure(Run({kNoSuchCommand}), ErrorCode::kNpuCommandStream, 0, "unknown command", "parse error at 0");
   // OFM_PRECISION (a valid command) first: the failure is one word in.
   ExpectFailure(Run({0x01000114u, kNoSuchCommand}), ErrorCode::kNpuCommandStream, 4, "unknown command",
@@ -82,10 +71,10 @@ void EachFaultKindHasItsCode() {
   // No Vela configuration has 384 MACs: refused before any command runs.
   ExpectFailure(Run({kStop}, npu::RunLimits(), 384), ErrorCode::kNpuUnsupported, kNone, "",
                 "unknown configuration");
-  Expect(Run(kDma).ok(), "the same DMA within its regions and limits runs");
+  EXPECT_TRUE(Run(kDma).ok()) << "the same DMA within its regions and limits runs";
 }
 
-void TheDelegatePassesThemOn() {
+TEST(ModelNpu, TheDelegatePassesThemOn) {
   const std::vector<uint32_t> stream = {0x01000114u, kNoSuchCommand};
   VelaPayload payload;
   payload.commands = stream.data();
@@ -105,10 +94,3 @@ void TheDelegatePassesThemOn() {
 }
 
 }  // namespace
-
-int main() {
-  EachFaultKindHasItsCode();
-  TheDelegatePassesThemOn();
-  if (failures == 0) std::printf("PASS\n");
-  return failures == 0 ? 0 : 1;
-}

@@ -7,6 +7,7 @@
 #include "cc/drivers/ethosu/driver.h"
 #include "cc/drivers/ethosu/fake_npu.h"
 #include "cc/ethosu/mmio.h"
+#include "cc/testing/unit_test.h"
 
 namespace {
 
@@ -16,22 +17,10 @@ using testing::FakeNpu;
 using testing::PollHooks;
 namespace mmio = ::ethosu_sdk::ethosu::mmio;
 
-int failures = 0;
-
-void Expect(bool ok, const char* what) {
-  if (!ok) {
-    std::printf("FAIL %s\n", what);
-    ++failures;
-  }
-}
-
 void ExpectError(const ethosu_sdk::Status& status, ethosu_sdk::ErrorCode code, const char* want,
                  const char* what) {
-  if (status.code() != code || std::strcmp(status.message(), want) != 0) {
-    std::printf("FAIL %s:\n  got  %s \"%s\"\n  want %s \"%s\"\n", what, ethosu_sdk::ErrorCodeName(status.code()),
-                status.message(), ethosu_sdk::ErrorCodeName(code), want);
-    ++failures;
-  }
+  EXPECT_STREQ(ethosu_sdk::ErrorCodeName(status.code()), ethosu_sdk::ErrorCodeName(code)) << what;
+  EXPECT_STREQ(status.message(), want) << what;
 }
 
 alignas(16) uint32_t commands[8] = {0x00000000u};
@@ -51,17 +40,17 @@ Job MakeJob(uint32_t id, uint32_t config) {
 
 uint64_t Address(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
-void TestInitRequestsSecurePrivileged() {
+TEST(DriverSequence, InitRequestsSecurePrivileged) {
   FakeNpu npu;
   PollHooks hooks(npu);
   Driver driver(npu, hooks);
   const ethosu_sdk::Status init = driver.Init();
-  Expect(init.ok(), "init succeeds");
-  Expect(npu.regs[mmio::kReset] == mmio::prot::kPrivileged, "RESET asks for privileged secure");
-  Expect(driver.identity().product == Product::kEthosU55 && driver.identity().macs == 128, "U55-128 identified");
+  EXPECT_TRUE(init.ok()) << "init succeeds";
+  EXPECT_TRUE(npu.regs[mmio::kReset] == mmio::prot::kPrivileged) << "RESET asks for privileged secure";
+  EXPECT_TRUE(driver.identity().product == Product::kEthosU55 && driver.identity().macs == 128) << "U55-128 identified";
 }
 
-void TestNothingAtTheAddress() {
+TEST(DriverSequence, NothingAtTheAddress) {
   FakeNpu npu;
   npu.id = 0;
   npu.config = 0;
@@ -69,10 +58,10 @@ void TestNothingAtTheAddress() {
   Driver driver(npu, hooks);
   ExpectError(driver.Init(), ErrorCode::kNpuFault,
               "no Ethos-U answers at the NPU address (ID 0x00000000, CONFIG 0x00000000)", "nothing at the address");
-  Expect(npu.resets == 0, "no reset without an NPU");
+  EXPECT_TRUE(npu.resets == 0) << "no reset without an NPU";
 }
 
-void TestProtectionMismatch() {
+TEST(DriverSequence, ProtectionMismatch) {
   FakeNpu npu;
   npu.prot_override = mmio::prot::kNonSecure;  // user, non-secure
   PollHooks hooks(npu);
@@ -80,10 +69,10 @@ void TestProtectionMismatch() {
   ExpectError(driver.Init(), ErrorCode::kNpuFault,
               "NPU protection mismatch: requested privileged secure, PROT reports user non-secure (0x2)",
               "protection mismatch");
-  Expect(!driver.initialized(), "not initialised after a protection mismatch");
+  EXPECT_TRUE(!driver.initialized()) << "not initialised after a protection mismatch";
 }
 
-void TestResetTimeout() {
+TEST(DriverSequence, ResetTimeout) {
   FakeNpu npu;
   npu.reset_sticks = true;
   PollHooks hooks(npu);
@@ -99,47 +88,45 @@ void TestResetTimeout() {
               "reset timeout");
 }
 
-void TestJobSequence() {
+TEST(DriverSequence, JobSequence) {
   FakeNpu npu;
   npu.end_qread = 32;
   PollHooks hooks(npu);
   Driver driver(npu, hooks);
   hooks.set_driver(&driver);
-  Expect(driver.Init().ok(), "init");
+  EXPECT_TRUE(driver.Init().ok()) << "init";
   npu.regs[mmio::u55::kPmuBase + mmio::pmu::kPmccntrLo] = 1234;
   npu.regs[mmio::u55::kPmuBase + mmio::pmu::kPmevcntr0] = 77;
   JobStats stats;
   const ethosu_sdk::Status run = driver.Run(MakeJob(0x10066001u, 0x00001807u), &stats);
-  Expect(run.ok(), "job succeeds");
-  if (!run.ok()) std::printf("  %s\n", run.message());
+  EXPECT_TRUE(run.ok()) << "job succeeds: " << run.message();
   auto& at = npu.regs_at_start;
-  Expect(npu.starts == 1, "one start");
-  Expect(at[mmio::kQbase] == uint32_t(Address(commands)) && at[mmio::kQbaseHi] == uint32_t(Address(commands) >> 32),
-         "QBASE is the command stream");
-  Expect(at[mmio::kQsize] == 32, "QSIZE is the stream length in bytes");
-  Expect(at[mmio::BasepLow(0)] == uint32_t(Address(weights)), "BASEP0 is the weights");
-  Expect(at[mmio::BasepLow(1)] == uint32_t(Address(scratch)), "BASEP1 is the scratch");
-  Expect(at[mmio::BasepLow(2)] == uint32_t(Address(fast)), "BASEP2 is the fast scratch");
-  Expect(at[mmio::BasepHigh(1)] == uint32_t(Address(scratch) >> 32), "BASEP1 high word");
-  Expect(at.count(mmio::BasepLow(3)) == 1 && at[mmio::BasepLow(3)] == 0, "unused regions are 0");
-  Expect(at.count(mmio::kRegioncfg) == 1 && at.count(mmio::u55::kAxiLimit0 + 12) == 1, "REGIONCFG and AXI_LIMIT3");
-  Expect((at[mmio::u55::kPmuBase + mmio::pmu::kPmcntenset] & mmio::pmu::kCycleCounterBit) != 0, "PMU cycle counter on");
-  Expect((at[mmio::u55::kPmuBase + mmio::pmu::kPmcr] & mmio::pmu::pmcr::kCountEnable) != 0, "PMU counting");
-  Expect(npu.irq_clears == 1 && !npu.irq, "interrupt cleared");
-  Expect(stats.pmu.cycles == 1234 && stats.pmu.events[0] == 77 && stats.qread == 32, "PMU and QREAD in stats");
+  EXPECT_TRUE(npu.starts == 1) << "one start";
+  EXPECT_TRUE(at[mmio::kQbase] == uint32_t(Address(commands)) && at[mmio::kQbaseHi] == uint32_t(Address(commands) >> 32)) << "QBASE is the command stream";
+  EXPECT_TRUE(at[mmio::kQsize] == 32) << "QSIZE is the stream length in bytes";
+  EXPECT_TRUE(at[mmio::BasepLow(0)] == uint32_t(Address(weights))) << "BASEP0 is the weights";
+  EXPECT_TRUE(at[mmio::BasepLow(1)] == uint32_t(Address(scratch))) << "BASEP1 is the scratch";
+  EXPECT_TRUE(at[mmio::BasepLow(2)] == uint32_t(Address(fast))) << "BASEP2 is the fast scratch";
+  EXPECT_TRUE(at[mmio::BasepHigh(1)] == uint32_t(Address(scratch) >> 32)) << "BASEP1 high word";
+  EXPECT_TRUE(at.count(mmio::BasepLow(3)) == 1 && at[mmio::BasepLow(3)] == 0) << "unused regions are 0";
+  EXPECT_TRUE(at.count(mmio::kRegioncfg) == 1 && at.count(mmio::u55::kAxiLimit0 + 12) == 1) << "REGIONCFG and AXI_LIMIT3";
+  EXPECT_TRUE((at[mmio::u55::kPmuBase + mmio::pmu::kPmcntenset] & mmio::pmu::kCycleCounterBit) != 0) << "PMU cycle counter on";
+  EXPECT_TRUE((at[mmio::u55::kPmuBase + mmio::pmu::kPmcr] & mmio::pmu::pmcr::kCountEnable) != 0) << "PMU counting";
+  EXPECT_TRUE(npu.irq_clears == 1 && !npu.irq) << "interrupt cleared";
+  EXPECT_TRUE(stats.pmu.cycles == 1234 && stats.pmu.events[0] == 77 && stats.qread == 32) << "PMU and QREAD in stats";
 }
 
-void TestU85Layout() {
+TEST(DriverSequence, U85Layout) {
   FakeNpu npu;
   npu.id = 0x20007000u;
   npu.config = 0x20000118u;  // U85-256
   PollHooks hooks(npu);
   Driver driver(npu, hooks);
   hooks.set_driver(&driver);
-  Expect(driver.Init().ok(), "U85 init");
-  Expect(driver.Run(MakeJob(0x20007000u, 0x20000118u), nullptr).ok(), "U85 job");
+  EXPECT_TRUE(driver.Init().ok()) << "U85 init";
+  EXPECT_TRUE(driver.Run(MakeJob(0x20007000u, 0x20000118u), nullptr).ok()) << "U85 job";
   auto& at = npu.regs_at_start;
-  Expect(at.count(mmio::u85::kAxiSram) == 1 && at.count(mmio::u85::kAxiExt) == 1, "U85 AXI_SRAM/AXI_EXT set");
+  EXPECT_TRUE(at.count(mmio::u85::kAxiSram) == 1 && at.count(mmio::u85::kAxiExt) == 1) << "U85 AXI_SRAM/AXI_EXT set";
   // Region 2 (the fast scratch of Vela's Dedicated_Sram modes) is the NPU's
   // SRAM: its REGIONCFG entry names a MEM_ATTR set whose AXI port (bit 2) is
   // SRAM (0); the weights (region 0) go out on the external port.
@@ -147,55 +134,55 @@ void TestU85Layout() {
     const uint32_t set = (at[mmio::kRegioncfg] >> mmio::RegioncfgShift(region)) & 3u;
     return (at[mmio::u85::kMemAttr0 + 4u * set] >> 2) & 1u;
   };
-  Expect(port_of(2) == 0 && port_of(0) == 1, "U85 region 2 on the SRAM port, region 0 on EXT");
-  Expect(at[mmio::BasepLow(2)] == uint32_t(Address(fast)), "U85 BASEP2 is the fast scratch");
-  Expect((at[mmio::u85::kPmuBase + mmio::pmu::kPmcntenset] & mmio::pmu::kCycleCounterBit) != 0, "U85 PMU block");
+  EXPECT_TRUE(port_of(2) == 0 && port_of(0) == 1) << "U85 region 2 on the SRAM port, region 0 on EXT";
+  EXPECT_TRUE(at[mmio::BasepLow(2)] == uint32_t(Address(fast))) << "U85 BASEP2 is the fast scratch";
+  EXPECT_TRUE((at[mmio::u85::kPmuBase + mmio::pmu::kPmcntenset] & mmio::pmu::kCycleCounterBit) != 0) << "U85 PMU block";
 }
 
-void TestMismatch() {
+TEST(DriverSequence, Mismatch) {
   FakeNpu npu;
   PollHooks hooks(npu);
   Driver driver(npu, hooks);
   hooks.set_driver(&driver);
-  Expect(driver.Init().ok(), "init");
+  EXPECT_TRUE(driver.Init().ok()) << "init";
   ExpectError(driver.Run(MakeJob(0x20007000u, 0x20000118u), nullptr), ErrorCode::kNpuUnsupported,
               "NPU mismatch: the model was compiled for Ethos-U85-256 (arch 2.0.0, CONFIG 0x20000118), "
               "this NPU is Ethos-U55-128 (arch 1.0.6, CONFIG 0x00001807)",
               "configuration mismatch");
-  Expect(npu.starts == 0, "a mismatched job never starts");
+  EXPECT_TRUE(npu.starts == 0) << "a mismatched job never starts";
   // Same product, other MACs; and an older architecture revision.
-  Expect(!driver.Run(MakeJob(0x10066001u, 0x00001808u), nullptr).ok(), "MAC count mismatch");
-  Expect(!driver.Run(MakeJob(0x10176001u, 0x00001807u), nullptr).ok(), "newer compiled arch than hardware");
-  Expect(driver.Run(MakeJob(0x10056001u, 0x00001807u), nullptr).ok(), "older compiled patch runs");
+  EXPECT_TRUE(!driver.Run(MakeJob(0x10066001u, 0x00001808u), nullptr).ok()) << "MAC count mismatch";
+  EXPECT_TRUE(!driver.Run(MakeJob(0x10176001u, 0x00001807u), nullptr).ok()) << "newer compiled arch than hardware";
+  EXPECT_TRUE(driver.Run(MakeJob(0x10056001u, 0x00001807u), nullptr).ok()) << "older compiled patch runs";
 }
 
-void TestFaults() {
+TEST(DriverSequence, Faults) {
   FakeNpu npu;
   npu.end_status = mmio::status::kBusStatus | mmio::status::kCmdParseError;
   npu.end_qread = 20;
   PollHooks hooks(npu);
   Driver driver(npu, hooks);
   hooks.set_driver(&driver);
-  Expect(driver.Init().ok(), "init");
+  EXPECT_TRUE(driver.Init().ok()) << "init";
   const int resets = npu.resets;
   // Both faults named; the bus error gives the code.
   ExpectError(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr), ErrorCode::kNpuBusError,
               "NPU fault: bus error (an access outside the memory the NPU can reach), command stream parse "
               "error (STATUS 0x00000016, QREAD 20)",
               "fault names");
-  Expect(npu.resets == resets + 1, "reset after a fault");
+  EXPECT_TRUE(npu.resets == resets + 1) << "reset after a fault";
   npu.end_status = mmio::status::kCmdParseError;
   ExpectError(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr), ErrorCode::kNpuCommandStream,
               "NPU fault: command stream parse error (STATUS 0x00000012, QREAD 20)", "parse error alone");
   npu.end_status = mmio::status::kEccFault;
-  Expect(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr).code() == ErrorCode::kNpuFault, "ECC fault");
+  EXPECT_TRUE(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr).code() == ErrorCode::kNpuFault) << "ECC fault";
   npu.end_status = 0;
   ExpectError(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr), ErrorCode::kNpuFault,
               "NPU stopped before the end of its command stream (STATUS 0x00000002, QREAD 20)",
               "no end, no fault");
 }
 
-void TestTimeout() {
+TEST(DriverSequence, Timeout) {
   FakeNpu npu;
   npu.never_complete = true;
   PollHooks hooks(npu);
@@ -203,25 +190,11 @@ void TestTimeout() {
   config.job_timeout_ms = 50;
   Driver driver(npu, hooks, config);
   hooks.set_driver(&driver);
-  Expect(driver.Init().ok(), "init");
+  EXPECT_TRUE(driver.Init().ok()) << "init";
   ExpectError(driver.Run(MakeJob(0x10066001u, 0x00001807u), nullptr), ErrorCode::kNpuTimeout,
               "NPU did not complete within 50 ms (STATUS 0x00000001, QREAD 0)", "timeout");
-  Expect(hooks.polls >= 50 && hooks.polls <= 52, "timeout after ~50 polls");
-  Expect(driver.initialized(), "reset after timeout leaves the driver usable");
+  EXPECT_TRUE(hooks.polls >= 50 && hooks.polls <= 52) << "timeout after ~50 polls";
+  EXPECT_TRUE(driver.initialized()) << "reset after timeout leaves the driver usable";
 }
 
 }  // namespace
-
-int main() {
-  TestInitRequestsSecurePrivileged();
-  TestNothingAtTheAddress();
-  TestProtectionMismatch();
-  TestResetTimeout();
-  TestJobSequence();
-  TestU85Layout();
-  TestMismatch();
-  TestFaults();
-  TestTimeout();
-  if (failures == 0) std::printf("PASS\n");
-  return failures == 0 ? 0 : 1;
-}

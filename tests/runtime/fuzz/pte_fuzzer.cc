@@ -35,8 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ethosu_sdk::runner::TensorFile tensors;
   (void)ethosu_sdk::runner::TensorFile::Parse(g_input, size, &tensors);
 
-  Program program;
-  if (!Program::Load(g_input, size, &program).ok()) return 0;
+  const auto loaded = Program::Load(g_input, size);
+  if (!loaded.ok()) return 0;
+  const Program& program = *loaded;
   size_t sizes[kMaxPlannedBuffers];
   size_t count = 0;
   if (!Method::PlannedBufferSizes(program, "forward", sizes, kMaxPlannedBuffers, &count).ok()) {
@@ -57,9 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   memory.planned = {planned, count};
   Registries registries;
   registries.operators = ethosu_sdk::kernels::Registry();
-  Method method;
-  if (!Method::Load(program, "forward", registries, memory, &method).ok()) return 0;
-  method.SetInstructionBudget(10000);
-  (void)method.Execute();
+  auto method = Method::Load(program, "forward", registries, memory);
+  if (!method.ok()) return 0;
+  method->SetInstructionBudget(10000);
+  (void)method->Execute();
   return 0;
 }
