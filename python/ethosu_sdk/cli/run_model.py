@@ -239,7 +239,12 @@ def main(argv: list[str]) -> int:
 
     status, output = simulate.run(command, FLAGS.timeout, echo=echo)
     wall = time.monotonic() - started
-    run = protocol.parse(output)
+    try:
+        run = protocol.parse(output)
+    except protocol.ProtocolError as bad:
+        print(f"run_model: error: the firmware's console output is not a well-formed run ({bad}); the console "
+              "lines above show where it went wrong", file=sys.stderr)
+        return 2
     verdict = model_run.check_outputs(run, expected)
     figures: list[tuple[str, str]] = [("board", where), ("simulation wall time", f"{wall:.1f} s")]
     # Scores per class: one row of a [1, classes] (or [classes]) output; a

@@ -148,15 +148,31 @@ class Board:
         return [self.find_simulator(options.simulator), *self.arguments(options)]
 
 
+# The console: QEMU's stdout, blocking, so a firmware that prints faster
+# than the runner reads waits instead of losing bytes. Semihosting writes
+# (newlib's stdout is the ":tt" file) go straight to QEMU's file descriptor
+# 1 with write(2). QEMU's "stdio" chardev (what -nographic gives the UART)
+# makes that descriptor non-blocking, and then every write the full 64 KiB
+# pipe refuses is dropped (the firmware only sees a failed write). So no
+# stdio chardev: the UART writes to a file chardev on /dev/stdout, a second
+# open of the same pipe whose own non-blocking flag leaves descriptor 1
+# alone, and the UART already waits for its chardev (its TX-full flag).
+# The runner's README says why this and not a file or a memory region.
+CONSOLE_ARGUMENTS = (
+    "-display", "none",
+    "-monitor", "none",
+    "-serial", "file:/dev/stdout",
+    "-semihosting-config", "enable=on,target=native",
+)
+
+
 def _qemu_an547_arguments(options: RunOptions) -> list[str]:
     # -icount shift=0,sleep=off: one virtual nanosecond per instruction and no
     # real time leaking in, so the board's timer counts instructions and every
     # run is deterministic.
     args = [
         "-M", "mps3-an547",
-        "-nographic",
-        "-monitor", "none",
-        "-semihosting-config", "enable=on,target=native",
+        *CONSOLE_ARGUMENTS,
         "-icount", "shift=0,sleep=off",
     ]
     library = options.npu_library or default_npu_library()
