@@ -290,6 +290,11 @@ def main(argv: list[str]) -> int:
         figures.append(("firmware text / data / bss (bytes)", f"{_count(sizes.text)} / {_count(sizes.data)} / {_count(sizes.bss)}"))
     result = "PASS" if verdict.passed else "FAIL"
     say(f"      {result}: {verdict.reason}")
+    # A program built with verify = "warn" although the functional model
+    # could not check it: the run says so beside its verdict.
+    for line in (_load_any_json(FLAGS.verification).get("not_modelled") or [] if FLAGS.verification else []):
+        say(f"      NOT VERIFIED: {line}")
+        figures.append(("not verified at build time", line))
 
     report = html_report.Report(
         title=f"{summary.get('model', FLAGS.name)} on {board.name} ({target})",
