@@ -8,6 +8,9 @@ from torch import nn
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("out", None, "Where to write the .pt2.", required=True)
+flags.DEFINE_bool("with_constants", False,
+                  "Export WithConstants, whose example inputs hold a float, a list, an int and None beside the "
+                  "tensor (torch.export bakes them in).")
 
 
 class Residual(nn.Module):
@@ -24,11 +27,28 @@ class Residual(nn.Module):
         return self.fc(y.mean(dim=(2, 3)))
 
 
+class WithConstants(nn.Module):
+    """Non-tensor inputs, as ExecuTorch's operator tests pass them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(1, 8, 3, padding=1)
+
+    def forward(self, x: torch.Tensor, alpha: float, dims: list[int], shift: int,
+                mask: torch.Tensor | None) -> torch.Tensor:
+        assert mask is None
+        return torch.relu(self.conv(x) * alpha + shift).mean(dim=dims)
+
+
 def main(argv: list[str]) -> None:
     del argv
     torch.manual_seed(7)
-    model = Residual().eval()
-    program = torch.export.export(model, (torch.randn(1, 1, 16, 16),))
+    if FLAGS.with_constants:
+        model: nn.Module = WithConstants().eval()
+        inputs: tuple = (torch.randn(1, 1, 16, 16), 0.5, [2, 3], 1, None)
+    else:
+        model, inputs = Residual().eval(), (torch.randn(1, 1, 16, 16),)
+    program = torch.export.export(model, inputs)
     torch.export.save(program, FLAGS.out)
 
 

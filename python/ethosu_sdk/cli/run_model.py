@@ -242,7 +242,12 @@ def main(argv: list[str]) -> int:
 
     status, output = simulate.run(command, FLAGS.timeout, echo=echo)
     wall = time.monotonic() - started
-    run = protocol.parse(output)
+    try:
+        run = protocol.parse(output)
+    except protocol.ProtocolError as bad:
+        print(f"run_model: error: the firmware's console output is not a well-formed run ({bad}); the console "
+              "lines above show where it went wrong", file=sys.stderr)
+        return 2
     verdict = model_run.check_outputs(run, expected)
     figures: list[tuple[str, str]] = [("board", where), ("simulation wall time", f"{wall:.1f} s")]
     # Scores per class: one row of a [1, classes] (or [classes]) output; a
@@ -288,6 +293,11 @@ def main(argv: list[str]) -> int:
         figures.append(("firmware text / data / bss (bytes)", f"{_count(sizes.text)} / {_count(sizes.data)} / {_count(sizes.bss)}"))
     result = "PASS" if verdict.passed else "FAIL"
     say(f"      {result}: {verdict.reason}")
+    # A program built with verify = "warn" although the functional model
+    # could not check it: the run says so beside its verdict.
+    for line in (_load_any_json(FLAGS.verification).get("not_modelled") or [] if FLAGS.verification else []):
+        say(f"      NOT VERIFIED: {line}")
+        figures.append(("not verified at build time", line))
 
     report = html_report.Report(
         title=f"{summary.get('model', FLAGS.name)} on {board.name} ({target})",

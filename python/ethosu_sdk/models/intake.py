@@ -2,7 +2,7 @@
 `torch.export`ed program.
 
 - `path/to/model.py` defines `ModelUnderTest` (an `nn.Module` instance) and
-  `ModelInputs` (a tuple of example input tensors), as ExecuTorch's
+  `ModelInputs` (a tuple of example inputs), as ExecuTorch's
   `aot_arm_compiler.py --model_name=FILE.py` expects. The file runs with
   torch's global RNG seeded, so weights it initialises randomly are the same
   on every build, and with its own directory first on `sys.path`, so it can
@@ -10,6 +10,10 @@
 - `path/to/program.pt2` is a float program saved with `torch.export.save`
   (with its example inputs, which `torch.export` keeps): it is quantized and
   lowered here like any other model.
+
+Example inputs may hold values besides tensors (ints, floats, None, lists,
+as ExecuTorch's own operator tests pass them): `bake_constants` makes them
+constants of the model, as `torch.export` does, and the tensors its inputs.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from typing import Any
 
 import torch
 from torch import nn
+from torch.utils import _pytree as pytree
+
 from ethosu_sdk.errors import SdkError
 
 MODEL_FILE_SUFFIXES = (".py", ".pt2")
@@ -42,11 +48,48 @@ def describe(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
-def _inputs_tuple(value: Any, where: str) -> tuple[torch.Tensor, ...]:
+def has_tensor(inputs: tuple[Any, ...]) -> bool:
+    """Whether any example input (or anything nested in one) is a tensor."""
+    leaves, _ = pytree.tree_flatten(inputs)
+    return any(isinstance(leaf, torch.Tensor) for leaf in leaves)
+
+
+def _inputs_tuple(value: Any, where: str) -> tuple[Any, ...]:
     inputs = tuple(value) if isinstance(value, (tuple, list)) else (value,)
-    if not inputs or not all(isinstance(x, torch.Tensor) for x in inputs):
+    if not inputs or not has_tensor(inputs):
         raise ModelFileError(f"{where} is {describe(value)}; it must be a tuple of example input tensors")
     return inputs
+
+
+class _WithConstants(nn.Module):
+    """A model whose example inputs hold values besides tensors (ints,
+    floats, None, lists, ...): those are baked in as constants, as
+    torch.export specialises them, and the tensors alone are its inputs."""
+
+    def __init__(self, inner: nn.Module, inputs: tuple[Any, ...]) -> None:
+        super().__init__()
+        self.inner = inner
+        leaves, self._spec = pytree.tree_flatten(inputs)
+        self._tensor_at = [i for i, leaf in enumerate(leaves) if isinstance(leaf, torch.Tensor)]
+        self._leaves = [None if isinstance(leaf, torch.Tensor) else leaf for leaf in leaves]
+
+    def forward(self, *tensors: torch.Tensor) -> Any:
+        leaves = list(self._leaves)
+        for position, tensor in zip(self._tensor_at, tensors):
+            leaves[position] = tensor
+        return self.inner(*pytree.tree_unflatten(leaves, self._spec))
+
+
+def bake_constants(module: nn.Module, inputs: tuple[Any, ...]) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """(module, inputs) with tensors only: unchanged when every input is a
+    tensor; otherwise the non-tensor values become constants of a wrapper
+    and the tensors (flattened out of lists and tuples) its inputs."""
+    if all(isinstance(x, torch.Tensor) for x in inputs):
+        return module, tuple(inputs)
+    leaves, _ = pytree.tree_flatten(inputs)
+    wrapper = _WithConstants(module, inputs)
+    wrapper.training = module.training  # an exported module refuses train()
+    return wrapper, tuple(leaf for leaf in leaves if isinstance(leaf, torch.Tensor))
 
 
 def _check_readable(path: str) -> None:
@@ -54,7 +97,7 @@ def _check_readable(path: str) -> None:
         raise ModelFileError(f"model file {path!r} does not exist")
 
 
-def load_python_file(path: str, seed: int) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+def load_python_file(path: str, seed: int) -> tuple[nn.Module, tuple[Any, ...]]:
     """Runs a model file and returns its (ModelUnderTest, ModelInputs).
 
     Exceptions raised by the file's own code propagate unchanged: the caller
@@ -89,7 +132,7 @@ def load_python_file(path: str, seed: int) -> tuple[nn.Module, tuple[torch.Tenso
     return model, _inputs_tuple(module.ModelInputs, f"{path}: ModelInputs")
 
 
-def load_exported_program(path: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+def load_exported_program(path: str) -> tuple[nn.Module, tuple[Any, ...]]:
     """A `torch.export.save`d program as a module and its example inputs."""
     _check_readable(path)
     try:

@@ -101,7 +101,7 @@ def _load_reference(reference: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]
         raise UnknownModelError(f"{reference} returned {intake.describe(result)}; {usage}")
     model, inputs = result
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
-    if not inputs or not all(isinstance(x, torch.Tensor) for x in inputs):
+    if not inputs or not intake.has_tensor(inputs):
         raise UnknownModelError(f"{reference} returned example inputs {intake.describe(inputs)}; {usage}")
     return model, inputs
 
@@ -148,4 +148,5 @@ def load_model(name: str, seed: int = 0, state_dict_path: Optional[str] = None) 
     else:
         module.eval()
     module.requires_grad_(False)
+    module, inputs = intake.bake_constants(module, inputs)
     return LoadedModel(name=name, module=module, example_inputs=inputs)

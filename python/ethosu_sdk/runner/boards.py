@@ -154,6 +154,28 @@ class Board:
         return [self.find_simulator(options.simulator), *self.arguments(options)]
 
 
+# The console: QEMU's stdout, blocking, so a firmware that prints faster
+# than the runner reads waits instead of losing bytes. Semihosting writes
+# (newlib's stdout is the ":tt" file) go straight to QEMU's file descriptor
+# 1 with write(2). QEMU's "stdio" chardev (what -nographic gives the UART)
+# makes that descriptor non-blocking, and then every write the full 64 KiB
+# pipe refuses is dropped (the firmware only sees a failed write). So no
+# stdio chardev: the UART writes to a file chardev on /dev/stdout, a second
+# open of the same pipe whose own non-blocking flag leaves descriptor 1
+# alone, and the UART already waits for its chardev (its TX-full flag).
+# The runner's README says why this and not a file or a memory region.
+CONSOLE_ARGUMENTS = (
+    "-display", "none",
+    "-monitor", "none",
+    "-serial", "file:/dev/stdout",
+    "-semihosting-config", "enable=on,target=native",
+    # The Ethos-U device says why a job faulted (an NPU feature the
+    # functional model lacks, a bus error) as a guest error, which QEMU
+    # drops unless asked: the driver alone can only name the STATUS bits.
+    "-d", "guest_errors",
+)
+
+
 def _qemu_arguments(machine: str, default_npu: Npu) -> Callable[[RunOptions], list[str]]:
     """QEMU's flags for `machine`, its Ethos-U device configured as the
     firmware's NPU (default: the board's own)."""
@@ -163,9 +185,7 @@ def _qemu_arguments(machine: str, default_npu: Npu) -> Callable[[RunOptions], li
         # every run is deterministic.
         args = [
             "-M", machine,
-            "-nographic",
-            "-monitor", "none",
-            "-semihosting-config", "enable=on,target=native",
+            *CONSOLE_ARGUMENTS,
             "-icount", "shift=0,sleep=off",
         ]
         library = options.npu_library or default_npu_library()

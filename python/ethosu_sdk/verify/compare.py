@@ -6,9 +6,10 @@ layer's last NPU operation); consecutive layers that produce
 the same tensor (U55 splits wide convolutions by depth) form one layer.
 A layer of one operation that wrote the whole tensor is compared as written.
 Otherwise (stripes, depth slices, a transpose done in many passes) the
-layer's writes are placed by address into the tensor's arena placement from
-Vela's debug database, and the tensor is read back in its layout (NHWC or
-NHCWB16). Either way, the result is compared element by element with the
+layer's writes are placed by address, byte by byte, into the tensor's arena
+placement from Vela's debug database (an int32 tensor Vela copies as int16
+halves is read back whole), and the tensor is read back in its layout (NHWC
+or NHCWB16). Either way, the result is compared element by element with the
 TOSA reference model's tensor of the same name.
 """
 
@@ -22,6 +23,7 @@ from ethosu_sdk.verify.layer_trace import CHAIN_BUFFER, TracedOperation
 from ethosu_sdk.verify.vela_debug_db import Layer, TensorPlacement
 
 _ELEMENT_BYTES = {"Int8": 1, "UInt8": 1, "Int16": 2, "Int32": 4}
+_MEMORY_TYPES = {"Int8": "<i1", "UInt8": "<u1", "Int16": "<i2", "Int32": "<i4"}
 
 # Why a layer is checked through its readers instead of compared (the
 # table here and verify.py's report).
@@ -111,6 +113,18 @@ def _squeezed(shape: Tuple[int, ...]) -> Tuple[int, ...]:
     return tuple(dims)
 
 
+def _written_width(op: TracedOperation, element_bytes: int) -> int:
+    """Bytes per element an operation wrote: its channel stride where that
+    is narrower than the tensor's element (a copy in halves), else the
+    tensor's element size (strides are wider in a transpose, negative in a
+    reverse)."""
+    if op.offsets.ndim == 3 and op.offsets.shape[2] > 1:
+        step = int(op.offsets[0, 0, 1]) - int(op.offsets[0, 0, 0])
+        if 0 < step < element_bytes:
+            return step
+    return element_bytes
+
+
 def _from_memory(ops: List[TracedOperation], shape: Tuple[int, ...],
                  placement: Optional[TensorPlacement]) -> Union[np.ndarray, str]:
     if placement is None:
@@ -120,14 +134,23 @@ def _from_memory(ops: List[TracedOperation], shape: Tuple[int, ...],
         return f"element type {placement.dtype} not understood"
     if any(op.region == CHAIN_BUFFER for op in ops):
         return "written in pieces through the chain buffer"
-    values = np.zeros(placement.size // size, np.int64)
-    written = np.zeros(values.shape, bool)
+    # A byte image of the placement: an operation may write narrower
+    # elements than the tensor's (Vela copies an int32 tensor as int16
+    # halves), so each write lands byte by byte, little-endian.
+    count = placement.size // size
+    memory = np.zeros(count * size, np.uint8)
+    written_bytes = np.zeros(memory.shape, bool)
     for op in ops:  # in command order: a later write wins
+        width = _written_width(op, size)
         relative = op.offsets.astype(np.int64).reshape(-1) - placement.start
-        inside = (relative >= 0) & (relative < placement.size)
-        slots = relative[inside] // size
-        values[slots] = op.ofm.reshape(-1)[inside]
-        written[slots] = True
+        inside = (relative >= 0) & (relative + width <= memory.size)
+        starts = relative[inside]
+        data = op.ofm.reshape(-1)[inside].astype(np.int64)
+        for byte in range(width):
+            memory[starts + byte] = (data >> (8 * byte)) & 0xFF
+            written_bytes[starts + byte] = True
+    values = memory.view(_MEMORY_TYPES[placement.dtype]).astype(np.int64)
+    written = written_bytes.reshape(count, size).all(axis=1)
     index = _layout_indices(shape, placement.layout)
     if isinstance(index, str):
         return index

@@ -80,6 +80,9 @@ class Partition:
     layers: list[Layer] = dataclasses.field(default_factory=list)
     layers_note: Optional[str] = None  # why there is no per-layer table
     npu_log: str = ""
+    # The functional model lacks an NPU feature this payload uses: the line
+    # naming the feature and the PyTorch operator (a failure unless "warn").
+    not_modelled: Optional[str] = None
     timings: dict[str, float] = dataclasses.field(default_factory=dict)  # seconds per phase
 
     @property
@@ -102,6 +105,11 @@ class Report:
         """Every partition was verified (none skipped)."""
         return all(p.skipped is None for p in self.partitions)
 
+    @property
+    def not_modelled(self) -> list[str]:
+        """Lines for the partitions the functional model cannot run."""
+        return [p.not_modelled for p in self.partitions if p.not_modelled]
+
     def first_difference(self) -> Optional[tuple[Partition, Optional[Layer], Optional[dict[str, Any]]]]:
         for p in self.partitions:
             if p.skipped is not None or p.exact:
@@ -116,9 +124,10 @@ class Report:
         return {
             "format_version": REPORT_FORMAT_VERSION,
             "mode": mode,
-            "status": ("fail" if not self.exact else "pass" if self.complete
+            "status": ("fail" if not self.exact or (self.not_modelled and mode == "fail") else "pass" if self.complete
                        else "skipped" if all(p.skipped for p in self.partitions) else "pass (partly skipped)"),
             "summary": summary_line(self),
+            "not_modelled": self.not_modelled,
             "seconds": round(self.seconds, 3),
             "first_difference": None if first is None else {
                 "partition": first[0].index,
@@ -128,6 +137,7 @@ class Report:
             "partitions": [{
                 "index": p.index,
                 "skipped": p.skipped,
+                "not_modelled": p.not_modelled,
                 "outputs": p.outputs,
                 "layers_note": p.layers_note,
                 "seconds": {k: round(v, 3) for k, v in p.timings.items()},
@@ -186,6 +196,32 @@ def _layers(db: str, trace: str, reference: dict[str, np.ndarray], origins: dict
     return layers
 
 
+def _failing_operator(db: Optional[str], trace: Optional[str], origins_path: Optional[str]) -> str:
+    """The PyTorch operator behind the NPU operation the model refused: the
+    first layer of Vela's debug database (command stream order) past the
+    last operation the model completed (its trace)."""
+    unknown = "an operator of this partition"
+    if not (db and trace and origins_path and os.path.exists(trace)):
+        return unknown
+    try:
+        done = layer_trace.read_trace(trace)
+        layers = vela_debug_db.read_layers(db)
+        with open(origins_path) as f:
+            origins = json.load(f)
+    except (OSError, ValueError):
+        return unknown
+    last = done[-1].command_offset if done else -1
+    layer = next((layer for layer in layers if layer.command_offset > last), None)
+    if layer is None:
+        return unknown
+    # Vela may name the tensor after its TOSA source plus a suffix ("_int8").
+    key = max((name for name in origins if layer.tensor.startswith(name)), key=len, default="")
+    origin = origins.get(layer.tensor) or origins.get(key, {})
+    what = Layer(layer.tensor, layer.operator, 0, origin.get("module", ""), origin.get("module_type"),
+                 origin.get("op"), origin.get("source"))
+    return f"the PyTorch operator {what.op or '?'} of {what.name()} (Vela {layer.operator}, TOSA tensor {layer.tensor})"
+
+
 def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_run: str, work: str,
                      inject: Optional[int] = None, fast_scratch: int = 0) -> Partition:
     result = Partition(entry["index"])
@@ -222,7 +258,11 @@ def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_
         result.outputs, result.npu_log = _run_npu(npu_run, payload, inputs, outputs, work, trace, inject,
                                                      fast_scratch)
     except NotModelled as e:
-        result.skipped = f"not verified: the functional NPU model does not run this payload yet ({e})"
+        operator = _failing_operator(db, trace, os.path.join(directory, entry["origins"])
+                                     if entry.get("origins") else None)
+        result.not_modelled = (f"partition {result.index}: the functional NPU model lacks an NPU feature that "
+                               f"{operator} needs ({e}), so this program cannot be verified")
+        result.skipped = f"not verified: {result.not_modelled}"
         return result
     result.timings["npu_model"] = time.monotonic() - t
     if db and trace:
@@ -272,6 +312,9 @@ def verify(pte_path: str, directory: str, npu_run: str, inject: Optional[int] = 
 
 def summary_line(report: Report) -> str:
     """The first line of the verification's output."""
+    if report.not_modelled:
+        return ("verification FAILED: " + "; ".join(report.not_modelled) +
+                '; set verify = "warn" to build it unverified')
     checked = [p for p in report.partitions if p.skipped is None]
     skipped = [p.index for p in report.partitions if p.skipped is not None]
     note = f"; partitions {skipped} skipped (see the table)" if skipped else ""
@@ -327,19 +370,23 @@ def run(pte_path: str, directory: str, npu_run: str, mode: str, report_json: Opt
         inject: Optional[int] = None) -> tuple[int, str, bool]:
     """Verifies and writes the JSON report. Returns (exit status for `mode`:
     1 only on a difference with "fail"; the summary line and the table;
-    whether everything was verified and bit-exact). A partition that cannot
-    be verified (inputs unknown, an operation the NPU model lacks) is
-    reported as skipped, not as a failure."""
+    whether everything was verified and bit-exact). A partition whose
+    payload uses an NPU feature the functional model lacks fails with "fail"
+    (the line names the feature and the PyTorch operator): a program no one
+    checked must not ship by default. One whose inputs cannot be rebuilt is
+    reported as skipped."""
     if mode not in MODES:
         raise ValueError(f"verify mode must be one of {MODES}, got {mode!r}")
     if mode == "off":
         return 0, "verification off", True
     report = verify(pte_path, directory, npu_run, inject)
     text = format_report(report)
-    if not report.exact and mode == "warn":
+    if (not report.exact or report.not_modelled) and mode == "warn":
         text = text.replace("verification FAILED", 'verification WARNING (verify = "warn")', 1)
+        text = text.replace('; set verify = "warn" to build it unverified', "", 1)
     if report_json:
         with open(report_json, "w") as f:
             json.dump(report.as_json(mode), f, indent=1, sort_keys=True)
             f.write("\n")
-    return (1 if (not report.exact and mode == "fail") else 0), text, report.exact and report.complete
+    failed = (not report.exact or bool(report.not_modelled)) and mode == "fail"
+    return (1 if failed else 0), text, report.exact and report.complete

@@ -1,0 +1,20 @@
+"""The firmware of a program the functional model cannot run (x > y on an
+Ethos-U85, built with verify = "warn") fails on QEMU, and the console names
+the real cause, the unsupported elementwise mode, not only the driver's
+"command stream parse error"."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+RUNNER = "python/ethosu_sdk/runner/run_firmware"
+ELF = "tests/verify/greater_u85_firmware.elf"
+
+
+def test_device_names_the_missing_feature() -> None:
+    result = subprocess.run([RUNNER, f"--elf={ELF}", "--npu=ethos-u85-256", "--timeout=120"],
+                            capture_output=True, text=True, timeout=300, check=False)
+    console = result.stdout + result.stderr
+    assert result.returncode != 0, console
+    assert re.search(r"not supported by the model: .*elementwise mode 19 not supported", console), console
