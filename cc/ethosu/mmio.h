@@ -2,7 +2,7 @@
 // writes, and what a device model must answer. Offsets and fields are public
 // facts (Vela's ethos_u55_regs.py and regor's ethos_u85_interface.hpp); the
 // firmware driver (cc/drivers/ethosu) and the QEMU device core
-// (cc/npu/device) both use this one table.
+// (sim/device) both use this one table.
 //
 // The block from ID to BASEP is the same on U55, U65 and U85. They differ in
 // the bus-configuration registers (U55/U65: AXI_LIMIT0-3; U85: memory

@@ -1,4 +1,4 @@
-// The register-level driver against the real device core (cc/npu/device,
+// The register-level driver against the real device core (sim/device,
 // through its C ABI): a whole Vela payload run through registers must give
 // outputs byte-identical to the functional model run directly; a
 // configuration mismatch, a corrupt stream, an access outside the NPU's
@@ -15,8 +15,8 @@
 #include "cc/backends/ethosu/driver_npu.h"
 #include "cc/drivers/ethosu/driver.h"
 #include "tests/ethosu_driver/device_host.h"
-#include "cc/npu_host/payload_harness.h"
-#include "tests/npu_device/payload_file.h"
+#include "sim/host/payload_harness.h"
+#include "sim/tests/device/payload_file.h"
 
 namespace {
 

@@ -3,7 +3,7 @@ same bytes as the host runner calling the functional model directly:
 MobileNetV2 for ethos-u85-256 and ethos-u55-128, through the whole .pte
 (CPU quantize on the Cortex-M55, NPU delegate, CPU dequantize), compared bit
 for bit. Host bit-exactness against the TOSA reference model is
-//tests/npu:u85_mobilenet_v2 / u55_mobilenet_v2."""
+//sim/tests/npu:u85_mobilenet_v2 / u55_mobilenet_v2."""
 
 from __future__ import annotations
 

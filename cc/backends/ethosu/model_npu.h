@@ -1,10 +1,10 @@
-// The NPU interface on the host: the functional model (cc/npu) executes the
+// The NPU interface on the host: the functional model (sim/npu) executes the
 // command stream directly on the region memory. Host runner and tests only;
 // firmware uses the register-level driver (driver_npu.h).
 #pragma once
 
 #include "cc/backends/ethosu/npu_interface.h"
-#include "cc/npu/driver.h"
+#include "sim/npu/driver.h"
 
 namespace ethosu_sdk::backends::ethosu {
 
