@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "cc/ethosu/region.h"
+
 namespace ethosu_sdk::ethosu::mmio {
 
 // ---- Common to every Ethos-U --------------------------------------------
@@ -29,10 +31,10 @@ constexpr uint32_t kQsize = 0x020;    // command stream length in bytes
 constexpr uint32_t kProt = 0x024;
 constexpr uint32_t kConfig = 0x028;
 constexpr uint32_t kRegioncfg = 0x03C;
-// BASEPn: the base address of region n as a 64-bit pair (low word at
-// kBasep0 + 8 * n, high word 4 bytes above).
+// BASEPn: the base address of region n (cc/ethosu/region.h) as a 64-bit
+// pair (low word at kBasep0 + 8 * n, high word 4 bytes above).
 constexpr uint32_t kBasep0 = 0x080;
-constexpr int kNumRegions = 8;
+using ::ethosu_sdk::ethosu::kNumRegions;
 constexpr uint32_t BasepLow(int region) { return kBasep0 + 8u * uint32_t(region); }
 constexpr uint32_t BasepHigh(int region) { return BasepLow(region) + 4u; }
 

@@ -137,7 +137,7 @@ bool Device::WriteBusConfig(uint32_t offset, uint32_t value) {
                            : mmio::u85::kNumMemAttrs + (offset == mmio::u85::kAxiExt ? 1 : 0);
     bus_config_[index] = value & (attr ? kU85MemAttrBits : kU85AxiPortBits);
   } else {
-    const bool u65 = identity_.npu.arch == npu::Architecture::kEthosU65;
+    const bool u65 = identity_.npu.product == ethosu::Product::kEthosU65;
     bus_config_[(offset - mmio::u55::kAxiLimit0) / 4] =
         value & (u65 ? kU65AxiLimitBits : kU55AxiLimitBits);
   }

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "cc/ethosu/mmio.h"
+#include "cc/ethosu/product.h"
 #include "sim/npu/configs.h"
 
 namespace ethosu_sdk::npu_device {
@@ -14,9 +15,8 @@ namespace mmio = ethosu::mmio;
 // accelerator tables (ethos_u85.cpp); cores follow npu::ConfigCores and
 // SHRAM sizes npu::U55ShramBanks.
 struct Variant {
-  const char* product;
+  ethosu::Product product;
   int macs;               // whole NPU
-  npu::Architecture arch;
   int model_macs;         // NpuConfig::macs (U65: per core, as the payload parser sets it)
   int cores;
   int axi_sram_log2;      // U85
@@ -24,17 +24,17 @@ struct Variant {
 };
 
 constexpr Variant kVariants[] = {
-    {"ethos-u55", 32, npu::Architecture::kEthosU55, 32, 1, 0, 0},
-    {"ethos-u55", 64, npu::Architecture::kEthosU55, 64, 1, 0, 0},
-    {"ethos-u55", 128, npu::Architecture::kEthosU55, 128, 1, 0, 0},
-    {"ethos-u55", 256, npu::Architecture::kEthosU55, 256, 1, 0, 0},
-    {"ethos-u65", 256, npu::Architecture::kEthosU65, 256, 1, 0, 0},
-    {"ethos-u65", 512, npu::Architecture::kEthosU65, 256, 2, 0, 0},
-    {"ethos-u85", 128, npu::Architecture::kEthosU85, 128, 1, 1, 0},
-    {"ethos-u85", 256, npu::Architecture::kEthosU85, 256, 1, 1, 0},
-    {"ethos-u85", 512, npu::Architecture::kEthosU85, 512, 2, 1, 0},
-    {"ethos-u85", 1024, npu::Architecture::kEthosU85, 1024, 4, 1, 1},
-    {"ethos-u85", 2048, npu::Architecture::kEthosU85, 2048, 4, 2, 1},
+    {ethosu::Product::kEthosU55, 32, 32, 1, 0, 0},
+    {ethosu::Product::kEthosU55, 64, 64, 1, 0, 0},
+    {ethosu::Product::kEthosU55, 128, 128, 1, 0, 0},
+    {ethosu::Product::kEthosU55, 256, 256, 1, 0, 0},
+    {ethosu::Product::kEthosU65, 256, 256, 1, 0, 0},
+    {ethosu::Product::kEthosU65, 512, 256, 2, 0, 0},
+    {ethosu::Product::kEthosU85, 128, 128, 1, 1, 0},
+    {ethosu::Product::kEthosU85, 256, 256, 1, 1, 0},
+    {ethosu::Product::kEthosU85, 512, 512, 2, 1, 0},
+    {ethosu::Product::kEthosU85, 1024, 1024, 4, 1, 1},
+    {ethosu::Product::kEthosU85, 2048, 2048, 4, 2, 1},
 };
 
 uint32_t Log2(uint32_t value) {
@@ -90,13 +90,13 @@ uint32_t ConfigU85(const Variant& v) {
 bool LookupIdentity(const char* product, int macs, Identity* out) {
   if (product == nullptr || out == nullptr) return false;
   for (const Variant& v : kVariants) {
-    if (v.macs != macs || strcmp(v.product, product) != 0) continue;
+    if (v.macs != macs || strcmp(ethosu::ProductName(v.product), product) != 0) continue;
     Identity id;
-    id.npu.arch = v.arch;
+    id.npu.product = v.product;
     id.npu.macs = v.model_macs;
     id.npu.cores = v.cores;
     id.macs = v.macs;
-    id.u85 = v.arch == npu::Architecture::kEthosU85;
+    id.u85 = v.product == ethosu::Product::kEthosU85;
     if (id.u85) {
       id.id = IdU85();
       id.config = ConfigU85(v);
@@ -104,7 +104,7 @@ bool LookupIdentity(const char* product, int macs, Identity* out) {
       id.pmu_base = mmio::u85::kPmuBase;
       id.event_counters = mmio::u85::kNumEventCounters;
     } else {
-      const bool u65 = v.arch == npu::Architecture::kEthosU65;
+      const bool u65 = v.product == ethosu::Product::kEthosU65;
       id.id = IdU55();
       id.config = ConfigU55(v, u65 ? mmio::config::kProductU65 : mmio::config::kProductU55);
       id.window_bytes = mmio::u55::kWindowBytes;

@@ -8,12 +8,12 @@
 
 #include <cstdint>
 
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 
 namespace ethosu_sdk::npu_device {
 
 struct Identity {
-  npu::NpuConfig npu;         // what RunCommandStream is told
+  ethosu::NpuConfig npu;         // what RunCommandStream is told
   int macs = 0;               // MACs per cycle of the whole NPU (all cores)
   bool u85 = false;           // register layout: U85 (else U55/U65)
   uint32_t id = 0;            // ID register

@@ -22,7 +22,7 @@ JobResult BusFault(const esdk_npu_host& host, Status why) {
 // to nothing stays unbound: any access to it is a bus error.
 struct Bindings {
   const uint32_t* words = nullptr;
-  npu::Region regions[npu::kNumRegions];
+  ethosu::Region regions[ethosu::kNumRegions];
 };
 
 Status Bind(const JobRequest& request, const esdk_npu_host& host, Bindings* out) {
@@ -49,12 +49,10 @@ Status Bind(const JobRequest& request, const esdk_npu_host& host, Bindings* out)
                          (unsigned long long)request.qbase);
   }
   out->words = reinterpret_cast<const uint32_t*>(memory.host);
-  for (int n = 0; n < npu::kNumRegions; ++n) {
+  for (int n = 0; n < ethosu::kNumRegions; ++n) {
     esdk_npu_memory region{};
     if (host.map(host.opaque, request.basep[n], &region) != 0 || region.host == nullptr) continue;
-    out->regions[n].read = region.host;
-    out->regions[n].write = region.writable ? region.host : nullptr;
-    out->regions[n].size = size_t(region.size);
+    out->regions[n] = {region.host, size_t(region.size), region.writable != 0};
   }
   return Status::Ok();
 }
@@ -63,11 +61,11 @@ Status Bind(const JobRequest& request, const esdk_npu_host& host, Bindings* out)
 // (the model does not say which bytes it wrote), each range once.
 void ReportWritten(const JobRequest& request, const Bindings& b, const esdk_npu_host& host) {
   if (host.written == nullptr) return;
-  for (int n = 0; n < npu::kNumRegions; ++n) {
-    if (b.regions[n].write == nullptr || b.regions[n].size == 0) continue;
+  for (int n = 0; n < ethosu::kNumRegions; ++n) {
+    if (!b.regions[n].writable || b.regions[n].size == 0) continue;
     bool seen = false;
     for (int m = 0; m < n; ++m) {
-      seen = seen || (b.regions[m].write != nullptr && request.basep[m] == request.basep[n] &&
+      seen = seen || (b.regions[m].writable && request.basep[m] == request.basep[n] &&
                       b.regions[m].size == b.regions[n].size);
     }
     if (!seen) host.written(host.opaque, request.basep[n], b.regions[n].size);

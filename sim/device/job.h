@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "sim/device/device_abi.h"
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 #include "cc/core/status.h"
 
 namespace ethosu_sdk::npu_device {
@@ -25,10 +25,10 @@ struct JobLimits {
 };
 
 struct JobRequest {
-  npu::NpuConfig npu;
+  ethosu::NpuConfig npu;
   uint64_t qbase = 0;
   uint32_t qsize = 0;
-  uint64_t basep[npu::kNumRegions] = {};
+  uint64_t basep[ethosu::kNumRegions] = {};
   npu::Workspace workspace;
   JobLimits limits;
 };

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 
 namespace ethosu_sdk::npu_device {
 

@@ -83,13 +83,16 @@ Status PayloadHarness::Run(npu::RunStats* stats) const {
 
 Status PayloadHarness::RunStream(npu::RunStats* stats, WeightsBinding weights) {
   if (payload_ == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "harness: no payload bound");
-  npu::Region regions[npu::kNumRegions];
+  ethosu::Region regions[ethosu::kNumRegions];
   if (weights == WeightsBinding::kBound) {
-    regions[0] = {payload_->weights, nullptr, payload_->weights_size};
+    // Read-only: the model never writes a region that is not writable.
+    regions[ethosu::kWeightsRegion] = {const_cast<uint8_t*>(payload_->weights), payload_->weights_size, false};
   }
-  regions[1] = {scratch_.data(), scratch_.data(), scratch_.size()};
-  if (!fast_scratch_.empty()) regions[2] = {fast_scratch_.data(), fast_scratch_.data(), fast_scratch_.size()};
-  return npu::RunCommandStream(backends::ethosu::ModelConfig(*payload_), payload_->commands,
+  regions[ethosu::kScratchRegion] = {scratch_.data(), scratch_.size(), true};
+  if (!fast_scratch_.empty()) {
+    regions[ethosu::kFastScratchRegion] = {fast_scratch_.data(), fast_scratch_.size(), true};
+  }
+  return npu::RunCommandStream(payload_->npu, payload_->commands,
                                payload_->num_commands, regions, buffers_.workspace, stats,
                                buffers_.limits, buffers_.observer);
 }

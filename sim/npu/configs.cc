@@ -29,18 +29,20 @@ const U85Config* FindU85(int macs) {
 }  // namespace
 
 int ConfigCores(const NpuConfig& config) {
-  switch (config.arch) {
-    case Architecture::kEthosU85: {
+  switch (config.product) {
+    case Product::kEthosU85: {
       const U85Config* c = FindU85(config.macs);
       return c == nullptr ? 0 : c->cores;
     }
-    case Architecture::kEthosU55:
+    case Product::kEthosU55:
       return (config.macs == 32 || config.macs == 64 || config.macs == 128 || config.macs == 256)
                  ? 1
                  : 0;
-    case Architecture::kEthosU65:
+    case Product::kEthosU65:
       // Vela's two U65 configurations: 256 MACs on one core or two.
       return (config.macs == 256 && (config.cores == 1 || config.cores == 2)) ? config.cores : 0;
+    case Product::kUnknown:
+      return 0;
   }
   return 0;
 }

@@ -7,7 +7,7 @@
 
 #include "sim/npu/commands/command_stream.h"
 #include "sim/npu/configs.h"
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 #include "sim/npu/kernels/activation.h"
 #include "sim/npu/kernels/dma.h"
 #include "sim/npu/kernels/run_kernel.h"
@@ -77,8 +77,8 @@ class Model {
     ctx_.arena.Reset(mark);
     ChainBuffers& chain = ctx_.chain;
     if (uint8_t* moved = ctx_.arena.SettleTop()) {
-      chain.current.read = moved;
-      chain.current.write = moved;
+      chain.current.data = moved;
+      chain.current.writable = true;
       chain.current.size = chain.next.size;
       for (int k = 0; k < 3; ++k) chain.current_dims[k] = chain.next_dims[k];
       chain.next = chain.current;  // what op.ofm (the observer's view) points to

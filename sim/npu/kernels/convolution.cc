@@ -86,7 +86,7 @@ void StoreChannels(const Operation& op, const Requant& r, int y, int x, const ui
     for (int c = 0; c < ofm.depth; ++c) ofm.Store(y, x, c, value(c));
     return;
   }
-  uint8_t* row = ofm.region->write + ofm.StoredAt(y, x, 0);
+  uint8_t* row = ofm.region->data + ofm.StoredAt(y, x, 0);
   if (r.vector) {  // 8-bit: dense, or bricks of 16 contiguous channels
     if (!ofm.brick) return StoreVector(op, r, sums, 0, ofm.depth, row);
     for (int c = 0; c < ofm.depth; c += 16) {

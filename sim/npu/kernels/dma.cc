@@ -28,7 +28,7 @@ Status RunDma(Context& ctx, RunStats* stats) {
   const Region& to = ctx.regions[dst];
   const uint64_t src_addr = r.Address(kDma0Src), dst_addr = r.Address(kDma0Dst);
   const uint64_t length = r.Address(kDma0Len);
-  if (from.read == nullptr || src_addr > from.size || length > from.size - src_addr) {
+  if (from.data == nullptr || src_addr > from.size || length > from.size - src_addr) {
     return Status::Error(ErrorCode::kNpuBusError, "DMA source outside region %d", src);
   }
   uint8_t* target = nullptr;
@@ -37,13 +37,13 @@ Status RunDma(Context& ctx, RunStats* stats) {
     ESDK_RETURN_IF_ERROR(LutDestination(ctx.config, dst_addr, length, &offset));
     target = ctx.lut + offset;
   } else {
-    if (to.write == nullptr || dst_addr > to.size || length > to.size - dst_addr) {
+    if (to.data == nullptr || !to.writable || dst_addr > to.size || length > to.size - dst_addr) {
       return Status::Error(ErrorCode::kNpuBusError, "DMA destination outside writable region %d", dst);
     }
-    target = to.write + dst_addr;
+    target = to.data + dst_addr;
   }
   ESDK_RETURN_IF_ERROR(ctx.work.Charge(length));
-  memmove(target, from.read + src_addr, size_t(length));
+  memmove(target, from.data + src_addr, size_t(length));
   ++stats->dma_transfers;
   stats->dma_bytes += length;
   return Status::Ok();

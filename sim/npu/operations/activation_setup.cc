@@ -130,7 +130,7 @@ Status CheckAccumulator(const RegisterFile& r, bool ifm2_input) {
 
 Status PrepareOutput(const NpuConfig& config, const RegisterFile& r, const uint8_t* lut,
                      const FeatureMap& ofm, Accumulators accumulators, ActivationStage* a) {
-  const bool u55 = config.arch != Architecture::kEthosU85;
+  const bool u55 = config.product != Product::kEthosU85;
   if (u55) {
     // acc_format 1 (40-bit, int16 activations) keeps the 32-bit case's
     // scale record (int40 bias already); only FP16 is rejected.
@@ -165,7 +165,7 @@ Status PrepareOutput(const NpuConfig& config, const RegisterFile& r, const uint8
 Status LutDestination(const NpuConfig& config, uint64_t address, uint64_t length,
                       uint64_t* offset) {
   uint64_t base = 0;
-  if (config.arch != Architecture::kEthosU85) {
+  if (config.product != Product::kEthosU85) {
     constexpr uint64_t kLutBanks = 2;
     const uint64_t banks = uint64_t(U55ShramBanks(config.macs));
     const uint64_t shram_bytes = banks * kShramBankBytes;

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "sim/npu/commands/register_file.h"
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 #include "sim/npu/kernels/activation.h"
 #include "sim/npu/operations/feature_map.h"
 

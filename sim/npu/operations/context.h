@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "sim/npu/commands/register_file.h"
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 #include "sim/npu/operations/workspace_arena.h"
 
 namespace ethosu_sdk::npu {
@@ -56,7 +56,7 @@ struct Context {
   ChainBuffers& chain;
   WorkMeter& work;
   // U65 runs the U55 command set (its extras: scale and weight streams).
-  bool u55() const { return config.arch != Architecture::kEthosU85; }
+  bool u55() const { return config.product != Product::kEthosU85; }
 };
 
 }  // namespace ethosu_sdk::npu

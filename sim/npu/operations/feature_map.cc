@@ -48,11 +48,11 @@ void FeatureMap::UseChainBuffer(const Region* buffer, int h, int w, int c) {
 
 Status FeatureMap::Validate(const Extent& box, bool write) const {
   if (box.empty()) return Status::Ok();
-  if (region == nullptr || region->read == nullptr) {
+  if (region == nullptr || region->data == nullptr) {
     if (chained) return StreamError("chain buffer not produced by a previous operation");
     return Status::Error(ErrorCode::kNpuBusError, "feature map uses unbound region %d", region_index);
   }
-  if (write && region->write == nullptr) {
+  if (write && !region->writable) {
     return Status::Error(ErrorCode::kNpuBusError, "write to read-only region %d", region_index);
   }
   if (chained && (box.height > chain_height || box.width > chain_width || box.depth > chain_depth)) {
@@ -125,7 +125,7 @@ Status FeatureMap::Offset(int y, int x, int c, size_t* offset) const {
     return StreamError("chain buffer access (%d,%d,%d) outside %dx%dx%d", y, x, c, chain_height,
                        chain_width, chain_depth);
   }
-  if (region == nullptr || region->read == nullptr) {
+  if (region == nullptr || region->data == nullptr) {
     if (chained) return StreamError("chain buffer not produced by a previous operation");
     return Status::Error(ErrorCode::kNpuBusError, "feature map uses unbound region %d", region_index);
   }
@@ -144,7 +144,7 @@ Status FeatureMap::Offset(int y, int x, int c, size_t* offset) const {
 
 void FeatureMap::LoadChannels(int y, int x, int count, int32_t* out) const {
   if (!mapped() && element_bytes == 1) {
-    const uint8_t* row = region->read + StoredAt(y, x, 0);
+    const uint8_t* row = region->data + StoredAt(y, x, 0);
     for (int c = 0; c < count; ++c) {
       const uint8_t v = row[ChannelOffset(c)];
       out[c] = (is_signed ? int32_t(int8_t(v)) : int32_t(v)) - zero_point;
@@ -157,7 +157,7 @@ void FeatureMap::LoadChannels(int y, int x, int count, int32_t* out) const {
 }
 
 void FeatureMap::LoadChannels(int y, int x, int count, int16_t* out) const {
-  const uint8_t* p = region->read + StoredAt(y, x, 0);
+  const uint8_t* p = region->data + StoredAt(y, x, 0);
   if (!brick) {
     if (is_signed) {
       for (int c = 0; c < count; ++c) out[c] = int16_t(int8_t(p[c]) - zero_point);
@@ -178,17 +178,17 @@ void FeatureMap::LoadChannels(int y, int x, int count, int16_t* out) const {
 Status FeatureMap::Read(int y, int x, int c, int32_t* value) const {
   size_t at = 0;
   ESDK_RETURN_IF_ERROR(Offset(y, x, c, &at));
-  *value = Decode(region->read + at);
+  *value = Decode(region->data + at);
   return Status::Ok();
 }
 
 Status FeatureMap::Write(int y, int x, int c, int32_t value) const {
   size_t at = 0;
   ESDK_RETURN_IF_ERROR(Offset(y, x, c, &at));
-  if (region->write == nullptr) {
+  if (!region->writable) {
     return Status::Error(ErrorCode::kNpuBusError, "write to read-only region %d", region_index);
   }
-  Encode(region->write + at, value);
+  Encode(region->data + at, value);
   return Status::Ok();
 }
 

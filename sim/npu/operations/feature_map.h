@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 #include "cc/core/status.h"
 
 namespace ethosu_sdk::npu {
@@ -82,8 +82,8 @@ struct FeatureMap {
   int64_t ChannelOffset(int c) const {
     return brick ? (c >> 4) * stride_c + (c & 15) * element_bytes : int64_t(c) * element_bytes;
   }
-  int64_t Load(int y, int x, int c) const { return Decode(region->read + At(y, x, c)); }
-  void Store(int y, int x, int c, int64_t value) const { Encode(region->write + At(y, x, c), value); }
+  int64_t Load(int y, int x, int c) const { return Decode(region->data + At(y, x, c)); }
+  void Store(int y, int x, int c, int64_t value) const { Encode(region->data + At(y, x, c), value); }
   // Element sizes 1, 2, 4 and 8 (signed 64-bit only: U85 writes resize and
   // accumulator results as 64-bit OFMs that a later operation reads back).
   int64_t Decode(const uint8_t* p) const {

@@ -68,7 +68,7 @@ void Layouts() {
     const Tensor t{5, 7, 37, brick};  // a partial last brick
     std::vector<uint8_t> memory;
     Fill(t, &memory);
-    const npu::Region region{memory.data(), memory.data(), memory.size()};
+    const npu::Region region{memory.data(), memory.size(), true};
     npu::FeatureMap fm = Map(t, &region);
     fm.is_signed = false;
     Expect(fm.Validate({t.h, t.w, t.c}, true).ok(), "whole tensor validates");
@@ -105,9 +105,9 @@ void Bounds() {
     // NHCWB16, (2, 3, 19) in the last, partial brick.
     const size_t last = t.Index(2, 3, 19);
     std::vector<uint8_t> memory(last + 1);
-    npu::Region exact{memory.data(), memory.data(), last + 1};
-    npu::Region short_by_one{memory.data(), memory.data(), last};
-    npu::Region read_only{memory.data(), nullptr, last + 1};
+    npu::Region exact{memory.data(), last + 1, true};
+    npu::Region short_by_one{memory.data(), last, true};
+    npu::Region read_only{memory.data(), last + 1, false};
     const npu::FeatureMap fits = Map(t, &exact);
     Expect(fits.Validate({3, 4, 20}, true).ok(), "box ending on the region's last byte");
     const Status over = Map(t, &short_by_one).Validate({3, 4, 20}, false);
@@ -122,7 +122,7 @@ void Bounds() {
   }
   // 16-bit elements: the element's second byte must fit too.
   std::vector<uint8_t> memory(2 * 8);
-  npu::Region region{memory.data(), memory.data(), memory.size() - 1};
+  npu::Region region{memory.data(), memory.size() - 1, true};
   npu::FeatureMap fm;
   fm.region = &region;
   fm.element_bytes = 2;
@@ -145,7 +145,7 @@ void StoreAll(const npu::FeatureMap& fm) {
 void Transpose() {
   const int h = 2, w = 3, c = 4;
   std::vector<uint8_t> memory(size_t(h) * w * c);
-  const npu::Region region{memory.data(), memory.data(), memory.size()};
+  const npu::Region region{memory.data(), memory.size(), true};
   const Tensor stored{c, h, w, false};  // stored shape C x H x W
   npu::FeatureMap fm = Map(stored, &region);
   fm.height = h;
@@ -173,7 +173,7 @@ void Reverse() {
   const Tensor t{h, w, c, false};
   for (int axis = npu::FeatureMap::kReverseH; axis <= npu::FeatureMap::kReverseC; ++axis) {
     std::vector<uint8_t> memory(t.Bytes());
-    const npu::Region region{memory.data(), memory.data(), memory.size()};
+    const npu::Region region{memory.data(), memory.size(), true};
     npu::FeatureMap fm = Map(t, &region);
     fm.reverse = axis;
     Expect(fm.Validate({h, w, c}, true).ok(), "reversed box validates");
@@ -199,7 +199,7 @@ void Reverse() {
   }
   // U55: rows walked backwards from the last one.
   std::vector<uint8_t> memory(t.Bytes());
-  const npu::Region region{memory.data(), memory.data(), memory.size()};
+  const npu::Region region{memory.data(), memory.size(), true};
   npu::FeatureMap fm = Map(t, &region);
   fm.base[0] = t.Index(h - 1, 0, 0);
   fm.stride_y = -fm.stride_y;
@@ -220,7 +220,7 @@ void Reverse() {
 void Elements64() {
   const Tensor t{1, 2, 3, false};
   std::vector<uint8_t> memory(t.Bytes() * 8, 0);
-  npu::Region region{memory.data(), memory.data(), memory.size()};
+  npu::Region region{memory.data(), memory.size(), true};
   npu::FeatureMap fm = Map(t, &region);
   fm.element_bytes = 8;
   fm.stride_x = int64_t(t.c) * 8;

@@ -104,8 +104,8 @@ Status DecodeOfm(Context& ctx, FeatureMap* fm, Allow64 allow) {
   uint8_t* buffer = ctx.arena.TakeTop(bytes, &status);
   if (buffer == nullptr) return status;
   ChainBuffers& chain = ctx.chain;
-  chain.next.read = buffer;
-  chain.next.write = buffer;
+  chain.next.data = buffer;
+  chain.next.writable = true;
   chain.next.size = bytes;
   chain.next_dims[0] = fm->height;
   chain.next_dims[1] = fm->width;

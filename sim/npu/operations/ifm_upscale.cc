@@ -53,8 +53,8 @@ Status PrepareIfmUpscale(Context& ctx, const Window& w, int depth, Operation* op
   op->upscale = true;
   op->upscale_zeros = mode == kUpscaleZeros;
   op->upscale_source = source;
-  op->upscaled.read = buffer;
-  op->upscaled.write = buffer;
+  op->upscaled.data = buffer;
+  op->upscaled.writable = true;
   op->upscaled.size = size_t(bytes);
   // A dense HWC map of the upscaled extent, same element type and zero point.
   FeatureMap& copy = op->ifm;

@@ -51,7 +51,7 @@ bool PerChannelScales(const RegisterFile& r) { return r.Get(kOfmScaleMode) == 0;
 Status DescribeScales(const NpuConfig& config, const RegisterFile& r,
                       const Region (&regions)[kNumRegions], int ofm_depth, ScaleSource* s) {
   *s = ScaleSource();
-  s->u55 = config.arch != Architecture::kEthosU85;
+  s->u55 = config.product != Product::kEthosU85;
   s->ofm_depth = ofm_depth;
   const int region_index = int(r.Get(kScaleRegionIndex));
   const Region& region = regions[region_index];
@@ -65,10 +65,10 @@ Status DescribeScales(const NpuConfig& config, const RegisterFile& r,
     return StreamError("scale stream of %llu bytes too short for %d channels",
                        (unsigned long long)length, ofm_depth);
   }
-  if (region.read == nullptr || base > region.size || needed > region.size - base) {
+  if (region.data == nullptr || base > region.size || needed > region.size - base) {
     return Status::Error(ErrorCode::kNpuBusError, "scale stream outside region %d", region_index);
   }
-  s->streams[0] = region.read + base;
+  s->streams[0] = region.data + base;
   if (s->u55) {
     if (s->streams_used == 2) {
       const uint64_t base1 = r.Address(kU65Scale1Base), length1 = r.Address(kU65Scale1Length);
@@ -77,7 +77,7 @@ Status DescribeScales(const NpuConfig& config, const RegisterFile& r,
         return Status::Error(ErrorCode::kNpuBusError, "second scale stream outside region %d",
                              region_index);
       }
-      s->streams[1] = region.read + base1;
+      s->streams[1] = region.data + base1;
     } else if (s->streams_used != 1) {
       return StreamError("%d scale streams", s->streams_used);
     }

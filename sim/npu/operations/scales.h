@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "sim/npu/commands/register_file.h"
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 #include "sim/npu/kernels/output_stage.h"
 
 namespace ethosu_sdk::npu {

@@ -34,14 +34,14 @@ Status BindStreams(const RegisterFile& r, const Region& region, int region_index
     const uint64_t base = r.Address(kStreamRegisters[s][0]);
     const uint64_t length = r.Address(kStreamRegisters[s][1]);
     if (length == 0 && cores > 1) continue;
-    if (region.read == nullptr || base > region.size || length > region.size - base) {
+    if (region.data == nullptr || base > region.size || length > region.size - base) {
       if (cores == 1) {
         return Status::Error(ErrorCode::kNpuBusError, "weight stream outside region %d", region_index);
       }
       return Status::Error(ErrorCode::kNpuBusError, "weight stream %d outside region %d", s,
                            region_index);
     }
-    streams[s].data = region.read + base;
+    streams[s].data = region.data + base;
     streams[s].size = size_t(length);
   }
   return Status::Ok();
@@ -170,7 +170,7 @@ Status DescribeWeights(const NpuConfig& config, const RegisterFile& regs,
                        const Region (&regions)[kNumRegions], bool depthwise, int ofm_depth,
                        int ifm_depth, WeightSource* source) {
   *source = WeightSource();
-  source->u55 = config.arch != Architecture::kEthosU85;
+  source->u55 = config.product != Product::kEthosU85;
   source->cores = config.cores;
   source->ofm_depth = ofm_depth;
   ESDK_RETURN_IF_ERROR(source->u55

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "sim/npu/commands/register_file.h"
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 #include "sim/npu/operations/workspace_arena.h"
 #include "sim/npu/weights/weight_layout_u55.h"
 #include "sim/npu/weights/weight_layout_u85.h"

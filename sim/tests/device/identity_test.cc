@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 2 < argc; i += 3) {
     PayloadFile file;
     if (!LoadPayload(argv[i + 2], &file)) return 1;
-    Case c{argv[i], atoi(argv[i + 1]), file.payload.arch_version, file.payload.arch_config};
+    Case c{argv[i], atoi(argv[i + 1]), file.payload.compiled.id, file.payload.compiled.config};
     cases.push_back(c);
 
     FakeHost host;
@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
     Expect(ethosu_sdk::npu_device::LookupIdentity(c.product, c.macs, &identity), "identity");
     snprintf(what, sizeof(what), "%s-%d model configuration as the payload parser's", c.product,
              c.macs);
-    const ethosu_sdk::npu::NpuConfig parsed = ethosu_sdk::backends::ethosu::ModelConfig(file.payload);
-    Expect(identity.npu.arch == parsed.arch && identity.npu.macs == parsed.macs &&
+    const ethosu_sdk::ethosu::NpuConfig& parsed = file.payload.npu;
+    Expect(identity.npu.product == parsed.product && identity.npu.macs == parsed.macs &&
                identity.npu.cores == parsed.cores,
            what);
     printf("%s-%d: ID 0x%08x CONFIG 0x%08x (payload 0x%08x 0x%08x)\n", c.product, c.macs,

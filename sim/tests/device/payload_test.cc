@@ -85,8 +85,8 @@ uint32_t RunAsDriver(Npu* npu, const ethosu_sdk::backends::ethosu::VelaPayload& 
                      uint64_t weights_address, uint32_t pmu_base) {
   npu->Write(mmio::kReset, mmio::prot::kPrivileged | mmio::prot::kNonSecure);
   ExpectEq(npu->Read(mmio::kProt), mmio::prot::kPrivileged | mmio::prot::kNonSecure, "PROT");
-  ExpectEq(npu->Read(mmio::kId), p.arch_version, "ID matches the payload");
-  ExpectEq(npu->Read(mmio::kConfig), p.arch_config, "CONFIG matches the payload");
+  ExpectEq(npu->Read(mmio::kId), p.compiled.id, "ID matches the payload");
+  ExpectEq(npu->Read(mmio::kConfig), p.compiled.config, "CONFIG matches the payload");
   npu->Write(mmio::kQconfig, 0);
   npu->Write(mmio::kRegioncfg, 0);
   npu->Write(mmio::kQbase, uint32_t(kStream));

@@ -107,25 +107,25 @@ int main(int argc, char** argv) {
   // Configurations Vela has no table for, or with the wrong number of cores
   // (weight streams), are refused before the stream runs; Vela's are run.
   {
-    using npu::Architecture;
+    using ethosu_sdk::ethosu::Product;
     const uint32_t words[1] = {0u};  // NPU_OP_STOP
     npu::Region regions[npu::kNumRegions];
     std::vector<uint8_t> workspace(1u << 16);
-    const npu::NpuConfig bad[] = {{Architecture::kEthosU85, 512, 1},
-                                  {Architecture::kEthosU85, 384, 1},
-                                  {Architecture::kEthosU85, 2048, 8},
-                                  {Architecture::kEthosU55, 512, 1},
-                                  {Architecture::kEthosU55, 128, 2},
-                                  {Architecture::kEthosU65, 256, 4}};
+    const npu::NpuConfig bad[] = {{Product::kEthosU85, 512, 1},
+                                  {Product::kEthosU85, 384, 1},
+                                  {Product::kEthosU85, 2048, 8},
+                                  {Product::kEthosU55, 512, 1},
+                                  {Product::kEthosU55, 128, 2},
+                                  {Product::kEthosU65, 256, 4}};
     for (const npu::NpuConfig& config : bad) {
       const ethosu_sdk::Status m = npu::RunCommandStream(config, words, 1, regions,
                                                   {workspace.data(), workspace.size()}, nullptr);
       Expect(Contains(m, "not supported"), "unknown configuration is an error");
     }
-    const npu::NpuConfig good[] = {{Architecture::kEthosU85, 128, 1},
-                                   {Architecture::kEthosU85, 2048, 4},
-                                   {Architecture::kEthosU55, 32, 1},
-                                   {Architecture::kEthosU65, 256, 2}};
+    const npu::NpuConfig good[] = {{Product::kEthosU85, 128, 1},
+                                   {Product::kEthosU85, 2048, 4},
+                                   {Product::kEthosU55, 32, 1},
+                                   {Product::kEthosU65, 256, 2}};
     for (const npu::NpuConfig& config : good) {
       const ethosu_sdk::Status m = npu::RunCommandStream(config, words, 1, regions,
                                                   {workspace.data(), workspace.size()}, nullptr);
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
   // size, no matmul, no pooling mode NONE): checked on U85 payloads.
   ethosu_sdk::backends::ethosu::VelaPayload parsed;
   if (ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &parsed).ok() &&
-      parsed.product == ethosu_sdk::backends::ethosu::NpuProduct::kEthosU85) {
+      parsed.npu.product == ethosu_sdk::ethosu::Product::kEthosU85) {
     // A 512-byte LUT (LUT_S8_S16) at table 7: outside the LUT memory.
     s = Run(WithCommands(file, cmd, {0x01030114u, 0x00E50125u, 0x00030005u}).data(), file.size());
     Expect(Contains(s, "outside LUT memory"), "LUT table outside LUT memory is an error");

@@ -147,7 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return 0;
     }
     for (int i = 0; i < kNumConfigs; ++i) {
-      if (DeviceFor(i)->Read(mmio::kConfig) == payload.arch_config) config = i;
+      if (DeviceFor(i)->Read(mmio::kConfig) == payload.compiled.config) config = i;
     }
     const uint8_t* words = reinterpret_cast<const uint8_t*>(payload.commands);
     stream.assign(words, words + payload.num_commands * 4);

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "sim/npu/driver.h"
+#include "sim/npu/model.h"
 #include "sim/host/payload_harness.h"
 
 namespace npu = ethosu_sdk::npu;
@@ -40,11 +40,11 @@ void RunCommands(const uint8_t* data, size_t size) {
   npu::RunLimits limits;
   limits.max_work_per_operation = 1u << 18;
   npu::NpuConfig config;
-  if (size > 0 && (data[0] & 2)) config = {npu::Architecture::kEthosU55, 128};
+  if (size > 0 && (data[0] & 2)) config = {ethosu_sdk::ethosu::Product::kEthosU55, 128};
   // Multi-core configurations read one weight stream per core.
   if (size > 0 && (data[0] & 4)) {
-    config = (data[0] & 2) ? npu::NpuConfig{npu::Architecture::kEthosU65, 256, 2}
-                           : npu::NpuConfig{npu::Architecture::kEthosU85, 1024, 4};
+    config = (data[0] & 2) ? npu::NpuConfig{ethosu_sdk::ethosu::Product::kEthosU65, 256, 2}
+                           : npu::NpuConfig{ethosu_sdk::ethosu::Product::kEthosU85, 1024, 4};
   }
   (void)npu::RunCommandStream(config, words.data(), words.size(), regions,
                               {workspace.data(), workspace.size()}, nullptr, limits);

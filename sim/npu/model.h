@@ -1,23 +1,24 @@
-// The driver interface: run a Vela command stream against base-pointer
-// regions. The functional model behind it is bit-exact, not cycle-accurate.
+// The functional model's API: run a Vela command stream against base-pointer
+// regions. Bit-exact, not cycle-accurate; implemented in model.cc.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "cc/core/status.h"
+#include "cc/ethosu/product.h"
+#include "cc/ethosu/region.h"
 
 namespace ethosu_sdk::npu {
 
-// Ethos-U addresses are region index (0..7) plus offset; the region table
-// plays the role of the BASEP registers.
-constexpr int kNumRegions = 8;
-
-struct Region {
-  const uint8_t* read = nullptr;  // null: region not bound
-  uint8_t* write = nullptr;       // null: read-only (weights, constants)
-  size_t size = 0;
-};
+// The Ethos-U facts the model shares with the payload parser, the driver
+// and the device (cc/ethosu): a stream addresses memory as region index
+// plus offset, the region table playing the role of the BASEP registers,
+// and is compiled for one product and configuration.
+using ethosu::kNumRegions;
+using ethosu::NpuConfig;
+using ethosu::Product;
+using ethosu::Region;
 
 class WeightCache;  // weights/weight_cache.h
 
@@ -62,20 +63,6 @@ struct OperationObserver {
   void (*after_operation)(void* context, uint32_t command_offset, uint16_t opcode,
                           const FeatureMap& ofm) = nullptr;
   void* context = nullptr;
-};
-
-// U65 runs U55 command streams (plus PARALLEL_MODE, a second scale and
-// weight stream for its second core, and 2-D/3-D DMA).
-enum class Architecture { kEthosU55, kEthosU85, kEthosU65 };
-
-// Which NPU the stream was compiled for (from the driver payload header).
-// `macs` counts as Vela's configurations do: the whole U85 (U85-1024 has
-// four cores), one U55/U65 core (U65-512 is two cores of 256). `cores` is
-// the number of weight streams an operation may split its weights into.
-struct NpuConfig {
-  Architecture arch = Architecture::kEthosU85;
-  int macs = 256;
-  int cores = 1;
 };
 
 // Executes `num_words` 32-bit command words (the register stream without the
