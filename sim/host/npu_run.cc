@@ -26,7 +26,7 @@
 
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
-#include "sim/npu/operations/feature_map.h"
+#include "sim/npu/memory/feature_map.h"
 #include "cc/runner/tensor_file.h"
 #include "sim/host/case_files.h"
 #include "sim/host/payload_harness.h"

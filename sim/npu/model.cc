@@ -2,13 +2,13 @@
 // register file, builds and validates each NPU operation, runs its kernel.
 //
 //   stream -> registers (commands/) -> operation (operations/)
-//          -> kernel (kernels/) -> output stage (kernels/output_writer.h)
+//          -> kernel (kernels/) -> output stage (output/output_writer.h)
 #include <cstring>
 
 #include "sim/npu/commands/command_stream.h"
 #include "sim/npu/configs.h"
 #include "sim/npu/model.h"
-#include "sim/npu/kernels/activation.h"
+#include "sim/npu/output/activation.h"
 #include "sim/npu/kernels/dma.h"
 #include "sim/npu/kernels/run_kernel.h"
 #include "sim/npu/operations/build_operation.h"
@@ -60,6 +60,14 @@ class Model {
     }
   }
 
+  Status TakeKernelScratch(Operation* op) {
+    size_t bytes = 0;
+    if (!KernelScratchBytes(*op, &bytes)) return Status::Ok();
+    Status status;
+    op->scratch = ctx_.arena.Take(bytes, "kernel scratch", &status);
+    return op->scratch != nullptr ? Status::Ok() : status;
+  }
+
   Status Execute(uint16_t opcode, uint16_t param, uint32_t command_offset) {
     // IRQ, waits and PMU masks have nothing to do in a functional model.
     if (opcode != kOpConv && opcode != kOpDepthwise && opcode != kOpPool &&
@@ -69,6 +77,9 @@ class Model {
     const size_t mark = ctx_.arena.used();
     Operation op;
     Status status = Build(opcode, param, &op);
+    // The kernel's scratch, taken last (after everything the builder took)
+    // so the arena's layout is the builder's plus this block.
+    if (status.ok()) status = TakeKernelScratch(&op);
     if (status.ok()) {
       op.output.Prepare(op.ofm);
       RunKernel(op);

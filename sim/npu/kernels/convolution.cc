@@ -3,12 +3,10 @@
 #include <cstring>
 
 #include "sim/npu/kernels/dot_product.h"
-#include "sim/npu/kernels/requantize.h"
+#include "sim/npu/output/requantize.h"
 
 namespace ethosu_sdk::npu {
 namespace {
-
-size_t RoundUp(size_t n) { return (n + kDotBlock - 1) / kDotBlock * kDotBlock; }
 
 // 8-bit IFMs with a real zero point take the int16 SIMD path (values minus
 // the zero point within dot_product.h's bound); others keep int32 values.
@@ -185,41 +183,9 @@ void ConvWide(const Operation& op, const Shape& s, void* scratch) {
 
 }  // namespace
 
-size_t PackedWeightCount(bool depthwise, int ofm_depth, int taps, int ifm_depth,
-                         PackedWeights* packed) {
-  if (depthwise) {
-    packed->row = size_t(ofm_depth);
-    packed->row_stride = RoundUp(packed->row);
-    return packed->row_stride * size_t(taps);
-  }
-  packed->row = size_t(taps) * size_t(ifm_depth);
-  packed->row_stride = RoundUp(packed->row);
-  return packed->row_stride * size_t(ofm_depth);
-}
-
-void PackWeights(bool depthwise, int ofm_depth, int taps, const int16_t* canonical,
-                 const PackedWeights& packed, int16_t* out) {
-  if (depthwise) {
-    memset(out, 0, packed.row_stride * size_t(taps) * sizeof(int16_t));
-    for (int o = 0; o < ofm_depth; ++o) {
-      for (int t = 0; t < taps; ++t) {
-        out[size_t(t) * packed.row_stride + size_t(o)] = canonical[size_t(o) * size_t(taps) + size_t(t)];
-      }
-    }
-    return;
-  }
-  // Last row first, so that packing in place never overwrites a row
-  // before it has moved.
-  for (int o = ofm_depth - 1; o >= 0; --o) {
-    int16_t* row = out + size_t(o) * packed.row_stride;
-    memmove(row, canonical + size_t(o) * packed.row, packed.row * sizeof(int16_t));
-    memset(row + packed.row, 0, (packed.row_stride - packed.row) * sizeof(int16_t));
-  }
-}
-
 size_t ConvolutionScratchBytes(const Operation& op) {
   const Shape s = ShapeOf(op);
-  const size_t sums = RoundUp(size_t(op.ofm.depth)) * sizeof(uint32_t) + RequantBytes(op);
+  const size_t sums = PackedRowStride(size_t(op.ofm.depth)) * sizeof(uint32_t) + RequantBytes(op);
   if (!NarrowIfm(op)) return size_t(s.taps) * size_t(s.channels) * sizeof(int32_t) + sums;
   if (op.kind == OperationKind::kDepthwise) {
     return op.weights.row_stride * size_t(s.taps) * sizeof(int16_t) + sums;

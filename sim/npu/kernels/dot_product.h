@@ -7,10 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sim/npu/weights/packed_weights.h"
+
 namespace ethosu_sdk::npu {
 
-// Vectors are padded with zeros to a multiple of this many elements.
-constexpr size_t kDotBlock = 16;
+// Vectors are padded with zeros to a multiple of this many elements: the
+// packed weight rows' block.
+constexpr size_t kDotBlock = kPackedRowBlock;
 
 // out[r] = sum_j a[j] * rows[r * stride + j] (mod 2^32) for r < count;
 // n is a multiple of kDotBlock. |a[j]| <= 2^14 keeps the sum of a pair of

@@ -8,6 +8,25 @@
 
 namespace ethosu_sdk::npu {
 
+bool KernelScratchBytes(const Operation& op, size_t* bytes) {
+  switch (op.kind) {
+    case OperationKind::kConvolution:
+    case OperationKind::kDepthwise:
+      *bytes = ConvolutionScratchBytes(op);
+      return true;
+    case OperationKind::kMatMul:
+      *bytes = MatMulScratchBytes(op);
+      return true;
+    case OperationKind::kPooling:
+    case OperationKind::kNullPool:
+    case OperationKind::kElementwise:
+    case OperationKind::kElementwiseU55:
+    case OperationKind::kResize:
+      break;
+  }
+  return false;
+}
+
 void RunKernel(const Operation& op) {
   if (op.upscale) UpscaleIfm(op);
   switch (op.kind) {

@@ -7,8 +7,8 @@
 
 #include "sim/npu/commands/register_file.h"
 #include "sim/npu/model.h"
-#include "sim/npu/kernels/activation.h"
-#include "sim/npu/operations/feature_map.h"
+#include "sim/npu/output/activation.h"
+#include "sim/npu/memory/feature_map.h"
 
 namespace ethosu_sdk::npu {
 

@@ -1,23 +1,16 @@
 // Builders for convolution, depthwise convolution and matmul.
 #include "sim/npu/commands/u85_registers.h"
-#include "sim/npu/kernels/convolution.h"
 #include "sim/npu/operations/activation_setup.h"
 #include "sim/npu/operations/build_operation.h"
 #include "sim/npu/operations/constants.h"
-#include "sim/npu/operations/feature_maps.h"
-#include "sim/npu/operations/ifm_upscale.h"
+#include "sim/npu/operations/feature_map_registers.h"
+#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/scales.h"
 #include "sim/npu/stream_error.h"
 
 namespace ethosu_sdk::npu {
 
 using namespace u85;
-
-Status TakeScratch(Context& ctx, size_t bytes, Operation* op) {
-  Status status;
-  op->scratch = ctx.arena.Take(bytes, "kernel scratch", &status);
-  return op->scratch != nullptr ? Status::Ok() : status;
-}
 
 Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
   const RegisterFile& r = ctx.regs;
@@ -57,7 +50,7 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
   ESDK_RETURN_IF_ERROR(PrepareIfmUpscale(ctx, w, depth, op));
   ESDK_RETURN_IF_ERROR(ifm.Validate({w.ifm_h, w.ifm_w, depth}, false));
   ESDK_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
-  return TakeScratch(ctx, ConvolutionScratchBytes(*op), op);
+  return Status::Ok();  // the model then takes the kernel's scratch
 }
 
 // CONV with weights_ifm2: a matrix multiply whose right-hand side comes
@@ -93,7 +86,7 @@ Status BuildMatMul(Context& ctx, Operation* op) {
   ESDK_RETURN_IF_ERROR(op->ifm.Validate({ofm.height, ofm.width, depth}, false));
   ESDK_RETURN_IF_ERROR(op->ifm2.Validate({ofm.height, ofm.depth, depth}, false));
   ESDK_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
-  return TakeScratch(ctx, MatMulScratchBytes(*op), op);
+  return Status::Ok();  // the model then takes the kernel's scratch
 }
 
 }  // namespace ethosu_sdk::npu

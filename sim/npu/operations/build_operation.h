@@ -21,7 +21,4 @@ Status BuildElementwise(Context& ctx, int mode, Operation* op);
 // NPU_OP_RESIZE (U85) with its mode.
 Status BuildResize(Context& ctx, int mode, Operation* op);
 
-// Shared by the builders: the kernel's scratch from the workspace.
-Status TakeScratch(Context& ctx, size_t bytes, Operation* op);
-
 }  // namespace ethosu_sdk::npu

@@ -3,8 +3,8 @@
 #include "sim/npu/operations/activation_setup.h"
 #include "sim/npu/operations/build_operation.h"
 #include "sim/npu/operations/constants.h"
-#include "sim/npu/operations/feature_maps.h"
-#include "sim/npu/operations/ifm_upscale.h"
+#include "sim/npu/operations/feature_map_registers.h"
+#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/scales.h"
 #include "sim/npu/stream_error.h"
 

@@ -2,9 +2,9 @@
 
 #include <cstring>
 
-#include "sim/npu/kernels/convolution.h"
 #include "sim/npu/operations/scales.h"
 #include "sim/npu/weights/content_hash.h"
+#include "sim/npu/weights/packed_weights.h"
 #include "sim/npu/weights/weight_cache.h"
 #include "sim/npu/weights/weight_loader.h"
 

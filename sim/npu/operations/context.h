@@ -7,7 +7,7 @@
 
 #include "sim/npu/commands/register_file.h"
 #include "sim/npu/model.h"
-#include "sim/npu/operations/workspace_arena.h"
+#include "sim/npu/memory/workspace_arena.h"
 
 namespace ethosu_sdk::npu {
 

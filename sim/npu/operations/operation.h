@@ -7,9 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/npu/kernels/output_writer.h"
-#include "sim/npu/operations/feature_map.h"
-#include "sim/npu/operations/window.h"
+#include "sim/npu/output/output_writer.h"
+#include "sim/npu/memory/feature_map.h"
+#include "sim/npu/memory/window.h"
+#include "sim/npu/weights/packed_weights.h"
 
 namespace ethosu_sdk::npu {
 
@@ -39,14 +40,6 @@ enum ResizeMode : int { kResizeBilinear = 0, kResizeReplicate = 1, kResizeNeares
 // element; the IFM has `extent` elements on the axis.
 struct ResizeAxis {
   int scale_n = 1, step = 1, offset = 0, extent = 1;
-};
-
-// Convolution weights in the kernel's order: one row of taps x IFM channels
-// per output channel ([ofm][ky][kx][ifm]), rows `row_stride` apart and
-// zero-padded to it; depthwise: one row of channels per tap, [tap][ofm].
-struct PackedWeights {
-  const int16_t* data = nullptr;
-  size_t row = 0, row_stride = 0;
 };
 
 // U55 elementwise pre-scaling (IFM_PRECISION.scale_mode and OPA/OPB scales).

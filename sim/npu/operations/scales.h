@@ -8,7 +8,7 @@
 
 #include "sim/npu/commands/register_file.h"
 #include "sim/npu/model.h"
-#include "sim/npu/kernels/output_stage.h"
+#include "sim/npu/output/output_stage.h"
 
 namespace ethosu_sdk::npu {
 

@@ -4,7 +4,7 @@
 
 #include "sim/npu/commands/u55_registers.h"
 #include "sim/npu/configs.h"
-#include "sim/npu/operations/window.h"
+#include "sim/npu/memory/window.h"
 #include "sim/npu/stream_error.h"
 #include "sim/npu/weights/weight_codec.h"
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "sim/npu/operations/context.h"
-#include "sim/npu/operations/feature_map.h"
+#include "sim/npu/memory/feature_map.h"
 
 namespace ethosu_sdk::npu {
 

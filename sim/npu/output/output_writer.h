@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include "sim/npu/kernels/activation.h"
-#include "sim/npu/kernels/output_stage.h"
-#include "sim/npu/operations/feature_map.h"
+#include "sim/npu/output/activation.h"
+#include "sim/npu/output/output_stage.h"
+#include "sim/npu/memory/feature_map.h"
 
 namespace ethosu_sdk::npu {
 

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "sim/npu/kernels/output_stage.h"
+#include "sim/npu/output/output_stage.h"
 
 namespace npu = ethosu_sdk::npu;
 

@@ -1,4 +1,4 @@
-#include "sim/npu/operations/ifm_upscale.h"
+#include "sim/npu/operations/build_ifm_upscale.h"
 
 #include <cstdint>
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/npu/kernels/dot_product.h"
-#include "sim/npu/kernels/requantize.h"
+#include "sim/npu/output/requantize.h"
 
 #include "sim/npu/testing/expect.h"
 

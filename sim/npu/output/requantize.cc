@@ -1,4 +1,4 @@
-#include "sim/npu/kernels/requantize.h"
+#include "sim/npu/output/requantize.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

@@ -2,7 +2,7 @@
 // NHCWB16 tensor is an array indexed [H][W][C] or [H][C/16][W][16], with
 // the strides Vela writes for it; tiles are windows onto one such tensor.
 // Validate accepts exactly the boxes whose bytes lie inside the region.
-#include "sim/npu/operations/feature_map.h"
+#include "sim/npu/memory/feature_map.h"
 
 #include <cstdio>
 #include <vector>

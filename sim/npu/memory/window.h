@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "sim/npu/commands/register_file.h"
-#include "sim/npu/operations/feature_map.h"
+#include "sim/npu/memory/feature_map.h"
 
 namespace ethosu_sdk::npu {
 

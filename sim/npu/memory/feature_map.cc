@@ -1,4 +1,4 @@
-#include "sim/npu/operations/feature_map.h"
+#include "sim/npu/memory/feature_map.h"
 #include "sim/npu/stream_error.h"
 
 namespace ethosu_sdk::npu {

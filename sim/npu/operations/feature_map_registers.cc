@@ -1,4 +1,4 @@
-#include "sim/npu/operations/feature_maps.h"
+#include "sim/npu/operations/feature_map_registers.h"
 
 #include "sim/npu/commands/u85_registers.h"
 #include "sim/npu/stream_error.h"

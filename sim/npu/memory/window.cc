@@ -1,4 +1,4 @@
-#include "sim/npu/operations/window.h"
+#include "sim/npu/memory/window.h"
 
 #include "sim/npu/commands/u85_registers.h"
 

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/npu/kernels/output_stage.h"
+#include "sim/npu/output/output_stage.h"
 
 namespace ethosu_sdk::npu {
 
