@@ -34,9 +34,9 @@ void RunCommands(const uint8_t* data, size_t size) {
   std::vector<uint8_t> scratch(4096), fast(1024), workspace(kWorkspace);
   for (size_t i = 0; i < sizeof(weights); ++i) weights[i] = uint8_t(i * 37);
   npu::Region regions[npu::kNumRegions];
-  regions[0] = {weights, nullptr, sizeof(weights)};
-  regions[1] = {scratch.data(), scratch.data(), scratch.size()};
-  regions[2] = {fast.data(), fast.data(), fast.size()};
+  regions[0] = {weights, sizeof(weights), false};
+  regions[1] = {scratch.data(), scratch.size(), true};
+  regions[2] = {fast.data(), fast.size(), true};
   npu::RunLimits limits;
   limits.max_work_per_operation = 1u << 18;
   npu::NpuConfig config;
