@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "cc/ethosu/mmio.h"
 #include "cc/ethosu/product.h"
 
 namespace ethosu_sdk::ethosu {
@@ -30,19 +31,19 @@ struct CompiledFor {
   uint32_t config = 0;  // CONFIG register layout
 };
 
-// The NPU configuration the words name, or false for an unknown pair.
-// The config word: bits 31:28 the product (0 U55, 1 U65, 2 U85), bits 3:0
-// log2 of the MACs (U55/U65: of all cores together), U85 bits 13:12 log2
-// of the weight decoders (cores).
+// The NPU configuration the words name, or false for an unknown pair: the
+// architecture major revision (ID: 1 U55/U65, 2 U85) and the CONFIG
+// fields (mmio::config): the product, log2 of the MACs (U55/U65: of all
+// cores together), U85's log2 of the weight decoders (cores).
 constexpr bool DecodeCompiledFor(const CompiledFor& words, NpuConfig* config) {
-  const uint32_t major = words.id >> 28;
-  const uint32_t product = words.config >> 28;
-  const int macs = 1 << (words.config & 0xF);
-  if (major == 1 && product == 0) {
+  const uint32_t major = words.id >> mmio::id::kArchMajorShift;
+  const uint32_t product = words.config >> mmio::config::kProductShift;
+  const int macs = 1 << ((words.config >> mmio::config::kMacsPerCcShift) & 0xF);
+  if (major == 1 && product == mmio::config::kProductU55) {
     *config = {Product::kEthosU55, macs, 1};
     return true;
   }
-  if (major == 1 && product == 1) {
+  if (major == 1 && product == mmio::config::kProductU65) {
     // GUESS (not in the header): a U65 core has 256 MACs, as in Vela's
     // only two U65 configurations (256 on one core, 512 on two), so the
     // MAC count gives the cores. Pinned by the u65_256_* and u65_512_*
@@ -50,8 +51,8 @@ constexpr bool DecodeCompiledFor(const CompiledFor& words, NpuConfig* config) {
     *config = {Product::kEthosU65, 256, macs / 256};
     return true;
   }
-  if (major == 2 && product == 2) {
-    *config = {Product::kEthosU85, macs, 1 << ((words.config >> 12) & 3)};
+  if (major == 2 && product == mmio::config::kProductU85) {
+    *config = {Product::kEthosU85, macs, 1 << ((words.config >> mmio::config::kU85NumWdShift) & 3)};
     return true;
   }
   return false;
