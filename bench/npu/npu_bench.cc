@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "cc/npu_host/case_files.h"
-#include "cc/npu_host/payload_harness.h"
+#include "sim/host/case_files.h"
+#include "sim/host/payload_harness.h"
 
 namespace npu = ethosu_sdk::npu;
 

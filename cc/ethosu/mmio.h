@@ -2,7 +2,7 @@
 // writes, and what a device model must answer. Offsets and fields are public
 // facts (Vela's ethos_u55_regs.py and regor's ethos_u85_interface.hpp); the
 // firmware driver (cc/drivers/ethosu) and the QEMU device core
-// (cc/npu/device) both use this one table.
+// (sim/device) both use this one table.
 //
 // The block from ID to BASEP is the same on U55, U65 and U85. They differ in
 // the bus-configuration registers (U55/U65: AXI_LIMIT0-3; U85: memory
@@ -12,6 +12,8 @@
 #define ETHOSU_SDK_CC_ETHOSU_MMIO_H_
 
 #include <cstdint>
+
+#include "cc/ethosu/region.h"
 
 namespace ethosu_sdk::ethosu::mmio {
 
@@ -29,10 +31,10 @@ constexpr uint32_t kQsize = 0x020;    // command stream length in bytes
 constexpr uint32_t kProt = 0x024;
 constexpr uint32_t kConfig = 0x028;
 constexpr uint32_t kRegioncfg = 0x03C;
-// BASEPn: the base address of region n as a 64-bit pair (low word at
-// kBasep0 + 8 * n, high word 4 bytes above).
+// BASEPn: the base address of region n (cc/ethosu/region.h) as a 64-bit
+// pair (low word at kBasep0 + 8 * n, high word 4 bytes above).
 constexpr uint32_t kBasep0 = 0x080;
-constexpr int kNumRegions = 8;
+using ::ethosu_sdk::ethosu::kNumRegions;
 constexpr uint32_t BasepLow(int region) { return kBasep0 + 8u * uint32_t(region); }
 constexpr uint32_t BasepHigh(int region) { return BasepLow(region) + 4u; }
 

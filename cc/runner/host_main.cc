@@ -18,7 +18,7 @@
 #include "cc/backends/ethosu/ethosu_backend.h"
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/model_npu.h"
-#include "cc/npu/weights/weight_cache.h"
+#include "sim/npu/weights/weight_cache.h"
 #include "cc/kernels/registry.h"
 #include "cc/runner/run_program.h"
 #include "cc/runtime/method.h"

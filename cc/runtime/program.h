@@ -24,7 +24,7 @@ class Program {
   // The buffer must stay alive and unchanged while the Program and its
   // methods are used, and be 16-byte aligned (tensor data is read in place).
   static Result<Program> Load(const void* data, size_t size);
-  // The same into `out`: only for tests/npu_device until it moves to the
+  // The same into `out`: only for sim/tests/device until it moves to the
   // Result form above (issue 29 moves that folder in another change).
   static Status Load(const void* data, size_t size, Program* out);
 

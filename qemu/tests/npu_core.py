@@ -1,4 +1,4 @@
-"""The Ethos-U device core (//cc/npu/device:libethosu_npu_device.so) loaded
+"""The Ethos-U device core (//sim/device:libethosu_npu_device.so) loaded
 in-process through its C interface (device_abi.h): what the QEMU device's
 registers must read as, since the QEMU side only forwards."""
 

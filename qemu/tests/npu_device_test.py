@@ -2,7 +2,7 @@
 
 Runs npu_probe (a bare-metal firmware for mps3-an547) on
 @ethosu_qemu//:qemu-system-arm with the device core
-(//cc/npu/device:libethosu_npu_device.so) and checks what it read against the
+(//sim/device:libethosu_npu_device.so) and checks what it read against the
 core itself, loaded here in-process through the same C interface
 (device_abi.h): the QEMU side must only forward.
 """

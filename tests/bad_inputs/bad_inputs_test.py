@@ -21,7 +21,7 @@ TOPK = "tests/bad_inputs/topk_cpu.pte"  # aten::topk.values, which has no CPU ke
 TOO_LARGE = "tests/bad_inputs/too_large_u55"  # Vela's SRAM figure exceeds a Corstone-300's 2 MiB
 # KWS on an Ethos-U85 in Vela's Dedicated_Sram_384KB: it needs a 384 KiB fast scratch (region 2)
 KWS_SRAM = "tests/firmware_model/kws_dscnn_u85_dedicated_sram"
-TAMPERED = "tests/npu_firmware"  # KWS with a broken command stream: parse_error.pte, bus_error.pte
+TAMPERED = "sim/tests/firmware"  # KWS with a broken command stream: parse_error.pte, bus_error.pte
 
 TOOLS = {
     "aot_compile": "python/ethosu_sdk/cli/aot_compile",

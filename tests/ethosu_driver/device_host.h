@@ -10,7 +10,7 @@
 #include "cc/drivers/ethosu/bus.h"
 #include "cc/drivers/ethosu/driver.h"
 #include "cc/drivers/ethosu/wait_hooks.h"
-#include "tests/npu_device/fake_host.h"
+#include "sim/tests/device/fake_host.h"
 
 namespace ethosu_sdk::ethosu_driver_tests {
 

@@ -1,4 +1,4 @@
-// The register-level driver against the real device core (cc/npu/device,
+// The register-level driver against the real device core (sim/device,
 // through its C ABI): a whole Vela payload run through registers must give
 // outputs byte-identical to the functional model run directly; a
 // configuration mismatch, a corrupt stream, an access outside the NPU's
@@ -15,8 +15,8 @@
 #include "cc/backends/ethosu/driver_npu.h"
 #include "cc/drivers/ethosu/driver.h"
 #include "tests/ethosu_driver/device_host.h"
-#include "cc/npu_host/payload_harness.h"
-#include "tests/npu_device/payload_file.h"
+#include "sim/host/payload_harness.h"
+#include "sim/tests/device/payload_file.h"
 
 namespace {
 
@@ -44,18 +44,11 @@ void ExpectError(const ethosu_sdk::Status& status, ethosu_sdk::ErrorCode code, c
                  "\", want " + ethosu_sdk::ErrorCodeName(code) + " \"" + text + "\"");
 }
 
-const char* ProductOf(const backend::VelaPayload& payload) {
-  switch (payload.product) {
-    case backend::NpuProduct::kEthosU55: return "ethos-u55";
-    case backend::NpuProduct::kEthosU65: return "ethos-u65";
-    case backend::NpuProduct::kEthosU85: return "ethos-u85";
-  }
-  return "?";
-}
+const char* ProductOf(const backend::VelaPayload& payload) { return ethosu_sdk::ethosu::ProductName(payload.npu.product); }
 
 // All MACs of the configuration, as the device is configured (CONFIG's
 // macs_per_cc field).
-int MacsOf(const backend::VelaPayload& payload) { return 1 << (payload.arch_config & 0xF); }
+int MacsOf(const backend::VelaPayload& payload) { return 1 << (payload.compiled.config & 0xF); }
 
 // The buffers of one delegate call: pseudo-random inputs, the same for
 // every call, and outputs that start as 0xA5.
@@ -123,7 +116,7 @@ void TestFaults(const char* path, const backend::VelaPayload& payload) {
   const std::string name(path);
   {
     // Compiled for one NPU, run on another family's.
-    const bool u85 = payload.product == backend::NpuProduct::kEthosU85;
+    const bool u85 = payload.npu.product == ethosu_sdk::ethosu::Product::kEthosU85;
     DriverRun other;
     other.product = u85 ? "ethos-u55" : "ethos-u85";
     other.macs = u85 ? 128 : 256;

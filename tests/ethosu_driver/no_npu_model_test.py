@@ -1,6 +1,6 @@
 """No firmware contains the functional NPU model: the symbols of every image
 (nm, demangled) show the register-level driver and nothing of ethosu_sdk::npu::
-(cc/npu)."""
+(sim/npu)."""
 
 import subprocess
 

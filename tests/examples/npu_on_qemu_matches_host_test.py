@@ -4,7 +4,7 @@ MobileNetV2 for ethos-u85-256 (corstone320 on the SDK's QEMU corstone-320,
 Cortex-M85) and ethos-u55-128 (mps3-an547, Cortex-M55), through the whole .pte
 (CPU quantize, NPU delegate, CPU dequantize), compared bit for bit. Host
 bit-exactness against the TOSA reference model is
-//tests/npu:u85_mobilenet_v2 / u55_mobilenet_v2."""
+//sim/tests/npu:u85_mobilenet_v2 / u55_mobilenet_v2."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import subprocess
 
 STEM = "tests/verify/greater_u85"
 VERIFY = "python/ethosu_sdk/cli/verify_model"
-NPU_RUN = "cc/npu_host/npu_run"
+NPU_RUN = "sim/host/npu_run"
 
 
 def run(mode: str, report: pathlib.Path) -> subprocess.CompletedProcess[str]:

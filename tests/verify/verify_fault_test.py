@@ -27,7 +27,7 @@ from ethosu_sdk.verify.vela_debug_db import read_layers
 MODEL = os.environ["MODEL"]
 STEM = os.environ["STEM"]
 VERIFY = "python/ethosu_sdk/cli/verify_model"
-NPU_RUN = "cc/npu_host/npu_run"
+NPU_RUN = "sim/host/npu_run"
 MAC_OPERATORS = ("Conv2D", "DepthwiseConv2D", "FullyConnected")
 
 

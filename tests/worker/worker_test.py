@@ -19,7 +19,7 @@ import pytest
 from worker_client import WorkerClient
 
 AOT_COMPILE = "python/ethosu_sdk/cli/aot_compile"
-GEN_CASE = "tests/npu/gen_case"
+GEN_CASE = "sim/tests/npu/gen_case"
 AOT_SUFFIXES = (".pte", ".input.tensors", ".expected.tensors", ".summary.json")
 # The environment ethosu_model gives its actions.
 ENV = {**os.environ, "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1"}

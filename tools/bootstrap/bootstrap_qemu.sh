@@ -28,7 +28,7 @@ mkdir -p "$SDK_LOGS" "$base"
 inputs="$base/inputs-$key"
 rm -rf "$base"/inputs-*
 mkdir -p "$inputs/qemu"
-cp "$here/build_qemu.sh" "$here/qemu-source.sha256" "$workspace/cc/npu/device/device_abi.h" "$inputs/"
+cp "$here/build_qemu.sh" "$here/qemu-source.sha256" "$workspace/sim/device/device_abi.h" "$inputs/"
 cp -r "$workspace/qemu/hw" "$workspace/qemu/configs" "$workspace/qemu/patches" "$inputs/qemu/"
 
 if [ -n "$host_mode" ]; then

@@ -98,7 +98,7 @@ sdk_qemu_inputs() {
   local workspace="$1"
   (cd "$workspace" && {
     find qemu/hw qemu/configs qemu/patches -type f | LC_ALL=C sort
-    printf '%s\n' cc/npu/device/device_abi.h tools/bootstrap/build_qemu.sh \
+    printf '%s\n' sim/device/device_abi.h tools/bootstrap/build_qemu.sh \
       tools/bootstrap/qemu-source.sha256 tools/bootstrap/root-packages.txt
   })
 }

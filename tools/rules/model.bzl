@@ -203,7 +203,7 @@ _ethosu_model = rule(
             cfg = "exec",
         ),
         "_npu_run": attr.label(
-            default = Label("//cc/npu_host:npu_run"),
+            default = Label("//sim/host:npu_run"),
             executable = True,
             cfg = "exec",
         ),

@@ -31,12 +31,16 @@ Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   for (int i = 0; i < b.num_inputs; ++i) {
     memcpy(b.scratch + payload.inputs[i].offset, b.inputs[i], b.input_sizes[i]);
   }
-  NpuJob job;
-  job.payload = &payload;
-  // Weights are only read; the NPU never writes region 0.
-  job.regions[0] = {const_cast<uint8_t*>(payload.weights), payload.weights_size, false};
-  job.regions[1] = {b.scratch, payload.scratch_size, true};
-  if (b.fast_scratch != nullptr) job.regions[2] = {b.fast_scratch, b.fast_scratch_size, true};
+  hw::Job job;
+  job.commands = payload.commands;
+  job.num_words = payload.num_commands;
+  job.compiled = payload.compiled;
+  // Weights are only read; the NPU never writes them.
+  job.regions[hw::kWeightsRegion] = {const_cast<uint8_t*>(payload.weights), payload.weights_size, false};
+  job.regions[hw::kScratchRegion] = {b.scratch, payload.scratch_size, true};
+  if (b.fast_scratch != nullptr) {
+    job.regions[hw::kFastScratchRegion] = {b.fast_scratch, b.fast_scratch_size, true};
+  }
   ESDK_RETURN_IF_ERROR(npu.Run(job));
   for (int i = 0; i < b.num_outputs; ++i) {
     memcpy(b.outputs[i], b.scratch + payload.outputs[i].offset, b.output_sizes[i]);

@@ -22,7 +22,7 @@ class DriverNpu final : public Npu {
  public:
   explicit DriverNpu(ethosu_sdk::drivers::ethosu::Driver& driver) : driver_(driver) {}
 
-  Status Run(const NpuJob& job) override;
+  Status Run(const hw::Job& job) override;
 
   const DriverFigures& figures() const { return figures_; }
   const ethosu_sdk::drivers::ethosu::Driver& driver() const { return driver_; }

@@ -9,7 +9,7 @@
 #include "cc/backends/ethosu/delegate_io.h"
 #include "cc/backends/ethosu/model_npu.h"
 #include "cc/backends/ethosu/vela_payload.h"
-#include "cc/npu/driver.h"
+#include "sim/npu/model.h"
 
 namespace ethosu_sdk::backends::ethosu {
 

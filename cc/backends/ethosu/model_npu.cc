@@ -1,34 +1,21 @@
 #include "cc/backends/ethosu/model_npu.h"
 
+#include "cc/ethosu/payload_header.h"
+
 namespace ethosu_sdk::backends::ethosu {
 
-
-npu::NpuConfig ModelConfig(const VelaPayload& payload) {
-  npu::NpuConfig config;
-  switch (payload.product) {
-    case NpuProduct::kEthosU55: config.arch = npu::Architecture::kEthosU55; break;
-    case NpuProduct::kEthosU65: config.arch = npu::Architecture::kEthosU65; break;
-    case NpuProduct::kEthosU85: config.arch = npu::Architecture::kEthosU85; break;
-  }
-  config.macs = payload.macs;
-  config.cores = payload.cores;
-  return config;
-}
-
-Status ModelNpu::Run(const NpuJob& job) {
-  if (job.payload == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "NPU job without a payload");
-  npu::Region regions[npu::kNumRegions];
-  for (int i = 0; i < kNpuRegions && i < npu::kNumRegions; ++i) {
-    const NpuRegion& r = job.regions[i];
-    if (r.data == nullptr) continue;
-    regions[i].read = r.data;
-    regions[i].write = r.writable ? r.data : nullptr;
-    regions[i].size = r.size;
+Status ModelNpu::Run(const hw::Job& job) {
+  if (job.commands == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "NPU job without a command stream");
+  // The hardware knows its own configuration; the model is told the one
+  // the stream was compiled for.
+  hw::NpuConfig config;
+  if (!hw::DecodeCompiledFor(job.compiled, &config)) {
+    return Status::Error(ErrorCode::kNpuUnsupported, "NPU job compiled for an unknown NPU (ID 0x%08x, CONFIG 0x%08x)",
+                         unsigned(job.compiled.id), unsigned(job.compiled.config));
   }
   npu::RunStats run{};
   // The model's failures already carry their own codes and command offset.
-  ESDK_RETURN_IF_ERROR(npu::RunCommandStream(ModelConfig(*job.payload), job.payload->commands,
-                                             job.payload->num_commands, regions, workspace_, &run,
+  ESDK_RETURN_IF_ERROR(npu::RunCommandStream(config, job.commands, job.num_words, job.regions, workspace_, &run,
                                              limits_, observer_));
   ++jobs_;
   stats_.operations += run.operations;

@@ -1,15 +1,12 @@
-// The NPU interface on the host: the functional model (cc/npu) executes the
+// The NPU interface on the host: the functional model (sim/npu) executes the
 // command stream directly on the region memory. Host runner and tests only;
 // firmware uses the register-level driver (driver_npu.h).
 #pragma once
 
 #include "cc/backends/ethosu/npu_interface.h"
-#include "cc/npu/driver.h"
+#include "sim/npu/model.h"
 
 namespace ethosu_sdk::backends::ethosu {
-
-// The model's configuration for a stream (from the payload header).
-npu::NpuConfig ModelConfig(const VelaPayload& payload);
 
 class ModelNpu final : public Npu {
  public:
@@ -19,7 +16,7 @@ class ModelNpu final : public Npu {
            const npu::OperationObserver* observer = nullptr)
       : workspace_(workspace), limits_(limits), observer_(observer) {}
 
-  Status Run(const NpuJob& job) override;
+  Status Run(const hw::Job& job) override;
 
   // Totals over every Run.
   const npu::RunStats& stats() const { return stats_; }

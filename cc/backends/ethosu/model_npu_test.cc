@@ -34,17 +34,20 @@ constexpr uint32_t kNone = Status::kNoCommandOffset;
 alignas(16) uint8_t weights[64];
 alignas(16) uint8_t scratch[256];
 
-// Runs `words` as an Ethos-U85-256 stream with weights in region 0 and
-// scratch in region 1.
+// The payload header's words for an Ethos-U85 with 2^log2_macs MACs on
+// one core (ID: architecture 2; CONFIG: product 2, log2 of the MACs).
+constexpr uint32_t kU85Id = 0x20000000u;
+constexpr uint32_t U85Config(uint32_t log2_macs) { return 0x20000000u | log2_macs; }
+
+// Runs `words` as an Ethos-U85 stream (256 MACs unless told) with weights
+// in region 0 and scratch in region 1.
 Status Run(std::initializer_list<uint32_t> words, const npu::RunLimits& limits = npu::RunLimits(),
-           int macs = 256) {
+           uint32_t log2_macs = 8) {
   const std::vector<uint32_t> stream(words);
-  VelaPayload payload;
-  payload.commands = stream.data();
-  payload.num_commands = stream.size();
-  payload.macs = macs;
-  NpuJob job;
-  job.payload = &payload;
+  hw::Job job;
+  job.commands = stream.data();
+  job.num_words = stream.size();
+  job.compiled = {kU85Id, U85Config(log2_macs)};
   job.regions[0] = {weights, sizeof(weights), false};
   job.regions[1] = {scratch, sizeof(scratch), true};
   std::vector<uint8_t> workspace(1u << 16);
@@ -68,8 +71,8 @@ TEST(ModelNpu, EachFaultKindHasItsCode) {
   npu::RunLimits tight;
   tight.max_total_work = 8;  // the DMA moves 16 bytes
   ExpectFailure(Run(kDma, tight), ErrorCode::kNpuLimit, 32, "", "beyond the run limits");
-  // No Vela configuration has 384 MACs: refused before any command runs.
-  ExpectFailure(Run({kStop}, npu::RunLimits(), 384), ErrorCode::kNpuUnsupported, kNone, "",
+  // No Vela configuration has a 64-MAC U85: refused before any command runs.
+  ExpectFailure(Run({kStop}, npu::RunLimits(), 6), ErrorCode::kNpuUnsupported, kNone, "",
                 "unknown configuration");
   EXPECT_TRUE(Run(kDma).ok()) << "the same DMA within its regions and limits runs";
 }
@@ -79,6 +82,7 @@ TEST(ModelNpu, TheDelegatePassesThemOn) {
   VelaPayload payload;
   payload.commands = stream.data();
   payload.num_commands = stream.size();
+  payload.compiled = {kU85Id, U85Config(8)};
   payload.weights = weights;
   payload.weights_size = sizeof(weights);
   payload.scratch_size = sizeof(scratch);

@@ -8,30 +8,20 @@
 #include <cstdint>
 
 #include "cc/core/status.h"
-#include "cc/backends/ethosu/vela_payload.h"
+#include "cc/ethosu/job.h"
 
 namespace ethosu_sdk::backends::ethosu {
 
-// Ethos-U base pointers BASEP0-7: 0 weights, 1 scratch, 2 fast scratch.
-constexpr int kNpuRegions = 8;
-
-struct NpuRegion {
-  uint8_t* data = nullptr;  // null: not bound
-  size_t size = 0;
-  bool writable = false;    // the NPU writes it (scratch); otherwise read-only
-};
-
-struct NpuJob {
-  // The command stream and the configuration Vela compiled it for.
-  const VelaPayload* payload = nullptr;
-  NpuRegion regions[kNpuRegions];
-};
+// The Ethos-U's own types (cc/ethosu); `ethosu` here names this namespace.
+namespace hw = ::ethosu_sdk::ethosu;
 
 class Npu {
  public:
   // Runs one job to completion. The regions' memory holds the inputs before
   // and the outputs after; errors name the cause (fault, timeout, mismatch).
-  virtual Status Run(const NpuJob& job) = 0;
+  // The job is the Ethos-U's own (cc/ethosu/job.h): command stream, the
+  // payload header's words, regions.
+  virtual Status Run(const hw::Job& job) = 0;
 
  protected:
   ~Npu() = default;

@@ -7,7 +7,6 @@ namespace {
 
 constexpr size_t kBlockHeaderBytes = 32;  // name[16], u32 length, u8 external, 11 reserved
 constexpr size_t kBlockAlignment = 16;
-constexpr uint32_t kU65DedicatedSramBytes = 384 * 1024;
 
 uint32_t ReadU32(const uint8_t* p) {
   return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
@@ -38,7 +37,7 @@ Status ParseIos(const uint8_t* data, size_t size, const char* what, VelaIo* ios,
     if (io.element_size != 1 && io.element_size != 2 && io.element_size != 4) {
       return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has element size %d", what, i, int(io.element_size));
     }
-    if (io.offset < 0 || io.region < 0 || io.region > 7) {
+    if (io.offset < 0 || io.region < 0 || io.region >= hw::kNumRegions) {
       return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has offset %d region %d", what, i, int(io.offset), int(io.region));
     }
     uint64_t elements = 1;
@@ -57,48 +56,26 @@ Status ParseIos(const uint8_t* data, size_t size, const char* what, VelaIo* ios,
 Status ParseCommandData(const uint8_t* data, size_t size, VelaPayload* out) {
   if (size < 16 || size % 4 != 0) return Status::Error(ErrorCode::kInvalidProgram, "vela: cmd_data size %u", unsigned(size));
   if (memcmp(data, "COP1", 4) != 0) return Status::Error(ErrorCode::kInvalidProgram, "vela: cmd_data lacks COP1 header");
-  if ((ReadU32(data + 4) & 0xFF) != 0x01) return Status::Error(ErrorCode::kInvalidProgram, "vela: missing optimizer config");
-  out->arch_config = ReadU32(data + 8);
-  out->arch_version = ReadU32(data + 12);
-  // The architecture version (the ID register) has bits 31:28 1 for U55
-  // and U65, 2 for U85. The config word is Vela's CONFIG register value:
-  // bits 31:28 the product (0: U55, 1: U65, 2: U85), bits 3:0 log2 of the
-  // MACs (U55/U65: of all cores together), U85 bits 13:12 log2 of the
-  // weight decoders (cores).
-  const uint32_t major = out->arch_version >> 28;
-  const uint32_t product = out->arch_config >> 28;
-  const int macs = 1 << (out->arch_config & 0xF);
-  if (major == 1 && product == 0) {
-    out->product = NpuProduct::kEthosU55;
-    out->macs = macs;
-    out->cores = 1;
-  } else if (major == 1 && product == 1) {
-    // GUESS (not in the header): a U65 core has 256 MACs, as in Vela's
-    // only two U65 configurations (256 on one core, 512 on two), so the
-    // MAC count gives the cores. Pinned by the u65_256_* and u65_512_* cases.
-    out->product = NpuProduct::kEthosU65;
-    out->macs = 256;
-    out->cores = macs / 256;
-    // The payload does not carry the fast scratch size: ExecuTorch's
-    // EthosUCompileSpec compiles U65 for Vela's memory mode
-    // Dedicated_Sram_384KB, whose staging SRAM is region 2 (U55/U85 modes
-    // use none). Accesses beyond it fail as out of region.
-    out->fast_scratch_size = kU65DedicatedSramBytes;
-  } else if (major == 2 && product == 2) {
-    out->product = NpuProduct::kEthosU85;
-    out->macs = macs;
-    out->cores = 1 << ((out->arch_config >> 12) & 3);
-  } else {
-    return Status::Error(ErrorCode::kInvalidProgram, "vela: unknown NPU (version %u, product %u)", unsigned(major),
-                         unsigned(product));
+  if ((ReadU32(data + 4) & 0xFF) != hw::kOptimizerConfigTag) {
+    return Status::Error(ErrorCode::kInvalidProgram, "vela: missing optimizer config");
   }
-  size_t at = 16;
+  out->compiled.config = ReadU32(data + 8);
+  out->compiled.id = ReadU32(data + 12);
+  if (!hw::DecodeCompiledFor(out->compiled, &out->npu)) {
+    return Status::Error(ErrorCode::kInvalidProgram, "vela: unknown NPU (version %u, product %u)",
+                         unsigned(out->compiled.id >> 28), unsigned(out->compiled.config >> 28));
+  }
+  // The payload does not carry the fast scratch size: U65 streams use the
+  // dedicated SRAM as region 2 (U55/U85 modes use none). Accesses beyond
+  // it fail as out of region.
+  if (out->npu.product == hw::Product::kEthosU65) out->fast_scratch_size = hw::kU65DedicatedSramBytes;
+  size_t at = 4 * hw::kHeaderWords;
   for (;;) {
     if (at + 4 > size) return Status::Error(ErrorCode::kInvalidProgram, "vela: cmd_data has no command stream");
     const uint32_t tag = ReadU32(data + at);
     at += 4;
-    if ((tag & 0xFF) == 0x05) continue;  // NOP
-    if ((tag & 0xFF) != 0x02) return Status::Error(ErrorCode::kInvalidProgram, "vela: unknown driver tag 0x%08x", unsigned(tag));
+    if ((tag & 0xFF) == hw::kNopTag) continue;
+    if ((tag & 0xFF) != hw::kCommandStreamTag) return Status::Error(ErrorCode::kInvalidProgram, "vela: unknown driver tag 0x%08x", unsigned(tag));
     const size_t words = (size_t((tag >> 8) & 0xFF) << 16) | (tag >> 16);
     if (words == 0 || words > (size - at) / 4) {
       return Status::Error(ErrorCode::kInvalidProgram, "vela: command stream of %u words exceeds cmd_data", unsigned(words));
@@ -176,7 +153,7 @@ Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
   for (int k = 0; k < 2; ++k) {
     for (int i = 0; i < counts[k]; ++i) {
       const VelaIo& io = all[k][i];
-      if (io.region != 1) return Status::Error(ErrorCode::kInvalidProgram, "vela: I/O in region %d, only scratch (1) supported", int(io.region));
+      if (io.region != hw::kScratchRegion) return Status::Error(ErrorCode::kInvalidProgram, "vela: I/O in region %d, only scratch (1) supported", int(io.region));
       if (size_t(io.offset) > out->scratch_size || io.bytes() > out->scratch_size - size_t(io.offset)) {
         return Status::Error(ErrorCode::kInvalidProgram, "vela: I/O %d outside scratch", i);
       }

@@ -8,14 +8,16 @@
 #include <cstdint>
 
 #include "cc/core/status.h"
+#include "cc/ethosu/payload_header.h"
+#include "cc/ethosu/product.h"
+#include "cc/ethosu/region.h"
 
 namespace ethosu_sdk::backends::ethosu {
 
-constexpr int kMaxVelaIos = 16;
+// The Ethos-U's own types (cc/ethosu); `ethosu` here names this namespace.
+namespace hw = ::ethosu_sdk::ethosu;
 
-// Which NPU family a stream was compiled for (U65 runs U55 streams plus its
-// own extensions).
-enum class NpuProduct { kEthosU55, kEthosU65, kEthosU85 };
+constexpr int kMaxVelaIos = 16;
 
 struct VelaIo {
   int32_t shape[6];  // Vela pads every shape to 6-D
@@ -29,15 +31,8 @@ struct VelaPayload {
   // Register command stream (driver payload header already removed).
   const uint32_t* commands = nullptr;
   size_t num_commands = 0;
-  uint32_t arch_config = 0;   // COP1 header words
-  uint32_t arch_version = 0;
-  // Derived from the two words above. `macs` counts as Vela's
-  // configurations do: the whole U85 (U85-1024 has four cores), one U55/U65
-  // core (U65-512 is two cores of 256); `cores` is the number of weight
-  // streams an operation may split its weights into.
-  NpuProduct product = NpuProduct::kEthosU85;
-  int macs = 256;
-  int cores = 1;
+  hw::CompiledFor compiled;  // the COP1 header's words
+  hw::NpuConfig npu;         // what they name (hw::DecodeCompiledFor)
   const uint8_t* weights = nullptr;  // region 0, read-only
   size_t weights_size = 0;
   uint32_t scratch_size = 0;         // region 1 bytes the caller provides

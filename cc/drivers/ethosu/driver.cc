@@ -95,12 +95,12 @@ Status Driver::WaitForCompletion(uint32_t* status) {
   return JobError(ErrorCode::kNpuTimeout, what, bus_.Read(mmio::kStatus), bus_.Read(mmio::kQread));
 }
 
-Status Driver::Run(const Job& job, JobStats* stats) {
+Status Driver::Run(const hw::Job& job, JobStats* stats) {
   if (!initialized_) return Status::Error(ErrorCode::kInvalidArgument, "NPU driver used before Init");
   if (job.commands == nullptr || job.num_words == 0) {
     return Status::Error(ErrorCode::kInvalidArgument, "NPU job without a command stream");
   }
-  ESDK_RETURN_IF_ERROR(CheckCompatible(Identity::FromRegisters(job.compiled_id, job.compiled_config), identity_));
+  ESDK_RETURN_IF_ERROR(CheckCompatible(Identity::FromRegisters(job.compiled.id, job.compiled.config), identity_));
   const uint32_t idle_status = bus_.Read(mmio::kStatus);
   if ((idle_status & mmio::status::kState) != 0) {
     return JobError(ErrorCode::kNpuFault, "NPU busy before a job starts", idle_status, bus_.Read(mmio::kQread));
@@ -111,7 +111,7 @@ Status Driver::Run(const Job& job, JobStats* stats) {
   bus_.Write(mmio::kQbase, uint32_t(queue));
   bus_.Write(mmio::kQbaseHi, uint32_t(queue >> 32));
   bus_.Write(mmio::kQsize, uint32_t(job.num_words * 4u));
-  for (int i = 0; i < kRegions; ++i) {
+  for (int i = 0; i < hw::kNumRegions; ++i) {
     const uint64_t base = reinterpret_cast<uintptr_t>(job.regions[i].data);
     bus_.Write(mmio::BasepLow(i), uint32_t(base));
     bus_.Write(mmio::BasepHigh(i), uint32_t(base >> 32));
@@ -119,7 +119,7 @@ Status Driver::Run(const Job& job, JobStats* stats) {
   PmuStart(bus_, u85);
   // What the NPU reads must be in memory, not only in the CPU's cache.
   ethosu_sdk_npu_cache_clean(job.commands, job.num_words * 4u);
-  for (const JobRegion& region : job.regions) {
+  for (const hw::Region& region : job.regions) {
     if (region.data != nullptr) ethosu_sdk_npu_cache_clean(region.data, region.size);
   }
   irq_seen_ = false;
@@ -130,8 +130,8 @@ Status Driver::Run(const Job& job, JobStats* stats) {
   Status result = WaitForCompletion(&status);
   const uint32_t qread = bus_.Read(mmio::kQread);
   if (result.ok()) result = DecodeJobStatus(status, qread);
-  for (const JobRegion& region : job.regions) {
-    if (region.data != nullptr && region.npu_writes) ethosu_sdk_npu_cache_invalidate(region.data, region.size);
+  for (const hw::Region& region : job.regions) {
+    if (region.data != nullptr && region.writable) ethosu_sdk_npu_cache_invalidate(region.data, region.size);
   }
   if (stats != nullptr) {
     stats->pmu = PmuRead(bus_, u85);

@@ -19,10 +19,9 @@
 #include "cc/drivers/ethosu/identity.h"
 #include "cc/drivers/ethosu/pmu.h"
 #include "cc/drivers/ethosu/wait_hooks.h"
+#include "cc/ethosu/job.h"
 
 namespace ethosu_sdk::drivers::ethosu {
-
-constexpr int kRegions = 8;
 
 struct DriverConfig {
   // The level the NPU's bus accesses run at after reset; our boards run
@@ -32,22 +31,6 @@ struct DriverConfig {
   uint32_t reset_timeout_ms = 100;
   uint32_t job_timeout_ms = 5000;
   BusConfig bus;
-};
-
-// Memory the NPU sees at the same address as the CPU (true on Corstone-300/
-// 320 and QEMU's AN547, secure aliases included).
-struct JobRegion {
-  void* data = nullptr;  // null: BASEPn = 0, not used by the stream
-  size_t size = 0;
-  bool npu_writes = false;  // invalidated from the D-cache after the job
-};
-
-struct Job {
-  const uint32_t* commands = nullptr;  // register command stream
-  size_t num_words = 0;
-  uint32_t compiled_id = 0;      // the payload's COP1 words: what Vela
-  uint32_t compiled_config = 0;  // compiled the stream for
-  JobRegion regions[kRegions];
 };
 
 struct JobStats {
@@ -66,8 +49,12 @@ class Driver {
   const Identity& identity() const { return identity_; }
 
   // Runs one job to completion (or fault, or timeout). After a fault or a
-  // timeout the NPU is reset, so the next job starts clean.
-  Status Run(const Job& job, JobStats* stats);
+  // timeout the NPU is reset, so the next job starts clean. The regions'
+  // memory is where the NPU sees it at the same address as the CPU (true on
+  // Corstone-300/320 and QEMU's AN547, secure aliases included); an unbound
+  // region is BASEPn = 0, and writable ones are invalidated from the D-cache
+  // after the job.
+  Status Run(const hw::Job& job, JobStats* stats);
 
   // The NPU's interrupt: records STATUS and clears the interrupt (the line
   // is level-sensitive and stays raised until cleared).

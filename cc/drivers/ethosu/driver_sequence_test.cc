@@ -26,12 +26,11 @@ void ExpectError(const ethosu_sdk::Status& status, ethosu_sdk::ErrorCode code, c
 alignas(16) uint32_t commands[8] = {0x00000000u};
 alignas(16) uint8_t weights[64], scratch[256], fast[128];
 
-Job MakeJob(uint32_t id, uint32_t config) {
-  Job job;
+hw::Job MakeJob(uint32_t id, uint32_t config) {
+  hw::Job job;
   job.commands = commands;
   job.num_words = 8;
-  job.compiled_id = id;
-  job.compiled_config = config;
+  job.compiled = {id, config};
   job.regions[0] = {weights, sizeof(weights), false};
   job.regions[1] = {scratch, sizeof(scratch), true};
   job.regions[2] = {fast, sizeof(fast), true};

@@ -38,16 +38,6 @@ Identity Identity::FromRegisters(uint32_t id, uint32_t config) {
   return identity;
 }
 
-const char* ProductName(Product product) {
-  switch (product) {
-    case Product::kEthosU55: return "ethos-u55";
-    case Product::kEthosU65: return "ethos-u65";
-    case Product::kEthosU85: return "ethos-u85";
-    case Product::kUnknown: break;
-  }
-  return "unknown";
-}
-
 void AppendDescription(const Identity& identity, TextBuilder& text) {
   switch (identity.product) {
     case Product::kEthosU55: text.Str("Ethos-U55-"); break;

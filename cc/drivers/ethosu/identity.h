@@ -7,11 +7,15 @@
 #include <cstdint>
 
 #include "cc/core/status.h"
+#include "cc/ethosu/product.h"
 #include "cc/support/text_builder.h"
 
 namespace ethosu_sdk::drivers::ethosu {
 
-enum class Product { kEthosU55, kEthosU65, kEthosU85, kUnknown };
+// The Ethos-U's own types (cc/ethosu); `ethosu` here names this namespace.
+namespace hw = ::ethosu_sdk::ethosu;
+using hw::Product;
+using hw::ProductName;
 
 struct Identity {
   uint32_t id = 0;      // ID register
@@ -25,9 +29,6 @@ struct Identity {
   // U85 has its own register layout (bus configuration, PMU location).
   bool IsU85Layout() const { return arch_major >= 2; }
 };
-
-// "ethos-u85", as the SDK's targets spell products.
-const char* ProductName(Product product);
 
 // "Ethos-U85-256 (arch 2.0.0, CONFIG 0x20000118)".
 void AppendDescription(const Identity& identity, TextBuilder& text);

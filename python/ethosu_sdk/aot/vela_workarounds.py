@@ -4,7 +4,7 @@ Each rewrite is exact (it moves data only, so quantization and outputs are
 unchanged), applies only where its pattern occurs, and is reported in the
 summary so a user can see what was changed and why.
 
-Vela 5.1.0, unbind MatMul (cc/npu/README.md, "Where Vela departs from
+Vela 5.1.0, unbind MatMul (sim/npu/README.md, "Where Vela departs from
 TOSA"): when a MatMul's left operand is one slice of `unbind()` over a
 rank-5 permute (multi-head attention's `qkv.permute(2, 0, 3, 1, 4).unbind(0)`),
 Vela keeps the slice's rank-5 IFM and decomposes the MatMul per head on the

@@ -51,7 +51,7 @@ flags.DEFINE_enum("verify", "fail", ["fail", "warn", "off"],
                   "error, warn: it is reported. Needs --npu_run (found in the runfiles under bazel run).")
 flags.DEFINE_string("verify_dir", None, "Write the verification's inputs here (ethosu_model runs it as an "
                     "action of its own: with --verify=off).")
-flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//cc/npu_host:npu_run).")
+flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//sim/host:npu_run).")
 flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
 flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
 flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
@@ -131,10 +131,10 @@ def _main(argv: list[str]) -> int:
     if npu_run is None and FLAGS.verify != "off" and FLAGS.target.startswith("ethos-u"):
         if FLAGS["verify"].present:  # asked for: an error
             raise AotError("--verify needs the NPU model binary: pass --npu_run=PATH (tools/bazel build "
-                           "//cc/npu_host:npu_run), or --verify=off")
+                           "//sim/host:npu_run), or --verify=off")
         # The default, where the binary is not installed (e.g. the wheel alone): said, not an error.
         print("[aot] verification skipped: the NPU model binary is not here (--npu_run=PATH, from "
-              "//cc/npu_host:npu_run, turns it on)", file=sys.stderr)
+              "//sim/host:npu_run, turns it on)", file=sys.stderr)
     options = CompileOptions(
         model=FLAGS.model,
         target=FLAGS.target,
@@ -212,7 +212,7 @@ def _npu_run_or_none() -> str | None:
         if here.endswith(".runfiles"):
             roots.append(here)
     for root in roots:
-        candidate = os.path.join(root, "_main", "cc", "npu_host", "npu_run")
+        candidate = os.path.join(root, "_main", "sim", "host", "npu_run")
         if root and os.access(candidate, os.X_OK):
             return candidate
     return None

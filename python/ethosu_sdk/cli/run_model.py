@@ -314,7 +314,7 @@ def main(argv: list[str]) -> int:
                "Ethos-U through its registers; on QEMU the NPU is the SDK's Ethos-U device, which executes the "
                "command stream with the functional model (bit-exact, verified against the TOSA reference model; "
                "not cycle-accurate). Its PMU cycle counter is the device's idealised count "
-               "(cc/npu/device/README.md), never a measured hardware figure."],
+               "(sim/device/README.md), never a measured hardware figure."],
     )
     page = html_report.write(report, FLAGS.report_dir or default_report_dir(FLAGS.name), FLAGS.charts)
     say(f"Report: {page}")

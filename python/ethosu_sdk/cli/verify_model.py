@@ -22,7 +22,7 @@ from ethosu_sdk.verify import verify
 FLAGS = flags.FLAGS
 flags.DEFINE_string("pte", None, "The compiled program (.pte).")
 flags.DEFINE_string("verify_dir", None, "The AOT step's verification inputs (aot_compile --verify_dir).")
-flags.DEFINE_string("npu_run", None, "The NPU model binary (//cc/npu_host:npu_run).")
+flags.DEFINE_string("npu_run", None, "The NPU model binary (//sim/host:npu_run).")
 flags.DEFINE_enum("mode", "fail", list(verify.MODES), "fail: exit 1 on a difference; warn: report it, exit 0.")
 flags.DEFINE_string("report_json", None, "Write the per-layer table as JSON here.")
 flags.DEFINE_bool("quiet", False, "Print nothing when everything is bit-exact (the JSON report has the table); "

@@ -1,4 +1,4 @@
-"""Reader of the per-operation trace that cc/npu_host/npu_run.cc writes (--trace)."""
+"""Reader of the per-operation trace that sim/host/npu_run.cc writes (--trace)."""
 
 import dataclasses
 from typing import List

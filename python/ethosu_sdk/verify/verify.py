@@ -5,7 +5,7 @@ Inputs: the .pte (the payloads that ship) and the AOT step's `<name>.verify/`
 directory (python/ethosu_sdk/aot/verify_data.py: each partition's TOSA
 graph, the delegate's integer inputs for the example input, Vela's debug
 database, TOSA tensor name -> PyTorch origin). For each partition the payload
-runs on the functional NPU model (cc/npu_host:npu_run, which also records
+runs on the functional NPU model (sim/host:npu_run, which also records
 every NPU operation's output) and the TOSA graph on the TOSA reference model
 with the same inputs; every output, and every layer Vela's debug database
 maps to a TOSA tensor, is compared element by element (compare.py).

@@ -4,7 +4,7 @@
  * Everything the NPU does (registers, reset, protection, PMU, command
  * streams run by the SDK's functional model) lives in the device core,
  * libethosu_npu_device.so, loaded with dlopen through the C interface in
- * device_abi.h (the SDK's cc/npu/device/device_abi.h, copied beside this
+ * device_abi.h (the SDK's sim/device/device_abi.h, copied beside this
  * file when QEMU is built). This file forwards MMIO, guest memory and the
  * interrupt between QEMU and that library.
  *

@@ -1,0 +1,200 @@
+// Runs a Vela payload through the payload parser and the NPU model
+// and compares every output byte with the TOSA reference model's output.
+//
+// Usage: npu_run PAYLOAD TENSORS [--trace=FILE] [--inject=N] [--fast_scratch=BYTES]
+//   TENSORS   inputs, then expected outputs (schema/tensor_file.md)
+//   --trace   writes every NPU operation's output feature map to FILE (format
+//             below), for the layer-by-layer comparison in python/ethosu_sdk/verify/compare.py
+//   --inject  adds one to element (0, 0, 0) of operation N's output before the
+//             next operation reads it: a planted fault, to show that the
+//             layer comparison finds and names it
+//   --fast_scratch  region 2's size (Vela's arena cache in SRAM). The payload
+//             does not carry it; a .pte's Vela flags do (the AOT summary's
+//             fast_scratch_bytes). Default: the payload parser's (U65 only).
+//
+// Trace file: "ESDKLTR1", then per operation: uint32 command offset (bytes
+// into the register command stream), opcode, height, width, depth (as
+// stored, after any transpose), region (8: the U85 chain buffer, not
+// memory); then height*width*depth int32 values in HWC order, then the
+// uint32 byte offset in the region of each. Little-endian.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "cc/backends/ethosu/ethosu_delegate.h"
+#include "cc/backends/ethosu/vela_payload.h"
+#include "sim/npu/memory/feature_map.h"
+#include "cc/runner/tensor_file.h"
+#include "sim/host/case_files.h"
+#include "sim/host/payload_harness.h"
+
+namespace npu = ethosu_sdk::npu;
+
+namespace {
+
+namespace npu_harness = ethosu_sdk::npu_harness;
+using ethosu_sdk::runner::TensorRecord;
+
+struct Observer {
+  FILE* trace = nullptr;
+  long inject = -1;  // operation index, or -1
+  long index = 0;
+  bool failed = false;
+};
+
+void WriteWords(FILE* f, const uint32_t* words, size_t count, bool* failed) {
+  if (fwrite(words, sizeof(uint32_t), count, f) != count) *failed = true;
+}
+
+void AfterOperation(void* context, uint32_t command_offset, uint16_t opcode,
+                    const npu::FeatureMap& ofm) {
+  auto* o = static_cast<Observer*>(context);
+  const long index = o->index++;
+  if (index == o->inject) {
+    int32_t v = 0;
+    if (!ofm.Read(0, 0, 0, &v).ok() ||
+        !ofm.Write(0, 0, 0, v == ofm.MaxValue() ? v - 1 : v + 1).ok()) {
+      o->failed = true;
+    }
+    printf("injected a fault into operation %ld (command offset %u)\n", index, command_offset);
+  }
+  if (o->trace == nullptr) return;
+  int h = 0, w = 0, c = 0;
+  ofm.StoredShape(&h, &w, &c);
+  const uint32_t region = ofm.chained ? 8u : uint32_t(ofm.region_index);
+  const uint32_t header[6] = {command_offset, opcode, uint32_t(h), uint32_t(w), uint32_t(c), region};
+  WriteWords(o->trace, header, 6, &o->failed);
+  const size_t count = size_t(h) * size_t(w) * size_t(c);
+  std::vector<int32_t> values(count);
+  std::vector<uint32_t> offsets(count);
+  size_t i = 0;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      for (int k = 0; k < c; ++k, ++i) {
+        int l[3];
+        ofm.LogicalOf(y, x, k, l);
+        size_t at = 0;
+        if (!ofm.Read(l[0], l[1], l[2], &values[i]).ok() || !ofm.Offset(l[0], l[1], l[2], &at).ok()) {
+          o->failed = true;
+        }
+        offsets[i] = uint32_t(at);
+      }
+    }
+  }
+  WriteWords(o->trace, reinterpret_cast<const uint32_t*>(values.data()), count, &o->failed);
+  WriteWords(o->trace, offsets.data(), count, &o->failed);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* trace_path = nullptr;
+  long fast_scratch = -1;  // bytes, or -1: the payload parser's
+  constexpr long kMaxFastScratch = 64l << 20;  // more than any Ethos-U SRAM
+  Observer observer;
+  std::vector<const char*> positional;
+  for (int i = 1; i < argc; ++i) {
+    if (strncmp(argv[i], "--trace=", 8) == 0) {
+      trace_path = argv[i] + 8;
+    } else if (strncmp(argv[i], "--inject=", 9) == 0) {
+      observer.inject = strtol(argv[i] + 9, nullptr, 10);
+    } else if (strncmp(argv[i], "--fast_scratch=", 15) == 0) {
+      char* end = nullptr;
+      fast_scratch = strtol(argv[i] + 15, &end, 10);
+      if (*end != '\0' || fast_scratch < 0 || fast_scratch > kMaxFastScratch) {
+        fprintf(stderr, "--fast_scratch: a byte count up to %ld expected, got %s\n", kMaxFastScratch,
+                argv[i] + 15);
+        return 2;
+      }
+    } else {
+      positional.push_back(argv[i]);
+    }
+  }
+  if (positional.size() != 2) {
+    fprintf(stderr, "usage: %s PAYLOAD TENSORS [--trace=FILE] [--inject=N] [--fast_scratch=BYTES]\n",
+            argv[0]);
+    return 2;
+  }
+  npu_harness::CaseFiles files;
+  if (!npu_harness::LoadCase(positional[0], positional[1], &files)) return 2;
+  ethosu_sdk::backends::ethosu::VelaPayload payload = files.payload;
+  if (fast_scratch >= 0) payload.fast_scratch_size = uint32_t(fast_scratch);
+  const std::vector<TensorRecord>& tensors = files.tensors;
+  const int n_in = payload.num_inputs, n_out = payload.num_outputs;
+  if (int(tensors.size()) != n_in + n_out) {
+    fprintf(stderr, "tensor file has %zu tensors, payload %d inputs + %d outputs\n", tensors.size(),
+            n_in, n_out);
+    return 1;
+  }
+  if (trace_path != nullptr) {
+    observer.trace = fopen(trace_path, "wb");
+    if (observer.trace == nullptr || fwrite("ESDKLTR1", 1, 8, observer.trace) != 8) {
+      fprintf(stderr, "cannot write %s\n", trace_path);
+      return 2;
+    }
+  }
+  const npu::OperationObserver hook = {AfterOperation, &observer};
+  npu_harness::HarnessOptions options;
+  options.output_fill = 0xA5;
+  if (trace_path != nullptr || observer.inject >= 0) options.observer = &hook;
+  npu_harness::PayloadHarness harness;
+  ethosu_sdk::Status status = npu_harness::BindCase(files, payload, options, &harness);
+  npu::RunStats stats;
+  if (status.ok()) status = harness.Run(&stats);
+  if (observer.trace != nullptr && fclose(observer.trace) != 0) observer.failed = true;
+  if (!status.ok()) {
+    fprintf(stderr, "execute: %s\n", status.message());
+    return 1;
+  }
+  if (observer.failed) {
+    fprintf(stderr, "could not trace or inject (write error or unreadable feature map)\n");
+    return 2;
+  }
+  printf("%u NPU operations, %llu MACs\n", stats.operations, (unsigned long long)stats.macs);
+  int failures = 0;
+  for (int i = 0; i < n_out; ++i) {
+    const auto& expected = tensors[size_t(n_in + i)].tensor;
+    const size_t element = expected.ElementSize();
+    if (expected.dtype != ethosu_sdk::runtime::ScalarType::kChar &&
+        expected.dtype != ethosu_sdk::runtime::ScalarType::kShort) {
+      fprintf(stderr, "output %d: only int8 and int16 outputs compared\n", i);
+      return 1;
+    }
+    if (expected.nbytes != harness.output(i).size()) {
+      fprintf(stderr, "output %d: reference has %zu bytes, the payload %zu\n", i,
+              size_t(expected.nbytes), harness.output(i).size());
+      return 1;
+    }
+    auto value = [element](const void* data, size_t k) {
+      if (element == 1) return int(static_cast<const int8_t*>(data)[k]);
+      int16_t v;
+      memcpy(&v, static_cast<const uint8_t*>(data) + 2 * k, 2);
+      return int(v);
+    };
+    const void* want = expected.data;
+    const void* got = harness.output(i).data();
+    std::map<int, size_t> histogram;  // (model - reference) -> count
+    size_t mismatches = 0, first = 0;
+    for (size_t k = 0; k < expected.numel; ++k) {
+      const int diff = value(got, k) - value(want, k);
+      if (diff != 0) {
+        if (mismatches == 0) first = k;
+        ++mismatches;
+        ++histogram[diff];
+      }
+    }
+    printf("output %d: %zu of %zu elements differ from the TOSA reference model\n", i, mismatches,
+           expected.numel);
+    if (mismatches != 0) {
+      ++failures;
+      printf("  first at element %zu: model %d, reference %d\n  histogram (model - reference: count):",
+             first, value(got, first), value(want, first));
+      for (const auto& [diff, count] : histogram) printf(" %d:%zu", diff, count);
+      printf("\n");
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,227 @@
+#include "sim/npu/kernels/convolution.h"
+
+#include <cstring>
+
+#include "sim/npu/kernels/dot_product.h"
+#include "sim/npu/output/requantize.h"
+
+namespace ethosu_sdk::npu {
+namespace {
+
+// 8-bit IFMs with a real zero point take the int16 SIMD path (values minus
+// the zero point within dot_product.h's bound); others keep int32 values.
+constexpr int32_t kNarrowZeroPointLimit = 256;
+bool NarrowIfm(const Operation& op) {
+  return op.ifm.element_bytes == 1 && op.ifm.zero_point >= -kNarrowZeroPointLimit &&
+         op.ifm.zero_point <= kNarrowZeroPointLimit;
+}
+
+struct Shape {
+  int taps, cin, channels;  // channels: IFM channels read per tap
+};
+
+Shape ShapeOf(const Operation& op) {
+  const bool depthwise = op.kind == OperationKind::kDepthwise;
+  const int cin = depthwise ? 1 : op.ifm.depth;
+  return {int(op.window.taps()), cin, depthwise ? op.ofm.depth : cin};  // bounded by CheckWindow
+}
+
+// The accumulator with its bias, as the output stage takes it: U85 adds the
+// bias into the 32-bit accumulator, U55/U65 add their 40-bit bias after.
+int64_t WithBias(bool u55, uint32_t sum, int64_t bias) {
+  return u55 ? int64_t(int32_t(sum)) + bias : int64_t(int32_t(sum + uint32_t(bias)));
+}
+
+// The output stage worked out once per operation: every channel's scale,
+// and the same rearranged for the vector path when it applies.
+struct Requant {
+  const ChannelScale* scales = nullptr;
+  RequantTable table;
+  bool vector = false;
+};
+
+size_t RequantBytes(const Operation& op) {
+  return sizeof(ChannelScale) * size_t(op.ofm.depth) + RequantTableBytes(op.ofm.depth);
+}
+
+// Fills a Requant at the start of `scratch`; returns the rest of it.
+uint8_t* PrepareRequant(const Operation& op, void* scratch, Requant* r) {
+  auto* scales = static_cast<ChannelScale*>(scratch);
+  for (int c = 0; c < op.ofm.depth; ++c) scales[c] = op.output.ChannelScaleOf(c);
+  r->scales = scales;
+  uint8_t* table = static_cast<uint8_t*>(scratch) + sizeof(ChannelScale) * size_t(op.ofm.depth);
+  const FeatureMap& ofm = op.ofm;
+  r->vector = op.output.single_clamp() && ofm.element_bytes == 1 && !ofm.mapped() &&
+              RequantTableFor(scales, ofm.depth, op.u55, table, &r->table);
+  return static_cast<uint8_t*>(scratch) + RequantBytes(op);
+}
+
+// Channels [first, last) of the row at `out` (contiguous bytes), eight at a time.
+void StoreVector(const Operation& op, const Requant& r, const uint32_t* sums, int first, int last,
+                 uint8_t* out) {
+  const OutputStage& o = op.output;
+  auto scalar = [&](int c) {
+    out[c - first] = uint8_t(o.Finish(r.scales[c].Apply(WithBias(op.u55, sums[c], r.scales[c].bias))));
+  };
+  int c = first;
+  for (; c + 8 <= last; c += 8) {
+    if (!Requantize8(r.table, sums, c, o.zero_point(), int32_t(o.lo()), int32_t(o.hi()),
+                     out + (c - first))) {
+      for (int k = c; k < c + 8; ++k) scalar(k);
+    }
+  }
+  for (; c < last; ++c) scalar(c);
+}
+
+void StoreChannels(const Operation& op, const Requant& r, int y, int x, const uint32_t* sums) {
+  const FeatureMap& ofm = op.ofm;
+  const OutputStage& out = op.output;
+  const ChannelScale* scales = r.scales;
+  auto value = [&](int c) {
+    return out.Finish(scales[c].Apply(WithBias(op.u55, sums[c], scales[c].bias)));
+  };
+  if (ofm.mapped()) {
+    for (int c = 0; c < ofm.depth; ++c) ofm.Store(y, x, c, value(c));
+    return;
+  }
+  uint8_t* row = ofm.region->data + ofm.StoredAt(y, x, 0);
+  if (r.vector) {  // 8-bit: dense, or bricks of 16 contiguous channels
+    if (!ofm.brick) return StoreVector(op, r, sums, 0, ofm.depth, row);
+    for (int c = 0; c < ofm.depth; c += 16) {
+      StoreVector(op, r, sums, c, c + 16 < ofm.depth ? c + 16 : ofm.depth, row + ofm.ChannelOffset(c));
+    }
+    return;
+  }
+  if (ofm.element_bytes == 1 && !ofm.brick) {
+    for (int c = 0; c < ofm.depth; ++c) row[c] = uint8_t(value(c));
+    return;
+  }
+  for (int c = 0; c < ofm.depth; ++c) ofm.Encode(row + ofm.ChannelOffset(c), value(c));
+}
+
+// Gathers the receptive field of output (y, x): per tap, `channels` IFM
+// values minus the zero point, padding as 0, taps `tap_stride` apart.
+template <typename T>
+void Gather(const Operation& op, const Shape& s, int y, int x, size_t tap_stride, T* field) {
+  const Window& w = op.window;
+  for (int ky = 0; ky < w.kernel_h; ++ky) {
+    const int iy = y * w.stride_y - w.pad_top + ky * w.dilation_y;
+    for (int kx = 0; kx < w.kernel_w; ++kx) {
+      const int ix = x * w.stride_x - w.pad_left + kx * w.dilation_x;
+      T* tap = field + size_t(ky * w.kernel_w + kx) * tap_stride;
+      if (iy < 0 || iy >= w.ifm_h || ix < 0 || ix >= w.ifm_w) {
+        memset(tap, 0, sizeof(T) * size_t(s.channels));
+      } else {
+        op.ifm.LoadChannels(iy, ix, s.channels, tap);
+      }
+    }
+  }
+}
+
+void ConvNarrow(const Operation& op, const Shape& s, void* scratch) {
+  Requant requant;
+  const size_t n = op.weights.row_stride;
+  auto* field = reinterpret_cast<int16_t*>(PrepareRequant(op, scratch, &requant));
+  auto* sums = reinterpret_cast<uint32_t*>(field + n);
+  memset(field, 0, n * sizeof(int16_t));  // the padding stays zero
+  for (int y = 0; y < op.ofm.height; ++y) {
+    for (int x = 0; x < op.ofm.width; ++x) {
+      Gather(op, s, y, x, size_t(s.cin), field);
+      DotRows(field, op.weights.data, n, n, op.ofm.depth, sums);
+      StoreChannels(op, requant, y, x, sums);
+    }
+  }
+}
+
+void DepthwiseNarrow(const Operation& op, const Shape& s, void* scratch) {
+  Requant requant;
+  const size_t stride = op.weights.row_stride;
+  auto* field = reinterpret_cast<int16_t*>(PrepareRequant(op, scratch, &requant));
+  auto* sums = reinterpret_cast<uint32_t*>(field + stride * size_t(s.taps));
+  memset(field, 0, stride * size_t(s.taps) * sizeof(int16_t));
+  for (int y = 0; y < op.ofm.height; ++y) {
+    for (int x = 0; x < op.ofm.width; ++x) {
+      Gather(op, s, y, x, stride, field);
+      memset(sums, 0, stride * sizeof(uint32_t));
+      for (int t = 0; t < s.taps; ++t) {
+        const int16_t* f = field + size_t(t) * stride;
+        const int16_t* k = op.weights.data + size_t(t) * stride;
+        for (size_t c = 0; c < stride; ++c) sums[c] += uint32_t(int32_t(f[c]) * int32_t(k[c]));
+      }
+      StoreChannels(op, requant, y, x, sums);
+    }
+  }
+}
+
+// 16-bit IFMs: values minus the zero point need 17 bits; products wrap.
+void ConvWide(const Operation& op, const Shape& s, void* scratch) {
+  const bool depthwise = op.kind == OperationKind::kDepthwise;
+  Requant requant;
+  auto* field = reinterpret_cast<int32_t*>(PrepareRequant(op, scratch, &requant));
+  auto* sums = reinterpret_cast<uint32_t*>(field + size_t(s.taps) * size_t(s.channels));
+  const PackedWeights& w = op.weights;
+  for (int y = 0; y < op.ofm.height; ++y) {
+    for (int x = 0; x < op.ofm.width; ++x) {
+      Gather(op, s, y, x, size_t(s.channels), field);
+      for (int o = 0; o < op.ofm.depth; ++o) {
+        uint32_t sum = 0;
+        if (depthwise) {
+          for (int t = 0; t < s.taps; ++t) {
+            sum += uint32_t(field[size_t(t) * size_t(s.channels) + size_t(o)]) *
+                   uint32_t(int32_t(w.data[size_t(t) * w.row_stride + size_t(o)]));
+          }
+        } else {
+          const int16_t* k = w.data + size_t(o) * w.row_stride;
+          for (size_t j = 0; j < w.row; ++j) sum += uint32_t(field[j]) * uint32_t(int32_t(k[j]));
+        }
+        sums[o] = sum;
+      }
+      StoreChannels(op, requant, y, x, sums);
+    }
+  }
+}
+
+}  // namespace
+
+size_t ConvolutionScratchBytes(const Operation& op) {
+  const Shape s = ShapeOf(op);
+  const size_t sums = PackedRowStride(size_t(op.ofm.depth)) * sizeof(uint32_t) + RequantBytes(op);
+  if (!NarrowIfm(op)) return size_t(s.taps) * size_t(s.channels) * sizeof(int32_t) + sums;
+  if (op.kind == OperationKind::kDepthwise) {
+    return op.weights.row_stride * size_t(s.taps) * sizeof(int16_t) + sums;
+  }
+  return op.weights.row_stride * sizeof(int16_t) + sums;
+}
+
+void RunConvolution(const Operation& op) {
+  const Shape s = ShapeOf(op);
+  if (!NarrowIfm(op)) return ConvWide(op, s, op.scratch);
+  if (op.kind == OperationKind::kDepthwise) return DepthwiseNarrow(op, s, op.scratch);
+  ConvNarrow(op, s, op.scratch);
+}
+
+size_t MatMulScratchBytes(const Operation& op) {
+  return 2 * size_t(op.ifm.depth) * sizeof(int32_t);
+}
+
+// OFM[h, m, n] = scale(sum_k (IFM[h, m, k] - zp) * (IFM2[h, n, k] - zp2)),
+// summed with 32-bit wrap like a convolution.
+void RunMatMul(const Operation& op) {
+  const int depth = op.ifm.depth;
+  auto* row = static_cast<int32_t*>(op.scratch);
+  int32_t* column = row + depth;
+  const FeatureMap& ofm = op.ofm;
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      op.ifm.LoadChannels(y, x, depth, row);
+      for (int n = 0; n < ofm.depth; ++n) {
+        op.ifm2.LoadChannels(y, n, depth, column);
+        uint32_t sum = 0;
+        for (int k = 0; k < depth; ++k) sum += uint32_t(row[k]) * uint32_t(column[k]);
+        ofm.Store(y, x, n, op.output.Value(int64_t(int32_t(sum)), op.output.global));
+      }
+    }
+  }
+}
+
+}  // namespace ethosu_sdk::npu

@@ -1,0 +1,115 @@
+#include "sim/npu/kernels/elementwise.h"
+
+namespace ethosu_sdk::npu {
+namespace {
+
+// Broadcast modes (bit set: that axis reads index 0).
+constexpr int kBroadcastH = 1, kBroadcastW = 2, kBroadcastC = 4;
+
+int32_t LoadBroadcast(const FeatureMap& fm, int y, int x, int c) {
+  if (fm.broadcast & kBroadcastH) y = 0;
+  if (fm.broadcast & kBroadcastW) x = 0;
+  if (fm.broadcast & kBroadcastC) c = 0;
+  return fm.Load(y, x, c);
+}
+
+// The two operands at (y, x, c) minus their zero points; IFM2 is the
+// scalar when the operation takes one.
+void Operands(const Operation& op, int y, int x, int c, int64_t* a, int64_t* b) {
+  *a = int64_t(LoadBroadcast(op.ifm, y, x, c)) - op.ifm.zero_point;
+  if (op.unary) {
+    *b = 0;
+    return;
+  }
+  const int32_t vb = op.scalar ? op.scalar_value : LoadBroadcast(op.ifm2, y, x, c);
+  *b = int64_t(vb) - op.ifm2.zero_point;
+}
+
+int64_t Wrap32(int64_t v) { return int64_t(int32_t(uint32_t(v))); }
+
+int64_t U85(const Operation& op, int64_t a, int64_t b) {
+  if (op.mode == kEwMul) return Wrap32(a * b);
+  a = ScaleAndRound(a, op.ifm_scale.scale, op.ifm_scale.shift, op.ifm_scale.round);
+  // GUESS (undocumented): ABS takes the IFM after its pre-scale, as ADD
+  // does (Vela writes a unit IFM scale). Pinned by the verification of
+  // //sim/tests/firmware:operators_u85 (verified_test).
+  if (op.mode == kEwAbs) return Wrap32(a < 0 ? -a : a);
+  b = ScaleAndRound(b, op.ifm2_scale.scale, op.ifm2_scale.shift, op.ifm2_scale.round);
+  switch (op.mode) {
+    case kEwAdd:
+      return Wrap32(a + b);
+    case kEwSub:
+      return Wrap32(a - b);
+    case kEwMin:
+      return Wrap32(a < b ? a : b);
+    default:
+      return Wrap32(a > b ? a : b);
+  }
+}
+
+// Operand A is the IFM and B the IFM2 unless IFM2_BROADCAST.operand_order
+// swaps them. ADD/SUB pre-scaling follows IFM_PRECISION.scale_mode:
+//   OPA_OPB_16: A * OPA_SCALE, B * OPB_SCALE (integer scales, no shift);
+//   OPA_32 / OPB_32: that operand * scale >> shift (OPA_SCALE register,
+//   IFM round mode); GUESS (undocumented): the other operand is multiplied
+//   by 2^19 for 8-bit inputs, the fixed pre-shift of Vela's 8-bit ADD
+//   scaling (its 16-bit OPB_SCALE field cannot hold it). Pinned by u55_add.
+// MUL multiplies (x - zp) operands; MIN/MAX compare them unscaled.
+int64_t U55(const Operation& op, int64_t a, int64_t b) {
+  // GUESS (undocumented): ABS of the unscaled (x - zp), like MIN/MAX; the
+  // OFM scale follows. Pinned by the verification of
+  // //sim/tests/firmware:operators_u55 (verified_test).
+  if (op.mode == kEwAbs) return Wrap32(a < 0 ? -a : a);
+  const U55Scaling& s = op.u55_scaling;
+  if (s.swapped) {
+    const int64_t t = a;
+    a = b;
+    b = t;
+  }
+  constexpr int64_t kImplicitScale = int64_t(1) << 19;
+  switch (op.mode) {
+    case kEwAdd:
+    case kEwSub:
+      if (s.scale_mode == 0) {
+        a *= s.opa_scale;
+        b *= s.opb_scale;
+      } else if (s.scale_mode == 1) {
+        a = ScaleAndRound(a, s.opa_scale, s.opa_shift, s.round);
+        b *= kImplicitScale;
+      } else {
+        b = ScaleAndRound(b, s.opa_scale, s.opa_shift, s.round);
+        a *= kImplicitScale;
+      }
+      return Wrap32(op.mode == kEwAdd ? a + b : a - b);
+    case kEwMul:
+      // MUL keeps the full product: Vela implements 32-bit RESCALE as MUL
+      // by the multiplier with OFM shift (pinned by u55_maximum, whose
+      // TOSA graph rescales int32 values this way).
+      return a * b;
+    case kEwMin:
+      return Wrap32(a < b ? a : b);
+    default:
+      return Wrap32(a > b ? a : b);
+  }
+}
+
+template <typename Combine>
+void Run(const Operation& op, Combine combine) {
+  const FeatureMap& ofm = op.ofm;
+  for (int y = 0; y < ofm.height; ++y) {
+    for (int x = 0; x < ofm.width; ++x) {
+      for (int c = 0; c < ofm.depth; ++c) {
+        int64_t a = 0, b = 0;
+        Operands(op, y, x, c, &a, &b);
+        ofm.Store(y, x, c, op.output.Value(combine(op, a, b), op.output.global));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void RunElementwise(const Operation& op) { Run(op, U85); }
+void RunElementwiseU55(const Operation& op) { Run(op, U55); }
+
+}  // namespace ethosu_sdk::npu

@@ -1,0 +1,134 @@
+// The functional model's entry point: decodes the command stream into the
+// register file, builds and validates each NPU operation, runs its kernel.
+//
+//   stream -> registers (commands/) -> operation (operations/)
+//          -> kernel (kernels/) -> output stage (output/output_writer.h)
+#include <cstring>
+
+#include "sim/npu/commands/command_stream.h"
+#include "sim/npu/configs.h"
+#include "sim/npu/model.h"
+#include "sim/npu/output/activation.h"
+#include "sim/npu/kernels/dma.h"
+#include "sim/npu/kernels/run_kernel.h"
+#include "sim/npu/operations/build_operation.h"
+#include "sim/npu/stream_error.h"
+
+namespace ethosu_sdk::npu {
+namespace {
+
+using namespace u85;
+
+// Register file and LUT memory: the NPU's state for one stream.
+struct NpuState {
+  RegisterFile regs;
+  uint8_t lut[kLutMemoryBytes];
+};
+
+class Model {
+ public:
+  Model(Context ctx, RunStats* stats, const OperationObserver* observer)
+      : ctx_(ctx), stats_(stats), observer_(observer) {}
+
+  Status Run(const uint32_t* words, size_t count) {
+    size_t i = 0;
+    Status status = DecodeCommands(ctx_.u55(), words, count, &ctx_.regs, &i,
+                                   [this](uint16_t opcode, uint16_t param, uint32_t offset) {
+                                     return opcode == kOpDmaStart ? RunDma(ctx_, stats_)
+                                                                  : Execute(opcode, param, offset);
+                                   });
+    // QREAD: the stream was fetched through the command that stopped or failed.
+    stats_->command_bytes = 4 * uint64_t(i < count ? i + 1 : count);
+    if (!status.ok()) status = status.WithCommandOffset(uint32_t(4 * (i < count ? i : count)));
+    return status;
+  }
+
+ private:
+  Status Build(uint16_t opcode, uint16_t param, Operation* op) {
+    switch (opcode) {
+      case kOpConv:
+        return (param & kConvWeightsFromIfm2) ? BuildMatMul(ctx_, op)
+                                              : BuildConvolution(ctx_, false, op);
+      case kOpDepthwise:
+        return BuildConvolution(ctx_, true, op);
+      case kOpPool:
+        return BuildPooling(ctx_, param & kPoolModeMask, op);
+      case kOpResize:
+        return BuildResize(ctx_, param & kResizeModeMask, op);
+      default:  // kOpElementwise (Execute passes nothing else)
+        return BuildElementwise(ctx_, param & kElementwiseModeMask, op);
+    }
+  }
+
+  Status TakeKernelScratch(Operation* op) {
+    size_t bytes = 0;
+    if (!KernelScratchBytes(*op, &bytes)) return Status::Ok();
+    Status status;
+    op->scratch = ctx_.arena.Take(bytes, "kernel scratch", &status);
+    return op->scratch != nullptr ? Status::Ok() : status;
+  }
+
+  Status Execute(uint16_t opcode, uint16_t param, uint32_t command_offset) {
+    // IRQ, waits and PMU masks have nothing to do in a functional model.
+    if (opcode != kOpConv && opcode != kOpDepthwise && opcode != kOpPool &&
+        opcode != kOpElementwise && opcode != kOpResize) {
+      return Status::Ok();
+    }
+    const size_t mark = ctx_.arena.used();
+    Operation op;
+    Status status = Build(opcode, param, &op);
+    // The kernel's scratch, taken last (after everything the builder took)
+    // so the arena's layout is the builder's plus this block.
+    if (status.ok()) status = TakeKernelScratch(&op);
+    if (status.ok()) {
+      op.output.Prepare(op.ofm);
+      RunKernel(op);
+      stats_->macs += op.macs;
+    }
+    ctx_.arena.Reset(mark);
+    ChainBuffers& chain = ctx_.chain;
+    if (uint8_t* moved = ctx_.arena.SettleTop()) {
+      chain.current.data = moved;
+      chain.current.writable = true;
+      chain.current.size = chain.next.size;
+      for (int k = 0; k < 3; ++k) chain.current_dims[k] = chain.next_dims[k];
+      chain.next = chain.current;  // what op.ofm (the observer's view) points to
+    }
+    ++stats_->operations;
+    if (status.ok() && observer_ != nullptr && observer_->after_operation != nullptr) {
+      observer_->after_operation(observer_->context, command_offset, opcode, op.ofm);
+    }
+    return status;
+  }
+
+  Context ctx_;
+  RunStats* stats_;
+  const OperationObserver* observer_;
+};
+
+}  // namespace
+
+Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t num_words,
+                        const Region (&regions)[kNumRegions], Workspace workspace,
+                        RunStats* stats, const RunLimits& limits,
+                        const OperationObserver* observer) {
+  if (ConfigCores(config) == 0 || ConfigCores(config) != config.cores) {
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "Ethos-U configuration with %d MACs on %d cores not supported",
+                         config.macs, config.cores);
+  }
+  if (words == nullptr && num_words != 0) return StreamError("null command stream");
+  RunStats local;
+  if (stats == nullptr) stats = &local;
+  WorkspaceArena arena(workspace.data, workspace.size);
+  Status status;
+  auto* state = static_cast<NpuState*>(arena.Take(sizeof(NpuState), "register file", &status));
+  if (state == nullptr) return status;
+  memset(state, 0, sizeof(*state));
+  ChainBuffers chain;
+  WorkMeter work(limits);
+  Context ctx{config, regions, state->regs, state->lut, arena, workspace.weight_cache, chain, work};
+  return Model(ctx, stats, observer).Run(words, num_words);
+}
+
+}  // namespace ethosu_sdk::npu

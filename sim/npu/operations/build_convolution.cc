@@ -1,0 +1,92 @@
+// Builders for convolution, depthwise convolution and matmul.
+#include "sim/npu/commands/u85_registers.h"
+#include "sim/npu/operations/activation_setup.h"
+#include "sim/npu/operations/build_operation.h"
+#include "sim/npu/operations/constants.h"
+#include "sim/npu/operations/feature_map_registers.h"
+#include "sim/npu/operations/build_ifm_upscale.h"
+#include "sim/npu/operations/scales.h"
+#include "sim/npu/stream_error.h"
+
+namespace ethosu_sdk::npu {
+
+using namespace u85;
+
+Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
+  const RegisterFile& r = ctx.regs;
+  op->kind = depthwise ? OperationKind::kDepthwise : OperationKind::kConvolution;
+  op->u55 = ctx.u55();
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
+  // A 64-bit OFM (U85) holds the scaled accumulators unclamped: Vela writes
+  // a convolution's raw 48-bit sums so when it cannot fuse the RESCALE that
+  // follows (MobileNetV2's projections at A16W8, read back by a pooling
+  // mode NONE). GUESS (undocumented): the per-channel record applies as for
+  // any OFM and the result is stored sign-extended to 64 bits, unclamped.
+  // Pinned by u85_a16w8_mobilenet_v2. Depthwise 64-bit OFMs are not pinned.
+  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm, depthwise ? Allow64::kNo : Allow64::kYes));
+  const FeatureMap& ifm = op->ifm;
+  const FeatureMap& ofm = op->ofm;
+  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
+                                     &op->output.activation));
+  if (depthwise && ifm.depth < ofm.depth) return StreamError("depthwise IFM depth too small");
+  op->window = MakeWindow(r, ofm);
+  ESDK_RETURN_IF_ERROR(CheckWindow(op->window));
+  const Window& w = op->window;
+  const uint64_t cin = depthwise ? 1 : uint64_t(ifm.depth);
+  op->macs = uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(w.taps()) * cin;
+  ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(op->macs));
+  ConstantsRequest constants;
+  constants.scales = true;
+  constants.weights = true;
+  constants.depthwise = depthwise;
+  constants.ifm_depth = ifm.depth;
+  ESDK_RETURN_IF_ERROR(LoadConstants(ctx, constants, op));
+  if (!PerChannelScales(r)) {
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "global OFM scale on convolution not supported");
+  }
+  op->output.global = OfmScale(r, ctx.u55());  // rounding for every channel
+  const int depth = depthwise ? ofm.depth : ifm.depth;
+  ESDK_RETURN_IF_ERROR(PrepareIfmUpscale(ctx, w, depth, op));
+  ESDK_RETURN_IF_ERROR(ifm.Validate({w.ifm_h, w.ifm_w, depth}, false));
+  ESDK_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
+  return Status::Ok();  // the model then takes the kernel's scratch
+}
+
+// CONV with weights_ifm2: a matrix multiply whose right-hand side comes
+// from IFM2 (Vela's MatMul). Vela reshapes the operands to IFM [H, M, K],
+// IFM2 [H, N, K] (it transposes the right-hand matrix first) and OFM
+// [H, M, N], and uses the global OFM scale with no bias. GUESS
+// (undocumented): IFM2 row h pairs with OFM row h, and the sum wraps at
+// 32 bits like a convolution's. Pinned by u85_matmul, u85_bmm and
+// u85_transformer_block.
+Status BuildMatMul(Context& ctx, Operation* op) {
+  const RegisterFile& r = ctx.regs;
+  op->kind = OperationKind::kMatMul;
+  ESDK_RETURN_IF_ERROR(RefuseIfmUpscale(r, "matmul"));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, false, &op->ifm));
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
+  ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
+  const FeatureMap& ofm = op->ofm;
+  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
+                                     &op->output.activation));
+  if (ctx.u55()) return StreamError("U55 has no matmul with weights from IFM2");
+  const bool strided = r.Get(kStrideXLsb) || r.Get(kStrideYLsb) || r.Get(kStrideXMsb) ||
+                       r.Get(kStrideYMsb) || r.Get(kDilationX) || r.Get(kDilationY);
+  if (r[kKernelWidthM1] != 0 || r[kKernelHeightM1] != 0 || strided) {
+    return StreamError("matmul with a kernel larger than 1x1 or strided");
+  }
+  if (PerChannelScales(r)) {
+    return Status::Error(ErrorCode::kNpuUnsupported, "matmul with per-channel scales not supported");
+  }
+  const int depth = op->ifm.depth;
+  op->macs = uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(depth);
+  ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(op->macs));
+  op->output.global = OfmScale(r, false);
+  ESDK_RETURN_IF_ERROR(op->ifm.Validate({ofm.height, ofm.width, depth}, false));
+  ESDK_RETURN_IF_ERROR(op->ifm2.Validate({ofm.height, ofm.depth, depth}, false));
+  ESDK_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
+  return Status::Ok();  // the model then takes the kernel's scratch
+}
+
+}  // namespace ethosu_sdk::npu

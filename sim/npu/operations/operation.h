@@ -1,0 +1,85 @@
+// A validated NPU operation: everything its kernel needs, decoded from the
+// registers once and checked once (feature-map boxes inside their regions,
+// work within limits, weights and scales decoded). Kernels run unchecked
+// loops over it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sim/npu/output/output_writer.h"
+#include "sim/npu/memory/feature_map.h"
+#include "sim/npu/memory/window.h"
+#include "sim/npu/weights/packed_weights.h"
+
+namespace ethosu_sdk::npu {
+
+enum class OperationKind {
+  kConvolution,
+  kDepthwise,
+  kMatMul,          // CONV with weights from IFM2
+  kPooling,
+  kNullPool,        // POOL mode NONE: accumulators from IFM2
+  kElementwise,     // U85
+  kElementwiseU55,
+  kResize,          // U85 NPU_OP_RESIZE
+};
+
+// Pooling modes (NPU_OP_POOL parameter).
+enum PoolMode : int { kPoolMax = 0, kPoolAverage = 1, kPoolReduceSum = 2, kPoolSum = 3,
+                      kPoolNone = 4, kPoolMin = 5 };
+// Elementwise modes (NPU_OP_ELEMENTWISE parameter) the model runs.
+enum ElementwiseMode : int { kEwMul = 0, kEwAdd = 1, kEwSub = 2, kEwMin = 3, kEwMax = 4, kEwAbs = 6 };
+// ABS reads the IFM only; the IFM2 registers are stale then.
+inline bool UnaryElementwise(int mode) { return mode == kEwAbs; }
+// Resize modes (NPU_OP_RESIZE parameter).
+enum ResizeMode : int { kResizeBilinear = 0, kResizeReplicate = 1, kResizeNearest = 2 };
+
+// NPU_OP_RESIZE along one axis (TOSA RESIZE's integer form): OFM index o
+// sits at position o * step + offset, in units of 1/scale_n of an IFM
+// element; the IFM has `extent` elements on the axis.
+struct ResizeAxis {
+  int scale_n = 1, step = 1, offset = 0, extent = 1;
+};
+
+// U55 elementwise pre-scaling (IFM_PRECISION.scale_mode and OPA/OPB scales).
+struct U55Scaling {
+  int scale_mode = 0;
+  RoundMode round = RoundMode::kNatural;
+  int64_t opa_scale = 0, opb_scale = 0;
+  int opa_shift = 0;
+  bool swapped = false;  // IFM2 is operand A
+};
+
+struct Operation {
+  OperationKind kind = OperationKind::kConvolution;
+  int mode = 0;  // PoolMode, ElementwiseMode or ResizeMode
+  FeatureMap ifm, ifm2, ofm;
+  Window window;
+  OutputStage output;
+  PackedWeights weights;
+  // U55/U65 arithmetic: the 40-bit bias joins after the 32-bit sum, and
+  // a scaled AVERAGE sums (see pooling.cc).
+  bool u55 = false;
+  // Elementwise: IFM/IFM2 pre-scaling, or a scalar IFM2.
+  Scale ifm_scale, ifm2_scale;
+  U55Scaling u55_scaling;
+  bool scalar = false;
+  bool unary = false;  // no IFM2 (ABS)
+  int32_t scalar_value = 0;
+  // Pooling mode NONE: the accumulator width IFM2 values wrap to (ACC_FORMAT).
+  int accumulator_bits = 32;
+  // Resize: the axes.
+  ResizeAxis resize_y, resize_x;
+  // IFM_UPSCALE (nearest, or zeros between elements): the IFM as stored;
+  // `ifm` is then its 2x upscaled copy in the workspace (`upscaled`),
+  // which the kernel reads.
+  bool upscale = false, upscale_zeros = false;
+  FeatureMap upscale_source;
+  Region upscaled;
+  // Kernel scratch from the workspace, sized by the builder.
+  void* scratch = nullptr;
+  uint64_t macs = 0;  // multiply-accumulates the kernel performs
+};
+
+}  // namespace ethosu_sdk::npu

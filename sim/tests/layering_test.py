@@ -1,0 +1,115 @@
+"""The simulator's include layering (sim/README.md, sim/npu/README.md).
+
+Every `#include "sim/..."` in the simulator's C++ must run from a higher
+layer to a lower one (or stay inside its own layer):
+
+- between components: `npu` below `device` and `host`, which do not include
+  each other, and nothing in them includes `sim/tests`;
+- inside the functional model (sim/npu), from the bottom: the API and
+  configuration (`model.h`, `configs.*`, `stream_error.*`), `commands/`,
+  `memory/`, `output/`, `weights/`, `operations/`, `kernels/`, and `model.cc`
+  on top. `testing/` is test support that only `*_test.cc` files include.
+
+A file in a folder no layer names fails the test, so a new folder gets a
+place in the order before it gets code.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"(sim/[^"]+)"', re.MULTILINE)
+
+# The functional model's layers, lowest first: a path prefix inside sim/npu
+# (a folder with "/", or one file) and the layer it belongs to.
+NPU_LAYERS: list[tuple[str, list[str]]] = [
+    ("api", ["model.h", "configs.h", "configs.cc", "stream_error.h", "stream_error.cc"]),
+    ("commands", ["commands/"]),
+    ("memory", ["memory/"]),
+    ("output", ["output/"]),
+    ("weights", ["weights/"]),
+    ("operations", ["operations/"]),
+    ("kernels", ["kernels/"]),
+    ("model", ["model.cc"]),
+]
+TEST_SUPPORT = "testing/"
+
+# Components: which other components each may include.
+COMPONENTS: dict[str, set[str]] = {
+    "npu": set(),
+    "device": {"npu"},
+    "host": {"npu"},
+}
+
+
+def npu_layer(path: str) -> int:
+    """The layer index of a path inside sim/npu ("kernels/dma.cc")."""
+    for index, (_, prefixes) in enumerate(NPU_LAYERS):
+        for prefix in prefixes:
+            if path == prefix or (prefix.endswith("/") and path.startswith(prefix)):
+                return index
+    raise AssertionError(
+        f"sim/npu/{path} is in no layer: add its folder to NPU_LAYERS in "
+        "sim/tests/layering_test.py and to sim/npu/README.md")
+
+
+def sources() -> list[pathlib.Path]:
+    files = sorted(
+        p for component in COMPONENTS for p in pathlib.Path("sim", component).rglob("*")
+        if p.suffix in (".h", ".cc"))
+    assert len(files) > 50, f"only {len(files)} simulator sources in the runfiles"
+    return files
+
+
+def violations(path: pathlib.Path, text: str) -> list[str]:
+    parts = path.parts  # ("sim", component, ...)
+    component = parts[1]
+    is_test = path.name.endswith("_test.cc")
+    found: list[str] = []
+    for included in INCLUDE.findall(text):
+        target = included.split("/")
+        if target[1] == "tests":
+            if not is_test:
+                found.append(f"{path} includes {included}: only tests include sim/tests")
+            continue
+        if target[1] != component:
+            if target[1] not in COMPONENTS[component]:
+                found.append(f"{path} includes {included}: sim/{component} may include "
+                             f"only {sorted(COMPONENTS[component]) or 'no other component'}")
+            continue
+        if component != "npu":
+            continue
+        inner = "/".join(parts[2:])
+        target_inner = "/".join(target[2:])
+        if target_inner.startswith(TEST_SUPPORT):
+            if not is_test:
+                found.append(f"{path} includes {included}: only *_test.cc include testing/")
+            continue
+        here, there = npu_layer(inner), npu_layer(target_inner)
+        if there > here:
+            found.append(f"{path} ({NPU_LAYERS[here][0]}) includes {included} "
+                         f"({NPU_LAYERS[there][0]}), a higher layer")
+    return found
+
+
+def test_every_include_runs_downwards() -> None:
+    found = [v for p in sources() for v in violations(p, p.read_text())]
+    assert not found, "\n".join(found)
+
+
+def test_an_upward_include_is_caught() -> None:
+    # The check itself: the include the old tree had (an operation
+    # including a kernel's header) fails, its reverse passes.
+    upward = violations(pathlib.Path("sim/npu/operations/x.cc"), '#include "sim/npu/kernels/convolution.h"\n')
+    assert len(upward) == 1 and "higher layer" in upward[0]
+    assert not violations(pathlib.Path("sim/npu/kernels/x.cc"), '#include "sim/npu/operations/operation.h"\n')
+    assert violations(pathlib.Path("sim/device/x.cc"), '#include "sim/host/payload_harness.h"\n')
+    assert violations(pathlib.Path("sim/npu/x.h"), '#include "sim/device/device.h"\n')
+
+
+def test_a_file_outside_every_layer_is_reported() -> None:
+    with pytest.raises(AssertionError, match="in no layer"):
+        violations(pathlib.Path("sim/npu/new/x.cc"), '#include "sim/npu/model.h"\n')

@@ -1,0 +1,304 @@
+"""Writes one NPU test case: the Vela payload from a lowered .pte, an input,
+and the TOSA reference model's output for the same quantized graph.
+
+The model under test never sees the TOSA graph; the reference never sees the
+command stream. Both come from one ExecuTorch Arm lowering of a small
+quantized torch module, so a difference is the NPU model's (or Vela's).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from typing import Callable, Dict, List, Tuple
+
+from absl import flags
+import numpy as np
+import torch
+
+from executorch.backends.arm.ethosu import EthosUCompileSpec, EthosUPartitioner
+from executorch.backends.arm.quantizer import (
+    EthosUQuantizer,
+    get_symmetric_a16w8_quantization_config,
+    get_symmetric_quantization_config,
+)
+from executorch.exir import to_edge_transform_and_lower
+from executorch.exir._serialize._program import _extract_delegate_payload
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+import tosa_reference_model
+
+from ethosu_sdk.cli.held_back import held_back_output
+from ethosu_sdk.tensors import write_tensor_file
+from ethosu_sdk.worker import server
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("case", None, "case name (see CASES)")
+flags.DEFINE_string("target", "ethos-u85-256", "Ethos-U accelerator config")
+flags.DEFINE_enum("activations", "int8", ["int8", "int16"],
+                  "activation type: int8 (A8W8) or int16 (A16W8, int8 weights)")
+flags.DEFINE_string("payload_out", None, "where to write the delegate payload")
+flags.DEFINE_string("tensors_out", None, "where to write inputs then expected outputs (.tensors)")
+flags.DEFINE_string("tosa_out", None, "optional: where to copy the TOSA flatbuffer")
+flags.DEFINE_string("debug_db_out", None,
+                    "optional: where to copy Vela's debug database (layers by command offset)")
+flags.DEFINE_bool("quiet", False, "print nothing on success; on failure, the log and the traceback "
+                  "(for build actions)")
+
+Shapes = List[Tuple[int, ...]]
+
+
+class _Lambda(torch.nn.Module):
+    def __init__(self, fn: Callable[..., torch.Tensor], *mods: torch.nn.Module) -> None:
+        super().__init__()
+        self.mods = torch.nn.ModuleList(mods)
+        self.fn = fn
+
+    def forward(self, *xs: torch.Tensor) -> torch.Tensor:
+        return self.fn(self.mods, *xs)
+
+
+def _conv(cin: int, cout: int, k: int, s: int, p: int, groups: int = 1) -> torch.nn.Module:
+    return _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(cin, cout, k, s, p, groups=groups))
+
+
+class _AvgPool(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.avg_pool2d(x, 2, 2)
+
+
+class _AvgPoolPad(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.avg_pool2d(x, 3, 1, 1, count_include_pad=False)
+
+
+class _Mean(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x.mean(dim=(2, 3), keepdim=True)
+
+
+def _mobilenet_v2() -> torch.nn.Module:
+    from mobilenet_v2 import MobileNetV2
+
+    return MobileNetV2()
+
+
+def _zoo(name: str) -> Callable[[], torch.nn.Module]:
+    """A model from the SDK's zoo (python/ethosu_sdk/models), seeded weights."""
+
+    def build() -> torch.nn.Module:
+        from ethosu_sdk.models import registry
+
+        return registry.load_model(name).module
+
+    return build
+
+
+def _then(activation: Callable[[torch.Tensor], torch.Tensor], layer: torch.nn.Module) -> torch.nn.Module:
+    """layer followed by activation. A lone LUT operator would leave the TOSA
+    graph without a delegation tag (and its dump unnamed); after a conv or
+    linear layer Vela fuses the LUT into it as its activation."""
+    return _Lambda(lambda m, x: activation(m[0](x)), layer)
+
+
+def _self_attention() -> torch.nn.Module:
+    from ethosu_sdk.models.attention import SelfAttention
+
+    return SelfAttention(32, 4)
+
+
+def _transformer_mlp() -> torch.nn.Module:
+    """The transformer block's second half: x + mlp(norm(x)), GELU inside."""
+    norm, mlp = torch.nn.LayerNorm(32), torch.nn.Sequential(
+        torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.Linear(64, 32))
+    return _Lambda(lambda m, x: x + m[1](m[0](x)), norm, mlp)
+
+
+def _sparse_conv(cin: int, cout: int, k: int) -> torch.nn.Module:
+    """A conv whose weights are 2:4 sparse along the input channels (two of
+    every four are zero), so Vela encodes them for U85's sparse MAC path."""
+    conv = torch.nn.Conv2d(cin, cout, k, 1, k // 2)
+    with torch.no_grad():
+        conv.weight[:, 1::4] = 0
+        conv.weight[:, 2::4] = 0
+    return _Lambda(lambda m, x: m[0](x), conv)
+
+
+def _upsample(scale: int, mode: str, align_corners: bool = False) -> torch.nn.Module:
+    """F.interpolate by an integer factor (TOSA RESIZE)."""
+    corners = align_corners if mode == "bilinear" else None
+    return _Lambda(lambda m, x: torch.nn.functional.interpolate(
+        x, scale_factor=scale, mode=mode, align_corners=corners))
+
+
+# name -> (module factory, input shapes). Shapes are kept small so a case
+# lowers in seconds; channel counts cross 16 to exercise bricks.
+CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
+    "conv1x1": (lambda: _conv(24, 40, 1, 1, 0), [(1, 24, 7, 6)]),
+    "conv3x3": (lambda: _conv(8, 16, 3, 1, 0), [(1, 8, 9, 9)]),
+    "conv3x3_s2_pad": (lambda: _conv(8, 16, 3, 2, 1), [(1, 8, 9, 9)]),
+    "conv3x3_pad_c40": (lambda: _conv(40, 24, 3, 1, 1), [(1, 40, 8, 7)]),
+    "depthwise3x3": (lambda: _conv(32, 32, 3, 1, 1, groups=32), [(1, 32, 8, 8)]),
+    "depthwise3x3_s2": (lambda: _conv(24, 24, 3, 2, 1, groups=24), [(1, 24, 9, 9)]),
+    "linear": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Linear(40, 20)), [(2, 40)]),
+    "add": (lambda: _Lambda(lambda m, a, b: a + b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "mul": (lambda: _Lambda(lambda m, a, b: a * b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "avgpool": (_AvgPool, [(1, 16, 8, 8)]),
+    "maxpool": (lambda: _Lambda(lambda m, x: torch.nn.functional.max_pool2d(x, 3, 2, 1)), [(1, 16, 9, 9)]),
+    "mean": (_Mean, [(1, 32, 7, 7)]),
+    "conv_relu": (lambda: _Lambda(lambda m, x: torch.relu(m[0](x)), torch.nn.Conv2d(8, 16, 3, 1, 1)), [(1, 8, 6, 6)]),
+    "conv_relu6": (lambda: _Lambda(lambda m, x: torch.nn.functional.relu6(m[0](x)), torch.nn.Conv2d(8, 16, 3, 1, 1)), [(1, 8, 6, 6)]),
+    "conv_clamp": (lambda: _Lambda(lambda m, x: torch.clamp(m[0](x), -0.5, 0.7), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 6, 6)]),
+    "concat": (lambda: _Lambda(lambda m, a, b: torch.cat([a, b], dim=1)), [(1, 8, 5, 5), (1, 24, 5, 5)]),
+    "reshape": (lambda: _Lambda(lambda m, x: m[0](x).reshape(1, 16, 25), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 5, 5)]),
+    "sub": (lambda: _Lambda(lambda m, a, b: a - b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "maximum": (lambda: _Lambda(lambda m, a, b: torch.maximum(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "minimum": (lambda: _Lambda(lambda m, a, b: torch.minimum(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "add_broadcast": (lambda: _Lambda(lambda m, a, b: a + b), [(1, 16, 5, 5), (1, 16, 1, 1)]),
+    "avgpool_pad": (_AvgPoolPad, [(1, 16, 6, 6)]),
+    "conv3x3_dilation2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(8, 16, 3, 1, 2, dilation=2)), [(1, 8, 9, 9)]),
+    "conv9x9": (lambda: _conv(4, 8, 9, 1, 4), [(1, 4, 12, 12)]),
+    "conv1x1_deep": (lambda: _conv(96, 80, 1, 1, 0), [(1, 96, 4, 4)]),
+    "mobilenet_v2": (_mobilenet_v2, [(1, 3, 224, 224)]),
+    # LUT activations (int8 256-entry tables).
+    "linear_sigmoid": (lambda: _then(torch.sigmoid, torch.nn.Linear(40, 20)), [(2, 40)]),
+    "conv_tanh": (lambda: _then(torch.tanh, torch.nn.Conv2d(8, 24, 1)), [(1, 8, 5, 5)]),
+    "conv_gelu": (lambda: _then(torch.nn.functional.gelu, torch.nn.Conv2d(8, 16, 3, 1, 1)), [(1, 8, 6, 6)]),
+    "conv_hardswish": (lambda: _then(torch.nn.functional.hardswish, torch.nn.Conv2d(8, 16, 1)), [(1, 8, 5, 5)]),
+    "softmax": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(2, 10)]),
+    "softmax_c40": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(1, 3, 40)]),
+    "mlp_softmax": (_zoo("mlp_softmax"), [(1, 64)]),
+    # Stride 4 (beyond the NPU's 3): Vela decomposes the kernel.
+    "conv4x4_s4": (lambda: _conv(8, 16, 4, 4, 0), [(1, 8, 16, 16)]),
+    # Matrix products with both operands computed (weights from IFM2), and
+    # the 32-bit rescales (accumulators loaded from IFM2) of layer norm.
+    "matmul": (lambda: _Lambda(lambda m, a, b: torch.matmul(a, b)), [(1, 16, 24), (1, 24, 20)]),
+    "bmm": (lambda: _Lambda(lambda m, a, b: torch.matmul(a, b)), [(1, 4, 16, 8), (1, 4, 8, 16)]),
+    "matmul_k256": (lambda: _Lambda(lambda m, a, b: torch.matmul(a, b)), [(1, 16, 256), (1, 256, 16)]),
+    "layer_norm": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.LayerNorm(32)), [(1, 16, 32)]),
+    "transformer_block": (_zoo("transformer_block"), [(1, 16, 32)]),
+    "self_attention": (_self_attention, [(1, 16, 32)]),
+    # U85 2:4 sparse weights: Vela picks the sparse encoding when weights
+    # happen to be sparse (one input channel padded to four, or zeros).
+    "conv_1ch_10x4": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(1, 64, (10, 4), 2, (5, 1))),
+                      [(1, 1, 49, 10)]),
+    "conv1x1_sparse": (lambda: _sparse_conv(64, 32, 1), [(1, 64, 5, 5)]),
+    "conv3x3_sparse": (lambda: _sparse_conv(32, 24, 3), [(1, 32, 6, 6)]),
+    "kws_dscnn": (_zoo("kws_dscnn"), [(1, 1, 49, 10)]),
+    "softmax_4d": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(1, 4, 16, 16)]),
+    "attention_scores": (lambda: _Lambda(lambda m, q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35),
+                         [(1, 4, 16, 8), (1, 4, 16, 8)]),
+    # Not a test target: Vela 5.1.0 keeps the 5-D shape of an unbind()
+    # result as the MatMul IFM and never advances IFM_BASE0 per head, so
+    # heads 1-3 reuse head 0's rows (see sim/npu/README.md). Kept to
+    # reproduce that with --case=attention_scores_unbind.
+    "attention_scores_unbind": (
+        lambda: _Lambda(lambda m, x: (lambda q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35)(*x.unbind(0))),
+        [(2, 1, 4, 16, 8)]),
+    "permute_heads": (lambda: _Lambda(lambda m, x: m[0](x).reshape(1, 16, 3, 4, 8).permute(2, 0, 3, 1, 4) * 1.5,
+                                      torch.nn.Linear(32, 96)), [(1, 16, 32)]),
+    "transformer_mlp": (_transformer_mlp, [(1, 16, 32)]),
+    # torch.flip: on U85 Vela fuses TOSA REVERSE into the producer's OFM
+    # (OFM_PRECISION's reverse field); one case per axis of NCHW.
+    "flip_h": (lambda: _then(lambda x: torch.flip(x, dims=[2]), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 6, 5)]),
+    "flip_w": (lambda: _then(lambda x: torch.flip(x, dims=[3]), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 6, 5)]),
+    "flip_c": (lambda: _then(lambda x: torch.flip(x, dims=[1]), torch.nn.Conv2d(8, 24, 1)), [(1, 8, 6, 5)]),
+    # Large enough that Vela splits the operation into stripes and blocks.
+    "flip_w_large": (lambda: _then(lambda x: torch.flip(x, dims=[3]), torch.nn.Conv2d(16, 48, 3, 1, 1)),
+                     [(1, 16, 40, 72)]),
+    # Upsampling (TOSA RESIZE): U85 NPU_OP_RESIZE; U55 IFM upscale.
+    "upsample_nearest_x2": (lambda: _upsample(2, "nearest"), [(1, 16, 5, 6)]),
+    "upsample_nearest_x4": (lambda: _upsample(4, "nearest"), [(1, 16, 5, 6)]),
+    "upsample_bilinear_x2": (lambda: _upsample(2, "bilinear"), [(1, 16, 5, 6)]),
+    "upsample_bilinear_x4": (lambda: _upsample(4, "bilinear"), [(1, 16, 5, 6)]),
+    "upsample_bilinear_x2_align": (lambda: _upsample(2, "bilinear", True), [(1, 16, 5, 6)]),
+    "upsample_bilinear_x4_align": (lambda: _upsample(4, "bilinear", True), [(1, 16, 5, 6)]),
+    # Large enough for OFM blocks narrower than the OFM (U85) and stripes.
+    "upsample_nearest_x2_large": (lambda: _upsample(2, "nearest"), [(1, 24, 20, 36)]),
+    "upsample_bilinear_x2_large": (lambda: _upsample(2, "bilinear"), [(1, 24, 20, 36)]),
+    # Transpose convolution, stride 2: U55 reads the IFM upscaled with zeros.
+    # MobileNetV2's residual blocks: a convolution whose output both the
+    # next convolution and an ADD read. At A16W8 on U85 Vela writes its raw
+    # 48-bit accumulators as a 64-bit OFM and rescales them once per
+    # reader (pooling mode NONE with a 64-bit IFM2).
+    "conv_residual": (lambda: _Lambda(lambda m, x: (lambda y: m[1](y) + y)(m[0](x)),
+                                      torch.nn.Conv2d(8, 24, 1), torch.nn.Conv2d(24, 24, 1)),
+                      [(1, 8, 6, 5)]),
+    "conv_transpose_s2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.ConvTranspose2d(8, 16, 3, 2)),
+                          [(1, 8, 5, 6)]),
+}
+
+def lower(case: str, target: str, work_dir: str, debug_db: bool = False,
+          activations: str = "int8") -> Tuple[bytes, bytes]:
+    """Quantizes and lowers the case; returns (.pte bytes, TOSA flatbuffer).
+
+    With `debug_db`, Vela also writes its debug database into work_dir/output
+    (the command stream is the same either way).
+    """
+    factory, shapes = CASES[case]
+    torch.manual_seed(0)
+    module = factory().eval()
+    calib = tuple(torch.randn(s) for s in shapes)
+    spec = EthosUCompileSpec(target, extra_flags=["--enable-debug-db"] if debug_db else None)
+    spec.dump_intermediate_artifacts_to(work_dir)
+    quantizer = EthosUQuantizer(spec)
+    quantizer.set_global(get_symmetric_a16w8_quantization_config() if activations == "int16"
+                         else get_symmetric_quantization_config())
+    graph = torch.export.export(module, calib).module(check_guards=False)
+    prepared = prepare_pt2e(graph, quantizer)
+    for _ in range(4):
+        prepared(*(torch.randn(s) for s in shapes))
+    prepared(*calib)
+    converted = convert_pt2e(prepared)
+    edge = to_edge_transform_and_lower(
+        torch.export.export(converted, calib), partitioner=[EthosUPartitioner(spec)]
+    )
+    pte = edge.to_executorch().buffer
+    tosa_files = [f for f in os.listdir(work_dir) if f.startswith("output_tag") and f.endswith(".tosa")]
+    if len(tosa_files) != 1:
+        raise RuntimeError(f"expected one TOSA graph (one delegate), got {tosa_files}")
+    with open(os.path.join(work_dir, tosa_files[0]), "rb") as f:
+        return pte, f.read()
+
+
+def main(argv: List[str]) -> None:
+    del argv
+    if not FLAGS.quiet:
+        write_case()
+        return
+    with held_back_output() as replay:
+        try:
+            write_case()
+        except BaseException:
+            replay()
+            raise
+
+
+def write_case() -> None:
+    with tempfile.TemporaryDirectory() as work_dir:
+        pte, tosa = lower(FLAGS.case, FLAGS.target, work_dir, debug_db=bool(FLAGS.debug_db_out),
+                          activations=FLAGS.activations)
+        if FLAGS.debug_db_out:
+            shutil.copyfile(os.path.join(work_dir, "output", "out_debug.xml"), FLAGS.debug_db_out)
+    payload = _extract_delegate_payload(pte, "EthosUBackend")
+    if payload is None:
+        raise RuntimeError("no EthosUBackend delegate in the program")
+    _, shapes = CASES[FLAGS.case]
+    rng = np.random.RandomState(1234)
+    dtype = np.int16 if FLAGS.activations == "int16" else np.int8
+    info = np.iinfo(dtype)
+    inputs = [rng.randint(info.min, info.max + 1, size=s).astype(dtype) for s in shapes]
+    outputs, status = tosa_reference_model.run(tosa, inputs)
+    if status != tosa_reference_model.GraphStatus.TOSA_VALID:
+        raise RuntimeError(f"TOSA reference model: {status}")
+    with open(FLAGS.payload_out, "wb") as f:
+        f.write(payload)
+    write_tensor_file(FLAGS.tensors_out, inputs + [np.asarray(o) for o in outputs])
+    if FLAGS.tosa_out:
+        with open(FLAGS.tosa_out, "wb") as f:
+            f.write(tosa)
+
+
+if __name__ == "__main__":
+    flags.mark_flags_as_required(["case", "payload_out", "tensors_out"])
+    server.run(main)  # with --persistent_worker, a Bazel worker
