@@ -1,0 +1,96 @@
+// Plain C arithmetic of the cortex_m:: convolutions: one output element at a
+// time, any layout (strided views), for the host and CPUs without a faster
+// variant.
+#include <cstdint>
+
+#include "cc/kernels/cortex_m/arith.h"
+#include "cc/kernels/cortex_m/conv_params.h"
+
+namespace ethosu_sdk::kernels::cortex_m {
+namespace {
+
+int8_t Finish(const ConvParams& p, int32_t acc, int32_t oc) {
+  const int32_t scaled = Requantize(acc, p.multipliers[oc], p.shifts[oc]);
+  return static_cast<int8_t>(Clamp(WrappingAdd(scaled, p.output_offset), p.activation_min, p.activation_max));
+}
+
+// Calls tap(n, oc, ih, iw, kh, kw) for each kernel tap of each output
+// element that falls inside the input, summing what it returns onto the
+// bias, and writes the requantized sum.
+template <typename Tap>
+void ForEachOutput(const ConvParams& p, Tap tap) {
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oc = 0; oc < p.out.c; ++oc) {
+      for (int32_t oh = 0; oh < p.out.h; ++oh) {
+        for (int32_t ow = 0; ow < p.out.w; ++ow) {
+          uint32_t acc = p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc]) : 0;  // wraps as int32 tensors do
+          for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
+            const int32_t ih = oh * p.stride_h - p.pad_h + kh * p.dilation_h;
+            if (ih < 0 || ih >= p.in.h) continue;
+            for (int32_t kw = 0; kw < p.kernel_w; ++kw) {
+              const int32_t iw = ow * p.stride_w - p.pad_w + kw * p.dilation_w;
+              if (iw < 0 || iw >= p.in.w) continue;
+              acc += tap(n, oc, ih, iw, kh, kw);
+            }
+          }
+          p.output[p.out.Offset(n, oc, oh, ow)] = Finish(p, static_cast<int32_t>(acc), oc);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void ConvReference(const ConvParams& p) {
+  const int32_t in_per_group = p.in.c / p.groups;
+  const int32_t out_per_group = p.out.c / p.groups;
+  ForEachOutput(p, [&](int32_t n, int32_t oc, int32_t ih, int32_t iw, int32_t kh, int32_t kw) {
+    const int32_t ic0 = (oc / out_per_group) * in_per_group;
+    const int8_t* w = p.weight + ((static_cast<int64_t>(oc) * p.kernel_h + kh) * p.kernel_w + kw) * in_per_group;
+    uint32_t sum = 0;
+    for (int32_t i = 0; i < in_per_group; ++i) {
+      sum += static_cast<uint32_t>((p.input[p.in.Offset(n, ic0 + i, ih, iw)] + p.input_offset) * w[i]);
+    }
+    return sum;
+  });
+}
+
+void DepthwiseConvReference(const ConvParams& p) {
+  ForEachOutput(p, [&](int32_t n, int32_t oc, int32_t ih, int32_t iw, int32_t kh, int32_t kw) {
+    const int32_t x = p.input[p.in.Offset(n, oc / p.depth_multiplier, ih, iw)] + p.input_offset;
+    return static_cast<uint32_t>(x * p.weight[(kh * p.kernel_w + kw) * p.out.c + oc]);
+  });
+}
+
+// Gathers, for each output element, the input elements the kernel maps onto
+// it (oh = ih * stride - pad + kh * dilation), so no accumulator buffer is
+// needed.
+void TransposeConvReference(const ConvParams& p) {
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oc = 0; oc < p.out.c; ++oc) {
+      for (int32_t oh = 0; oh < p.out.h; ++oh) {
+        for (int32_t ow = 0; ow < p.out.w; ++ow) {
+          uint32_t acc = p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc]) : 0;  // wraps as int32 tensors do
+          for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
+            const int32_t th = oh + p.pad_h - kh * p.dilation_h;
+            if (th < 0 || th % p.stride_h != 0 || th / p.stride_h >= p.in.h) continue;
+            const int32_t ih = th / p.stride_h;
+            for (int32_t kw = 0; kw < p.kernel_w; ++kw) {
+              const int32_t tw = ow + p.pad_w - kw * p.dilation_w;
+              if (tw < 0 || tw % p.stride_w != 0 || tw / p.stride_w >= p.in.w) continue;
+              const int32_t iw = tw / p.stride_w;
+              const int8_t* w = p.weight + ((static_cast<int64_t>(oc) * p.kernel_h + kh) * p.kernel_w + kw) * p.in.c;
+              for (int32_t ic = 0; ic < p.in.c; ++ic) {
+                acc += static_cast<uint32_t>((p.input[p.in.Offset(n, ic, ih, iw)] + p.input_offset) * w[ic]);
+              }
+            }
+          }
+          p.output[p.out.Offset(n, oc, oh, ow)] = Finish(p, static_cast<int32_t>(acc), oc);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace ethosu_sdk::kernels::cortex_m
