@@ -14,7 +14,7 @@ void ElementStrides(const Tensor& t, int64_t* strides) {
 }
 
 Status MakeView4(const Tensor& t, const int* dims, const char* what, View4* view) {
-  if (t.rank != 4) return Status::Error(ErrorCode::kInvalidArgument, "%s: a 4-D tensor, not %d-D", what, t.rank);
+  if (t.rank != 4) return Status::Error(ErrorCode::kInvalidArgument, "%s: a 4-D tensor, not %d-D", what, static_cast<int>(t.rank));
   int64_t strides[runtime::kMaxRank];
   ElementStrides(t, strides);
   view->n = t.sizes[dims[0]];
