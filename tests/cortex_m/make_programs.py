@@ -25,17 +25,16 @@ flags.DEFINE_string("out_dir", None, "Output directory.")
 
 class SmallCnn(torch.nn.Module):
     """conv + ReLU, depthwise + ReLU6, a 1x1 conv with a residual add, a 1x1
-    classifier and average pooling: MobileNet's operators at toy size. (A
-    torch.nn.Linear here lowers to a graph whose own Python run fails in
-    executorch 1.5.1: "self and mat2 must have the same dtype, but got Int
-    and Char"; the linear kernel is covered by the kernel cases.)"""
+    classifier and average pooling, a fully connected layer: MobileNet's
+    operators at toy size."""
 
     def __init__(self) -> None:
         super().__init__()
         self.conv = torch.nn.Conv2d(3, 8, 3, stride=2, padding=1)
         self.dw = torch.nn.Conv2d(8, 8, 3, padding=1, groups=8)
         self.pw = torch.nn.Conv2d(8, 8, 1)
-        self.head = torch.nn.Conv2d(8, 5, 1)
+        self.head = torch.nn.Conv2d(8, 6, 1)
+        self.fc = torch.nn.Linear(6, 5)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = torch.relu(self.conv(x))
@@ -45,14 +44,17 @@ class SmallCnn(torch.nn.Module):
         # falls on the half ties at which the reference's float rounding and
         # the kernel's exact rounding may part (a 2x2 pool here gave 2 of 80
         # outputs one step apart; cc/kernels/cortex_m/README.md).
-        return torch.nn.functional.avg_pool2d(self.head(x), 7)
+        return self.fc(torch.nn.functional.avg_pool2d(self.head(x), 7).flatten(1))
+
+
+def _mobilenet_v2() -> torch.nn.Module:
+    from ethosu_sdk.models.mobilenet_v2 import MobileNetV2
+    return MobileNetV2()
 
 
 PROGRAMS: Dict[str, Tuple[Callable[[], torch.nn.Module], Tuple[int, ...]]] = {
     "small_cnn_m55": (SmallCnn, (1, 3, 14, 14)),
-    # MobileNetV2 is not here yet: its lowered graph's own Python run fails
-    # at the classifier in executorch 1.5.1 ("self and mat2 must have the
-    # same dtype, but got Int and Char"), so there is no reference output.
+    "mobilenet_v2_m55": (_mobilenet_v2, (1, 3, 224, 224)),
 }
 
 

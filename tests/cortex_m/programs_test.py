@@ -14,7 +14,7 @@ from ethosu_sdk.runner import protocol
 from ethosu_sdk.tensors.tensor_file import read_tensor_file
 
 HERE = Path("tests/cortex_m")
-PROGRAMS = ["small_cnn_m55"]
+PROGRAMS = ["small_cnn_m55", "mobilenet_v2_m55"]
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
@@ -41,5 +41,5 @@ def test_the_int8_operators_are_cortex_m_ones(name: str) -> None:
     plan = deserialize_pte_binary((HERE / f"{name}.pte").read_bytes()).program.execution_plan[0]
     names = {f"{op.name}.{op.overload}" for op in plan.operators}
     assert {"cortex_m::quantized_conv2d.out", "cortex_m::quantized_depthwise_conv2d.out",
-            "cortex_m::quantized_add.out"} <= names, names
-    assert not any(n.startswith("aten::convolution") for n in names), names
+            "cortex_m::quantized_add.out", "cortex_m::quantized_linear.out"} <= names, names
+    assert not any(n.startswith(("aten::convolution", "aten::addmm", "aten::linear")) for n in names), names

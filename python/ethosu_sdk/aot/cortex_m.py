@@ -56,14 +56,18 @@ def lower(converted: torch.nn.Module, inputs: Sequence[torch.Tensor], target: st
     """The quantized module through to_edge, the cortex_m passes for
     `target`'s CPU and to_executorch; the expected outputs are the
     transformed graph's own (the cortex_m operators' Python reference)."""
+    from executorch.backends.cortex_m.edge_compile_config import cortex_m_edge_compile_config
     from executorch.backends.cortex_m.passes.cortex_m_pass_manager import CortexMPassManager
     from executorch.backends.cortex_m.target_config import CortexM, CortexMTargetConfig
-    from executorch.exir import EdgeCompileConfig, EdgeProgramManager, to_edge
+    from executorch.exir import EdgeProgramManager, to_edge
 
     if target not in CORTEX_M_CPUS:
         raise LoweringError(f"no Cortex-M CPU for target {target!r}; Cortex-M targets: {', '.join(CORTEX_M_CPUS)}")
     inputs = tuple(channels_last(t) for t in inputs)
-    config = EdgeCompileConfig(_check_ir_validity=False)
+    # The backend's own to_edge configuration: it keeps linear (and the
+    # activations it fuses) from decomposing, without which the passes leave
+    # an int8 addmm no kernel can run.
+    config = cortex_m_edge_compile_config()
     try:
         edge = to_edge(torch.export.export(converted, inputs), compile_config=config)
         transformed = CortexMPassManager(
