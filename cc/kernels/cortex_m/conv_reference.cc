@@ -48,9 +48,21 @@ void ConvReference(const ConvParams& p) {
   ForEachOutput(p, [&](int32_t n, int32_t oc, int32_t ih, int32_t iw, int32_t kh, int32_t kw) {
     const int32_t ic0 = (oc / out_per_group) * in_per_group;
     const int8_t* w = p.weight + ((static_cast<int64_t>(oc) * p.kernel_h + kh) * p.kernel_w + kw) * in_per_group;
+    const int8_t* x = p.input + p.in.Offset(n, ic0, ih, iw);
     uint32_t sum = 0;
+    if (p.in.sc == 1) {
+      // Channels innermost (channels-last memory, the passes' layout): two
+      // contiguous int8 rows, a loop the compiler can vectorise.
+      // Unsigned sums: they wrap as the reference's int32 tensors do.
+      uint32_t dot = 0, weights = 0;
+      for (int32_t i = 0; i < in_per_group; ++i) {
+        dot += static_cast<uint32_t>(x[i] * w[i]);
+        weights += static_cast<uint32_t>(w[i]);
+      }
+      return dot + static_cast<uint32_t>(p.input_offset) * weights;
+    }
     for (int32_t i = 0; i < in_per_group; ++i) {
-      sum += static_cast<uint32_t>((p.input[p.in.Offset(n, ic0 + i, ih, iw)] + p.input_offset) * w[i]);
+      sum += static_cast<uint32_t>((x[i * p.in.sc] + p.input_offset) * w[i]);
     }
     return sum;
   });
