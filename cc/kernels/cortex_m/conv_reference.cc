@@ -68,7 +68,44 @@ void ConvReference(const ConvParams& p) {
   });
 }
 
+// Depthwise with channels innermost in input and output and one output per
+// input channel (MobileNet's case): per output pixel, each kernel tap adds
+// a contiguous run of channels into a block of accumulators, so the inner
+// loop is over contiguous int8 data.
+void DepthwiseChannelsLast(const ConvParams& p) {
+  constexpr int32_t kBlock = 64;  // accumulators on the stack: no heap
+  uint32_t acc[kBlock];
+  const int32_t channels = p.out.c;
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oh = 0; oh < p.out.h; ++oh) {
+      for (int32_t ow = 0; ow < p.out.w; ++ow) {
+        int8_t* out = p.output + p.out.Offset(n, 0, oh, ow);
+        for (int32_t c0 = 0; c0 < channels; c0 += kBlock) {
+          const int32_t len = channels - c0 < kBlock ? channels - c0 : kBlock;
+          for (int32_t i = 0; i < len; ++i) acc[i] = p.bias != nullptr ? static_cast<uint32_t>(p.bias[c0 + i]) : 0;
+          for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
+            const int32_t ih = oh * p.stride_h - p.pad_h + kh * p.dilation_h;
+            if (ih < 0 || ih >= p.in.h) continue;
+            for (int32_t kw = 0; kw < p.kernel_w; ++kw) {
+              const int32_t iw = ow * p.stride_w - p.pad_w + kw * p.dilation_w;
+              if (iw < 0 || iw >= p.in.w) continue;
+              const int8_t* x = p.input + p.in.Offset(n, c0, ih, iw);
+              const int8_t* w = p.weight + (kh * p.kernel_w + kw) * channels + c0;
+              for (int32_t i = 0; i < len; ++i) acc[i] += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
+            }
+          }
+          for (int32_t i = 0; i < len; ++i) out[c0 + i] = Finish(p, static_cast<int32_t>(acc[i]), c0 + i);
+        }
+      }
+    }
+  }
+}
+
 void DepthwiseConvReference(const ConvParams& p) {
+  if (p.in.sc == 1 && p.out.sc == 1 && p.depth_multiplier == 1) {
+    DepthwiseChannelsLast(p);
+    return;
+  }
   ForEachOutput(p, [&](int32_t n, int32_t oc, int32_t ih, int32_t iw, int32_t kh, int32_t kw) {
     const int32_t x = p.input[p.in.Offset(n, oc / p.depth_multiplier, ih, iw)] + p.input_offset;
     return static_cast<uint32_t>(x * p.weight[(kh * p.kernel_w + kw) * p.out.c + oc]);
