@@ -53,13 +53,10 @@ void ConvReference(const ConvParams& p) {
     if (p.in.sc == 1) {
       // Channels innermost (channels-last memory, the passes' layout): two
       // contiguous int8 rows, a loop the compiler can vectorise.
-      // Unsigned sums: they wrap as the reference's int32 tensors do.
-      uint32_t dot = 0, weights = 0;
-      for (int32_t i = 0; i < in_per_group; ++i) {
-        dot += static_cast<uint32_t>(x[i] * w[i]);
-        weights += static_cast<uint32_t>(w[i]);
-      }
-      return dot + static_cast<uint32_t>(p.input_offset) * weights;
+      // An unsigned sum: it wraps as the reference's int32 tensors do.
+      uint32_t dot = 0;
+      for (int32_t i = 0; i < in_per_group; ++i) dot += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
+      return dot;
     }
     for (int32_t i = 0; i < in_per_group; ++i) {
       sum += static_cast<uint32_t>((x[i * p.in.sc] + p.input_offset) * w[i]);
