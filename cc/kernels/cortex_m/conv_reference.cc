@@ -107,7 +107,18 @@ void DepthwiseChannelsLast(const ConvParams& p) {
               if (iw < 0 || iw >= p.in.w) continue;
               const int8_t* x = p.input + p.in.Offset(n, c0, ih, iw);
               const int8_t* w = p.weight + (kh * p.kernel_w + kw) * channels + c0;
+#ifdef ESDK_CORTEX_M_MVE
+              // Four channels per step, int8 loads widened to int32 lanes.
+              int32_t* a = reinterpret_cast<int32_t*>(acc);
+              for (int32_t i = 0; i < len; i += 4) {
+                const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(len - i));
+                const int32x4_t xv = vaddq_n_s32(vldrbq_z_s32(x + i, lanes), p.input_offset);
+                const int32x4_t sum = vaddq_s32(vldrwq_z_s32(a + i, lanes), vmulq_s32(xv, vldrbq_z_s32(w + i, lanes)));
+                vstrwq_p_s32(a + i, sum, lanes);
+              }
+#else
               for (int32_t i = 0; i < len; ++i) acc[i] += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
+#endif
             }
           }
           for (int32_t i = 0; i < len; ++i) out[c0 + i] = Finish(p, static_cast<int32_t>(acc[i]), c0 + i);
