@@ -14,11 +14,6 @@ from typing import Sequence
 
 import torch
 
-# The passes package first: it imports the operators (registering
-# torch.ops.cortex_m) before the modules that look them up; importing the
-# operators module first is circular in executorch 1.5.1.
-import executorch.backends.cortex_m.passes  # noqa: F401
-
 from ethosu_sdk.aot.errors import LoweringError
 
 # Target name -> the cortex_m backend's CPU (target_config.CortexM member).
@@ -32,6 +27,15 @@ class CortexMLowered:
     expected: tuple[torch.Tensor, ...]  # the lowered graph's outputs, run in Python
 
 
+def _register_operators() -> None:
+    """Imports the cortex_m backend (only when a Cortex-M target is compiled:
+    it is not needed elsewhere). The passes package first: it imports the
+    operators (registering torch.ops.cortex_m) before the modules that look
+    them up; importing the operators module first is circular in executorch
+    1.5.1."""
+    import executorch.backends.cortex_m.passes  # noqa: F401
+
+
 def channels_last(t: torch.Tensor) -> torch.Tensor:
     return t.contiguous(memory_format=torch.channels_last) if t.dim() == 4 else t
 
@@ -40,6 +44,7 @@ def quantize(module: torch.nn.Module, inputs: Sequence[torch.Tensor],
              samples: Sequence[Sequence[torch.Tensor]] = ()) -> torch.fx.GraphModule:
     """PT2E with CortexMQuantizer on a channels-last copy of the model,
     calibrated on `samples` (the inputs when there are none)."""
+    _register_operators()
     from executorch.backends.cortex_m.quantizer.quantizer import CortexMQuantizer
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
@@ -56,6 +61,7 @@ def lower(converted: torch.nn.Module, inputs: Sequence[torch.Tensor], target: st
     """The quantized module through to_edge, the cortex_m passes for
     `target`'s CPU and to_executorch; the expected outputs are the
     transformed graph's own (the cortex_m operators' Python reference)."""
+    _register_operators()
     from executorch.backends.cortex_m.edge_compile_config import cortex_m_edge_compile_config
     from executorch.backends.cortex_m.passes.cortex_m_pass_manager import CortexMPassManager
     from executorch.backends.cortex_m.target_config import CortexM, CortexMTargetConfig
