@@ -11,11 +11,15 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from typing import Dict, List, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import yaml
 
-TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "operators.yaml")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+TABLE = os.path.join(_HERE, "operators.yaml")
+# Every table the generators read, in order: the portable kernels, then
+# ExecuTorch's cortex_m:: int8 operators (cortex_m/operators.yaml).
+TABLES = (TABLE, os.path.join(_HERE, "cortex_m", "operators.yaml"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,6 +76,7 @@ class Operator:
     kernel: str  # the C++ kernel function
     args: Tuple[Arg, ...]  # the schema's, in order
     any_dim_order: bool = False  # `dim_order: any`: right for tensors in any one dim order
+    kernel_dim_order: bool = False  # `dim_order: kernel`: the kernel reads every tensor's dim order
 
     @property
     def values(self) -> int:
@@ -110,7 +115,8 @@ def _arg_type(schema_type: str) -> ArgType:
     return _TYPES[key]
 
 
-def parse_operator(schema: str, kernel: str, any_dim_order: bool = False) -> Operator:
+def parse_operator(schema: str, kernel: str, any_dim_order: bool = False,
+                   kernel_dim_order: bool = False) -> Operator:
     match = _SCHEMA.match(schema.strip())
     if match is None:
         raise TableError(f"not an operator schema: {schema}")
@@ -128,23 +134,30 @@ def parse_operator(schema: str, kernel: str, any_dim_order: bool = False) -> Ope
         raise TableError(f"{schema}: operators without a returned value are not supported")
     overload = match["overload"]
     name = f"{match['ns']}::{match['op']}" + (f".{overload}" if overload else "")
-    return Operator(name, schema.strip(), kernel, tuple(args), any_dim_order)
+    return Operator(name, schema.strip(), kernel, tuple(args), any_dim_order, kernel_dim_order)
 
 
-def _any_dim_order(entry: Dict[str, str]) -> bool:
-    """An entry's `dim_order`: absent (the default dim order only) or `any`."""
+def _dim_order(entry: Dict[str, str]) -> str | None:
+    """An entry's `dim_order`: absent (the default dim order only), `any` or
+    `kernel` (the kernel handles each tensor's dim order itself)."""
     value = entry.get("dim_order")
-    if value not in (None, "any"):
-        raise TableError(f"{entry['func']}: dim_order is {value!r}; the only value is 'any'")
-    return value == "any"
+    if value not in (None, "any", "kernel"):
+        raise TableError(f"{entry['func']}: dim_order is {value!r}; the values are 'any' and 'kernel'")
+    return value
 
 
-def load(path: str = TABLE) -> List[Operator]:
-    """Every operator of the table, in its order; raises TableError."""
-    with open(path) as f:
-        entries = yaml.safe_load(f)
-    operators = [parse_operator(e["func"], e["kernel"], _any_dim_order(e)) for e in entries]
+def load(paths: str | Sequence[str] = TABLES) -> List[Operator]:
+    """Every operator of the tables (one path or several), in their order;
+    raises TableError."""
+    operators: List[Operator] = []
+    for path in [paths] if isinstance(paths, str) else paths:
+        with open(path) as f:
+            entries = yaml.safe_load(f)
+        operators += [
+            parse_operator(e["func"], e["kernel"], _dim_order(e) == "any", _dim_order(e) == "kernel")
+            for e in entries
+        ]
     for seen in ({o.name for o in operators}, {o.kernel for o in operators}):
         if len(seen) != len(operators):
-            raise TableError(f"{path}: an operator or kernel is listed twice")
+            raise TableError(f"{paths}: an operator or kernel is listed twice")
     return operators

@@ -164,6 +164,7 @@ Status ForEachTensor(Span<Value* const> args, Visit visit) {
 // unless it is marked `any_dim_order` and all of them share one shape and
 // one layout (then an elementwise kernel is right in any dim order).
 Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args) {
+  if (kernel.kernel_dim_order) return Status::Ok();
   const Tensor* first_other = nullptr;  // the first tensor laid out otherwise
   ESDK_RETURN_IF_ERROR(ForEachTensor(args, [&](const Tensor& t) {
     if (first_other == nullptr && !t.HasDefaultLayout()) first_other = &t;

@@ -28,6 +28,10 @@ struct KernelEntry {
   // than the default dim order (dimensions of size 1 aside: see
   // Tensor::HasDefaultLayout).
   bool any_dim_order = false;
+  // Whether the kernel reads every tensor's dim order itself (the
+  // cortex_m:: int8 kernels: NCHW-sized tensors in channels-last memory;
+  // operators.yaml's `dim_order: kernel`): Method::Load leaves them to it.
+  bool kernel_dim_order = false;
 };
 
 class OperatorRegistry {

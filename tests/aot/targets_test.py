@@ -12,7 +12,7 @@ from ethosu_sdk.aot import (
     resolve_target,
 )
 from ethosu_sdk.aot.fast_scratch import fast_scratch_bytes
-from ethosu_sdk.aot.targets import check_quant_mode, make_compile_spec
+from ethosu_sdk.aot.targets import TargetKind, check_quant_mode, make_compile_spec
 
 
 @pytest.mark.parametrize("name", ETHOS_U_TARGETS)
@@ -44,7 +44,8 @@ def test_unknown_target_lists_the_known_ones():
 
 @pytest.mark.parametrize(
     "target, mode",
-    [("TOSA-1.0+FP", QuantMode.INT8), ("TOSA-1.0+INT", QuantMode.NONE), ("ethos-u55-128", QuantMode.NONE)],
+    [("TOSA-1.0+FP", QuantMode.INT8), ("TOSA-1.0+INT", QuantMode.NONE), ("ethos-u55-128", QuantMode.NONE),
+     ("cortex-m55", QuantMode.NONE), ("cortex-m33", QuantMode.A16W8)],
 )
 def test_impossible_quantization_modes_are_rejected(target, mode):
     with pytest.raises(InvalidOptionError):
@@ -57,7 +58,15 @@ def test_memory_options_are_rejected_off_ethos_u():
 
 
 def test_target_list_is_complete():
-    assert len(ALL_TARGETS) == 11 + 2 + 1
+    assert len(ALL_TARGETS) == 11 + 2 + 1 + 3
+
+
+@pytest.mark.parametrize("name", ["cortex-m55", "cortex-m85", "cortex-m33"])
+def test_cortex_m_targets_have_no_npu_and_no_compile_spec(name):
+    target = resolve_target(name)
+    assert target.kind is TargetKind.CORTEX_M and target.system_config is None
+    check_quant_mode(target, QuantMode.INT8)
+    assert make_compile_spec(target, QuantMode.INT8) is None
 
 
 @pytest.mark.parametrize(

@@ -56,6 +56,9 @@ TARGETS = [
     "TOSA-1.0+INT",
     "TOSA-1.0+FP",
     "cpu",
+    "cortex-m55",
+    "cortex-m85",
+    "cortex-m33",
 ]
 
 ETHOS_U_TARGETS = [t for t in TARGETS if t.startswith("ethos-u")]

@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture, vela_workarounds, verify_data
+from ethosu_sdk.aot import calibration, cortex_m, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture, vela_workarounds, verify_data
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
@@ -185,7 +185,12 @@ def compile_model(
         progress(f"quantizing ({mode.value}, {len(samples)} calibration sample(s))")
         t = time.monotonic()
         with _phase(options.model, "quantizing"):
-            converted = quantization.quantize(graph_module, compile_spec, mode, samples)
+            if target.kind is TargetKind.CORTEX_M:
+                # Channels-last model and input, which the cortex_m passes need.
+                input_layout = layout.InputLayout.NHWC
+                converted = cortex_m.quantize(loaded.module, inputs, samples)
+            else:
+                converted = quantization.quantize(graph_module, compile_spec, mode, samples)
             with torch.no_grad():
                 expected = _as_tuple(converted(*inputs))
             in_q, out_q = quantization.io_quantization(converted)
@@ -205,10 +210,21 @@ def compile_model(
                     vela_capture.capture_vela(os.path.join(staging, capture_dir),
                                               verify=bool(options.verify_dir)) as partitions, \
                     vela_capture.stdout_to_file(vela_log):
-                edge, program = lowering.lower(program_to_lower, target, compile_spec)
+                if target.kind is TargetKind.CORTEX_M:
+                    lowered = cortex_m.lower(converted, inputs, target.name)
+                    # The reference is the lowered graph itself, run in Python
+                    # (the cortex_m operators' reference implementations).
+                    expected_outputs.append(lowered.expected)
+                    edge, program = lowered.edge, lowered.program
+                else:
+                    edge, program = lowering.lower(program_to_lower, target, compile_spec)
             return edge, program, partitions
 
+        expected_outputs: list[tuple[torch.Tensor, ...]] = []
+
         edge, program, partitions = lower_once(program_to_lower, target, compile_spec, "vela")
+        if expected_outputs:
+            expected = expected_outputs[0]
         tuning = None
         if options.tune:
             # One lowering per layout the model can take; Vela then runs on
@@ -266,7 +282,8 @@ def compile_model(
             # Region 2 the firmware must provide (Vela's arena cache); null off Ethos-U.
             "fast_scratch_bytes": fast_scratch.fast_scratch_bytes(compile_spec.compiler_flags)
             if target.kind is TargetKind.ETHOS_U else None,
-            "tosa_spec": str(compile_spec.tosa_spec) if target.kind is not TargetKind.CPU else None,
+            "tosa_spec": str(compile_spec.tosa_spec)
+            if target.kind not in (TargetKind.CPU, TargetKind.CORTEX_M) else None,
             "pte": {"file": os.path.basename(paths[".pte"]), "size_bytes": len(pte), "sha256": _sha256(pte)},
             "delegates": [{"backend": d.id, "payload_bytes": d.payload_size} for d in plan.delegates],
             "fully_delegated": bool(plan.delegates) and all(

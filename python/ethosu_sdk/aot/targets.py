@@ -30,7 +30,11 @@ ETHOS_U_TARGETS = (
 )
 TOSA_TARGETS = ("TOSA-1.0+INT", "TOSA-1.0+FP")
 CPU_TARGET = "cpu"
-ALL_TARGETS = ETHOS_U_TARGETS + TOSA_TARGETS + (CPU_TARGET,)
+# A Cortex-M without an NPU: int8 through ExecuTorch's cortex_m backend
+# (CortexMQuantizer, CortexMPassManager; aot/cortex_m.py) onto the SDK's
+# cortex_m:: kernels (cc/kernels/cortex_m).
+CORTEX_M_TARGETS = ("cortex-m55", "cortex-m85", "cortex-m33")
+ALL_TARGETS = ETHOS_U_TARGETS + TOSA_TARGETS + (CPU_TARGET,) + CORTEX_M_TARGETS
 
 # family -> (system config, memory mode), as EthosUCompileSpec defaults them.
 DEFAULT_MEMORY_CONFIG = {
@@ -48,6 +52,7 @@ class TargetKind(enum.Enum):
     ETHOS_U = "ethos-u"
     TOSA = "tosa"
     CPU = "cpu"
+    CORTEX_M = "cortex-m"
 
 
 class QuantMode(enum.Enum):
@@ -87,12 +92,16 @@ def resolve_target(name: str, system_config: Optional[str] = None, memory_mode: 
         raise UnknownTargetError(f"unknown target {name!r}; targets: {', '.join(ALL_TARGETS)}")
     if system_config or memory_mode:
         raise InvalidOptionError(f"--system_config/--memory_mode apply to Ethos-U targets only, not {name}")
+    if name in CORTEX_M_TARGETS:
+        return Target(name, TargetKind.CORTEX_M)
     kind = TargetKind.TOSA if name in TOSA_TARGETS else TargetKind.CPU
     return Target(name, kind)
 
 
 def check_quant_mode(target: Target, mode: QuantMode) -> None:
     """Rejects combinations a target cannot compile."""
+    if target.kind is TargetKind.CORTEX_M and mode is not QuantMode.INT8:
+        raise InvalidOptionError(f"{target.name} runs ExecuTorch's cortex_m int8 operators: use --quantize=int8")
     if target.name == "TOSA-1.0+FP" and mode is not QuantMode.NONE:
         raise InvalidOptionError("TOSA-1.0+FP is the float profile: use --quantize=none")
     if target.kind is not TargetKind.CPU and target.name != "TOSA-1.0+FP" and mode is QuantMode.NONE:
@@ -109,6 +118,8 @@ def tosa_spec_string(target: Target, mode: QuantMode) -> str:
 def make_compile_spec(target: Target, mode: QuantMode):
     """ExecuTorch Arm compile spec of a target (a TOSA spec for the CPU target,
     used only to configure the quantizer)."""
+    if target.kind is TargetKind.CORTEX_M:
+        return None  # the cortex_m backend takes its CPU, not a compile spec (aot/cortex_m.py)
     from executorch.backends.arm.ethosu import EthosUCompileSpec
     from executorch.backends.arm.tosa import TosaSpecification
     from executorch.backends.arm.tosa.compile_spec import TosaCompileSpec

@@ -169,7 +169,9 @@ def main(argv: list[str]) -> int:
     say(f"== {summary.get('model', FLAGS.name)} for {target} on {board.name} ==")
 
     # 1. Quantize and lower.
-    if summary.get("quantize", "none") != "none":
+    if str(target).startswith("cortex-m"):
+        say("[1/4] Quantize (PT2E, CortexMQuantizer) and lower (ExecuTorch's cortex_m passes: cortex_m:: int8 operators)")
+    elif summary.get("quantize", "none") != "none":
         say("[1/4] Quantize (PT2E, EthosUQuantizer) and lower (ExecuTorch Arm backend: TOSA, then Vela)")
     else:
         say("[1/4] Export and lower (float, no quantization)")

@@ -1,0 +1,40 @@
+// The parameters of the cortex_m:: convolutions once the glue has read and
+// checked them: what the arithmetic (conv_reference.cc, and the CPU-specific
+// variants) takes, with no tensors or runtime values left.
+#ifndef ETHOSU_SDK_CC_KERNELS_CORTEX_M_CONV_PARAMS_H_
+#define ETHOSU_SDK_CC_KERNELS_CORTEX_M_CONV_PARAMS_H_
+
+#include <cstdint>
+
+#include "cc/kernels/cortex_m/layout.h"
+
+namespace ethosu_sdk::kernels::cortex_m {
+
+struct ConvParams {
+  View4 in, out;                 // N, C, H, W of input and output
+  int32_t kernel_h = 1, kernel_w = 1;
+  int32_t stride_h = 1, stride_w = 1;
+  int32_t pad_h = 0, pad_w = 0;
+  int32_t dilation_h = 1, dilation_w = 1;
+  int32_t groups = 1;            // convolution: input channels / weight's input channels
+  int32_t depth_multiplier = 1;  // depthwise: output channels per input channel
+  int32_t input_offset = 0, output_offset = 0;
+  int32_t activation_min = -128, activation_max = 127;
+  const int8_t* input = nullptr;
+  const int8_t* weight = nullptr;  // conv, transpose conv: OHWI; depthwise: 1HWO
+  const int32_t* bias = nullptr;   // per output channel, may be null
+  const int32_t* multipliers = nullptr;  // per output channel
+  const int32_t* shifts = nullptr;
+  int8_t* output = nullptr;
+};
+
+// out = clamp(requantize(bias + sum((in + input_offset) * weight)) +
+// output_offset): the arithmetic of the reference (ops/operators.py), the
+// zero padding contributing nothing.
+void ConvReference(const ConvParams& p);
+void DepthwiseConvReference(const ConvParams& p);
+void TransposeConvReference(const ConvParams& p);
+
+}  // namespace ethosu_sdk::kernels::cortex_m
+
+#endif  // ETHOSU_SDK_CC_KERNELS_CORTEX_M_CONV_PARAMS_H_

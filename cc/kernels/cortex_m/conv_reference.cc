@@ -1,0 +1,172 @@
+// Plain C arithmetic of the cortex_m:: convolutions: one output element at a
+// time, any layout (strided views), for the host and CPUs without a faster
+// variant.
+#include <cstdint>
+
+#include "cc/kernels/cortex_m/arith.h"
+#include "cc/kernels/cortex_m/conv_params.h"
+
+// Helium (MVE integer) on the Cortex-M55/M85: the toolchain says so.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define ESDK_CORTEX_M_MVE 1
+#endif
+
+namespace ethosu_sdk::kernels::cortex_m {
+namespace {
+
+int8_t Finish(const ConvParams& p, int32_t acc, int32_t oc) {
+  const int32_t scaled = Requantize(acc, p.multipliers[oc], p.shifts[oc]);
+  return static_cast<int8_t>(Clamp(WrappingAdd(scaled, p.output_offset), p.activation_min, p.activation_max));
+}
+
+// Calls tap(n, oc, ih, iw, kh, kw) for each kernel tap of each output
+// element that falls inside the input, summing what it returns onto the
+// bias, and writes the requantized sum.
+template <typename Tap>
+void ForEachOutput(const ConvParams& p, Tap tap) {
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oc = 0; oc < p.out.c; ++oc) {
+      for (int32_t oh = 0; oh < p.out.h; ++oh) {
+        for (int32_t ow = 0; ow < p.out.w; ++ow) {
+          uint32_t acc = p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc]) : 0;  // wraps as int32 tensors do
+          for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
+            const int32_t ih = oh * p.stride_h - p.pad_h + kh * p.dilation_h;
+            if (ih < 0 || ih >= p.in.h) continue;
+            for (int32_t kw = 0; kw < p.kernel_w; ++kw) {
+              const int32_t iw = ow * p.stride_w - p.pad_w + kw * p.dilation_w;
+              if (iw < 0 || iw >= p.in.w) continue;
+              acc += tap(n, oc, ih, iw, kh, kw);
+            }
+          }
+          p.output[p.out.Offset(n, oc, oh, ow)] = Finish(p, static_cast<int32_t>(acc), oc);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void ConvReference(const ConvParams& p) {
+  const int32_t in_per_group = p.in.c / p.groups;
+  const int32_t out_per_group = p.out.c / p.groups;
+  ForEachOutput(p, [&](int32_t n, int32_t oc, int32_t ih, int32_t iw, int32_t kh, int32_t kw) {
+    const int32_t ic0 = (oc / out_per_group) * in_per_group;
+    const int8_t* w = p.weight + ((static_cast<int64_t>(oc) * p.kernel_h + kh) * p.kernel_w + kw) * in_per_group;
+    const int8_t* x = p.input + p.in.Offset(n, ic0, ih, iw);
+    uint32_t sum = 0;
+    if (p.in.sc == 1) {
+      // Channels innermost (channels-last memory, the passes' layout): two
+      // contiguous int8 rows, a loop the compiler can vectorise.
+#ifdef ESDK_CORTEX_M_MVE
+      // 16 int8 MACs per VMLADAVA; sum((x + offset) * w) = sum(x * w) +
+      // offset * sum(w). Tail lanes are predicated off (loaded as zero).
+      int32_t dot = 0, weights = 0;
+      for (int32_t i = 0; i < in_per_group; i += 16) {
+        const mve_pred16_t lanes = vctp8q(static_cast<uint32_t>(in_per_group - i));
+        const int8x16_t wv = vldrbq_z_s8(w + i, lanes);
+        dot = vmladavaq_s8(dot, vldrbq_z_s8(x + i, lanes), wv);
+        weights = vaddvaq_s8(weights, wv);
+      }
+      return static_cast<uint32_t>(dot) + static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(weights);
+#else
+      // An unsigned sum: it wraps as the reference's int32 tensors do.
+      uint32_t dot = 0;
+      for (int32_t i = 0; i < in_per_group; ++i) dot += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
+      return dot;
+#endif
+    }
+    for (int32_t i = 0; i < in_per_group; ++i) {
+      sum += static_cast<uint32_t>((x[i * p.in.sc] + p.input_offset) * w[i]);
+    }
+    return sum;
+  });
+}
+
+// Depthwise with channels innermost in input and output and one output per
+// input channel (MobileNet's case): per output pixel, each kernel tap adds
+// a contiguous run of channels into a block of accumulators, so the inner
+// loop is over contiguous int8 data.
+void DepthwiseChannelsLast(const ConvParams& p) {
+  constexpr int32_t kBlock = 64;  // accumulators on the stack: no heap
+  uint32_t acc[kBlock];
+  const int32_t channels = p.out.c;
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oh = 0; oh < p.out.h; ++oh) {
+      for (int32_t ow = 0; ow < p.out.w; ++ow) {
+        int8_t* out = p.output + p.out.Offset(n, 0, oh, ow);
+        for (int32_t c0 = 0; c0 < channels; c0 += kBlock) {
+          const int32_t len = channels - c0 < kBlock ? channels - c0 : kBlock;
+          for (int32_t i = 0; i < len; ++i) acc[i] = p.bias != nullptr ? static_cast<uint32_t>(p.bias[c0 + i]) : 0;
+          for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
+            const int32_t ih = oh * p.stride_h - p.pad_h + kh * p.dilation_h;
+            if (ih < 0 || ih >= p.in.h) continue;
+            for (int32_t kw = 0; kw < p.kernel_w; ++kw) {
+              const int32_t iw = ow * p.stride_w - p.pad_w + kw * p.dilation_w;
+              if (iw < 0 || iw >= p.in.w) continue;
+              const int8_t* x = p.input + p.in.Offset(n, c0, ih, iw);
+              const int8_t* w = p.weight + (kh * p.kernel_w + kw) * channels + c0;
+#ifdef ESDK_CORTEX_M_MVE
+              // Four channels per step, int8 loads widened to int32 lanes.
+              int32_t* a = reinterpret_cast<int32_t*>(acc);
+              for (int32_t i = 0; i < len; i += 4) {
+                const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(len - i));
+                const int32x4_t xv = vaddq_n_s32(vldrbq_z_s32(x + i, lanes), p.input_offset);
+                const int32x4_t sum = vaddq_s32(vldrwq_z_s32(a + i, lanes), vmulq_s32(xv, vldrbq_z_s32(w + i, lanes)));
+                vstrwq_p_s32(a + i, sum, lanes);
+              }
+#else
+              for (int32_t i = 0; i < len; ++i) acc[i] += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
+#endif
+            }
+          }
+          for (int32_t i = 0; i < len; ++i) out[c0 + i] = Finish(p, static_cast<int32_t>(acc[i]), c0 + i);
+        }
+      }
+    }
+  }
+}
+
+void DepthwiseConvReference(const ConvParams& p) {
+  if (p.in.sc == 1 && p.out.sc == 1 && p.depth_multiplier == 1) {
+    DepthwiseChannelsLast(p);
+    return;
+  }
+  ForEachOutput(p, [&](int32_t n, int32_t oc, int32_t ih, int32_t iw, int32_t kh, int32_t kw) {
+    const int32_t x = p.input[p.in.Offset(n, oc / p.depth_multiplier, ih, iw)] + p.input_offset;
+    return static_cast<uint32_t>(x * p.weight[(kh * p.kernel_w + kw) * p.out.c + oc]);
+  });
+}
+
+// Gathers, for each output element, the input elements the kernel maps onto
+// it (oh = ih * stride - pad + kh * dilation), so no accumulator buffer is
+// needed.
+void TransposeConvReference(const ConvParams& p) {
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oc = 0; oc < p.out.c; ++oc) {
+      for (int32_t oh = 0; oh < p.out.h; ++oh) {
+        for (int32_t ow = 0; ow < p.out.w; ++ow) {
+          uint32_t acc = p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc]) : 0;  // wraps as int32 tensors do
+          for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
+            const int32_t th = oh + p.pad_h - kh * p.dilation_h;
+            if (th < 0 || th % p.stride_h != 0 || th / p.stride_h >= p.in.h) continue;
+            const int32_t ih = th / p.stride_h;
+            for (int32_t kw = 0; kw < p.kernel_w; ++kw) {
+              const int32_t tw = ow + p.pad_w - kw * p.dilation_w;
+              if (tw < 0 || tw % p.stride_w != 0 || tw / p.stride_w >= p.in.w) continue;
+              const int32_t iw = tw / p.stride_w;
+              const int8_t* w = p.weight + ((static_cast<int64_t>(oc) * p.kernel_h + kh) * p.kernel_w + kw) * p.in.c;
+              for (int32_t ic = 0; ic < p.in.c; ++ic) {
+                acc += static_cast<uint32_t>((p.input[p.in.Offset(n, ic, ih, iw)] + p.input_offset) * w[ic]);
+              }
+            }
+          }
+          p.output[p.out.Offset(n, oc, oh, ow)] = Finish(p, static_cast<int32_t>(acc), oc);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace ethosu_sdk::kernels::cortex_m
