@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture, vela_workarounds, verify_data
+from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, lowering_reference, quantization, tuner, vela_capture, vela_workarounds, verify_data
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
@@ -304,10 +304,17 @@ def compile_model(
             stage = os.path.join(staging, "verify")
             delegate_inputs = verify_data.delegate_inputs(edge, layout.apply(inputs, input_layout))
             verify_data.write(stage, target.name, partitions, delegate_inputs, first_export)
+            timings["verify_data"] = time.monotonic() - t
+            t = time.monotonic()
+            # PyTorch's quantized values per delegate: the lowering check.
+            lowering_reference.write(stage, partitions, lowering_reference.delegate_calls(
+                edge, layout.apply(inputs, input_layout)), first_export)
+            timings["lowering_reference"] = time.monotonic() - t
+            t = time.monotonic()
             os.makedirs(options.verify_dir, exist_ok=True)
             for name in sorted(os.listdir(stage)):
                 os.replace(os.path.join(stage, name), os.path.join(options.verify_dir, name))
-            timings["verify_data"] = time.monotonic() - t
+            timings["verify_data"] += time.monotonic() - t
 
         if options.intermediates_dir:
             _write_intermediates(options.intermediates_dir, staging, edge, target, partitions, vela_log)
