@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, lowering_reference, quantization, tuner, vela_capture, vela_workarounds, verify_data
+from ethosu_sdk.aot import calibration, export, fast_scratch, layout, lowering, lowering_reference, lowering_workarounds, quantization, tuner, vela_capture, vela_workarounds, verify_data
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
@@ -62,6 +62,8 @@ class CompileOptions:
     input_layout: str = "nchw"  # nchw | nhwc (layout.py); --tune searches both
     board: Optional[str] = None  # board_memory.BOARD_MEMORY name: the model must fit it; --tune's default budget
     verify_dir: Optional[str] = None  # Ethos-U: inputs of the verification step (verify_data.py)
+    # ExecuTorch lowering fixes (lowering_workarounds.py); off only to show what they fix.
+    lowering_workarounds: bool = True
 
 
 @dataclasses.dataclass
@@ -200,12 +202,17 @@ def compile_model(
         t = time.monotonic()
         vela_log = os.path.join(staging, "vela_stdout.txt")
 
+        clamped: list[str] = []  # backend nodes lowering_workarounds clamped (last lowering)
+
         def lower_once(program_to_lower, target, compile_spec, capture_dir):
             with _phase(options.model, "lowering"), \
                     vela_capture.capture_vela(os.path.join(staging, capture_dir),
                                               verify=bool(options.verify_dir)) as partitions, \
-                    vela_capture.stdout_to_file(vela_log):
+                    vela_capture.stdout_to_file(vela_log), \
+                    (lowering_workarounds.clamp_fused_activations() if options.lowering_workarounds
+                     else contextlib.nullcontext(lowering_workarounds.Applied())) as applied:
                 edge, program = lowering.lower(program_to_lower, target, compile_spec)
+            clamped[:] = applied.nodes
             return edge, program, partitions
 
         edge, program, partitions = lower_once(program_to_lower, target, compile_spec, "vela")
@@ -263,6 +270,9 @@ def compile_model(
             "vela_flags": list(target.vela_flags),
             "tuning": tuning,
             "vela_workarounds": [w.as_summary() for w in workarounds],
+            # ExecuTorch lowering fixes applied (lowering_workarounds.py).
+            "lowering_workarounds": [lowering_workarounds.Applied(nodes=list(clamped)).as_summary()]
+            if clamped else [],
             # Region 2 the firmware must provide (Vela's arena cache); null off Ethos-U.
             "fast_scratch_bytes": fast_scratch.fast_scratch_bytes(compile_spec.compiler_flags)
             if target.kind is TargetKind.ETHOS_U else None,
