@@ -85,7 +85,20 @@ def _stderr_progress(message: str) -> None:
 
 
 def _as_tuple(value) -> tuple[torch.Tensor, ...]:
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    """The model's outputs flattened as torch.export flattens them (pytree
+    order: a dict by its keys' order, nested tuples depth first)."""
+    return tuple(torch.utils._pytree.tree_leaves(value))
+
+
+def output_names(value) -> list[str]:
+    """A name per flattened output: its dict keys and sequence indices, joined
+    by dots (`boxes`, `heads.0.scores`); `output<i>` for a plain tensor or tuple."""
+    leaves = torch.utils._pytree.tree_flatten_with_path(value)[0]
+    names = []
+    for index, (path, _) in enumerate(leaves):
+        keys = [str(getattr(k, "key", getattr(k, "idx", getattr(k, "name", k)))) for k in path]
+        names.append(".".join(keys) if any(hasattr(k, "key") for k in path) else f"output{index}")
+    return names
 
 
 def _stored(tensors: tuple[torch.Tensor, ...], qparams: list[tuple[float, int]],
@@ -168,7 +181,8 @@ def compile_model(
             program_to_lower = export.export_program(
                 loaded.module, layout.apply(inputs, input_layout), options.strict_export)
             with torch.no_grad():
-                expected = _as_tuple(loaded.module(*inputs))
+                produced = loaded.module(*inputs)
+                expected, names = _as_tuple(produced), output_names(produced)
         in_q = [(0.0, 0)] * len(inputs)
         out_q = [(0.0, 0)] * len(expected)
         timings["export"] = time.monotonic() - t
@@ -189,7 +203,8 @@ def compile_model(
         with _phase(options.model, "quantizing"):
             converted = quantization.quantize(graph_module, compile_spec, mode, samples)
             with torch.no_grad():
-                expected = _as_tuple(converted(*inputs))
+                produced = converted(*inputs)
+                expected, names = _as_tuple(produced), output_names(produced)
             in_q, out_q = quantization.io_quantization(converted)
             # Quantized once in the model's own layout; only the export sees the layout.
             program_to_lower = export.export_program(
@@ -287,8 +302,10 @@ def compile_model(
             # shape: PyTorch's sizes; dim_order: how the program lays them out in memory.
             "inputs": [{"shape": list(x.shape), "dim_order": list(info.dim_order), "scale": s, "zero_point": z}
                        for x, info, (s, z) in zip(inputs, plan.inputs, in_q)],
-            "outputs": [{"shape": list(y.shape), "dim_order": list(info.dim_order), "scale": s, "zero_point": z}
-                        for y, info, (s, z) in zip(expected, plan.outputs, out_q)],
+            # name: the dict keys (and indices) of a model returning a dict or nested tuples.
+            "outputs": [{"name": n, "shape": list(y.shape), "dim_order": list(info.dim_order), "scale": s,
+                         "zero_point": z}
+                        for y, n, info, (s, z) in zip(expected, names, plan.outputs, out_q)],
             "vela": [dict(p.figures) for p in partitions],
             "vela_total": vela_capture.total_figures(partitions),
         }
