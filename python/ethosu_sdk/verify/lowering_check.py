@@ -11,8 +11,17 @@ tensors come from the NPU check's run (every operator result), so this
 costs one comparison per tensor.
 
 PyTorch emulates the integer pipeline in float, so a value may land one
-quantization step away from the integer pipeline's rounding; more than
-one step is a wrong lowering (TOLERANCE_STEPS).
+quantization step away from the integer pipeline's rounding: a delegate
+output more than one step off is a wrong lowering (TOLERANCE_STEPS, the
+bound tests/aot/tosa_numerics_test.py holds every zoo model to). Inside
+the graph each side computes a layer from its own previous results, so
+those one-step differences propagate and grow a little, layer after layer
+(MobileNetV2's drift, measured: at most 4 steps, and at most 1% of a
+tensor's elements beyond one step; bench/RESULTS.md). An intermediate
+tensor diverges when it is beyond what drift explains: more than
+DRIFT_MAX_STEPS steps anywhere, or more than DRIFT_FRACTION of its elements
+beyond one step. A dropped clamp or a wrong rescale is far beyond both
+(issue 33's ReLU: 68 steps, 47% of the elements).
 """
 
 from __future__ import annotations
@@ -29,6 +38,11 @@ from ethosu_sdk.tensors import read_tensor_file
 # Float emulation against integer rounding: ties and double rounding move a
 # value by at most one step (tests/aot/tosa_numerics_test.py's bound too).
 TOLERANCE_STEPS = 1
+# Drift bounds for intermediates, twice MobileNetV2's measured worst (4
+# steps; 1% of the elements beyond one step), so rounding drift passes
+# and a lowering bug does not.
+DRIFT_MAX_STEPS = 8
+DRIFT_FRACTION = 0.02
 HALF = "lowering (TOSA vs PyTorch)"
 # PyTorch's NCHW tensor as the TOSA graph's NHWC one.
 _TO_NHWC = (0, 2, 3, 1)
@@ -55,7 +69,11 @@ class LoweredTensor:
 
     @property
     def diverges(self) -> bool:
-        return self.note is None and self.max_steps > TOLERANCE_STEPS
+        if self.note is not None or self.max_steps <= TOLERANCE_STEPS:
+            return False
+        if self.output is not None:
+            return True
+        return self.max_steps > DRIFT_MAX_STEPS or self.beyond_tolerance > DRIFT_FRACTION * self.elements
 
     @property
     def beyond_tolerance(self) -> int:
@@ -153,4 +171,7 @@ def describe(result: LoweredTensor, partition: int) -> str:
     where = f"output {result.output}" if result.output is not None else "tensor"
     return (f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
             f"(partition {partition}): {result.beyond_tolerance} of {result.elements} elements differ from "
-            f"PyTorch's quantized graph by more than {TOLERANCE_STEPS} step (up to {result.max_steps})")
+            f"PyTorch's quantized graph by more than {TOLERANCE_STEPS} step (up to {result.max_steps}"
+            + ("" if result.output is not None else
+               f"; beyond the drift of earlier layers: over {DRIFT_MAX_STEPS} steps or "
+               f"{DRIFT_FRACTION:.0%} of the elements") + ")")

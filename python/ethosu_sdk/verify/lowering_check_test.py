@@ -1,6 +1,8 @@
 """lowering_check.compare on planted differences: a PyTorch NCHW tensor
-against its TOSA NHWC counterpart, a one-step rounding difference tolerated,
-a two-step one reported with its module, shapes that cannot correspond."""
+against its TOSA NHWC counterpart; at an output a one-step rounding
+difference tolerated and a two-step one reported with its module; inside
+the graph a few steps of drift tolerated and a wide or far one reported;
+shapes that cannot correspond."""
 
 import numpy as np
 
@@ -25,17 +27,33 @@ def test_nhwc_tensor_matches_its_nchw_pytorch_tensor() -> None:
     assert not result.diverges
 
 
-def test_one_step_is_tolerated_two_steps_diverge() -> None:
+def test_output_one_step_is_tolerated_two_steps_diverge() -> None:
     pytorch = _nchw()
     tosa = pytorch.transpose(0, 2, 3, 1).astype(np.int16)
     tosa[0, 1, 2, 0] += 1
-    (one,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa.copy()}, [])
+    reference = {"out": tosa.copy()}
+    (one,) = lowering_check.compare([_entry(output=0)], [pytorch], reference, ["out"])
     assert one.histogram == {1: 1} and not one.diverges
     tosa[0, 3, 4, 2] -= 2
-    (two,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa}, [])
+    (two,) = lowering_check.compare([_entry(output=0)], [pytorch], {"out": tosa}, ["out"])
     assert two.histogram == {1: 1, -2: 1} and two.diverges and two.beyond_tolerance == 1
     line = lowering_check.describe(two, 0)
     assert line.startswith("lowering (TOSA vs PyTorch): first diverging tensor `block.act` (ReLU, relu at model.py:7)")
+
+
+def test_intermediate_drift_passes_a_lowering_bug_does_not() -> None:
+    pytorch = _nchw((1, 10, 10, 10), seed=2)
+    tosa = pytorch.transpose(0, 2, 3, 1).astype(np.int16)
+    tosa[0, 0, :, 0] += 3  # 10 of 1000 elements 3 steps off: what drift does
+    (drift,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa.copy()}, [])
+    assert drift.max_steps == 3 and not drift.diverges
+    tosa[0, 1, :, :] -= 2  # another 10%: no drift spreads like that
+    (spread,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa.copy()}, [])
+    assert spread.diverges
+    tosa = pytorch.transpose(0, 2, 3, 1).astype(np.int16)
+    tosa[0, 0, 0, 0] -= lowering_check.DRIFT_MAX_STEPS + 1  # one element, far off
+    (far,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa}, [])
+    assert far.diverges
 
 
 def test_square_shape_takes_the_layout_that_fits() -> None:
