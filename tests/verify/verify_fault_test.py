@@ -95,7 +95,8 @@ def test_planted_fault_fails_and_names_the_module(tmp_path):
     first_line = out.splitlines()[0]
     assert code == 1, out
     assert report["status"] == "fail"
-    assert first_line.startswith(f"verification FAILED: first differing layer `{module_path}` "), first_line
+    assert first_line.startswith(f"verification FAILED: NPU program (NPU vs TOSA): first differing layer "
+                                f"`{module_path}` "), first_line
     assert re.search(rf"at [^ ]*{os.path.basename(inspect.getsourcefile(type(load_model(MODEL).module)))}:{line}\b",
                      first_line), first_line
     assert f"TOSA tensor {tensor} " in first_line, first_line

@@ -92,6 +92,8 @@ def _ethosu_model_impl(ctx):
         args.add("--memory_mode=" + ctx.attr.memory_mode)
     if ctx.attr.board:
         args.add("--board=" + ctx.attr.board)
+    if not ctx.attr.lowering_workarounds:
+        args.add("--nolowering_workarounds")
     if ctx.attr.input_layout != "nchw":
         args.add("--input_layout=" + ctx.attr.input_layout)
     if ctx.attr.tune:
@@ -200,6 +202,7 @@ _ethosu_model = rule(
         "sram_budget_kib": attr.int(default = 0),
         "tune_time_budget_s": attr.int(default = 600),
         "verify": attr.string(default = "fail", values = ["fail", "warn", "off"]),
+        "lowering_workarounds": attr.bool(default = True),
         "_verifier": attr.label(
             default = Label("//python/ethosu_sdk/cli:verify_model"),
             executable = True,
@@ -236,6 +239,7 @@ def ethosu_model(
         sram_budget_kib = 0,
         tune_time_budget_s = 600,
         verify = "fail",
+        lowering_workarounds = True,
         model_deps = [],
         **kwargs):
     """Compiles `model` for `target`: `<name>.pte` plus references and a summary.
@@ -289,6 +293,9 @@ def ethosu_model(
         per-layer table (elements differing, histogram of model minus
         reference). "fail" fails the build on a difference, "warn" prints it.
         The table is `<name>.verification.json` (also on success).
+      lowering_workarounds: apply the SDK's fixes of ExecuTorch lowering
+        bugs (python/ethosu_sdk/aot/lowering_workarounds.py); False only to
+        show what they fix.
       model_deps: py_library targets providing `model`'s module.
       **kwargs: common attributes (visibility, tags, testonly, ...).
     """
@@ -326,6 +333,7 @@ def ethosu_model(
         sram_budget_kib = sram_budget_kib,
         tune_time_budget_s = tune_time_budget_s,
         verify = verify,
+        lowering_workarounds = lowering_workarounds,
         compiler = compiler,
         **kwargs
     )

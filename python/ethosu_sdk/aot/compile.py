@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, cortex_m, export, fast_scratch, layout, lowering, quantization, tuner, vela_capture, vela_workarounds, verify_data
+from ethosu_sdk.aot import calibration, cortex_m, export, fast_scratch, layout, lowering, lowering_reference, lowering_workarounds, quantization, tuner, vela_capture, vela_workarounds, verify_data
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
@@ -62,6 +62,8 @@ class CompileOptions:
     input_layout: str = "nchw"  # nchw | nhwc (layout.py); --tune searches both
     board: Optional[str] = None  # board_memory.BOARD_MEMORY name: the model must fit it; --tune's default budget
     verify_dir: Optional[str] = None  # Ethos-U: inputs of the verification step (verify_data.py)
+    # ExecuTorch lowering fixes (lowering_workarounds.py); off only to show what they fix.
+    lowering_workarounds: bool = True
 
 
 @dataclasses.dataclass
@@ -83,7 +85,20 @@ def _stderr_progress(message: str) -> None:
 
 
 def _as_tuple(value) -> tuple[torch.Tensor, ...]:
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    """The model's outputs flattened as torch.export flattens them (pytree
+    order: a dict by its keys' order, nested tuples depth first)."""
+    return tuple(torch.utils._pytree.tree_leaves(value))
+
+
+def output_names(value) -> list[str]:
+    """A name per flattened output: its dict keys and sequence indices, joined
+    by dots (`boxes`, `heads.0.scores`); `output<i>` for a plain tensor or tuple."""
+    leaves = torch.utils._pytree.tree_flatten_with_path(value)[0]
+    names = []
+    for index, (path, _) in enumerate(leaves):
+        keys = [str(getattr(k, "key", getattr(k, "idx", getattr(k, "name", k)))) for k in path]
+        names.append(".".join(keys) if any(hasattr(k, "key") for k in path) else f"output{index}")
+    return names
 
 
 def _stored(tensors: tuple[torch.Tensor, ...], qparams: list[tuple[float, int]],
@@ -166,7 +181,8 @@ def compile_model(
             program_to_lower = export.export_program(
                 loaded.module, layout.apply(inputs, input_layout), options.strict_export)
             with torch.no_grad():
-                expected = _as_tuple(loaded.module(*inputs))
+                produced = loaded.module(*inputs)
+                expected, names = _as_tuple(produced), output_names(produced)
         in_q = [(0.0, 0)] * len(inputs)
         out_q = [(0.0, 0)] * len(expected)
         timings["export"] = time.monotonic() - t
@@ -192,7 +208,8 @@ def compile_model(
             else:
                 converted = quantization.quantize(graph_module, compile_spec, mode, samples)
             with torch.no_grad():
-                expected = _as_tuple(converted(*inputs))
+                produced = converted(*inputs)
+                expected, names = _as_tuple(produced), output_names(produced)
             in_q, out_q = quantization.io_quantization(converted)
             # Quantized once in the model's own layout; only the export sees the layout.
             program_to_lower = export.export_program(
@@ -205,11 +222,15 @@ def compile_model(
         t = time.monotonic()
         vela_log = os.path.join(staging, "vela_stdout.txt")
 
+        clamped: list[str] = []  # backend nodes lowering_workarounds clamped (last lowering)
+
         def lower_once(program_to_lower, target, compile_spec, capture_dir):
             with _phase(options.model, "lowering"), \
                     vela_capture.capture_vela(os.path.join(staging, capture_dir),
                                               verify=bool(options.verify_dir)) as partitions, \
-                    vela_capture.stdout_to_file(vela_log):
+                    vela_capture.stdout_to_file(vela_log), \
+                    (lowering_workarounds.clamp_fused_activations() if options.lowering_workarounds
+                     else contextlib.nullcontext(lowering_workarounds.Applied())) as applied:
                 if target.kind is TargetKind.CORTEX_M:
                     lowered = cortex_m.lower(converted, inputs, target.name)
                     # The reference is the lowered graph itself, run in Python
@@ -218,6 +239,7 @@ def compile_model(
                     edge, program = lowered.edge, lowered.program
                 else:
                     edge, program = lowering.lower(program_to_lower, target, compile_spec)
+            clamped[:] = applied.nodes
             return edge, program, partitions
 
         expected_outputs: list[tuple[torch.Tensor, ...]] = []
@@ -279,6 +301,9 @@ def compile_model(
             "vela_flags": list(target.vela_flags),
             "tuning": tuning,
             "vela_workarounds": [w.as_summary() for w in workarounds],
+            # ExecuTorch lowering fixes applied (lowering_workarounds.py).
+            "lowering_workarounds": [lowering_workarounds.Applied(nodes=list(clamped)).as_summary()]
+            if clamped else [],
             # Region 2 the firmware must provide (Vela's arena cache); null off Ethos-U.
             "fast_scratch_bytes": fast_scratch.fast_scratch_bytes(compile_spec.compiler_flags)
             if target.kind is TargetKind.ETHOS_U else None,
@@ -294,8 +319,10 @@ def compile_model(
             # shape: PyTorch's sizes; dim_order: how the program lays them out in memory.
             "inputs": [{"shape": list(x.shape), "dim_order": list(info.dim_order), "scale": s, "zero_point": z}
                        for x, info, (s, z) in zip(inputs, plan.inputs, in_q)],
-            "outputs": [{"shape": list(y.shape), "dim_order": list(info.dim_order), "scale": s, "zero_point": z}
-                        for y, info, (s, z) in zip(expected, plan.outputs, out_q)],
+            # name: the dict keys (and indices) of a model returning a dict or nested tuples.
+            "outputs": [{"name": n, "shape": list(y.shape), "dim_order": list(info.dim_order), "scale": s,
+                         "zero_point": z}
+                        for y, n, info, (s, z) in zip(expected, names, plan.outputs, out_q)],
             "vela": [dict(p.figures) for p in partitions],
             "vela_total": vela_capture.total_figures(partitions),
         }
@@ -321,10 +348,17 @@ def compile_model(
             stage = os.path.join(staging, "verify")
             delegate_inputs = verify_data.delegate_inputs(edge, layout.apply(inputs, input_layout))
             verify_data.write(stage, target.name, partitions, delegate_inputs, first_export)
+            timings["verify_data"] = time.monotonic() - t
+            t = time.monotonic()
+            # PyTorch's quantized values per delegate: the lowering check.
+            lowering_reference.write(stage, partitions, lowering_reference.delegate_calls(
+                edge, layout.apply(inputs, input_layout)), first_export)
+            timings["lowering_reference"] = time.monotonic() - t
+            t = time.monotonic()
             os.makedirs(options.verify_dir, exist_ok=True)
             for name in sorted(os.listdir(stage)):
                 os.replace(os.path.join(stage, name), os.path.join(options.verify_dir, name))
-            timings["verify_data"] = time.monotonic() - t
+            timings["verify_data"] += time.monotonic() - t
 
         if options.intermediates_dir:
             _write_intermediates(options.intermediates_dir, staging, edge, target, partitions, vela_log)

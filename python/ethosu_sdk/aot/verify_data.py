@@ -96,12 +96,17 @@ def node_origins(graph_module: torch.fx.GraphModule) -> dict[str, dict[str, Opti
         path, kind = next(reversed(stack.values())) if stack else ("", None)
         if isinstance(kind, type):
             kind = kind.__name__
+        value = node.meta.get("val")
         origins[node.name] = {
             "module": path,
             "module_type": str(kind).rsplit(".", 1)[-1] if kind else None,
             "root": _root_name(node),
             "own_source": user_frame(node.meta.get("stack_trace")),
             "tosa_op": _op_name(node.target) if node.op == "call_function" else "input",
+            # For the lowering check (lowering_reference.py): which TOSA
+            # tensors can hold a quantized value, and of how many elements.
+            "dtype": str(value.dtype).replace("torch.", "") if isinstance(value, torch.Tensor) else None,
+            "numel": int(value.numel()) if isinstance(value, torch.Tensor) else None,
         }
     return origins
 
@@ -121,6 +126,17 @@ def resolve_origins(raw: dict[str, dict[str, Optional[str]]],
     return resolved
 
 
+def _in_program_order(value: torch.Tensor, node: Any) -> torch.Tensor:
+    """`value` in the memory order the program gives the delegate: the
+    graph's tensor (its node's `val`), not the eager one, which an operator
+    such as quantize_per_tensor returns contiguous even from a channels-last
+    input (an NHWC program's delegate reads its input channels-last)."""
+    planned = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+    if isinstance(planned, torch.Tensor) and planned.dim() == 4 and tuple(planned.dim_order()) == (0, 2, 3, 1):
+        return value.detach().contiguous(memory_format=torch.channels_last)
+    return value.detach().clone()
+
+
 def delegate_inputs(edge, program_inputs: tuple[torch.Tensor, ...]) -> list[list[torch.Tensor]]:
     """The integer inputs each delegate sees when the edge program runs on
     `program_inputs` (host run: each delegate runs its original graph)."""
@@ -129,10 +145,12 @@ def delegate_inputs(edge, program_inputs: tuple[torch.Tensor, ...]) -> list[list
     seen: list[list[torch.Tensor]] = []
 
     class Recorder(Interpreter):
-        def call_function(self, target, args, kwargs):
-            if "executorch_call_delegate" in str(getattr(target, "__name__", target)):
-                seen.append([a.detach().clone() for a in args[1:] if isinstance(a, torch.Tensor)])
-            return super().call_function(target, args, kwargs)
+        def run_node(self, n):
+            if n.op == "call_function" and "executorch_call_delegate" in str(getattr(n.target, "__name__", n.target)):
+                args, _ = self.fetch_args_kwargs_from_env(n)
+                seen.append([_in_program_order(a, node) for a, node in zip(args[1:], n.args[1:])
+                             if isinstance(a, torch.Tensor)])
+            return super().run_node(n)
 
     with torch.no_grad():
         Recorder(edge.exported_program().module()).run(*program_inputs)

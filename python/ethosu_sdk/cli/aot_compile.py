@@ -52,6 +52,8 @@ flags.DEFINE_enum("verify", "fail", ["fail", "warn", "off"],
 flags.DEFINE_string("verify_dir", None, "Write the verification's inputs here (ethosu_model runs it as an "
                     "action of its own: with --verify=off).")
 flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//sim/host:npu_run).")
+flags.DEFINE_bool("lowering_workarounds", True, "Apply the SDK's fixes of ExecuTorch lowering bugs "
+                  "(python/ethosu_sdk/aot/lowering_workarounds.py); --nolowering_workarounds shows what they fix.")
 flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
 flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
 flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
@@ -154,6 +156,7 @@ def _main(argv: list[str]) -> int:
         input_layout=FLAGS.input_layout,
         board=FLAGS.board,
         verify_dir=_verify_dir(npu_run),
+        lowering_workarounds=FLAGS.lowering_workarounds,
     )
     result = compile_model(options, FLAGS.output)
     summary = result.summary

@@ -259,12 +259,16 @@ def main(argv: list[str]) -> int:
         top = model_run.top_k(scores)
         say("      top-5: " + ", ".join(f"class {i} ({v:.3f})" for i, v in top))
         figures.append(("top-5 classes", ", ".join(f"{i} ({v:.3f})" for i, v in top)))
+    # A model returning a dict names its outputs by key (the AOT summary's `name`).
+    names = [o.get("name") for o in summary.get("outputs", [])]
     for c in verdict.checks:
         unit = "steps" if c.scale > 0 else "absolute"
-        line = (f"output {c.index}: {c.within}/{c.elements} {c.rule}, "
+        name = names[c.index] if c.index < len(names) else None
+        label = f"output {c.index}" + (f" ({name})" if name and name != f"output{c.index}" else "")
+        line = (f"{label}: {c.within}/{c.elements} {c.rule}, "
                 f"{c.bit_exact} bit-exact, max difference {c.max_difference:.3g} {unit}")
         say("      " + line)
-        figures.append((f"output {c.index} vs reference", line.split(": ", 1)[1]))
+        figures.append((f"{label} vs reference", line.split(": ", 1)[1]))
     device = model_run.npu_figures(run)
     if device and device.jobs:
         found = boards.parse_npu(device.npu)

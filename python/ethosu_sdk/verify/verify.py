@@ -26,10 +26,11 @@ import numpy as np
 
 from ethosu_sdk.pte import delegate_payload, parse_pte
 from ethosu_sdk.tensors import read_tensor_file, write_tensor_file
-from ethosu_sdk.verify import compare, layer_trace, tosa_tensors, vela_debug_db
+from ethosu_sdk.verify import compare, layer_trace, lowering_check, tosa_tensors, vela_debug_db
 
 REPORT_FORMAT_VERSION = 1
 MODES = ("fail", "warn", "off")
+NPU_HALF = "NPU program (NPU vs TOSA)"  # the other half: lowering_check.HALF
 _OUTPUT_LINE = re.compile(r"^output (\d+): (\d+) of (\d+) elements differ", re.MULTILINE)
 _HISTOGRAM_LINE = re.compile(r"histogram \(model - reference: count\):((?: -?\d+:\d+)+)")
 
@@ -83,6 +84,9 @@ class Partition:
     # The functional model lacks an NPU feature this payload uses: the line
     # naming the feature and the PyTorch operator (a failure unless "warn").
     not_modelled: Optional[str] = None
+    # The lowering check (lowering_check.py): TOSA graph against PyTorch.
+    lowering: list[lowering_check.LoweredTensor] = dataclasses.field(default_factory=list)
+    lowering_note: Optional[str] = None  # why the lowering was not checked
     timings: dict[str, float] = dataclasses.field(default_factory=dict)  # seconds per phase
 
     @property
@@ -95,6 +99,19 @@ class Partition:
 class Report:
     partitions: list[Partition]
     seconds: float = 0.0
+
+    def first_divergence(self) -> Optional[tuple[Partition, lowering_check.LoweredTensor]]:
+        """The lowering's first tensor beyond the tolerance (TOSA vs PyTorch)."""
+        for p in self.partitions:
+            found = lowering_check.first_divergence(p.lowering)
+            if found is not None:
+                return p, found
+        return None
+
+    @property
+    def passed(self) -> bool:
+        """Both halves: the NPU program bit-exact, the lowering within tolerance."""
+        return self.exact and self.first_divergence() is None
 
     @property
     def exact(self) -> bool:
@@ -121,10 +138,11 @@ class Report:
 
     def as_json(self, mode: str) -> dict[str, Any]:
         first = self.first_difference()
+        diverging = self.first_divergence()
         return {
             "format_version": REPORT_FORMAT_VERSION,
             "mode": mode,
-            "status": ("fail" if not self.exact or (self.not_modelled and mode == "fail") else "pass" if self.complete
+            "status": ("fail" if not self.passed or (self.not_modelled and mode == "fail") else "pass" if self.complete
                        else "skipped" if all(p.skipped for p in self.partitions) else "pass (partly skipped)"),
             "summary": summary_line(self),
             "not_modelled": self.not_modelled,
@@ -134,12 +152,16 @@ class Report:
                 "layer": dict(dataclasses.asdict(first[1]), differing=first[1].differing) if first[1] else None,
                 "output": first[2],
             },
+            "first_lowering_divergence": None if diverging is None else dict(
+                diverging[1].as_json(), partition=diverging[0].index),
             "partitions": [{
                 "index": p.index,
                 "skipped": p.skipped,
                 "not_modelled": p.not_modelled,
                 "outputs": p.outputs,
                 "layers_note": p.layers_note,
+                "lowering": [t.as_json() for t in p.lowering],
+                "lowering_note": p.lowering_note,
                 "seconds": {k: round(v, 3) for k, v in p.timings.items()},
                 "layers": [dict(dataclasses.asdict(layer), differing=layer.differing) for layer in p.layers],
             } for p in self.partitions],
@@ -252,6 +274,9 @@ def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_
     if missing:
         raise VerifyError(f"partition {result.index}: TOSA outputs {missing} are no operator's result")
     outputs = [reference[name] for name in output_names]
+    t = time.monotonic()
+    result.lowering, result.lowering_note = lowering_check.check_partition(directory, entry, reference, output_names)
+    result.timings["lowering_check"] = time.monotonic() - t
     trace = os.path.join(work, "layers.trace") if db else None
     t = time.monotonic()
     try:
@@ -318,26 +343,55 @@ def summary_line(report: Report) -> str:
     checked = [p for p in report.partitions if p.skipped is None]
     skipped = [p.index for p in report.partitions if p.skipped is not None]
     note = f"; partitions {skipped} skipped (see the table)" if skipped else ""
+    diverging = report.first_divergence()
+    if diverging is not None:  # the TOSA graph is wrong: what the NPU runs matters less
+        return f"verification FAILED: {lowering_check.describe(diverging[1], diverging[0].index)}{note}"
     first = report.first_difference()
     if first is None and not checked:
         return f"verification skipped: none of the {len(skipped)} Ethos-U partition(s) could be verified (below)"
     if first is None:
         layers = sum(1 for p in checked for layer in p.layers if layer.compared)
         outputs = sum(len(p.outputs) for p in checked)
+        lowered = sum(1 for p in checked for t in p.lowering if t.note is None)
         return (f"verification passed: {len(checked)} Ethos-U partition(s), {layers} layers and {outputs} "
-                f"output(s) bit-exact against the TOSA reference model{note}")
+                f"output(s) bit-exact against the TOSA reference model, {lowered} TOSA tensor(s) within "
+                f"{lowering_check.TOLERANCE_STEPS} step of PyTorch's quantized graph{note}")
     partition, layer, output = first
     if layer is not None:
-        return (f"verification FAILED: first differing layer {layer.name()}, TOSA tensor {layer.tensor} "
+        return (f"verification FAILED: {NPU_HALF}: first differing layer {layer.name()}, TOSA tensor {layer.tensor} "
                 f"(Vela {layer.operator}, partition {partition.index}): {layer.differing} of {layer.elements} "
                 f"elements differ from the TOSA reference model{note}")
     assert output is not None
-    return (f"verification FAILED: partition {partition.index} output {output['index']}: {output['differing']} "
+    return (f"verification FAILED: {NPU_HALF}: partition {partition.index} output {output['index']}: {output['differing']} "
             f"of {output['elements']} elements differ from the TOSA reference model{note}")
 
 
 def _histogram(histogram: dict[int, int]) -> str:
     return " ".join(f"{d:+d}:{c}" for d, c in sorted(histogram.items()))
+
+
+def _short_histogram(histogram: dict[int, int], most: int = 8) -> str:
+    """The histogram, or its extremes and totals when long (the JSON has it all)."""
+    if len(histogram) <= most:
+        return _histogram(histogram)
+    items = sorted(histogram.items())
+    half = most // 2
+    skipped = sum(c for _, c in items[half:-half])
+    return f"{_histogram(dict(items[:half]))} ... ({skipped} more) ... {_histogram(dict(items[-half:]))}"
+
+
+def _lowering_table(p: Partition) -> list[str]:
+    """The lowering check's rows: each TOSA tensor against PyTorch."""
+    if p.lowering_note:
+        return [f"  {lowering_check.HALF}: not checked: {p.lowering_note}"]
+    lines = [f"  {lowering_check.HALF}:",
+             f"  {'module (PyTorch)':<28} {'operator':<14} {'TOSA tensor':<32} {'elements':>9} {'max':>4}  "
+             "histogram (TOSA - PyTorch: count)"]
+    for t in p.lowering:
+        head = f"  {t.module or '<model>':<28} {(t.op or ''):<14} {t.tensor:<32}"
+        lines.append(f"{head} not compared: {t.note}" if t.note else
+                     f"{head} {t.elements:>9} {t.max_steps:>4}  {_short_histogram(t.histogram)}")
+    return lines
 
 
 def format_report(report: Report) -> str:
@@ -363,6 +417,7 @@ def format_report(report: Report) -> str:
         for o in p.outputs:
             lines.append(f"  output {o['index']}: {o['differing']} of {o['elements']} elements differ"
                          + (f"  {_histogram(o['histogram'])}" if o["histogram"] else ""))
+        lines += _lowering_table(p)
     return "\n".join(lines)
 
 
@@ -381,12 +436,12 @@ def run(pte_path: str, directory: str, npu_run: str, mode: str, report_json: Opt
         return 0, "verification off", True
     report = verify(pte_path, directory, npu_run, inject)
     text = format_report(report)
-    if (not report.exact or report.not_modelled) and mode == "warn":
+    if (not report.passed or report.not_modelled) and mode == "warn":
         text = text.replace("verification FAILED", 'verification WARNING (verify = "warn")', 1)
         text = text.replace('; set verify = "warn" to build it unverified', "", 1)
     if report_json:
         with open(report_json, "w") as f:
             json.dump(report.as_json(mode), f, indent=1, sort_keys=True)
             f.write("\n")
-    failed = (not report.exact or bool(report.not_modelled)) and mode == "fail"
-    return (1 if failed else 0), text, report.exact and report.complete
+    failed = (not report.passed or bool(report.not_modelled)) and mode == "fail"
+    return (1 if failed else 0), text, report.passed and report.complete

@@ -1,0 +1,196 @@
+"""PyTorch's side of the lowering check: each delegate's quantized tensors,
+and which TOSA tensor each should equal.
+
+The NPU check (python/ethosu_sdk/verify) proves that Vela's command stream
+computes what the TOSA graph says; this is what the TOSA graph must say. For
+each Ethos-U delegate, the partition's own graph (the lowered module's
+`original_module`: PyTorch's quantize/dequantize operators around float
+ATen operators, i.e. the convert_pt2e graph) runs on the delegate's inputs,
+and every `quantize_per_tensor` result is kept: those integers are what
+PyTorch's quantized graph computes at that point.
+
+Correspondence with the TOSA graph (tensors are named after the backend
+graph's FX nodes): the delegate's outputs by position; an intermediate by
+provenance. Each backend node descends (`from_node`) from a node of the
+first export, as does each PyTorch node. A quantize node stands for the
+first-export nodes of the float operators that feed it without another
+quantize in between (a convolution and the ReLU fused after it); the last
+integer TOSA tensor in graph order descending from one of them is the
+lowering's value of that quantize node. Where no TOSA tensor qualifies (the
+lowering merged or split it) there is no intermediate comparison.
+
+Written next to verify_data.py's files, per partition N:
+
+    partitionN.pytorch.tensors  the quantize results (integers, PyTorch's order)
+    partitionN.pytorch.json     one entry per tensor: the TOSA tensor it should
+                                equal, or the delegate output index; scale,
+                                zero point, qmin/qmax; PyTorch origin
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional
+
+import torch
+
+from ethosu_sdk.aot import verify_data
+from ethosu_sdk.tensors import encode
+
+FORMAT_VERSION = 1
+_QUANTIZE = "quantize_per_tensor"
+_DEQUANTIZE = "dequantize_per"
+
+
+def _name(target: Any) -> str:
+    return str(getattr(target, "__name__", None) or target)
+
+
+def _is_quantize(node: torch.fx.Node) -> bool:
+    return node.op == "call_function" and _QUANTIZE in _name(node.target) and _DEQUANTIZE not in _name(node.target)
+
+
+def _is_dequantize(node: torch.fx.Node) -> bool:
+    return node.op == "call_function" and _DEQUANTIZE in _name(node.target)
+
+
+def delegate_calls(edge, program_inputs: tuple[torch.Tensor, ...]) -> list[tuple[Any, list[torch.Tensor]]]:
+    """(lowered module, its tensor inputs) for each delegate call, in call
+    order, when the edge program runs on `program_inputs`."""
+    from torch.fx import Interpreter
+
+    seen: list[tuple[Any, list[torch.Tensor]]] = []
+
+    class Recorder(Interpreter):
+        def call_function(self, target, args, kwargs):
+            if "executorch_call_delegate" in _name(target):
+                seen.append((args[0], [a.detach().clone() for a in args[1:] if isinstance(a, torch.Tensor)]))
+            return super().call_function(target, args, kwargs)
+
+    with torch.no_grad():
+        Recorder(edge.exported_program().module()).run(*program_inputs)
+    return seen
+
+
+def quantized_values(graph_module: torch.fx.GraphModule, inputs: list[torch.Tensor]) -> tuple[
+        dict[str, torch.Tensor], list[Optional[str]]]:
+    """Runs a partition's graph; returns every quantize node's result by node
+    name, and the node name behind each graph output (None: not a quantize)."""
+    from torch.fx import Interpreter
+
+    values: dict[str, torch.Tensor] = {}
+
+    class Recorder(Interpreter):
+        def run_node(self, n):
+            result = super().run_node(n)
+            if _is_quantize(n) and isinstance(result, torch.Tensor):
+                values[n.name] = result.detach().clone()
+            return result
+
+    with torch.no_grad():
+        Recorder(graph_module).run(*inputs)
+    output = next(n for n in graph_module.graph.nodes if n.op == "output")
+    results = output.args[0]
+    results = results if isinstance(results, (list, tuple)) else (results,)
+    names = [r.name if isinstance(r, torch.fx.Node) and r.name in values else None for r in results]
+    return values, names
+
+
+def _feeding_roots(quantize: torch.fx.Node) -> list[str]:
+    """First-export names of the float operators that feed `quantize` without
+    another quantize in between, nearest first."""
+    roots, pending, seen = [], [quantize.args[0]], set()
+    while pending:
+        node = pending.pop(0)
+        if not isinstance(node, torch.fx.Node) or node in seen or node.op != "call_function":
+            continue
+        seen.add(node)
+        if _is_quantize(node) or _is_dequantize(node):
+            continue
+        root = verify_data._root_name(node) or node.name
+        if root not in roots:
+            roots.append(root)
+        pending.extend(a for a in node.all_input_nodes)
+    return roots
+
+
+def _quant_args(node: torch.fx.Node) -> dict[str, Any]:
+    scale, zero_point, qmin, qmax = (node.args[1:5] + (None,) * 4)[:4]
+    return {"scale": float(scale) if isinstance(scale, (int, float)) else None,
+            "zero_point": int(zero_point) if isinstance(zero_point, int) else None,
+            "qmin": int(qmin) if isinstance(qmin, int) else None,
+            "qmax": int(qmax) if isinstance(qmax, int) else None}
+
+
+def _origin(node: torch.fx.Node, roots: list[str], first: dict[str, dict[str, Optional[str]]]) -> dict[str, Any]:
+    """Module path, type, operator and source line of the nearest operator
+    feeding a quantize node (the one whose result it quantizes)."""
+    producer = node.args[0] if isinstance(node.args[0], torch.fx.Node) else node
+    stack = producer.meta.get("nn_module_stack") or {}
+    path, kind = next(reversed(stack.values())) if stack else ("", None)
+    if isinstance(kind, type):
+        kind = kind.__name__
+    root = first.get(roots[0], {}) if roots else {}
+    return {"module": path, "module_type": str(kind).rsplit(".", 1)[-1] if kind else None,
+            "op": root.get("op") or verify_data._op_name(producer.target),
+            "source": root.get("source") or verify_data.user_frame(producer.meta.get("stack_trace"))}
+
+
+def integer_tosa_tensors(backend: dict[str, dict[str, Any]]) -> list[str]:
+    """Backend node names (TOSA tensors) with 8- or 16-bit integer results, in graph order."""
+    return [name for name, origin in backend.items()
+            if origin.get("dtype") in ("int8", "int16") and origin.get("tosa_op") != "input"]
+
+
+def entries_for(graph_module: torch.fx.GraphModule, values: dict[str, torch.Tensor],
+                outputs: list[Optional[str]], backend: dict[str, dict[str, Any]],
+                first: dict[str, dict[str, Optional[str]]]) -> list[dict[str, Any]]:
+    """One entry per quantize result: which TOSA tensor should hold it."""
+    candidates = integer_tosa_tensors(backend)
+    entries = []
+    for node in graph_module.graph.nodes:
+        if node.name not in values:
+            continue
+        roots = _feeding_roots(node)
+        matching = [name for name in candidates if backend[name].get("root") in roots
+                    and backend[name].get("numel") == values[node.name].numel()]
+        entry: dict[str, Any] = {
+            "node": node.name, "tosa": matching[-1] if matching else None,
+            "output": outputs.index(node.name) if node.name in outputs else None,
+            "shape": list(values[node.name].shape), **_quant_args(node), **_origin(node, roots, first)}
+        entries.append(entry)
+    # A TOSA tensor is the value of the last quantize node mapped to it: the
+    # earlier ones are steps the lowering did not keep (a mean's sum before
+    # its division, say).
+    last = {e["tosa"]: i for i, e in enumerate(entries) if e["tosa"] is not None}
+    for i, e in enumerate(entries):
+        if e["tosa"] is not None and last[e["tosa"]] != i:
+            e["tosa"] = None
+    return [e for e in entries if e["tosa"] is not None or e["output"] is not None]
+
+
+def write(directory: str, partitions: list, calls: list[tuple[Any, list[torch.Tensor]]],
+          first: dict[str, dict[str, Optional[str]]]) -> None:
+    """Adds each partition's PyTorch tensors to the verification directory
+    (after verify_data.write: updates its manifest)."""
+    manifest_path = os.path.join(directory, "manifest.json")
+    with open(manifest_path) as f:
+        manifest = json.load(f)
+    for p, entry in zip(partitions, manifest["partitions"]):
+        if len(calls) != len(partitions):
+            entry["pytorch_skipped"] = f"{len(calls)} delegate calls for {len(partitions)} partitions"
+            continue
+        lowered, inputs = calls[p.index]
+        graph_module = lowered.original_module.module()
+        values, outputs = quantized_values(graph_module, inputs)
+        entries = entries_for(graph_module, values, outputs, p.origins, first)
+        stem = f"partition{p.index}"
+        entry["pytorch"] = stem + ".pytorch.json"
+        entry["pytorch_tensors"] = stem + ".pytorch.tensors"
+        with open(os.path.join(directory, entry["pytorch_tensors"]), "wb") as f:
+            f.write(encode([values[e["node"]].contiguous().numpy() for e in entries]))
+        with open(os.path.join(directory, entry["pytorch"]), "w") as f:
+            json.dump({"format_version": FORMAT_VERSION, "tensors": entries}, f, indent=1, sort_keys=True)
+    with open(manifest_path, "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)

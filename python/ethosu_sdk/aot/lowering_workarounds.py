@@ -1,0 +1,82 @@
+"""Workarounds for ExecuTorch Arm backend lowerings that compute the wrong
+numbers, applied while a model is lowered (the lowering check in
+python/ethosu_sdk/verify/lowering_check.py finds them; vela_workarounds.py
+does the same for Vela).
+
+ExecuTorch 1.5.1, dropped activation clamp (pytorch/executorch#21974, "Fuse
+quantized activations by setting qmin to zp"): `FuseQuantizedActivationPass`
+deletes a ReLU (or a hardtanh/ReLU6 from 0) that follows a convolution or a
+linear layer and moves its effect into the quantize node's qmin, which it
+sets to the zero point. `RewriteConvPass.insert_output_rescale` then builds
+the convolution's output RESCALE from dtype, scale and zero point only, with
+no CLAMP: where the zero point is above the dtype's minimum (the ReLU's
+output shares its quantization with a concatenation's other inputs, an
+addition, ...) negative values pass. Issue 33's reproducer, conv -> ReLU ->
+cat, is 68 steps off. The workaround adds CLAMP(qmin, qmax) after that
+RESCALE whenever the quantization's range is narrower than its dtype's; it
+moves no other value (a RESCALE's result is already in the dtype's range).
+Drop it once ExecuTorch's own rescale honours qmin/qmax
+(`tests/lowering:conv_relu_cat_*` with `lowering_workarounds = False`
+passing shows that).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from typing import Iterator
+
+import torch
+
+NAME = "executorch_1.5.1_fused_activation_clamp"
+# The rescale outputs the workaround clamps: 8-bit activations. ExecuTorch's
+# A16W8 convolution path rewires the int16 RESCALE it gets back into
+# widened int32 branches, so a CLAMP cannot stand in for it there.
+_CLAMPED_DTYPES = (torch.int8,)
+
+
+@dataclasses.dataclass
+class Applied:
+    """What the workaround changed during one lowering (for the summary)."""
+
+    name: str = NAME
+    nodes: list[str] = dataclasses.field(default_factory=list)  # backend graph nodes clamped
+
+    def as_summary(self) -> dict:
+        return {"name": self.name, "nodes": list(self.nodes)}
+
+
+@contextlib.contextmanager
+def clamp_fused_activations() -> Iterator[Applied]:
+    """Within the block, each convolution/linear output RESCALE whose
+    quantization range is narrower than its dtype is followed by a CLAMP to
+    that range (see the module doc)."""
+    from executorch.backends.arm._passes.arm_pass_utils import create_node
+    from executorch.backends.arm._passes.rewrite_conv_pass import RewriteConvPass
+    from executorch.exir.dialects._ops import ops as exir_ops
+
+    applied = Applied()
+    original = RewriteConvPass.insert_output_rescale
+
+    def insert_output_rescale(self, graph_module, source_node, conv_node, conv_fake_tensor):
+        rescale, fake = original(self, graph_module, source_node, conv_node, conv_fake_tensor)
+        qparams = self._get_effective_output_qparams(source_node)[0]
+        if qparams.dtype not in _CLAMPED_DTYPES:
+            return rescale, fake
+        info = torch.iinfo(qparams.dtype)
+        if qparams.qmin <= info.min and qparams.qmax >= info.max:
+            return rescale, fake
+        rescale.meta["val"] = fake  # the caller sets it only on the node returned
+        with graph_module.graph.inserting_after(rescale):
+            clamp = create_node(graph=graph_module.graph, op_target=exir_ops.backend.tosa.CLAMP.default,
+                                args=(rescale, int(qparams.qmin), int(qparams.qmax)), from_node=source_node)
+        clamped = exir_ops.backend.tosa.CLAMP.default(fake, int(qparams.qmin), int(qparams.qmax))
+        clamp.meta["val"] = clamped
+        applied.nodes.append(source_node.name)
+        return clamp, clamped
+
+    RewriteConvPass.insert_output_rescale = insert_output_rescale
+    try:
+        yield applied
+    finally:
+        RewriteConvPass.insert_output_rescale = original

@@ -1,0 +1,177 @@
+"""The lowering check: a delegate's TOSA graph on the TOSA reference model
+against PyTorch's quantized graph, tensor by tensor.
+
+The NPU check (verify.py) proves the command stream computes what the TOSA
+graph says; this proves the TOSA graph computes what PyTorch's quantized
+(convert_pt2e) graph says. The AOT step (aot/lowering_reference.py) stores
+each quantize result of the partition's graph on the delegate's inputs and
+the TOSA tensor it corresponds to: every delegate output, and the
+intermediates whose provenance survives the lowering. The reference model's
+tensors come from the NPU check's run (every operator result), so this
+costs one comparison per tensor.
+
+PyTorch emulates the integer pipeline in float, so a value may land one
+quantization step away from the integer pipeline's rounding: a delegate
+output more than one step off is a wrong lowering (TOLERANCE_STEPS, the
+bound tests/aot/tosa_numerics_test.py holds every zoo model to). Inside
+the graph each side computes a layer from its own previous results, so
+those one-step differences propagate and grow a little, layer after layer
+(MobileNetV2's drift, measured: at most 4 steps, and at most 1% of a
+tensor's elements beyond one step; bench/RESULTS.md). An intermediate
+tensor diverges when it is beyond what drift explains: more than
+DRIFT_MAX_STEPS steps anywhere, or more than DRIFT_FRACTION of its elements
+beyond one step. A dropped clamp or a wrong rescale is far beyond both
+(issue 33's ReLU: 68 steps, 47% of the elements).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from typing import Any, Optional
+
+import numpy as np
+
+from ethosu_sdk.tensors import read_tensor_file
+
+# Float emulation against integer rounding: ties and double rounding move a
+# value by at most one step (tests/aot/tosa_numerics_test.py's bound too).
+TOLERANCE_STEPS = 1
+# Drift bounds for intermediates, twice MobileNetV2's measured worst (4
+# steps; 1% of the elements beyond one step), so rounding drift passes
+# and a lowering bug does not.
+DRIFT_MAX_STEPS = 8
+DRIFT_FRACTION = 0.02
+HALF = "lowering (TOSA vs PyTorch)"
+# PyTorch's NCHW tensor as the TOSA graph's NHWC one.
+_TO_NHWC = (0, 2, 3, 1)
+
+
+@dataclasses.dataclass
+class LoweredTensor:
+    """One PyTorch quantize result against its TOSA tensor."""
+
+    tensor: str  # TOSA
+    node: str  # PyTorch (the partition graph's quantize node)
+    module: str = ""
+    module_type: Optional[str] = None
+    op: Optional[str] = None
+    source: Optional[str] = None
+    output: Optional[int] = None  # delegate output index, if it is one
+    elements: int = 0
+    histogram: dict[int, int] = dataclasses.field(default_factory=dict)  # (TOSA - PyTorch) -> count, nonzero only
+    note: Optional[str] = None  # why it was not compared
+
+    @property
+    def max_steps(self) -> int:
+        return max((abs(d) for d in self.histogram), default=0)
+
+    @property
+    def diverges(self) -> bool:
+        if self.note is not None or self.max_steps <= TOLERANCE_STEPS:
+            return False
+        if self.output is not None:
+            return True
+        return self.max_steps > DRIFT_MAX_STEPS or self.beyond_tolerance > DRIFT_FRACTION * self.elements
+
+    @property
+    def beyond_tolerance(self) -> int:
+        return sum(c for d, c in self.histogram.items() if abs(d) > TOLERANCE_STEPS)
+
+    def name(self) -> str:
+        """How a user recognises the tensor: module path, type, operator, line."""
+        detail = ", ".join(x for x in (self.module_type, self.op) if x)
+        if self.source:
+            detail += f" at {self.source}"
+        what = f"`{self.module or '<model>'}`"
+        return f"{what} ({detail})" if detail else what
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(dataclasses.asdict(self), max_steps=self.max_steps, diverges=self.diverges)
+
+
+def _histogram(diff: np.ndarray) -> dict[int, int]:
+    values, counts = np.unique(diff[diff != 0], return_counts=True)
+    return {int(v): int(c) for v, c in zip(values, counts)}
+
+
+def _difference(tosa: np.ndarray, pytorch: np.ndarray) -> tuple[Optional[np.ndarray], Optional[str]]:
+    """TOSA - PyTorch, elementwise, with PyTorch's tensor in the TOSA
+    tensor's layout; where both layouts give the same shape, the closer one
+    (a divergence shows in both)."""
+    tosa = tosa.astype(np.int64)
+    pytorch = pytorch.astype(np.int64)
+    candidates = []
+    if tosa.shape == pytorch.shape:
+        candidates.append(tosa - pytorch)
+    if pytorch.ndim == 4 and tosa.shape == tuple(pytorch.shape[i] for i in _TO_NHWC):
+        candidates.append(tosa - pytorch.transpose(_TO_NHWC))
+    if not candidates and tosa.size == pytorch.size and _squeezed(tosa.shape) == _squeezed(pytorch.shape):
+        candidates.append(tosa.reshape(-1) - pytorch.reshape(-1))
+    if not candidates:
+        return None, f"shape {list(pytorch.shape)} (PyTorch) against {list(tosa.shape)} (TOSA)"
+    return min(candidates, key=lambda d: (int(np.abs(d).max(initial=0)), int(np.count_nonzero(d)))), None
+
+
+def _squeezed(shape: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(d for d in shape if d != 1)
+
+
+def compare(entries: list[dict[str, Any]], pytorch: list[np.ndarray], reference: dict[str, np.ndarray],
+            output_names: list[str]) -> list[LoweredTensor]:
+    """Each entry (lowering_reference.py) against the reference model's
+    tensor; in the partition graph's order, so the first divergence is the
+    earliest."""
+    if len(entries) != len(pytorch):
+        raise ValueError(f"{len(entries)} PyTorch tensor entries for {len(pytorch)} stored tensors")
+    results = []
+    for entry, values in zip(entries, pytorch):
+        output = entry.get("output")
+        name = output_names[output] if output is not None and output < len(output_names) else entry.get("tosa")
+        result = LoweredTensor(name or "", entry["node"], entry.get("module") or "", entry.get("module_type"),
+                               entry.get("op"), entry.get("source"), output)
+        results.append(result)
+        tosa = reference.get(name or "")
+        if tosa is None:
+            result.note = "no TOSA tensor of this name"
+            continue
+        if tosa.size == 0:
+            result.note = "a type the TOSA reference model cannot export"
+            continue
+        diff, problem = _difference(np.asarray(tosa), np.asarray(values))
+        if diff is None:
+            result.note = problem
+            continue
+        result.elements = int(diff.size)
+        result.histogram = _histogram(diff)
+    return results
+
+
+def check_partition(directory: str, entry: dict[str, Any], reference: dict[str, np.ndarray],
+                    output_names: list[str]) -> tuple[list[LoweredTensor], Optional[str]]:
+    """The partition's lowering check from its manifest entry; (results,
+    why not checked)."""
+    if entry.get("pytorch_skipped"):
+        return [], entry["pytorch_skipped"]
+    if not entry.get("pytorch"):
+        return [], "no PyTorch tensors from the AOT step"
+    with open(os.path.join(directory, entry["pytorch"])) as f:
+        entries = json.load(f)["tensors"]
+    stored = [t.data for t in read_tensor_file(os.path.join(directory, entry["pytorch_tensors"]))] if entries else []
+    return compare(entries, stored, reference, output_names), None
+
+
+def first_divergence(results: list[LoweredTensor]) -> Optional[LoweredTensor]:
+    return next((r for r in results if r.diverges), None)
+
+
+def describe(result: LoweredTensor, partition: int) -> str:
+    """The failure line's detail for a diverging tensor."""
+    where = f"output {result.output}" if result.output is not None else "tensor"
+    return (f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
+            f"(partition {partition}): {result.beyond_tolerance} of {result.elements} elements differ from "
+            f"PyTorch's quantized graph by more than {TOLERANCE_STEPS} step (up to {result.max_steps}"
+            + ("" if result.output is not None else
+               f"; beyond the drift of earlier layers: over {DRIFT_MAX_STEPS} steps or "
+               f"{DRIFT_FRACTION:.0%} of the elements") + ")")

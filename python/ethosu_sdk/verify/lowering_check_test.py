@@ -1,0 +1,78 @@
+"""lowering_check.compare on planted differences: a PyTorch NCHW tensor
+against its TOSA NHWC counterpart; at an output a one-step rounding
+difference tolerated and a two-step one reported with its module; inside
+the graph a few steps of drift tolerated and a wide or far one reported;
+shapes that cannot correspond."""
+
+import numpy as np
+
+from ethosu_sdk.verify import lowering_check
+
+
+def _entry(**kwargs) -> dict:
+    entry = {"node": "q1", "tosa": "t1", "output": None, "module": "block.act", "module_type": "ReLU",
+             "op": "relu", "source": "model.py:7"}
+    entry.update(kwargs)
+    return entry
+
+
+def _nchw(shape=(1, 3, 4, 5), seed=0) -> np.ndarray:
+    return np.random.default_rng(seed).integers(-128, 128, shape, dtype=np.int8)
+
+
+def test_nhwc_tensor_matches_its_nchw_pytorch_tensor() -> None:
+    pytorch = _nchw()
+    (result,) = lowering_check.compare([_entry()], [pytorch], {"t1": pytorch.transpose(0, 2, 3, 1)}, [])
+    assert result.note is None and result.elements == pytorch.size and result.histogram == {}
+    assert not result.diverges
+
+
+def test_output_one_step_is_tolerated_two_steps_diverge() -> None:
+    pytorch = _nchw()
+    tosa = pytorch.transpose(0, 2, 3, 1).astype(np.int16)
+    tosa[0, 1, 2, 0] += 1
+    reference = {"out": tosa.copy()}
+    (one,) = lowering_check.compare([_entry(output=0)], [pytorch], reference, ["out"])
+    assert one.histogram == {1: 1} and not one.diverges
+    tosa[0, 3, 4, 2] -= 2
+    (two,) = lowering_check.compare([_entry(output=0)], [pytorch], {"out": tosa}, ["out"])
+    assert two.histogram == {1: 1, -2: 1} and two.diverges and two.beyond_tolerance == 1
+    line = lowering_check.describe(two, 0)
+    assert line.startswith("lowering (TOSA vs PyTorch): first diverging tensor `block.act` (ReLU, relu at model.py:7)")
+
+
+def test_intermediate_drift_passes_a_lowering_bug_does_not() -> None:
+    pytorch = _nchw((1, 10, 10, 10), seed=2)
+    tosa = pytorch.transpose(0, 2, 3, 1).astype(np.int16)
+    tosa[0, 0, :, 0] += 3  # 10 of 1000 elements 3 steps off: what drift does
+    (drift,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa.copy()}, [])
+    assert drift.max_steps == 3 and not drift.diverges
+    tosa[0, 1, :, :] -= 2  # another 10%: no drift spreads like that
+    (spread,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa.copy()}, [])
+    assert spread.diverges
+    tosa = pytorch.transpose(0, 2, 3, 1).astype(np.int16)
+    tosa[0, 0, 0, 0] -= lowering_check.DRIFT_MAX_STEPS + 1  # one element, far off
+    (far,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa}, [])
+    assert far.diverges
+
+
+def test_square_shape_takes_the_layout_that_fits() -> None:
+    # (1, 4, 4, 4): both layouts have the tensor's shape.
+    pytorch = _nchw((1, 4, 4, 4), seed=1)
+    (result,) = lowering_check.compare([_entry()], [pytorch], {"t1": pytorch.transpose(0, 2, 3, 1)}, [])
+    assert result.histogram == {}
+
+
+def test_output_entry_reads_the_graph_output_by_position() -> None:
+    pytorch = _nchw()
+    entries = [_entry(tosa="other", output=1)]
+    reference = {"out0": np.zeros((1, 4, 5, 3), np.int8), "out1": pytorch.transpose(0, 2, 3, 1)}
+    (result,) = lowering_check.compare(entries, [pytorch], reference, ["out0", "out1"])
+    assert result.tensor == "out1" and result.output == 1 and result.histogram == {}
+
+
+def test_tensors_that_cannot_correspond_are_not_compared() -> None:
+    results = lowering_check.compare([_entry(), _entry(tosa="absent")], [_nchw(), _nchw()],
+                                     {"t1": np.zeros((7,), np.int8)}, [])
+    assert [r.note is not None for r in results] == [True, True]
+    assert lowering_check.first_divergence(results) is None

@@ -1,0 +1,26 @@
+"""Models of the lowering check's tests (tests/lowering/README.md), loaded as
+`lowering_models:<function>`: each returns (nn.Module, example input tuple)."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+class ConvReluCat(nn.Module):
+    """Issue 33's reproducer: the concatenation shares one quantization for
+    its inputs and output, so the ReLU's output gets a zero point above qmin;
+    ExecuTorch 1.5.1 then fuses the ReLU into that quantization and its
+    lowering drops the clamp (aot/lowering_workarounds.py)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(16, 16, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.cat([x, torch.relu(self.conv(x))], 1)
+
+
+def conv_relu_cat() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    torch.manual_seed(0)
+    return ConvReluCat(), (torch.randn(1, 16, 24, 24),)
