@@ -23,7 +23,7 @@ from ethosu_sdk.verify import verify
 
 TARGET = os.environ["SWEEP_TARGET"]
 QUANTIZE = os.environ["SWEEP_QUANTIZE"]
-NPU_RUN = "cc/npu_host/npu_run"
+NPU_RUN = "sim/host/npu_run"
 # What the sweep found and is not fixed yet: (target, quantization,
 # producer, group) -> what differs. Each must still fail (drop it when not).
 KNOWN = {
