@@ -148,6 +148,61 @@ Status Scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
   return Status::Ok();
 }
 
+// index_put with one bool mask (x[mask] = values): the mask covers self's
+// dims [at, at + mask rank); the k-th true position, in row-major order,
+// takes entry k of values broadcast to [outer..., count, inner...]. The
+// output is self's shape, so the data-dependent count needs no planning.
+Status IndexPutMask(const Tensor& self, const Tensor& mask, int32_t at, const Tensor& values, bool accumulate, Tensor& out) {
+  if (at + mask.rank > self.rank) return ShapeError("index_put mask rank above self's", mask.rank, self.rank);
+  for (int32_t d = 0; d < mask.rank; ++d) {
+    if (mask.sizes[d] != self.sizes[at + d]) return ShapeError("index_put mask size differs from self at dim", at + d, mask.sizes[d]);
+  }
+  size_t count = 0;
+  for (size_t i = 0; i < mask.numel; ++i) count += mask.Data<const uint8_t>()[i] != 0 ? 1 : 0;
+  Tensor selected = values;  // the indexed shape: [outer..., count, inner...]
+  selected.rank = self.rank - mask.rank + 1;
+  if (count > static_cast<size_t>(INT32_MAX)) return ShapeError("index_put mask count", static_cast<int64_t>(count));
+  for (int32_t d = 0, k = 0; d < self.rank; ++d) {
+    if (d < at || d >= at + mask.rank) selected.sizes[k++] = self.sizes[d];
+    if (d == at) selected.sizes[k++] = static_cast<int32_t>(count);
+  }
+  BroadcastIndex from;
+  ESDK_RETURN_IF_ERROR(from.Init(values, selected));
+  size_t outer = 1, inner = 1;
+  for (int32_t d = 0; d < at; ++d) outer *= static_cast<size_t>(self.sizes[d]);
+  for (int32_t d = at + mask.rank; d < self.rank; ++d) inner *= static_cast<size_t>(self.sizes[d]);
+  const bool floating = IsFloating(out.dtype);
+  int32_t coord[runtime::kMaxRank] = {};  // over `selected`
+  for (size_t o = 0; o < outer; ++o) {
+    size_t k = 0;
+    for (size_t m = 0; m < mask.numel; ++m) {
+      if (mask.Data<const uint8_t>()[m] == 0) continue;
+      for (size_t i = 0; i < inner; ++i) {
+        size_t rest = o;  // coordinates of this element in `selected`
+        for (int32_t d = at - 1; d >= 0; --d) {
+          coord[d] = static_cast<int32_t>(rest % static_cast<size_t>(self.sizes[d]));
+          rest /= static_cast<size_t>(self.sizes[d]);
+        }
+        coord[at] = static_cast<int32_t>(k);
+        rest = i;
+        for (int32_t d = selected.rank - 1; d > at; --d) {
+          coord[d] = static_cast<int32_t>(rest % static_cast<size_t>(selected.sizes[d]));
+          rest /= static_cast<size_t>(selected.sizes[d]);
+        }
+        const size_t dst = (o * mask.numel + m) * inner + i, src = from.Map(coord);
+        if (floating) {
+          StoreDouble(out, dst, accumulate ? LoadDouble(out, dst) + LoadDouble(values, src) : LoadDouble(values, src));
+        } else {
+          StoreInt(out, dst, accumulate ? static_cast<int64_t>(static_cast<uint64_t>(LoadInt(out, dst)) + static_cast<uint64_t>(LoadInt(values, src)))
+                                        : LoadInt(values, src));
+        }
+      }
+      ++k;
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status IndexTensorOut(const Tensor& self, OptionalTensorList indices, Tensor& out) {
@@ -172,6 +227,18 @@ Status IndexTensorOut(const Tensor& self, OptionalTensorList indices, Tensor& ou
 Status IndexPutOut(const Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate, Tensor& out) {
   if (self.dtype != out.dtype || values.dtype != out.dtype || !IsKnownDtype(out.dtype)) return DtypeError(kIndexPutOutName, out);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, kIndexPutOutName));
+  // One bool mask (after Nones): x[mask] = values.
+  int32_t tensors = 0, mask_at = -1;
+  for (size_t d = 0; d < indices.size(); ++d) {
+    if (indices[d] == nullptr) continue;
+    ++tensors;
+    if (indices[d]->dtype == ScalarType::kBool) mask_at = static_cast<int32_t>(d);
+  }
+  if (tensors == 1 && mask_at >= 0) {
+    if (Overlap(values, out)) return Status::Error(ErrorCode::kNotSupported, "index_put values overlap its output");
+    if (self.nbytes > 0 && self.data != out.data) std::memmove(out.data, self.data, self.nbytes);
+    return IndexPutMask(self, *indices[static_cast<size_t>(mask_at)], mask_at, values, accumulate, out);
+  }
   IndexPlan plan;
   ESDK_RETURN_IF_ERROR(Plan(self, indices, kIndexPutOutName, &plan));
   Tensor result = values;

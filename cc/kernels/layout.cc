@@ -422,15 +422,22 @@ Status PixelShuffle(const Tensor& in, int64_t r, bool shuffle, Tensor& out, cons
 Status MaskedScatterOut(const Tensor& self, const Tensor& mask, const Tensor& source, Tensor& out) {
   if (self.dtype != out.dtype || source.dtype != out.dtype) return DtypeError(kMaskedScatterOutName, out);
   if (mask.dtype != ScalarType::kBool) return DtypeError(kMaskedScatterOutName, mask);
-  ESDK_RETURN_IF_ERROR(CopyAll(self, out, kMaskedScatterOutName));
-  if (Overlap(source, out)) return Status::Error(ErrorCode::kNotSupported, "masked_scatter source overlaps its output");
-  BroadcastIndex m;
+  // out is self and mask broadcast together.
+  ESDK_RETURN_IF_ERROR(ExpectBroadcastOf(self, mask, out, kMaskedScatterOutName));
+  const bool in_place = self.data == out.data && self.SameShape(out);
+  if (Overlap(source, out) || (Overlap(self, out) && !in_place)) {
+    return Status::Error(ErrorCode::kNotSupported, "masked_scatter operand overlaps its output");
+  }
+  BroadcastIndex m, s;
   ESDK_RETURN_IF_ERROR(m.Init(mask, out));
+  ESDK_RETURN_IF_ERROR(s.Init(self, out));
   const size_t element = out.ElementSize();
   size_t next = 0;
   int32_t coord[runtime::kMaxRank] = {};
   for (size_t i = 0; i < out.numel; ++i) {
-    if (mask.Data<const uint8_t>()[m.Map(coord)] != 0) {
+    if (mask.Data<const uint8_t>()[m.Map(coord)] == 0) {
+      if (!in_place) std::memcpy(out.Data<uint8_t>() + i * element, self.Data<const uint8_t>() + s.Map(coord) * element, element);
+    } else {
       if (next >= source.numel) return ShapeError("masked_scatter source has fewer elements than the mask selects", static_cast<int64_t>(source.numel));
       std::memcpy(out.Data<uint8_t>() + i * element, source.Data<const uint8_t>() + next * element, element);
       ++next;

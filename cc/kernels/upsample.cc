@@ -2,8 +2,8 @@
 // upsample_nearest2d.vec (what F.interpolate exports), with PyTorch's
 // source coordinates (ATen's UpSample.h: area_pixel_compute_scale,
 // area_pixel_compute_source_index, nearest_idx) computed in float32 as
-// ATen does for float tensors. Bilinear takes float32; nearest copies
-// elements of any dtype.
+// ATen does for float tensors. Bilinear interpolates in float32 for every
+// numeric dtype; nearest copies elements of any dtype.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -73,7 +73,9 @@ std::optional<double> ScaleAt(std::optional<DoubleList> scales, size_t i) {
 
 Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> output_size, bool align_corners,
                                 std::optional<DoubleList> scale_factors, Tensor& out) {
-  if (input.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) return DtypeError(kUpsampleBilinear2dVecOutName, input);
+  if (input.dtype != out.dtype || !IsKnownDtype(input.dtype) || input.dtype == ScalarType::kBool) {
+    return DtypeError(kUpsampleBilinear2dVecOutName, input);
+  }
   int32_t oh, ow;
   ESDK_RETURN_IF_ERROR(OutputSize(input, output_size, scale_factors, kUpsampleBilinear2dVecOutName, &oh, &ow));
   const int32_t shape[] = {input.sizes[0], input.sizes[1], oh, ow};
@@ -83,10 +85,14 @@ Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> outp
   const float sh = Scale(ih, oh, align_corners, ScaleAt(scale_factors, 0));
   const float sw = Scale(iw, ow, align_corners, ScaleAt(scale_factors, 1));
   const size_t planes = static_cast<size_t>(input.sizes[0]) * static_cast<size_t>(input.sizes[1]);
-  const float* pi = input.Data<const float>();
-  float* po = out.Data<float>();
+  // Integer images: the float interpolation converted back as a C++ cast
+  // would (truncated), as ExecuTorch's portable kernel does for uint8.
+  size_t o = 0;
   for (size_t p = 0; p < planes; ++p) {
-    const float* plane = pi + p * static_cast<size_t>(ih) * static_cast<size_t>(iw);
+    const size_t plane = p * static_cast<size_t>(ih) * static_cast<size_t>(iw);
+    auto at = [&](int32_t y, int32_t x) {
+      return static_cast<float>(LoadDouble(input, plane + static_cast<size_t>(y) * static_cast<size_t>(iw) + static_cast<size_t>(x)));
+    };
     for (int32_t y = 0; y < oh; ++y) {
       const float fy = SourceIndex(sh, y, align_corners);
       const int32_t y0 = static_cast<int32_t>(fy);
@@ -97,8 +103,8 @@ Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> outp
         const int32_t x0 = static_cast<int32_t>(fx);
         const int32_t x1 = x0 + (x0 < iw - 1 ? 1 : 0);
         const float lx1 = fx - static_cast<float>(x0), lx0 = 1.0f - lx1;
-        *po++ = ly0 * (lx0 * plane[y0 * iw + x0] + lx1 * plane[y0 * iw + x1]) +
-                ly1 * (lx0 * plane[y1 * iw + x0] + lx1 * plane[y1 * iw + x1]);
+        const float v = ly0 * (lx0 * at(y0, x0) + lx1 * at(y0, x1)) + ly1 * (lx0 * at(y1, x0) + lx1 * at(y1, x1));
+        StoreDouble(out, o++, v);
       }
     }
   }

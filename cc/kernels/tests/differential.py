@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import pickle
 import subprocess
 import tempfile
 import warnings
@@ -48,6 +49,21 @@ TRANSCENDENTAL = {
 }
 
 
+# Where ExecuTorch's portable kernel and PyTorch disagree, ours follows
+# PyTorch and the program's outputs are compared with PyTorch eager instead;
+# likewise for a sample on which executorch.runtime aborts the process.
+EAGER_REFERENCE = {
+    # ExecuTorch 1.5.1 truncates the integer quotient (C's %): remainder(-8, 6)
+    # is -2 there, 4 in PyTorch (the divisor's sign, floored).
+    "aten::remainder.Tensor_out": "ExecuTorch's integer remainder truncates; PyTorch's floors",
+    "aten::remainder.Scalar_out": "ExecuTorch's integer remainder truncates; PyTorch's floors",
+}
+# Indices of tied values come in an unspecified order (ExecuTorch selects
+# with std::nth_element): their values are compared exactly and each index
+# must point at its value in the input.
+TIE_ORDER_FREE = {"aten::topk.values"}
+
+
 def tolerance(operator: str) -> Tuple[float, float]:
     """(rtol, atol) for float outputs of `operator` ("aten::sin.out")."""
     base = operator.split("::")[-1].split(".")[0]
@@ -77,7 +93,7 @@ class _Calls(torch.nn.Module):
         return tuple(outputs)
 
 
-def _export(fn: Callable[..., Any], samples: Sequence[Any]) -> Tuple[bytes, List[torch.Tensor], Dict[str, int]]:
+def _export(fn: Callable[..., Any], samples: Sequence[Any]) -> Tuple[bytes, List[torch.Tensor], Dict[str, int], torch.nn.Module]:
     """One program calling fn on every sample: its bytes, inputs and how many
     times it calls each operator."""
     from executorch.exir import EdgeCompileConfig, to_edge
@@ -102,7 +118,7 @@ def _export(fn: Callable[..., Any], samples: Sequence[Any]) -> Tuple[bytes, List
                 op = plan.operators[op_index]
                 name = f"{op.name}.{op.overload}" if op.overload else op.name
                 calls[name] = calls.get(name, 0) + 1
-    return program.buffer, inputs, calls
+    return program.buffer, inputs, calls, module
 
 
 def opinfos(names: Sequence[str]) -> List[Any]:
@@ -118,6 +134,8 @@ class Case:
     calls: Dict[str, int]  # operator -> KernelCalls in the program
     pte: bytes
     inputs: List[torch.Tensor]
+    module: torch.nn.Module  # the exported module, for PyTorch eager outputs
+    samples: List[Any]
 
     @property
     def operators(self) -> Set[str]:
@@ -126,12 +144,12 @@ class Case:
 
 def export_case(name: str, fn: Callable[..., Any], samples: Sequence[Any], skipped: List[str]) -> Optional[Case]:
     try:
-        pte, inputs, calls = _export(fn, samples)
+        pte, inputs, calls, module = _export(fn, samples)
     except Exception as e:  # torch.export or to_edge cannot take this sample
         first = str(e).splitlines()[0][:120] if str(e) else ""
         skipped.append(f"{name}: not exportable ({type(e).__name__}: {first})")
         return None
-    return Case(name, calls, pte, inputs)
+    return Case(name, calls, pte, inputs, module, list(samples))
 
 
 def sample_groups(names: Sequence[str], skipped: List[str]) -> Iterator[Tuple[str, Any, List[Any]]]:
@@ -156,20 +174,44 @@ class Outcome:
     compared: int = 0  # programs whose outputs matched
     batched: int = 0  # of them, programs holding all samples of an (OpInfo, dtype)
     refused_by_both: int = 0
+    eager_reference: int = 0  # programs compared with PyTorch eager (EAGER_REFERENCE)
     failures: List[str] = dataclasses.field(default_factory=list)
     skipped: List[str] = dataclasses.field(default_factory=list)
     per_operator: Dict[str, int] = dataclasses.field(default_factory=dict)  # (operator, sample) pairs
 
 
+class ExecuTorchCrashed(Exception):
+    """executorch.runtime aborted the process (a failed assert in a kernel)."""
+
+
 def reference(case: Case) -> Tuple[Optional[List[np.ndarray]], str]:
-    """ExecuTorch's outputs, or None and its error."""
-    from executorch.runtime import Runtime
-    try:
-        method = Runtime.get().load_program(case.pte).load_method("forward")
-        outputs = method.execute([t.clone() for t in case.inputs])
-    except Exception as e:  # the portable kernel refused the sample
-        return None, f"{type(e).__name__}: {e}"
-    return [o.contiguous().numpy() if isinstance(o, torch.Tensor) else np.asarray(o) for o in outputs], ""
+    """ExecuTorch's outputs, or None and its error. Run in a forked child:
+    some portable kernels abort the process on inputs they do not expect
+    (ExecuTorchCrashed is raised then)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run, send the pickled result, exit without cleanup
+        os.close(read_end)
+        try:
+            from executorch.runtime import Runtime
+            try:
+                method = Runtime.get().load_program(case.pte).load_method("forward")
+                outputs = method.execute([t.clone() for t in case.inputs])
+                result: Any = [o.contiguous().numpy() if isinstance(o, torch.Tensor) else np.asarray(o) for o in outputs]
+            except Exception as e:  # the portable kernel refused the sample
+                result = f"{type(e).__name__}: {e}"
+            with os.fdopen(write_end, "wb") as f:
+                pickle.dump(result, f)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as f:
+        blob = f.read()
+    _, status = os.waitpid(pid, 0)
+    if not blob:
+        raise ExecuTorchCrashed(f"executorch.runtime died (wait status {status})")
+    result = pickle.loads(blob)
+    return (None, result) if isinstance(result, str) else (result, "")
 
 
 def ours(runner: str, case: Case, workdir: str) -> protocol.Run:
@@ -207,8 +249,20 @@ def _check(runner: str, case: Case, implemented: Set[str], workdir: str, outcome
     missing = case.operators - implemented
     if missing:
         return f"skip: program uses {sorted(missing)}, not in operators.yaml"
-    expected, refusal = reference(case)
+    try:
+        expected, refusal = reference(case)
+        eager = bool(case.operators & set(EAGER_REFERENCE))
+    except ExecuTorchCrashed:
+        expected, refusal, eager = [], "", True  # PyTorch eager decides
     got = ours(runner, case, workdir)
+    if eager:
+        try:
+            with torch.no_grad():
+                reference_outputs = case.module(*[t.clone() for t in case.inputs])
+            expected = [e.contiguous().numpy() for e in reference_outputs]
+        except Exception as e:  # PyTorch refuses the sample too
+            expected, refusal = None, f"PyTorch: {type(e).__name__}"
+        outcome.eager_reference += 1
     if expected is None:
         if got.result == "ERROR" and got.exit_status != 0 and len(got.errors) == 1:
             outcome.refused_by_both += 1
@@ -223,6 +277,8 @@ def _check(runner: str, case: Case, implemented: Set[str], workdir: str, outcome
     for i, ref in enumerate(expected):
         if i in got.outputs:
             problem = _mismatch(case.operators, ref, got.outputs[i])
+            if problem and case.operators <= TIE_ORDER_FREE and i % 2 == 1:
+                problem = _tied_indices(case, i, got.outputs)
             if problem:
                 problems.append(f"output {i}: {problem}")
     if problems:
@@ -230,6 +286,20 @@ def _check(runner: str, case: Case, implemented: Set[str], workdir: str, outcome
     outcome.compared += 1
     for operator, count in case.calls.items():
         outcome.per_operator[operator] = outcome.per_operator.get(operator, 0) + count
+    return None
+
+
+def _tied_indices(case: Case, i: int, outputs: Dict[int, np.ndarray]) -> Optional[str]:
+    """topk's indices output `i` (sample i // 2): each index must select its
+    value from the sample's input (the values were compared exactly)."""
+    sample = case.samples[i // 2]
+    dim = sample.args[1] if len(sample.args) > 1 else sample.kwargs.get("dim", -1)
+    source = case.inputs[i // 2].numpy()
+    if source.ndim == 0:
+        return None if np.array_equal(outputs[i], np.zeros_like(outputs[i])) else "scalar topk index not 0"
+    picked = np.take_along_axis(source, outputs[i].astype(np.int64), axis=dim)
+    if not np.array_equal(picked, outputs[i - 1], equal_nan=np.issubdtype(source.dtype, np.floating)):
+        return "indices do not select the values"
     return None
 
 

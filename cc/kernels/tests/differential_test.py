@@ -62,7 +62,8 @@ def test_family_matches_executorch() -> None:
     pairs = sum(outcome.per_operator.values())
     print(f"\n{family}: {pairs} (operator, sample) pairs compared in {outcome.compared} programs "
           f"({outcome.batched} holding all samples of an (OpInfo, dtype)), "
-          f"{outcome.refused_by_both} refused by both, {len(outcome.skipped)} skipped")
+          f"{outcome.refused_by_both} refused by both, {outcome.eager_reference} compared with PyTorch eager "
+          f"(differential.EAGER_REFERENCE), {len(outcome.skipped)} skipped")
     for operator, count in sorted(outcome.per_operator.items()):
         print(f"  {operator}: {count}")
     for line in outcome.skipped:
