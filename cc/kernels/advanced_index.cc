@@ -82,7 +82,7 @@ Status Source(const Tensor& self, const IndexPlan& plan, const int32_t* coord, c
   size_t flat = 0;
   int32_t next = 0;  // the next result dim of a non-indexed self dim
   for (int32_t d = 0; d < self.rank; ++d) {
-    int64_t at;
+    int64_t at = 0;
     if (plan.index[d] != nullptr) {
       at = LoadInt(*plan.index[d], plan.broadcast[d].Map(b_coord));
       if (at < -self.sizes[d] || at >= self.sizes[d]) {
@@ -107,7 +107,7 @@ Status Scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
                Tensor& out, const char* name) {
   if (self.dtype != out.dtype || !IsKnownDtype(out.dtype) || (src != nullptr && src->dtype != out.dtype)) return DtypeError(name, out);
   if (index.dtype != ScalarType::kLong) return DtypeError(name, index);
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, name));
   if (index.numel > 0) {
@@ -214,7 +214,7 @@ Status IndexTensorOut(const Tensor& self, OptionalTensorList indices, Tensor& ou
   const size_t element = out.ElementSize();
   int32_t coord[runtime::kMaxRank] = {};
   for (size_t i = 0; i < out.numel; ++i) {
-    size_t src;
+    size_t src = 0;
     ESDK_RETURN_IF_ERROR(Source(self, plan, coord, kIndexTensorOutName, &src));
     std::memcpy(out.Data<uint8_t>() + i * element, self.Data<const uint8_t>() + src * element, element);
     NextCoord(coord, plan.sizes, plan.rank);
@@ -253,7 +253,7 @@ Status IndexPutOut(const Tensor& self, OptionalTensorList indices, const Tensor&
   for (int32_t d = 0; d < plan.rank; ++d) total *= static_cast<size_t>(plan.sizes[d]);
   int32_t coord[runtime::kMaxRank] = {};
   for (size_t i = 0; i < total; ++i) {
-    size_t at;
+    size_t at = 0;
     ESDK_RETURN_IF_ERROR(Source(self, plan, coord, kIndexPutOutName, &at));
     const size_t v = from.Map(coord);
     if (floating) {

@@ -121,8 +121,8 @@ Status Binary(const Tensor& a, const Tensor& b, Tensor& out, Op op, double alpha
 }
 
 Status BinaryScalar(const Tensor& a, double b, Tensor& out, Op op, double alpha, const char* name) {
-  int64_t i_storage;
-  double d_storage;
+  int64_t i_storage = 0;
+  double d_storage = 0;
   const Tensor scalar = ScalarTensor(b, !IsFloating(out.dtype), &i_storage, &d_storage);
   return Binary(a, scalar, out, op, alpha, name);
 }
@@ -147,7 +147,7 @@ Status DivOut(const Tensor& self, const Tensor& other, Tensor& out) {
   return Binary(self, other, out, Op::kDiv, 1.0, kDivOutName);
 }
 Status DivOutMode(const Tensor& self, const Tensor& other, std::optional<String> rounding_mode, Tensor& out) {
-  Op op;
+  Op op = Op::kDiv;
   ESDK_RETURN_IF_ERROR(DivMode(rounding_mode, &op));
   return Binary(self, other, out, op, 1.0, kDivOutModeName);
 }
@@ -155,7 +155,7 @@ Status DivScalarOut(const Tensor& self, double other, Tensor& out) {
   return BinaryScalar(self, other, out, Op::kDiv, 1.0, kDivScalarOutName);
 }
 Status DivScalarModeOut(const Tensor& self, double other, std::optional<String> rounding_mode, Tensor& out) {
-  Op op;
+  Op op = Op::kDiv;
   ESDK_RETURN_IF_ERROR(DivMode(rounding_mode, &op));
   return BinaryScalar(self, other, out, op, 1.0, kDivScalarModeOutName);
 }
@@ -182,8 +182,8 @@ Status PowTensorScalarOut(const Tensor& self, double exponent, Tensor& out) {
 }
 // pow.Scalar_out(Scalar self, Tensor exponent): the base is the Scalar.
 Status PowScalarOut(double self, const Tensor& exponent, Tensor& out) {
-  int64_t i_storage;
-  double d_storage;
+  int64_t i_storage = 0;
+  double d_storage = 0;
   const Tensor base = ScalarTensor(self, !IsFloating(out.dtype), &i_storage, &d_storage);
   return Binary(base, exponent, out, Op::kPow, 1.0, kPowScalarOutName);
 }

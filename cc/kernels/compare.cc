@@ -47,8 +47,8 @@ Status CompareTensors(const Tensor& a, const Tensor& b, Tensor& out, Cmp op, con
 }
 
 Status CompareScalar(const Tensor& a, double b, Tensor& out, Cmp op, const char* name) {
-  int64_t i_storage;
-  double d_storage;
+  int64_t i_storage = 0;
+  double d_storage = 0;
   // An integral Scalar against an integer tensor compares exactly as int64.
   const Tensor scalar = ScalarTensor(b, !IsFloating(a.dtype), &i_storage, &d_storage);
   if (scalar.dtype == ScalarType::kDouble && !IsFloating(a.dtype)) {
@@ -104,8 +104,8 @@ Status BitwiseTensors(const Tensor& a, const Tensor& b, Tensor& out, Logic op, c
 
 Status BitwiseScalar(const Tensor& a, double b, Tensor& out, Logic op, const char* name) {
   if (!ScalarIsIntegral(b)) return DtypeError(name, a);
-  int64_t i_storage;
-  double d_storage;
+  int64_t i_storage = 0;
+  double d_storage = 0;
   const Tensor scalar = ScalarTensor(b, true, &i_storage, &d_storage);
   return BitwiseTensors(a, scalar, out, op, name);
 }
@@ -156,8 +156,8 @@ Status ShiftTensors(const Tensor& a, const Tensor& b, Tensor& out, bool left, co
 
 Status ShiftScalar(const Tensor& a, double b, Tensor& out, bool left, const char* name) {
   if (!ScalarIsIntegral(b)) return DtypeError(name, a);
-  int64_t i_storage;
-  double d_storage;
+  int64_t i_storage = 0;
+  double d_storage = 0;
   const Tensor scalar = ScalarTensor(b, true, &i_storage, &d_storage);
   if (!IsIntegral(a.dtype) || !IsIntegral(out.dtype)) return DtypeError(name, out);
   const int bits = IntBits(a.dtype);  // a Scalar does not widen the tensor's type

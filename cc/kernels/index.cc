@@ -51,7 +51,7 @@ Status ArgReduce(const Tensor& in, std::optional<int64_t> dim, bool keepdim, Ten
   int32_t shape[runtime::kMaxRank];
   int32_t rank = 0;
   if (dim && in.rank > 0) {
-    int32_t d;
+    int32_t d = 0;
     ESDK_RETURN_IF_ERROR(NormalizeDim(*dim, in.rank, &d));
     OuterInner(in, d, &outer, &inner);
     size = static_cast<size_t>(in.sizes[d]);
@@ -61,7 +61,7 @@ Status ArgReduce(const Tensor& in, std::optional<int64_t> dim, bool keepdim, Ten
     }
   } else {
     if (dim) {
-      int32_t d;
+      int32_t d = 0;
       ESDK_RETURN_IF_ERROR(NormalizeDim(*dim, in.rank, &d));
     }
     for (int32_t k = 0; keepdim && k < in.rank; ++k) shape[rank++] = 1;
@@ -100,7 +100,7 @@ Status IndexSelectOut(const Tensor& self, int64_t dim, const Tensor& index, Tens
   ESDK_RETURN_IF_ERROR(ExpectIndexDtype(index, kIndexSelectOutName));
   if (self.dtype != out.dtype) return DtypeError(kIndexSelectOutName, out);
   if (index.rank > 1) return ShapeError("index_select index must be rank 0 or 1", index.rank);
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   int32_t shape[runtime::kMaxRank];
   for (int32_t k = 0; k < self.rank; ++k) shape[k] = k == d ? static_cast<int32_t>(index.numel) : self.sizes[k];
@@ -113,7 +113,7 @@ Status IndexSelectOut(const Tensor& self, int64_t dim, const Tensor& index, Tens
   const uint8_t* pi = self.Data<const uint8_t>();
   uint8_t* po = out.Data<uint8_t>();
   for (size_t k = 0; k < index.numel; ++k) {
-    int64_t at;
+    int64_t at = 0;
     ESDK_RETURN_IF_ERROR(CheckIndex(LoadInt(index, k), size, kIndexSelectOutName, &at));
     for (size_t o = 0; o < outer; ++o) {
       std::memcpy(po + (o * index.numel + k) * row, pi + (o * static_cast<size_t>(size) + static_cast<size_t>(at)) * row, row);
@@ -155,7 +155,7 @@ Status GatherOut(const Tensor& self, int64_t dim, const Tensor& index, bool /*sp
   // int64 only, as ExecuTorch's portable gather (PyTorch also takes int32).
   if (index.dtype != ScalarType::kLong) return Status::Error(ErrorCode::kInvalidArgument, "gather index must be int64");
   if (self.dtype != out.dtype) return DtypeError(kGatherOutName, out);
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   const int32_t self_rank = self.rank == 0 ? 1 : self.rank, index_rank = index.rank == 0 ? 1 : index.rank;
   if (index.numel > 0 && self_rank != index_rank) return ShapeError("gather index rank differs from self", index.rank, self.rank);
@@ -170,7 +170,7 @@ Status GatherOut(const Tensor& self, int64_t dim, const Tensor& index, bool /*sp
   const size_t element = self.ElementSize();
   int32_t coord[runtime::kMaxRank] = {};
   for (size_t i = 0; i < index.numel; ++i) {
-    int64_t at;
+    int64_t at = 0;
     ESDK_RETURN_IF_ERROR(CheckIndex(LoadInt(index, i), size, kGatherOutName, &at));
     size_t src = 0;
     for (int32_t k = 0; k < self.rank; ++k) {
@@ -187,9 +187,9 @@ Status GatherOut(const Tensor& self, int64_t dim, const Tensor& index, bool /*sp
 Status SelectCopyIntOut(const Tensor& self, int64_t dim, int64_t index, Tensor& out) {
   if (self.dtype != out.dtype) return DtypeError(kSelectCopyIntOutName, out);
   if (self.rank == 0) return ShapeError("select of a scalar");
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
-  int64_t at;
+  int64_t at = 0;
   ESDK_RETURN_IF_ERROR(CheckIndex(index, self.sizes[d], kSelectCopyIntOutName, &at));
   int32_t shape[runtime::kMaxRank];
   int32_t rank = 0;
@@ -214,7 +214,7 @@ Status FlipOut(const Tensor& self, IntList dims, Tensor& out) {
   if (Overlap(self, out)) return Status::Error(ErrorCode::kNotSupported, "flip in place");
   bool flipped[runtime::kMaxRank] = {};
   for (int64_t dim : dims) {
-    int32_t d;
+    int32_t d = 0;
     ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
     if (d < self.rank) {
       if (flipped[d]) return ShapeError("flip repeats a dim", d);

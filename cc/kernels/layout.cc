@@ -64,7 +64,7 @@ Status CopyAll(const Tensor& in, Tensor& out, const char* name) {
 template <typename SizeOf>
 Status Split(const Tensor& in, int64_t dim, TensorList outs, bool squeeze, const char* name, SizeOf size_of) {
   if (in.rank == 0) return ShapeError("split of a scalar");
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, in.rank, &d));
   int64_t offset = 0;
   for (size_t i = 0; i < outs.size(); ++i) {
@@ -95,7 +95,7 @@ Status Split(const Tensor& in, int64_t dim, TensorList outs, bool squeeze, const
 
 Status TransposeCopyIntOut(const Tensor& self, int64_t dim0, int64_t dim1, Tensor& out) {
   if (self.rank == 0) return CopyAll(self, out, kTransposeCopyIntOutName);
-  int32_t a, b;
+  int32_t a = 0, b = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim0, self.rank, &a));
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim1, self.rank, &b));
   int64_t perm[runtime::kMaxRank];
@@ -114,7 +114,7 @@ Status TCopyOut(const Tensor& self, Tensor& out) {
 Status SqueezeCopyDimOut(const Tensor& self, int64_t dim, Tensor& out) {
   const int64_t dims[] = {dim};
   if (self.rank == 0) {
-    int32_t d;
+    int32_t d = 0;
     ESDK_RETURN_IF_ERROR(NormalizeDim(dim, 0, &d));
     return CopyAll(self, out, kSqueezeCopyDimOutName);
   }
@@ -123,7 +123,7 @@ Status SqueezeCopyDimOut(const Tensor& self, int64_t dim, Tensor& out) {
 
 Status NarrowCopyOut(const Tensor& self, int64_t dim, int64_t start, int64_t length, Tensor& out) {
   if (self.rank == 0) return ShapeError("narrow of a scalar");
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   const int64_t size = self.sizes[d];
   if (start < 0) start += size;
@@ -136,7 +136,7 @@ Status StackOut(TensorList tensors, int64_t dim, Tensor& out) {
   if (tensors.size() == 0) return ShapeError("stack of no tensors");
   const Tensor& first = *tensors[0];
   if (first.rank + 1 > runtime::kMaxRank) return ShapeError("stack rank", first.rank);
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, first.rank + 1, &d));
   int32_t shape[runtime::kMaxRank];
   for (int32_t k = 0, j = 0; k <= first.rank; ++k) shape[k] = k == d ? static_cast<int32_t>(tensors.size()) : first.sizes[j++];
@@ -158,7 +158,7 @@ Status StackOut(TensorList tensors, int64_t dim, Tensor& out) {
 
 Status SplitCopyTensorOut(const Tensor& self, int64_t split_size, int64_t dim, TensorList out) {
   if (split_size < 0) return ShapeError("split_size", split_size);
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   const int64_t total = self.rank == 0 ? 1 : self.sizes[d];
   return Split(self, dim, out, false, kSplitCopyTensorOutName, [&](size_t i) {
@@ -174,7 +174,7 @@ Status SplitWithSizesCopyOut(const Tensor& self, IntList split_sizes, int64_t di
 }
 
 Status UnbindCopyIntOut(const Tensor& self, int64_t dim, TensorList out) {
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   if (self.rank > 0 && static_cast<size_t>(self.sizes[d]) != out.size()) return ShapeError("unbind count", self.sizes[d], static_cast<int64_t>(out.size()));
   return Split(self, dim, out, true, kUnbindCopyIntOutName, [](size_t) { return int64_t{1}; });
@@ -260,9 +260,9 @@ Status SliceScatterOut(const Tensor& self, const Tensor& src, int64_t dim, std::
   if (self.dtype != out.dtype || src.dtype != out.dtype) return DtypeError(kSliceScatterOutName, out);
   if (self.rank == 0) return ShapeError("slice_scatter into a scalar");
   if (step < 1) return ShapeError("slice step must be positive", step);
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
-  int64_t first;
+  int64_t first = 0;
   const int64_t count = SliceCount(self.sizes[d], start, end, step, &first);
   int32_t shape[runtime::kMaxRank];
   for (int32_t k = 0; k < self.rank; ++k) shape[k] = k == d ? static_cast<int32_t>(count) : self.sizes[k];
@@ -277,7 +277,7 @@ Status SliceScatterOut(const Tensor& self, const Tensor& src, int64_t dim, std::
 Status SelectScatterOut(const Tensor& self, const Tensor& src, int64_t dim, int64_t index, Tensor& out) {
   if (self.dtype != out.dtype || src.dtype != out.dtype) return DtypeError(kSelectScatterOutName, out);
   if (self.rank == 0) return ShapeError("select_scatter into a scalar");
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   const int64_t size = self.sizes[d];
   if (index < -size || index >= size) return ShapeError("select_scatter index out of range", index, size);
@@ -347,7 +347,7 @@ Status RollOut(const Tensor& self, IntList shifts, IntList dims, Tensor& out) {
   if (shifts.size() != dims.size()) return ShapeError("roll shifts and dims differ in count", static_cast<int64_t>(shifts.size()), static_cast<int64_t>(dims.size()));
   int64_t shift[runtime::kMaxRank] = {};
   for (size_t k = 0; k < dims.size(); ++k) {
-    int32_t d;
+    int32_t d = 0;
     ESDK_RETURN_IF_ERROR(NormalizeDim(dims[k], self.rank, &d));
     if (d < self.rank) shift[d] += shifts[k];
   }

@@ -30,7 +30,7 @@ Status PlanReduction(const Tensor& in, std::optional<IntList> dims, bool keepdim
     for (int32_t d = 0; d < in.rank; ++d) plan->reduced[d] = true;
   } else {
     for (int64_t dim : *dims) {
-      int32_t d;
+      int32_t d = 0;
       ESDK_RETURN_IF_ERROR(NormalizeDim(dim, in.rank, &d));
       if (d < in.rank) plan->reduced[d] = true;
     }
@@ -244,7 +244,7 @@ Status AnyAllOut(const Tensor& self, Tensor& out) { return AnyDimsOut(self, std:
 Status AnyOut(const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
   const int64_t dims[] = {dim};
   if (self.rank == 0) {
-    int32_t d;
+    int32_t d = 0;
     ESDK_RETURN_IF_ERROR(NormalizeDim(dim, 0, &d));
     return AnyDimsOut(self, std::nullopt, keepdim, out);
   }
@@ -258,7 +258,7 @@ Status ProdOut(const Tensor& self, std::optional<int64_t> /*dtype*/, Tensor& out
 Status ProdIntOut(const Tensor& self, int64_t dim, bool keepdim, std::optional<int64_t> /*dtype*/, Tensor& out) {
   const int64_t dims[] = {dim};
   if (self.rank == 0) {
-    int32_t d;
+    int32_t d = 0;
     ESDK_RETURN_IF_ERROR(NormalizeDim(dim, 0, &d));
     return Accumulate(self, std::nullopt, keepdim, out, true, kProdIntOutName);
   }
@@ -299,7 +299,7 @@ Status VarOut(const Tensor& self, std::optional<IntList> dim, bool unbiased, boo
 Status CumsumOut(const Tensor& self, int64_t dim, std::optional<int64_t> /*dtype*/, Tensor& out) {
   if (!IsKnownDtype(self.dtype) || !IsKnownDtype(out.dtype)) return DtypeError(kCumsumOutName, out);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, kCumsumOutName));
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   size_t outer, inner;
   OuterInner(self, d, &outer, &inner);
@@ -329,7 +329,7 @@ Status LogSoftmaxOut(const Tensor& in, int64_t dim, bool half_to_float, Tensor& 
   if (half_to_float) return Status::Error(ErrorCode::kNotSupported, "log_softmax half_to_float");
   if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) return DtypeError(kLogSoftmaxOutName, in);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, kLogSoftmaxOutName));
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, in.rank, &d));
   size_t outer, inner;
   OuterInner(in, d, &outer, &inner);

@@ -25,7 +25,7 @@ Status TopkValues(const Tensor& self, int64_t k, int64_t dim, bool largest, bool
                   Tensor& indices) {
   if (!IsKnownDtype(self.dtype) || self.dtype == ScalarType::kBool || values.dtype != self.dtype) return DtypeError(kTopkValuesName, values);
   if (indices.dtype != ScalarType::kLong) return DtypeError(kTopkValuesName, indices);
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   const int64_t size = self.rank == 0 ? 1 : self.sizes[d];
   if (k < 0 || k > size) return ShapeError("topk k out of range (k, size)", k, size);

@@ -65,7 +65,7 @@ Status AsStridedCopyOut(const Tensor& self, IntList size, IntList stride, std::o
 // diagonal_copy: the diagonal (offset above the main one when positive) of
 // dims dim1 and dim2, which become a last dim.
 Status DiagonalCopyOut(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2, Tensor& out) {
-  int32_t a, b;
+  int32_t a = 0, b = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim1, self.rank, &a));
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim2, self.rank, &b));
   if (self.rank < 2 || a == b) return ShapeError("diagonal needs two distinct dims", dim1, dim2);
@@ -91,7 +91,7 @@ Status DiagonalCopyOut(const Tensor& self, int64_t offset, int64_t dim1, int64_t
 // unfold_copy(self, dimension, size, step): windows of `size` every `step`
 // along `dimension`, the window as a new last dim.
 Status UnfoldCopyOut(const Tensor& self, int64_t dimension, int64_t size, int64_t step, Tensor& out) {
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dimension, self.rank, &d));
   const int64_t extent = self.rank == 0 ? 1 : self.sizes[d];
   if (size < 0 || size > extent || step <= 0) return ShapeError("unfold size and step (size, step)", size, step);

@@ -130,7 +130,7 @@ Status LogitOut(const Tensor& self, std::optional<double> eps, Tensor& out) {
 // glu(self, dim): the first half along dim times the sigmoid of the second.
 Status GluOut(const Tensor& self, int64_t dim, Tensor& out) {
   if (!IsFloating(self.dtype) || self.dtype != out.dtype) return DtypeError(kGluOutName, self);
-  int32_t d;
+  int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   if (self.rank == 0 || self.sizes[d] % 2 != 0) return ShapeError("glu needs an even size along dim", self.rank == 0 ? 1 : self.sizes[d]);
   int32_t shape[runtime::kMaxRank];

@@ -76,7 +76,7 @@ Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> outp
   if (input.dtype != out.dtype || !IsKnownDtype(input.dtype) || input.dtype == ScalarType::kBool) {
     return DtypeError(kUpsampleBilinear2dVecOutName, input);
   }
-  int32_t oh, ow;
+  int32_t oh = 0, ow = 0;
   ESDK_RETURN_IF_ERROR(OutputSize(input, output_size, scale_factors, kUpsampleBilinear2dVecOutName, &oh, &ow));
   const int32_t shape[] = {input.sizes[0], input.sizes[1], oh, ow};
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, 4, kUpsampleBilinear2dVecOutName));
@@ -114,7 +114,7 @@ Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> outp
 Status UpsampleNearest2dVecOut(const Tensor& input, std::optional<IntList> output_size,
                                std::optional<DoubleList> scale_factors, Tensor& out) {
   if (input.dtype != out.dtype || !IsKnownDtype(input.dtype)) return DtypeError(kUpsampleNearest2dVecOutName, input);
-  int32_t oh, ow;
+  int32_t oh = 0, ow = 0;
   ESDK_RETURN_IF_ERROR(OutputSize(input, output_size, scale_factors, kUpsampleNearest2dVecOutName, &oh, &ow));
   const int32_t shape[] = {input.sizes[0], input.sizes[1], oh, ow};
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, 4, kUpsampleNearest2dVecOutName));
