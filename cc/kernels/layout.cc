@@ -212,7 +212,8 @@ Status RepeatOut(const Tensor& self, IntList repeats, Tensor& out) {
 }
 
 // constant_pad_nd(self, pad, value): pad lists (before, after) pairs from
-// the last dim backwards; negative pads crop.
+// the last dim backwards. Negative pads (cropping, which PyTorch allows)
+// are refused, as ExecuTorch's portable kernel refuses them.
 Status ConstantPadNdOut(const Tensor& self, IntList pad, double value, Tensor& out) {
   if (self.dtype != out.dtype || !IsKnownDtype(out.dtype)) return DtypeError(kConstantPadNdOutName, out);
   if (pad.size() % 2 != 0 || pad.size() / 2 > static_cast<size_t>(self.rank)) return ShapeError("pad length", static_cast<int64_t>(pad.size()));
@@ -225,8 +226,11 @@ Status ConstantPadNdOut(const Tensor& self, IntList pad, double value, Tensor& o
       lo = pad[2 * static_cast<size_t>(from_end)];
       hi = pad[2 * static_cast<size_t>(from_end) + 1];
     }
+    if (lo < 0 || hi < 0) {
+      return Status::Error(ErrorCode::kNotSupported, "constant_pad_nd with a negative pad (cropping): slice the input instead");
+    }
     const int64_t size = self.sizes[k] + lo + hi;
-    if (size < 0 || size > INT32_MAX) return ShapeError("padded size", size);
+    if (size > INT32_MAX) return ShapeError("padded size", size);
     before[k] = lo;
     shape[k] = static_cast<int32_t>(size);
   }

@@ -64,6 +64,14 @@ EAGER_REFERENCE = {
 TIE_ORDER_FREE = {"aten::topk.values"}
 
 
+# Kernels that take float32 only for now (they predate issue 31); their
+# integer samples are not run and COVERAGE.md's note lists them.
+FLOAT_ONLY = {
+    "mm", "bmm", "addmm", "nn.functional.conv2d", "nn.functional.avg_pool2d", "nn.functional.max_pool2d",
+    "nn.functional.linear", "nn.functional.batch_norm", "nn.functional.layer_norm",
+}
+
+
 def tolerance(operator: str) -> Tuple[float, float]:
     """(rtol, atol) for float outputs of `operator` ("aten::sin.out")."""
     base = operator.split("::")[-1].split(".")[0]
@@ -158,7 +166,7 @@ def sample_groups(names: Sequence[str], skipped: List[str]) -> Iterator[Tuple[st
         label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
         supported = op.supported_dtypes("cpu")
         for dtype in DTYPES:
-            if dtype not in supported:
+            if dtype not in supported or (op.name in FLOAT_ONLY and dtype != torch.float32):
                 continue
             try:
                 samples = list(op.sample_inputs("cpu", dtype, requires_grad=False))[:MAX_SAMPLES]
