@@ -299,6 +299,8 @@ Status VarOut(const Tensor& self, std::optional<IntList> dim, bool unbiased, boo
 Status CumsumOut(const Tensor& self, int64_t dim, std::optional<int64_t> /*dtype*/, Tensor& out) {
   if (!IsKnownDtype(self.dtype) || !IsKnownDtype(out.dtype)) return DtypeError(kCumsumOutName, out);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, kCumsumOutName));
+  // ExecuTorch's portable cumsum refuses a 0-D input (PyTorch takes dim 0).
+  if (self.rank == 0) return Status::Error(ErrorCode::kNotSupported, "cumsum of a 0-D tensor: reshape it to 1-D");
   int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   size_t outer, inner;
