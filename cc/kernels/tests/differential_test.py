@@ -63,9 +63,12 @@ def test_family_matches_executorch() -> None:
     print(f"\n{family}: {pairs} (operator, sample) pairs compared in {outcome.compared} programs "
           f"({outcome.batched} holding all samples of an (OpInfo, dtype)), "
           f"{outcome.refused_by_both} refused by both, {outcome.eager_reference} compared with PyTorch eager "
-          f"(differential.EAGER_REFERENCE), {len(outcome.skipped)} skipped")
+          f"(differential.EAGER_REFERENCE), {len(outcome.refused_by_ours)} refused by ours only "
+          f"(differential.REFUSED_BY_OURS), {len(outcome.skipped)} skipped")
     for operator, count in sorted(outcome.per_operator.items()):
         print(f"  {operator}: {count}")
+    for line in outcome.refused_by_ours:
+        print(f"  refused by ours only: {line}")
     for line in outcome.skipped:
         print(f"  skipped {line}")
     assert not outcome.failures, "\n".join(outcome.failures)
