@@ -339,10 +339,15 @@ def run_family(runner: str, names: Sequence[str], implemented: Set[str]) -> Outc
         for label, fn, samples in sample_groups(names, outcome.skipped):
             if len(samples) > 1:
                 group = export_case(label, fn, samples, [])
-                compared = outcome.compared
+                compared, both, refused = outcome.compared, outcome.refused_by_both, len(outcome.refused_by_ours)
                 if group is not None and _check(runner, group, implemented, workdir, outcome) is None:
-                    outcome.batched += outcome.compared - compared
-                    continue
+                    if outcome.compared > compared:
+                        outcome.batched += 1
+                        continue
+                    # A sample refused (by both or by ours only) stops the whole
+                    # program: run each alone so that the others are compared.
+                    outcome.refused_by_both = both
+                    del outcome.refused_by_ours[refused:]
             for i, sample in enumerate(samples):
                 case = export_case(f"{label}/{i}", fn, [sample], outcome.skipped)
                 if case is None:
