@@ -39,14 +39,17 @@ Status Convert(const Tensor& in, Tensor& out, const char* name) {
 
 // _to_copy.out(self, *, non_blocking, memory_format?, out): the dtype comes
 // from out; every memory format gives the default layout here.
-Status ToCopyOut(const Tensor& self, bool /*non_blocking*/, std::optional<int64_t> /*memory_format*/, Tensor& out) {
+Status ToCopyOut(const Tensor& self, bool non_blocking, std::optional<int64_t> /*memory_format*/, Tensor& out) {
+  // ExecuTorch's portable kernel refuses non_blocking=True; so does ours.
+  if (non_blocking) return Status::Error(ErrorCode::kNotSupported, "_to_copy with non_blocking=True");
   return Convert(self, out, kToCopyOutName);
 }
 
 // _to_dim_order_copy.out(self, *, non_blocking, dim_order?, out): the
 // default dim order only (the runtime refuses others at load, since this
 // kernel is not marked `dim_order: any`).
-Status ToDimOrderCopyOut(const Tensor& self, bool /*non_blocking*/, std::optional<IntList> dim_order, Tensor& out) {
+Status ToDimOrderCopyOut(const Tensor& self, bool non_blocking, std::optional<IntList> dim_order, Tensor& out) {
+  if (non_blocking) return Status::Error(ErrorCode::kNotSupported, "_to_dim_order_copy with non_blocking=True");
   if (dim_order) {
     for (size_t d = 0; d < dim_order->size(); ++d) {
       if ((*dim_order)[d] != static_cast<int64_t>(d)) {
