@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "cc/kernels/element.h"
 #include "cc/kernels/kernel_util.h"
 #include "cc/kernels/kernels.h"
 
@@ -90,6 +91,11 @@ Status Binary(const Tensor& a, const Tensor& b, double alpha, Tensor& out, Binar
     case ScalarType::kShort: RunBinary<int16_t, false>(op, a, b, out, alpha, ia, ib); break;
     case ScalarType::kInt: RunBinary<int32_t, false>(op, a, b, out, alpha, ia, ib); break;
     case ScalarType::kLong: RunBinary<int64_t, false>(op, a, b, out, alpha, ia, ib); break;
+    // Bools: add is or, mul is and (the int64 result is nonzero or not); PyTorch refuses sub.
+    case ScalarType::kBool:
+      if (op == BinaryOp::kSub) return DtypeError(name, out);
+      RunBinary<bool, false>(op, a, b, out, alpha, ia, ib);
+      break;
     default: return DtypeError(name, out);
   }
   return Status::Ok();
@@ -126,14 +132,19 @@ Status Clamp(const Tensor& in, Tensor& out, std::optional<double> lo, std::optio
   return Status::Ok();
 }
 
-// A float function applied to every element of a float tensor.
+// A float function applied to every element into a float32 out; integer
+// and bool inputs are converted first (torch.exp of an int tensor is float).
 template <typename Fn>
 Status MapFloat(const Tensor& in, Tensor& out, const char* name, Fn fn) {
-  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) return DtypeError(name, in);
+  if (!IsKnownDtype(in.dtype) || out.dtype != ScalarType::kFloat) return DtypeError(name, in);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
-  const float* pi = in.Data<const float>();
   float* po = out.Data<float>();
-  for (size_t i = 0; i < out.numel; ++i) po[i] = fn(pi[i]);
+  if (in.dtype == ScalarType::kFloat) {
+    const float* pi = in.Data<const float>();
+    for (size_t i = 0; i < out.numel; ++i) po[i] = fn(pi[i]);
+  } else {
+    for (size_t i = 0; i < out.numel; ++i) po[i] = fn(static_cast<float>(LoadDouble(in, i)));
+  }
   return Status::Ok();
 }
 

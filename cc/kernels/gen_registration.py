@@ -20,6 +20,7 @@ from executorch_program import program_generated as pte_schema
 
 import kernel_codegen
 import operator_table
+import refused_table
 
 FLAGS = flags.FLAGS
 flags.DEFINE_multi_string("pte", [], ".pte files whose operators to register.")
@@ -63,6 +64,10 @@ def selected_operators(pte_paths: List[str], kernels: Set[str]) -> List[str]:
         except RegistrationError as e:
             raise RegistrationError(f"{path}: {e}") from e
         missing = sorted(names - kernels)
+        refused = refused_table.load()
+        for name in missing:
+            if refused.get(name, {}).get("status") == "refused":
+                raise RegistrationError(f"{name} (used by {path}) is not supported: {refused[name]['reason']}")
         if missing:
             raise RegistrationError(
                 f"no CPU kernel for {', '.join(missing)} (used by {path}): make the model avoid it or let the "

@@ -83,6 +83,21 @@ size_t BroadcastIndex::Map(const int32_t* coord) const {
   return index;
 }
 
+void RowMajorStrides(const Tensor& t, size_t* strides) {
+  size_t stride = 1;
+  for (int32_t d = t.rank - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= static_cast<size_t>(t.sizes[d]);
+  }
+}
+
+void OuterInner(const Tensor& t, int32_t dim, size_t* outer, size_t* inner) {
+  *outer = 1;
+  *inner = 1;
+  for (int32_t k = 0; k < dim; ++k) *outer *= static_cast<size_t>(t.sizes[k]);
+  for (int32_t k = dim + 1; k < t.rank; ++k) *inner *= static_cast<size_t>(t.sizes[k]);
+}
+
 void NextCoord(int32_t* coord, const int32_t* sizes, int32_t rank) {
   for (int32_t d = rank - 1; d >= 0; --d) {
     if (++coord[d] < sizes[d]) return;

@@ -61,6 +61,12 @@ T SaturateCast(double v) {
 // An output seen as an input, to check it in one list with the inputs.
 inline const Tensor* Const(const Tensor& t) { return &t; }
 
+// Row-major element strides of `t` (the default dim order).
+void RowMajorStrides(const Tensor& t, size_t* strides);
+// Products of t's sizes before and after `dim` (outer, inner): the data as
+// [outer, sizes[dim], inner].
+void OuterInner(const Tensor& t, int32_t dim, size_t* outer, size_t* inner);
+
 // Advances a coordinate vector in row-major order.
 void NextCoord(int32_t* coord, const int32_t* sizes, int32_t rank);
 

@@ -37,15 +37,20 @@ _TYPES: Dict[str, ArgType] = {
     "Tensor!": ArgType("kTensor", "TensorValue", "Tensor&"),  # written: Tensor(a!)
     "Tensor?": ArgType("kOptionalTensor", "OptionalTensorValue", "const Tensor*"),
     "Tensor[]": ArgType("kTensorList", "TensorListValue", "TensorList"),
+    "Tensor?[]": ArgType("kOptionalTensorList", "OptionalTensorListValue", "OptionalTensorList"),
+    "Tensor[]!": ArgType("kTensorList", "TensorListValue", "TensorList"),  # written: Tensor(a!)[]
     "Scalar": ArgType("kScalar", "ScalarValue", "double"),
     "Scalar?": ArgType("kOptionalScalar", "OptionalScalarValue", "std::optional<double>"),
     "float": ArgType("kScalar", "ScalarValue", "double"),
+    "float?": ArgType("kOptionalScalar", "OptionalScalarValue", "std::optional<double>"),
     "int": ArgType("kInt", "IntValue", "int64_t"),
     "int?": ArgType("kOptionalInt", "OptionalIntValue", "std::optional<int64_t>"),
     "bool": ArgType("kBool", "BoolValue", "bool"),
     "int[]": ArgType("kIntList", "IntListValue", "IntList"),
     "int[]?": ArgType("kOptionalIntList", "OptionalIntListValue", "std::optional<IntList>"),
     "str": ArgType("kString", "StringValue", "String"),
+    "str?": ArgType("kOptionalString", "OptionalStringValue", "std::optional<String>"),
+    "float[]?": ArgType("kOptionalDoubleList", "OptionalDoubleListValue", "std::optional<DoubleList>"),
 }
 # Types the .pte stores as ints.
 _ALIASES = {"SymInt": "int", "ScalarType": "int", "MemoryFormat": "int"}
@@ -130,8 +135,9 @@ def parse_operator(schema: str, kernel: str, any_dim_order: bool = False,
         schema_type, name = declaration
         name += "_" if name in _CPP_KEYWORDS else ""
         args.append(Arg(name, _arg_type(schema_type)))
-    if match["ret"].strip() == "()":
-        raise TableError(f"{schema}: operators without a returned value are not supported")
+    # An operator returning () (split_copy writes its out list) still has
+    # one returned value in the KernelCall: ExecuTorch's emitter lists the
+    # out list again.
     overload = match["overload"]
     name = f"{match['ns']}::{match['op']}" + (f".{overload}" if overload else "")
     return Operator(name, schema.strip(), kernel, tuple(args), any_dim_order, kernel_dim_order)

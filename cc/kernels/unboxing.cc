@@ -22,6 +22,12 @@ const char* Mismatch(const Value& v, ArgKind kind) {
         if (!HasMemory(t)) return "tensor list item has no memory";
       }
       return nullptr;
+    case ArgKind::kOptionalTensorList:
+      if (v.tag != Tag::kOptionalTensorList && v.tag != Tag::kTensorList) return "argument is not a tensor list";
+      for (const Tensor* t : v.tensor_list) {
+        if (t != nullptr && !HasMemory(t)) return "tensor list item has no memory";
+      }
+      return nullptr;
     case ArgKind::kOptionalScalar:
       if (none) return nullptr;
       [[fallthrough]];
@@ -41,6 +47,12 @@ const char* Mismatch(const Value& v, ArgKind kind) {
       [[fallthrough]];
     case ArgKind::kIntList:
       return v.tag == Tag::kIntList ? nullptr : "argument is not an int list";
+    case ArgKind::kOptionalDoubleList:
+      if (none) return nullptr;
+      return v.tag == Tag::kDoubleList ? nullptr : "argument is not a float list";
+    case ArgKind::kOptionalString:
+      if (none) return nullptr;
+      [[fallthrough]];
     case ArgKind::kString:
       return v.tag == Tag::kString ? nullptr : "argument is not a string";
     case ArgKind::kReturned:

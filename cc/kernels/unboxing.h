@@ -22,6 +22,7 @@ enum class ArgKind : uint8_t {
   kTensor,  // with its memory (or empty)
   kOptionalTensor,
   kTensorList,
+  kOptionalTensorList,  // items may be null (None)
   kScalar,  // Int, Double or Bool, read as a double
   kOptionalScalar,
   kInt,
@@ -30,6 +31,8 @@ enum class ArgKind : uint8_t {
   kIntList,
   kOptionalIntList,
   kString,
+  kOptionalString,
+  kOptionalDoubleList,
   kReturned,  // the returned value(s): anything, not read
 };
 
@@ -46,6 +49,7 @@ Status CheckArgs(KernelArgs args, const ArgKind (&kinds)[N], const char* op) {
 inline Tensor& TensorValue(const Value& v) { return *v.tensor; }
 inline const Tensor* OptionalTensorValue(const Value& v) { return v.IsNone() ? nullptr : v.tensor; }
 inline TensorList TensorListValue(const Value& v) { return v.tensor_list; }
+inline OptionalTensorList OptionalTensorListValue(const Value& v) { return v.tensor_list; }
 inline double ScalarValue(const Value& v) {
   if (v.tag == Value::Tag::kInt) return static_cast<double>(v.i);
   if (v.tag == Value::Tag::kDouble) return v.d;
@@ -64,6 +68,12 @@ inline std::optional<IntList> OptionalIntListValue(const Value& v) {
   return v.IsNone() ? std::nullopt : std::optional<IntList>(v.int_list);
 }
 inline String StringValue(const Value& v) { return v.string; }
+inline std::optional<String> OptionalStringValue(const Value& v) {
+  return v.IsNone() ? std::nullopt : std::optional<String>(v.string);
+}
+inline std::optional<DoubleList> OptionalDoubleListValue(const Value& v) {
+  return v.IsNone() ? std::nullopt : std::optional<DoubleList>(v.double_list);
+}
 
 }  // namespace ethosu_sdk::kernels
 

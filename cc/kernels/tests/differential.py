@@ -1,0 +1,362 @@
+"""Differential testing of the CPU kernels against ExecuTorch's portable
+kernels, generated from PyTorch's OpInfo samples.
+
+For each OpInfo of a family and each of its sample inputs (dtypes the
+kernels take), a one-operator program is exported (torch.export, to_edge,
+to_executorch: what a user's model goes through), run on `executorch.runtime`
+and on our host runner (every kernel registered), and the outputs compared:
+integers, bools and data movement exactly, floats within the operator's
+tolerance (`tolerance`). A sample ExecuTorch refuses must be refused by ours
+with one `ESDK ERROR` line. Tensor inputs are made contiguous (a .pte's
+inputs are dense); Python numbers, dims and flags are baked into the program.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pickle
+import subprocess
+import tempfile
+import warnings
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+
+import numpy as np
+import torch
+from torch.utils import _pytree as pytree
+
+from ethosu_sdk.runner import protocol
+from ethosu_sdk.tensors.tensor_file import write_tensor_file
+
+# The dtypes exercised: what ordinary models carry on the CPU (token ids
+# and indices are int64).
+DTYPES = (torch.float32, torch.int64, torch.int32, torch.uint8, torch.bool)
+# Samples per (OpInfo, dtype): enough for broadcasting, scalars, empty and
+# zero-size tensors, which OpInfo lists first; keeps a family within minutes.
+MAX_SAMPLES = 5
+
+# Float tolerance: |ours - reference| <= atol + rtol * |reference|. The
+# default is the runner's own rel1e-5 rule (cc/runner/PROTOCOL.md): results
+# computed in float32 by either side, differing only in summation order.
+DEFAULT_TOLERANCE = (1e-5, 1e-6)
+# Operators whose float results come from a libm function or a longer
+# formula: the two libraries' float32 evaluations differ by a few ulp.
+TRANSCENDENTAL_TOLERANCE = (1e-5, 1e-5)
+TRANSCENDENTAL = {
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "expm1",
+    "log", "log2", "log10", "log1p", "exp", "sigmoid", "tanh", "pow", "atan2", "logit", "elu", "gelu",
+    "rsqrt", "sqrt", "upsample_bilinear2d", "reciprocal", "div", "leaky_relu",
+}
+
+
+# Where ExecuTorch's portable kernel and PyTorch disagree, ours follows
+# PyTorch and the program's outputs are compared with PyTorch eager instead;
+# likewise for a sample on which executorch.runtime aborts the process.
+EAGER_REFERENCE = {
+    # ExecuTorch 1.5.1 truncates the integer quotient (C's %): remainder(-8, 6)
+    # is -2 there, 4 in PyTorch (the divisor's sign, floored).
+    "aten::remainder.Tensor_out": "ExecuTorch's integer remainder truncates; PyTorch's floors",
+    "aten::remainder.Scalar_out": "ExecuTorch's integer remainder truncates; PyTorch's floors",
+}
+# Indices of tied values come in an unspecified order (ExecuTorch selects
+# with std::nth_element): their values are compared exactly and each index
+# must point at its value in the input.
+TIE_ORDER_FREE = {"aten::topk.values"}
+
+
+# Kernels that take float32 only for now (they predate issue 31); their
+# integer samples are not run and COVERAGE.md's note lists them.
+FLOAT_ONLY = {
+    "mm", "bmm", "addmm", "nn.functional.conv2d", "nn.functional.avg_pool2d", "nn.functional.max_pool2d",
+    "nn.functional.linear", "nn.functional.batch_norm", "nn.functional.layer_norm", "amax", "sum", "mean",
+    "softmax",
+}
+# Samples ExecuTorch runs and ours refuses at load in one line, by design
+# for now: the message and the reason. Counted and printed, not failed.
+REFUSED_BY_OURS = {
+    "this kernel takes tensors in the default dim order only":
+        "a conversion into another dim order (x.float(memory_format=torch.channels_last)): "
+        "the runtime's kernels other than `dim_order: any` ones take the default dim order",
+}
+# OpInfo variants not run, with the reason.
+NOT_RUN = {"softmax.with_dtype": "a float64 softmax; the _softmax kernel takes float32 only"}
+
+
+def tolerance(operator: str) -> Tuple[float, float]:
+    """(rtol, atol) for float outputs of `operator` ("aten::sin.out")."""
+    base = operator.split("::")[-1].split(".")[0]
+    return TRANSCENDENTAL_TOLERANCE if base in TRANSCENDENTAL else DEFAULT_TOLERANCE
+
+
+_INPUT = object()  # marks a leaf that is a forward input (None is a real leaf value)
+
+
+class _Calls(torch.nn.Module):
+    """fn(*args, **kwargs) for each of several samples, the tensor leaves of
+    all of them the forward's inputs, every tensor result an output."""
+
+    def __init__(self, fn: Callable[..., Any], specs: List[Any], leaves: List[List[Any]]) -> None:
+        super().__init__()
+        self.fn, self.specs = fn, specs
+        self.constants = [[_INPUT if isinstance(x, torch.Tensor) else x for x in ls] for ls in leaves]
+
+    def forward(self, *tensors: torch.Tensor) -> Tuple[torch.Tensor, ...]:
+        it = iter(tensors)
+        outputs: List[torch.Tensor] = []
+        for spec, constants in zip(self.specs, self.constants):
+            leaves = [next(it) if c is _INPUT else c for c in constants]
+            args, kwargs = pytree.tree_unflatten(leaves, spec)
+            result = self.fn(*args, **kwargs)
+            outputs += [r for r in pytree.tree_leaves(result) if isinstance(r, torch.Tensor)]
+        return tuple(outputs)
+
+
+def _export(fn: Callable[..., Any], samples: Sequence[Any]) -> Tuple[bytes, List[torch.Tensor], Dict[str, int], torch.nn.Module]:
+    """One program calling fn on every sample: its bytes, inputs and how many
+    times it calls each operator."""
+    from executorch.exir import EdgeCompileConfig, to_edge
+
+    specs, leaves = [], []
+    for sample in samples:
+        flat, spec = pytree.tree_flatten(((sample.input, *sample.args), dict(sample.kwargs)))
+        specs.append(spec)
+        leaves.append(flat)
+    module = _Calls(fn, specs, leaves)
+    inputs = [x.contiguous() for ls in leaves for x in ls if isinstance(x, torch.Tensor)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exported = torch.export.export(module, tuple(inputs), strict=False)
+        program = to_edge(exported, compile_config=EdgeCompileConfig(_check_ir_validity=False)).to_executorch()
+    plan = program.executorch_program.execution_plan[0]
+    calls: Dict[str, int] = {}
+    for chain in plan.chains:
+        for instruction in chain.instructions:
+            op_index = getattr(instruction.instr_args, "op_index", None)
+            if op_index is not None:
+                op = plan.operators[op_index]
+                name = f"{op.name}.{op.overload}" if op.overload else op.name
+                calls[name] = calls.get(name, 0) + 1
+    return program.buffer, inputs, calls, module
+
+
+def opinfos(names: Sequence[str]) -> List[Any]:
+    from torch.testing._internal.common_methods_invocations import op_db
+    wanted = set(names)
+    return [op for op in op_db if op.name in wanted]
+
+
+@dataclasses.dataclass
+class Case:
+    """One exported program: the samples of one (OpInfo, dtype), or one sample."""
+    name: str  # "gt/float32" or "gt/float32/3"
+    calls: Dict[str, int]  # operator -> KernelCalls in the program
+    pte: bytes
+    inputs: List[torch.Tensor]
+    module: torch.nn.Module  # the exported module, for PyTorch eager outputs
+    samples: List[Any]
+
+    @property
+    def operators(self) -> Set[str]:
+        return set(self.calls)
+
+
+def export_case(name: str, fn: Callable[..., Any], samples: Sequence[Any], skipped: List[str]) -> Optional[Case]:
+    try:
+        pte, inputs, calls, module = _export(fn, samples)
+    except Exception as e:  # torch.export or to_edge cannot take this sample
+        first = str(e).splitlines()[0][:120] if str(e) else ""
+        skipped.append(f"{name}: not exportable ({type(e).__name__}: {first})")
+        return None
+    return Case(name, calls, pte, inputs, module, list(samples))
+
+
+def sample_groups(names: Sequence[str], skipped: List[str]) -> Iterator[Tuple[str, Any, List[Any]]]:
+    """(label, fn, samples) per (OpInfo, dtype) of the named OpInfos."""
+    for op in opinfos(names):
+        label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+        if label in NOT_RUN:
+            skipped.append(f"{label}: not run: {NOT_RUN[label]}")
+            continue
+        supported = op.supported_dtypes("cpu")
+        for dtype in DTYPES:
+            if dtype not in supported or (op.name in FLOAT_ONLY and dtype != torch.float32):
+                continue
+            try:
+                samples = list(op.sample_inputs("cpu", dtype, requires_grad=False))[:MAX_SAMPLES]
+            except Exception as e:  # an OpInfo's generator that needs CUDA or a module we lack
+                skipped.append(f"{label}/{dtype}: no samples ({type(e).__name__})")
+                continue
+            if samples:
+                yield f"{label}/{str(dtype).split('.')[-1]}", op.op, samples
+
+
+@dataclasses.dataclass
+class Outcome:
+    compared: int = 0  # programs whose outputs matched
+    batched: int = 0  # of them, programs holding all samples of an (OpInfo, dtype)
+    refused_by_both: int = 0
+    eager_reference: int = 0  # programs compared with PyTorch eager (EAGER_REFERENCE)
+    refused_by_ours: List[str] = dataclasses.field(default_factory=list)  # REFUSED_BY_OURS
+    failures: List[str] = dataclasses.field(default_factory=list)
+    skipped: List[str] = dataclasses.field(default_factory=list)
+    per_operator: Dict[str, int] = dataclasses.field(default_factory=dict)  # (operator, sample) pairs
+
+
+class ExecuTorchCrashed(Exception):
+    """executorch.runtime aborted the process (a failed assert in a kernel)."""
+
+
+def reference(case: Case) -> Tuple[Optional[List[np.ndarray]], str]:
+    """ExecuTorch's outputs, or None and its error. Run in a forked child:
+    some portable kernels abort the process on inputs they do not expect
+    (ExecuTorchCrashed is raised then)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run, send the pickled result, exit without cleanup
+        os.close(read_end)
+        try:
+            from executorch.runtime import Runtime
+            try:
+                method = Runtime.get().load_program(case.pte).load_method("forward")
+                outputs = method.execute([t.clone() for t in case.inputs])
+                result: Any = [o.contiguous().numpy() if isinstance(o, torch.Tensor) else np.asarray(o) for o in outputs]
+            except Exception as e:  # the portable kernel refused the sample
+                result = f"{type(e).__name__}: {e}"
+            with os.fdopen(write_end, "wb") as f:
+                pickle.dump(result, f)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as f:
+        blob = f.read()
+    _, status = os.waitpid(pid, 0)
+    if not blob:
+        raise ExecuTorchCrashed(f"executorch.runtime died (wait status {status})")
+    result = pickle.loads(blob)
+    return (None, result) if isinstance(result, str) else (result, "")
+
+
+def ours(runner: str, case: Case, workdir: str) -> protocol.Run:
+    pte_path = os.path.join(workdir, "case.pte")
+    input_path = os.path.join(workdir, "case.tensors")
+    with open(pte_path, "wb") as f:
+        f.write(case.pte)
+    write_tensor_file(input_path, [t.numpy() for t in case.inputs])
+    run = subprocess.run([runner, f"--pte={pte_path}", f"--input={input_path}"], capture_output=True, text=True,
+                         timeout=60, check=False)
+    parsed = protocol.parse(run.stdout)
+    parsed.exit_status = run.returncode
+    return parsed
+
+
+def _mismatch(operator_set: Set[str], ref: np.ndarray, got: np.ndarray) -> Optional[str]:
+    if got.dtype != ref.dtype or got.shape != ref.shape:
+        return f"dtype/shape {got.dtype}{got.shape} vs ExecuTorch {ref.dtype}{ref.shape}"
+    if np.issubdtype(ref.dtype, np.floating):
+        rtol, atol = max(tolerance(o) for o in operator_set) if operator_set else DEFAULT_TOLERANCE
+        same_nan = np.isnan(ref) == np.isnan(got)
+        close = np.isclose(got, ref, rtol=rtol, atol=atol, equal_nan=True)
+        if not (same_nan.all() and close.all()):
+            bad = np.argwhere(~close).ravel()[:1]
+            return f"float mismatch (rtol {rtol}, atol {atol}) at {bad}: ours {got.ravel()[bad]} vs {ref.ravel()[bad]}"
+        return None
+    if not np.array_equal(got, ref):
+        return f"values differ: ours {got.ravel()[:8]} vs {ref.ravel()[:8]}"
+    return None
+
+
+def _check(runner: str, case: Case, implemented: Set[str], workdir: str, outcome: Outcome) -> Optional[str]:
+    """Runs one case on both runtimes; None when it passed (and is counted),
+    else why not. Skips a program that needs an operator with no kernel."""
+    missing = case.operators - implemented
+    if missing:
+        return f"skip: program uses {sorted(missing)}, not in operators.yaml"
+    try:
+        expected, refusal = reference(case)
+        eager = bool(case.operators & set(EAGER_REFERENCE))
+    except ExecuTorchCrashed:
+        expected, refusal, eager = [], "", True  # PyTorch eager decides
+    got = ours(runner, case, workdir)
+    if eager:
+        try:
+            with torch.no_grad():
+                reference_outputs = case.module(*[t.clone() for t in case.inputs])
+            expected = [e.contiguous().numpy() for e in reference_outputs]
+        except Exception as e:  # PyTorch refuses the sample too
+            expected, refusal = None, f"PyTorch: {type(e).__name__}"
+        outcome.eager_reference += 1
+    if expected is None:
+        if got.result == "ERROR" and got.exit_status != 0 and len(got.errors) == 1:
+            outcome.refused_by_both += 1
+            return None
+        return (f"ExecuTorch refused ({refusal[:100]}) but ours gave {got.result} with {len(got.errors)} "
+                "error line(s)")
+    if got.result != "DONE" or got.exit_status != 0:
+        for message, reason in REFUSED_BY_OURS.items():
+            if len(got.errors) == 1 and message in got.errors[0]:
+                outcome.refused_by_ours.append(f"{case.name}: {reason}")
+                return None
+        return f"{sorted(case.operators)}: ours failed: {got.errors[:1]}"
+    problems = []
+    if len(got.outputs) != len(expected):
+        problems.append(f"{len(got.outputs)} outputs vs {len(expected)}")
+    for i, ref in enumerate(expected):
+        if i in got.outputs:
+            problem = _mismatch(case.operators, ref, got.outputs[i])
+            if problem and case.operators <= TIE_ORDER_FREE and i % 2 == 1:
+                problem = _tied_indices(case, i, got.outputs)
+            if problem:
+                problems.append(f"output {i}: {problem}")
+    if problems:
+        return f"{sorted(case.operators)}: {'; '.join(problems)}"
+    outcome.compared += 1
+    for operator, count in case.calls.items():
+        outcome.per_operator[operator] = outcome.per_operator.get(operator, 0) + count
+    return None
+
+
+def _tied_indices(case: Case, i: int, outputs: Dict[int, np.ndarray]) -> Optional[str]:
+    """topk's indices output `i` (sample i // 2): each index must select its
+    value from the sample's input (the values were compared exactly)."""
+    sample = case.samples[i // 2]
+    dim = sample.args[1] if len(sample.args) > 1 else sample.kwargs.get("dim", -1)
+    source = case.inputs[i // 2].numpy()
+    if source.ndim == 0:
+        return None if np.array_equal(outputs[i], np.zeros_like(outputs[i])) else "scalar topk index not 0"
+    picked = np.take_along_axis(source, outputs[i].astype(np.int64), axis=dim)
+    if not np.array_equal(picked, outputs[i - 1], equal_nan=np.issubdtype(source.dtype, np.floating)):
+        return "indices do not select the values"
+    return None
+
+
+def run_family(runner: str, names: Sequence[str], implemented: Set[str]) -> Outcome:
+    """Exports, runs and compares every sample of the OpInfos `names`: all
+    samples of an (OpInfo, dtype) in one program (the export dominates the
+    cost), each sample alone when that program fails anywhere, so a failure
+    names its sample."""
+    outcome = Outcome()
+    with tempfile.TemporaryDirectory() as workdir:
+        for label, fn, samples in sample_groups(names, outcome.skipped):
+            if len(samples) > 1:
+                group = export_case(label, fn, samples, [])
+                compared, both, refused = outcome.compared, outcome.refused_by_both, len(outcome.refused_by_ours)
+                if group is not None and _check(runner, group, implemented, workdir, outcome) is None:
+                    if outcome.compared > compared:
+                        outcome.batched += 1
+                        continue
+                    # A sample refused (by both or by ours only) stops the whole
+                    # program: run each alone so that the others are compared.
+                    outcome.refused_by_both = both
+                    del outcome.refused_by_ours[refused:]
+            for i, sample in enumerate(samples):
+                case = export_case(f"{label}/{i}", fn, [sample], outcome.skipped)
+                if case is None:
+                    continue
+                problem = _check(runner, case, implemented, workdir, outcome)
+                if problem is None:
+                    continue
+                if problem.startswith("skip: "):
+                    outcome.skipped.append(f"{case.name}: {problem[6:]}")
+                else:
+                    outcome.failures.append(f"{case.name}: {problem}")
+    return outcome

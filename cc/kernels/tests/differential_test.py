@@ -1,0 +1,76 @@
+"""The generated differential suite, one Bazel target per operator family
+(DIFFERENTIAL_FAMILY): every OpInfo sample of the family's operators, run
+on our host runner and on executorch.runtime (differential.py)."""
+
+from __future__ import annotations
+
+import os
+
+import operator_table
+import differential
+
+# OpInfo names per family: the operators of one or two kernel files.
+FAMILIES = {
+    "compare": [
+        "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan", "isinf", "maximum", "minimum",
+        "where", "bitwise_left_shift", "bitwise_right_shift",
+    ],
+    "unary": [
+        "abs", "neg", "sign", "floor", "ceil", "trunc", "round", "sqrt", "log", "log2", "log10", "log1p",
+        "expm1", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
+        "erf", "nn.functional.leaky_relu", "nn.functional.elu", "logit", "exp", "sigmoid", "tanh",
+        "reciprocal", "rsqrt", "nn.functional.relu", "nn.functional.hardtanh", "clamp", "nn.functional.gelu",
+        "nn.functional.glu",
+    ],
+    "binary": [
+        "div", "true_divide", "floor_divide", "remainder", "fmod", "pow", "atan2", "add", "sub", "mul", "rsub",
+    ],
+    "index": [
+        "index_select", "nn.functional.embedding", "gather", "select", "flip", "argmax", "argmin",
+        "nn.functional.interpolate", "index_put", "scatter", "scatter_add", "topk", "take_along_dim",
+        "masked_scatter",
+    ],
+    "layout": [
+        "transpose", "t", "squeeze", "narrow_copy", "stack", "split", "split_with_sizes", "unbind", "repeat",
+        "constant_pad_nd", "slice_scatter", "select_scatter", "masked_fill", "tril", "roll", "nn.functional.pad",
+        "diagonal", "as_strided", "unfold", "cat", "permute", "nn.functional.pixel_shuffle",
+        "nn.functional.pixel_unshuffle",
+    ],
+    "reduction": [
+        "amin", "amax", "max", "min", "any", "prod", "var", "var_mean", "mean", "sum", "cumsum", "log_softmax",
+        "softmax",
+    ],
+    "norm": [
+        "nn.functional.group_norm", "nn.functional.layer_norm", "nn.functional.adaptive_avg_pool2d",
+        "nn.functional.batch_norm", "mm", "bmm", "addmm", "nn.functional.conv2d", "nn.functional.avg_pool2d",
+        "nn.functional.max_pool2d", "nn.functional.linear",
+    ],
+    "creation": [
+        "full_like", "zeros_like", "ones_like", "fill", "float", "long", "int", "bool", "byte", "char", "clone",
+        "to", "detach",
+    ],
+}
+
+RUNNER = "cc/runner/host_runner"
+
+
+def test_family_matches_executorch() -> None:
+    family = os.environ["DIFFERENTIAL_FAMILY"]
+    implemented = {op.name for op in operator_table.load()}
+    outcome = differential.run_family(RUNNER, FAMILIES[family], implemented)
+    pairs = sum(outcome.per_operator.values())
+    print(f"\n{family}: {pairs} (operator, sample) pairs compared in {outcome.compared} programs "
+          f"({outcome.batched} holding all samples of an (OpInfo, dtype)), "
+          f"{outcome.refused_by_both} refused by both, {outcome.eager_reference} compared with PyTorch eager "
+          f"(differential.EAGER_REFERENCE), {len(outcome.refused_by_ours)} refused by ours only "
+          f"(differential.REFUSED_BY_OURS), {len(outcome.skipped)} skipped")
+    for operator, count in sorted(outcome.per_operator.items()):
+        print(f"  {operator}: {count}")
+    for line in outcome.refused_by_ours:
+        print(f"  refused by ours only: {line}")
+    for line in outcome.skipped:
+        print(f"  skipped {line}")
+    assert not outcome.failures, "\n".join(outcome.failures)
+    # A family that compares nothing tests nothing.
+    assert outcome.compared > 0
