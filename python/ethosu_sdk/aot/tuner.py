@@ -24,7 +24,7 @@ import dataclasses
 import os
 import tempfile
 import time
-from typing import Callable, Mapping, Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence, cast
 
 from ethosu_sdk.aot import vela_capture
 from ethosu_sdk.firmware import board_memory
@@ -147,6 +147,6 @@ def search(target: Target, graphs: Mapping[str, list[bytes]], budget_bytes: int,
                                   f"{'' if trial.fits(budget_bytes) else ' (over budget)'}")
         progress(f"tuning: {candidate.describe()}: {outcome}")
     fitting = [t for t in trials if t.fits(budget_bytes)]
-    best = min(fitting, key=lambda t: (float(t.figures.get("total_cycles", float("inf"))), t.sram_need_kib),
+    best = min(fitting, key=lambda t: (float(cast(float, t.figures.get("total_cycles", float("inf")))), t.sram_need_kib),
                default=None)
     return trials, best

@@ -18,7 +18,7 @@ import os
 import shutil
 import sys
 import tempfile
-from typing import Iterator, Optional
+from typing import Iterator, Optional, cast
 
 # Summary CSV column -> our summary key (Vela's own units in the name).
 _SUMMARY_FIELDS = {
@@ -155,7 +155,7 @@ def total_of(figures: list[dict[str, object]]) -> dict[str, object]:
             if not isinstance(value, (int, float)) or key in ("core_clock_hz",):
                 continue
             if key == "sram_used_kib":
-                total[key] = max(total.get(key, 0), value)  # type: ignore[type-var]
+                total[key] = max(cast(float, total.get(key, 0)), value)
             else:
                 total[key] = total.get(key, 0) + value  # type: ignore[operator]
     return total

@@ -86,9 +86,9 @@ def _root_name(node: torch.fx.Node) -> Optional[str]:
     return root
 
 
-def node_origins(graph_module: torch.fx.GraphModule) -> dict[str, dict[str, Optional[str]]]:
+def node_origins(graph_module: torch.fx.GraphModule) -> dict[str, dict[str, object]]:
     """TOSA tensor name (FX node name) -> raw origin, for a backend graph."""
-    origins = {}
+    origins: dict[str, dict[str, object]] = {}
     for node in graph_module.graph.nodes:
         if node.op not in ("call_function", "placeholder"):
             continue

@@ -50,7 +50,7 @@ def check_outputs(run: protocol.Run, expected: list[tensor_file.StoredTensor]) -
         return Verdict(False, [], "the firmware ended before its report was complete")
     if len(run.outputs) != len(expected):
         return Verdict(False, [], f"{len(run.outputs)} outputs printed, {len(expected)} expected")
-    checks = []
+    checks: list[OutputCheck] = []
     for index, reference in enumerate(expected):
         actual = run.outputs.get(index)
         want = np.asarray(reference.data)

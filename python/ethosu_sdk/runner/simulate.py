@@ -21,7 +21,7 @@ EXIT_RECORD = re.compile(r"^ESDK exit (-?\d+)$", re.MULTILINE)
 
 
 def run(command: list[str], timeout: float,
-        echo: Callable[[str], None] | None = sys.stdout.write) -> tuple[int, str]:
+        echo: Callable[[str], object] | None = sys.stdout.write) -> tuple[int, str]:
     """Runs the simulator, passing each console line to `echo` as it comes;
     returns (status, output)."""
     lines: list[str] = []

@@ -215,6 +215,7 @@ def compare_layers(layers: List[Layer], trace: List[TracedOperation],
         # unflipped, so memory holds the tensor's order there too.
         reversed_in_memory = (any(layers[i].operator == "Reverse" for i in group)
                               and first.tensor in placements)
+        model: Union[np.ndarray, str]
         if len(ops) == 1 and ops[0].ofm.size == want.size and not transposed and not reversed_in_memory:
             model = ops[0].ofm.reshape(want.shape)
         else:

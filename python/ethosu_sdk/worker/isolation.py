@@ -119,7 +119,7 @@ class Baseline:
         sys.path[:] = self.path
         sys.stdin, sys.stdout, sys.stderr = self.streams
         self._restore_logging()
-        warnings.filters[:] = self.warning_filters
+        warnings.filters[:] = self.warning_filters  # type: ignore[index]  # a list at run time
         warnings._filters_mutated()  # type: ignore[attr-defined]  # forget "once" warnings shown
         tempfile.tempdir = self.tempdir
         self._forget_request_modules()

@@ -46,8 +46,8 @@ def handle(main: Main, argv: Sequence[str], baseline: Baseline) -> protocol.Work
         with open(log_path, "wb") as log, redirected(log.fileno()):
             with clean_request(baseline, temp_dir):
                 code = run_main(main, argv)
-        with open(log_path, "rb") as log:
-            output = log.read().decode("utf-8", errors="replace")
+        with open(log_path, "rb") as written:
+            output = written.read().decode("utf-8", errors="replace")
     return protocol.WorkResponse(exit_code=code, output=output)
 
 
