@@ -62,6 +62,8 @@ class CompileOptions:
     input_layout: str = "nchw"  # nchw | nhwc (layout.py); --tune searches both
     board: Optional[str] = None  # board_memory.BOARD_MEMORY name: the model must fit it; --tune's default budget
     verify_dir: Optional[str] = None  # Ethos-U: inputs of the verification step (verify_data.py)
+    eval_dir: Optional[str] = None  # labelled samples: top-1 per stage (python/ethosu_sdk/evaluate)
+    host_runner: Optional[str] = None  # //cc/runner:host_runner: runs the program on eval_dir
 
 
 @dataclasses.dataclass
@@ -283,6 +285,10 @@ def compile_model(
             "vela_total": vela_capture.total_figures(partitions),
         }
 
+        if options.eval_dir:
+            summary["accuracy"] = _evaluate(options, loaded.module, None if mode is QuantMode.NONE else converted,
+                                            inputs, expected, pte, in_q, plan, staging, progress)
+
         if board is not None:  # before anything is written: a model that cannot run there is an error
             try:
                 board_memory.check_fits(summary, board.name)
@@ -318,6 +324,18 @@ def compile_model(
 
     timings["total"] = time.monotonic() - started
     return CompileResult(paths=paths, summary=summary, timings=timings)
+
+
+def _evaluate(options: CompileOptions, float_module, quantized, inputs, expected, pte: bytes, in_q,
+              plan, staging: str, progress: Callable[[str], None]) -> dict:
+    """Top-1 of every stage on --eval_data (python/ethosu_sdk/evaluate)."""
+    from ethosu_sdk.evaluate import dataset, stages
+
+    try:
+        return stages.evaluate(options.eval_dir, float_module, quantized, inputs, int(expected[0].numel()), pte,
+                               in_q, [i.dim_order for i in plan.inputs], options.host_runner, staging, progress)
+    except dataset.EvaluationError as e:
+        raise InvalidOptionError(str(e)) from None
 
 
 def _board(name: Optional[str]) -> Optional[board_memory.BoardMemory]:
