@@ -44,3 +44,11 @@ def test_int8_program_within_one_point_of_float():
     assert stages["float"]["top1"] > 0.9  # a trained model, not chance (0.1)
     assert stages["program"]["top1"] >= stages["float"]["top1"] - MAX_DROP, stages
     assert stages["quantized"]["top1"] >= stages["float"]["top1"] - MAX_DROP, stages
+
+
+def test_per_layer_error_names_the_models_modules():
+    layers = _accuracy()["layers"]
+    # DigitsCnn's quantized outputs: both ReLUs, the pooling, the classifier.
+    assert {r["module"] for r in layers} == {"features.1", "features.3", "features.4", "classifier"}
+    measured = [r["sqnr_db"] for r in layers if r["sqnr_db"] is not None]
+    assert measured == sorted(measured) and measured[0] > 20.0, layers  # worst first; int8 keeps ~8 bits

@@ -182,9 +182,9 @@ def _main(argv: list[str]) -> int:
           f"lower {t['lower']:.2f} s" + (f", tune {t['tune']:.2f} s" if "tune" in t else "") +
           f", total {t['total']:.2f} s", file=sys.stderr)
     if summary.get("accuracy"):
-        from ethosu_sdk.evaluate import stages
+        from ethosu_sdk.evaluate import summary_text
 
-        for line in stages.summary_lines(summary["accuracy"]):
+        for line in summary_text.summary_lines(summary["accuracy"]):
             print(f"[aot] {line}", file=sys.stderr)
     if FLAGS.timings_json:
         with open(FLAGS.timings_json, "w") as f:

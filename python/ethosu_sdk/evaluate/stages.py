@@ -13,6 +13,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 import torch
 
+from ethosu_sdk.evaluate import layer_error
 from ethosu_sdk.evaluate.dataset import EvaluationError, Sample, load
 from ethosu_sdk.runner import protocol
 from ethosu_sdk.tensors import StoredTensor, encode
@@ -70,12 +71,16 @@ def evaluate(directory: str, float_module: torch.nn.Module, quantized: Optional[
              progress: Callable[[str], None] = lambda _: None) -> dict[str, object]:
     """The summary's `accuracy` entry: top-1 per stage on `directory`
     (dataset.py). The program stage needs `host_runner`; without one it is
-    null and `program_note` says why."""
+    null and `program_note` says why. `layers`: of a quantized compilation,
+    each quantized activation's SQNR by PyTorch module, worst first
+    (layer_error.py)."""
     samples = load(directory, example_inputs, classes)
     progress(f"evaluating on {len(samples)} labelled sample(s) from {os.path.basename(os.path.normpath(directory))}")
     stages: dict[str, object] = {"float": top1(module_predictions(float_module, samples), samples)}
+    layers = None
     if quantized is not None:
         stages["quantized"] = top1(module_predictions(quantized, samples), samples)
+        layers = layer_error.layer_sqnr(float_module, quantized, [s.inputs for s in samples])
     note = None
     if host_runner:
         with tempfile.TemporaryDirectory(prefix="eval-", dir=work_dir) as work:
@@ -87,17 +92,4 @@ def evaluate(directory: str, float_module: torch.nn.Module, quantized: Optional[
     else:
         note = "not run: no host runner (--host_runner=PATH, //cc/runner:host_runner)"
     return {"source": os.path.basename(os.path.normpath(directory)), "samples": len(samples),
-            "classes": classes, "stages": stages, "program_note": note}
-
-
-def summary_lines(accuracy: dict) -> list[str]:
-    """One line per stage, as the CLI prints them."""
-    names = {"float": "float model", "quantized": "PT2E quantized graph",
-             "program": "compiled program (host runner, functional NPU model)"}
-    lines = []
-    for stage, figures in accuracy["stages"].items():
-        lines.append(f"top-1 {100 * figures['top1']:.2f}% ({figures['correct']}/{figures['samples']}): "
-                     f"{names.get(stage, stage)}")
-    if accuracy.get("program_note"):
-        lines.append(f"compiled program: {accuracy['program_note']}")
-    return lines
+            "classes": classes, "stages": stages, "program_note": note, "layers": layers}
