@@ -4,11 +4,11 @@ range is named first, by its PyTorch module; without the wide range it is not.""
 from __future__ import annotations
 
 import torch
+from sensitive_model import build
 
 from ethosu_sdk.aot import export, quantization
 from ethosu_sdk.aot.targets import QuantMode, make_compile_spec, resolve_target
 from ethosu_sdk.evaluate import layer_error
-from sensitive_model import build
 
 SAMPLES = 64
 MARGIN_DB = 6.0  # the wide layer at least this much worse than any other

@@ -286,7 +286,8 @@ def compile_model(
         }
 
         if options.eval_dir:
-            summary["accuracy"] = _evaluate(options, loaded.module, None if mode is QuantMode.NONE else converted,
+            quantized = None if mode is QuantMode.NONE else converted
+            summary["accuracy"] = _evaluate(options.eval_dir, options.host_runner, loaded.module, quantized,
                                             inputs, expected, pte, in_q, plan, staging, progress)
 
         if board is not None:  # before anything is written: a model that cannot run there is an error
@@ -326,14 +327,14 @@ def compile_model(
     return CompileResult(paths=paths, summary=summary, timings=timings)
 
 
-def _evaluate(options: CompileOptions, float_module, quantized, inputs, expected, pte: bytes, in_q,
-              plan, staging: str, progress: Callable[[str], None]) -> dict:
+def _evaluate(eval_dir: str, host_runner: Optional[str], float_module, quantized, inputs, expected, pte: bytes,
+              in_q, plan, staging: str, progress: Callable[[str], None]) -> dict:
     """Top-1 of every stage on --eval_data (python/ethosu_sdk/evaluate)."""
     from ethosu_sdk.evaluate import dataset, stages
 
     try:
-        return stages.evaluate(options.eval_dir, float_module, quantized, inputs, int(expected[0].numel()), pte,
-                               in_q, [i.dim_order for i in plan.inputs], options.host_runner, staging, progress)
+        return stages.evaluate(eval_dir, float_module, quantized, inputs, int(expected[0].numel()), pte,
+                               in_q, [i.dim_order for i in plan.inputs], host_runner, staging, progress)
     except dataset.EvaluationError as e:
         raise InvalidOptionError(str(e)) from None
 

@@ -15,7 +15,7 @@ samples, where q is the dequantized activation and f:
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
 
 import torch
 from torch import fx
@@ -76,7 +76,7 @@ def _add(sums: list[float], f: torch.Tensor, q: torch.Tensor) -> None:
 
 
 def layer_sqnr(float_module: torch.nn.Module, quantized: fx.GraphModule,
-               samples: Sequence[tuple[torch.Tensor, ...]]) -> list[dict[str, object]]:
+               samples: Sequence[tuple[torch.Tensor, ...]]) -> list[dict[str, Any]]:
     """One row per quantized module output, lowest SQNR first."""
     modules = dict(float_module.named_modules())
     activations = quantized_activations(quantized)
@@ -104,8 +104,12 @@ def layer_sqnr(float_module: torch.nn.Module, quantized: fx.GraphModule,
     finally:
         for hook in hooks:
             hook.remove()
-    rows = [{"module": path, "module_type": kind, "elements": elements[path],
-             "sqnr_db": _db(*local[path]),
-             "cumulative_sqnr_db": _db(*cumulative[path]) if cumulative[path][0] else None}
-            for path, (kind, _, _) in activations.items()]
-    return sorted(rows, key=lambda r: math.inf if r["sqnr_db"] is None else r["sqnr_db"])
+    rows: list[dict[str, Any]] = [
+        {"module": path, "module_type": kind, "elements": elements[path], "sqnr_db": _db(*local[path]),
+         "cumulative_sqnr_db": _db(*cumulative[path]) if cumulative[path][0] else None}
+        for path, (kind, _, _) in activations.items()]
+    return sorted(rows, key=_worst_first)
+
+
+def _worst_first(row: dict[str, Any]) -> float:
+    return math.inf if row["sqnr_db"] is None else float(row["sqnr_db"])
