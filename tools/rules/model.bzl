@@ -109,6 +109,17 @@ def _ethosu_model_impl(ctx):
     if ctx.file.state_dict:
         args.add("--state_dict=" + ctx.file.state_dict.path)
         inputs.append(ctx.file.state_dict)
+    tools = []
+    if ctx.files.eval_data:
+        # One directory of labelled .npz samples (python/ethosu_sdk/evaluate/dataset.py).
+        directories = {f.dirname: True for f in ctx.files.eval_data}
+        if len(directories) != 1:
+            fail("eval_data: give the .npz files of one directory, got files from %s" % ", ".join(directories))
+        args.add("--eval_data=" + ctx.files.eval_data[0].dirname)
+        args.add("--host_runner=" + ctx.executable._host_runner.path)
+        inputs += ctx.files.eval_data
+        tools.append(ctx.executable._host_runner)
+
     # The verification is an action of its own (below): the compile action
     # only writes its inputs, so changing `verify` or the NPU model re-runs
     # no lowering.
@@ -127,6 +138,7 @@ def _ethosu_model_impl(ctx):
         executable = ctx.executable.compiler,
         arguments = [args],
         inputs = inputs,
+        tools = tools,
         outputs = outputs,
         mnemonic = "EthosuModel",
         progress_message = "Compiling model %s for %s (%%{label})" % (ctx.attr.model, ctx.attr.target),
@@ -208,6 +220,12 @@ _ethosu_model = rule(
             executable = True,
             cfg = "exec",
         ),
+        "eval_data": attr.label_list(allow_files = [".npz"]),
+        "_host_runner": attr.label(
+            default = Label("//cc/runner:host_runner"),
+            executable = True,
+            cfg = "exec",
+        ),
         "_npu_run": attr.label(
             default = Label("//sim/host:npu_run"),
             executable = True,
@@ -240,6 +258,7 @@ def ethosu_model(
         tune_time_budget_s = 600,
         verify = "fail",
         lowering_workarounds = True,
+        eval_data = [],
         model_deps = [],
         **kwargs):
     """Compiles `model` for `target`: `<name>.pte` plus references and a summary.
@@ -296,6 +315,11 @@ def ethosu_model(
       lowering_workarounds: apply the SDK's fixes of ExecuTorch lowering
         bugs (python/ethosu_sdk/aot/lowering_workarounds.py); False only to
         show what they fix.
+      eval_data: labelled samples, the `.npz` files of one directory (an
+        array `label`, the class index, and one array per input;
+        python/ethosu_sdk/evaluate/dataset.py): the summary's `accuracy` is
+        the top-1 of the float model, the quantized graph and the compiled
+        program on the host runner (the functional NPU model).
       model_deps: py_library targets providing `model`'s module.
       **kwargs: common attributes (visibility, tags, testonly, ...).
     """
@@ -334,6 +358,7 @@ def ethosu_model(
         tune_time_budget_s = tune_time_budget_s,
         verify = verify,
         lowering_workarounds = lowering_workarounds,
+        eval_data = eval_data,
         compiler = compiler,
         **kwargs
     )

@@ -64,6 +64,8 @@ class CompileOptions:
     verify_dir: Optional[str] = None  # Ethos-U: inputs of the verification step (verify_data.py)
     # ExecuTorch lowering fixes (lowering_workarounds.py); off only to show what they fix.
     lowering_workarounds: bool = True
+    eval_dir: Optional[str] = None  # labelled samples: top-1 per stage (python/ethosu_sdk/evaluate)
+    host_runner: Optional[str] = None  # //cc/runner:host_runner: runs the program on eval_dir
 
 
 @dataclasses.dataclass
@@ -327,6 +329,11 @@ def compile_model(
             "vela_total": vela_capture.total_figures(partitions),
         }
 
+        if options.eval_dir:
+            quantized = None if mode is QuantMode.NONE else converted
+            summary["accuracy"] = _evaluate(options.eval_dir, options.host_runner, loaded.module, quantized,
+                                            inputs, expected, pte, in_q, plan, staging, progress)
+
         if board is not None:  # before anything is written: a model that cannot run there is an error
             try:
                 board_memory.check_fits(summary, board.name)
@@ -369,6 +376,18 @@ def compile_model(
 
     timings["total"] = time.monotonic() - started
     return CompileResult(paths=paths, summary=summary, timings=timings)
+
+
+def _evaluate(eval_dir: str, host_runner: Optional[str], float_module, quantized, inputs, expected, pte: bytes,
+              in_q, plan, staging: str, progress: Callable[[str], None]) -> dict:
+    """Top-1 of every stage on --eval_data (python/ethosu_sdk/evaluate)."""
+    from ethosu_sdk.evaluate import dataset, stages
+
+    try:
+        return stages.evaluate(eval_dir, float_module, quantized, inputs, int(expected[0].numel()), pte,
+                               in_q, [i.dim_order for i in plan.inputs], host_runner, staging, progress)
+    except dataset.EvaluationError as e:
+        raise InvalidOptionError(str(e)) from None
 
 
 def _board(name: Optional[str]) -> Optional[board_memory.BoardMemory]:

@@ -51,6 +51,11 @@ flags.DEFINE_enum("verify", "fail", ["fail", "warn", "off"],
                   "error, warn: it is reported. Needs --npu_run (found in the runfiles under bazel run).")
 flags.DEFINE_string("verify_dir", None, "Write the verification's inputs here (ethosu_model runs it as an "
                     "action of its own: with --verify=off).")
+flags.DEFINE_string("eval_data", None, "Directory of labelled samples, one .npz each (an array 'label', the "
+                    "class index, and one array per input; python/ethosu_sdk/evaluate/dataset.py): top-1 of the "
+                    "float model, the quantized graph and the compiled program (needs --host_runner, found in "
+                    "the runfiles under bazel run).")
+flags.DEFINE_string("host_runner", None, "The host runner for --eval_data (//cc/runner:host_runner).")
 flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//sim/host:npu_run).")
 flags.DEFINE_bool("lowering_workarounds", True, "Apply the SDK's fixes of ExecuTorch lowering bugs "
                   "(python/ethosu_sdk/aot/lowering_workarounds.py); --nolowering_workarounds shows what they fix.")
@@ -157,6 +162,8 @@ def _main(argv: list[str]) -> int:
         board=FLAGS.board,
         verify_dir=_verify_dir(npu_run),
         lowering_workarounds=FLAGS.lowering_workarounds,
+        eval_dir=FLAGS.eval_data,
+        host_runner=FLAGS.host_runner or (_runfile("cc/runner/host_runner") if FLAGS.eval_data else None),
     )
     result = compile_model(options, FLAGS.output)
     summary = result.summary
@@ -177,6 +184,11 @@ def _main(argv: list[str]) -> int:
     print(f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
           f"lower {t['lower']:.2f} s" + (f", tune {t['tune']:.2f} s" if "tune" in t else "") +
           f", total {t['total']:.2f} s", file=sys.stderr)
+    if summary.get("accuracy"):
+        from ethosu_sdk.evaluate import summary_text
+
+        for line in summary_text.summary_lines(summary["accuracy"]):
+            print(f"[aot] {line}", file=sys.stderr)
     if FLAGS.timings_json:
         with open(FLAGS.timings_json, "w") as f:
             json.dump(t, f, indent=2, sort_keys=True)
@@ -206,6 +218,11 @@ def _npu_run_or_none() -> str | None:
     """--npu_run, or the binary in this program's runfiles (bazel run), or None."""
     if FLAGS.npu_run:
         return FLAGS.npu_run
+    return _runfile("sim/host/npu_run")
+
+
+def _runfile(path: str) -> str | None:
+    """The executable `path` (of this repository) in this program's runfiles, or None."""
     # The runfiles tree of this binary: named by the environment, or the one
     # this file sits in (py_binary runs its main from there).
     roots = [os.environ.get("RUNFILES_DIR", ""), os.path.abspath(sys.argv[0]) + ".runfiles"]
@@ -215,7 +232,7 @@ def _npu_run_or_none() -> str | None:
         if here.endswith(".runfiles"):
             roots.append(here)
     for root in roots:
-        candidate = os.path.join(root, "_main", "sim", "host", "npu_run")
+        candidate = os.path.join(root, "_main", path)
         if root and os.access(candidate, os.X_OK):
             return candidate
     return None

@@ -19,6 +19,7 @@ from typing import Callable, TypeVar
 
 from absl import app, flags
 
+from ethosu_sdk.evaluate import summary_text
 from ethosu_sdk.report import html_report
 from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.runner import boards, elf_size, model_run, protocol, simulate
@@ -183,6 +184,11 @@ def main(argv: list[str]) -> int:
     say(f"      delegated operators: {sum(delegated.values())} ({_operators(delegated)})")
     say(f"      left on the CPU: {_operators(on_cpu) or 'none'}")
     say(f"      .pte: {_count(summary['pte']['size_bytes'])} bytes")
+    if summary.get("accuracy"):  # ethosu_model(eval_data = ...): python/ethosu_sdk/evaluate
+        accuracy = summary["accuracy"]
+        say(f"      accuracy on {accuracy['samples']} labelled samples ({accuracy['source']}):")
+        for line in summary_text.summary_lines(accuracy):
+            say(f"        {line}")
 
     # 2. Vela's estimate.
     vela = summary.get("vela", [])

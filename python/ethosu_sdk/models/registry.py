@@ -19,6 +19,7 @@ from torch import nn
 
 from ethosu_sdk.models import intake
 from ethosu_sdk.models.attention import TransformerBlock
+from ethosu_sdk.models.digits_cnn import DigitsCnn
 from ethosu_sdk.models.kws_dscnn import KwsDsCnn
 from ethosu_sdk.models.mlp import MlpSoftmax
 from ethosu_sdk.models.mobilenet_v2 import MobileNetV2
@@ -60,6 +61,9 @@ ZOO: dict[str, ZooEntry] = {
                  KwsDsCnn, ((1, 1, 49, 10),)),
         ZooEntry("resnet_blocks", "3 residual basic blocks with add, 32x32 RGB, 10 classes",
                  ResidualNet, ((1, 3, 32, 32),)),
+        ZooEntry("digits_cnn", "small CNN for 8x8 handwritten digits (scikit-learn's load_digits), 10 classes; "
+                 "trained weights: examples/digits/digits_cnn.pt",
+                 DigitsCnn, ((1, 1, 8, 8),)),
         ZooEntry("mlp_softmax", "MLP 64-128-64-10 with softmax",
                  MlpSoftmax, ((1, 64),)),
         ZooEntry("transformer_block", "pre-norm transformer block, 16 tokens x 32, 4 heads",

@@ -1,0 +1,1 @@
+"""Accuracy on labelled data through every stage (issue 35)."""

@@ -1,0 +1,95 @@
+"""Top-1 of one labelled data set at every stage of the flow: the float
+model, the PT2E quantized graph, and the compiled program on the host runner
+(//cc/runner:host_runner: our runtime with the functional NPU model, which is
+bit-exact with the QEMU device, so its answers are the firmware's)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+import torch
+
+from ethosu_sdk.evaluate import layer_error
+from ethosu_sdk.evaluate.dataset import EvaluationError, Sample, load
+from ethosu_sdk.runner import protocol
+from ethosu_sdk.tensors import StoredTensor, encode
+
+HOST_RUNNER_TIMEOUT_S = 60.0  # one small inference; a hang becomes an error line
+
+
+def _as_tuple(value) -> tuple[torch.Tensor, ...]:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def top1(predictions: Sequence[int], samples: Sequence[Sample]) -> dict[str, object]:
+    correct = sum(int(p == s.label) for p, s in zip(predictions, samples))
+    return {"correct": correct, "samples": len(samples), "top1": correct / len(samples)}
+
+
+def module_predictions(module: Callable, samples: Sequence[Sample]) -> list[int]:
+    """The class each sample's first output ranks first."""
+    with torch.no_grad():
+        return [int(torch.argmax(_as_tuple(module(*s.inputs))[0].reshape(-1))) for s in samples]
+
+
+def program_predictions(host_runner: str, pte_path: str, samples: Sequence[Sample],
+                        input_qparams: Sequence[tuple[float, int]], dim_orders: Sequence[Sequence[int]],
+                        work: str) -> list[int]:
+    """The class the compiled program ranks first for each sample, run by the
+    host runner (inputs in the program's memory order, as the firmware takes them)."""
+    predictions = []
+    input_path = os.path.join(work, "input.tensors")
+    for sample in samples:
+        stored = [StoredTensor(np.ascontiguousarray(t.numpy().transpose(order)), s, z)
+                  for t, (s, z), order in zip(sample.inputs, input_qparams, dim_orders)]
+        with open(input_path, "wb") as f:
+            f.write(encode(stored))
+        argv = [host_runner, f"--pte={pte_path}", f"--input={input_path}"]
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=HOST_RUNNER_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise EvaluationError(f"evaluation sample {sample.name}: the host runner did not finish in "
+                                  f"{HOST_RUNNER_TIMEOUT_S:.0f} s") from None
+        except OSError as e:
+            raise EvaluationError(f"cannot run the host runner {host_runner!r}: {e.strerror or e}") from e
+        run = protocol.parse(proc.stdout)
+        if proc.returncode != 0 or run.errors or 0 not in run.outputs:
+            why = (run.errors or [proc.stderr.strip() or f"exit status {proc.returncode}"])[0]
+            raise EvaluationError(f"evaluation sample {sample.name}: the program failed on the host runner: {why}")
+        predictions.append(int(np.argmax(run.outputs[0].reshape(-1))))
+    return predictions
+
+
+def evaluate(directory: str, float_module: torch.nn.Module, quantized: Optional[Callable],
+             example_inputs: tuple[torch.Tensor, ...], classes: int, pte: bytes,
+             input_qparams: Sequence[tuple[float, int]], dim_orders: Sequence[Sequence[int]],
+             host_runner: Optional[str], work_dir: str,
+             progress: Callable[[str], None] = lambda _: None) -> dict[str, object]:
+    """The summary's `accuracy` entry: top-1 per stage on `directory`
+    (dataset.py). The program stage needs `host_runner`; without one it is
+    null and `program_note` says why. `layers`: of a quantized compilation,
+    each quantized activation's SQNR by PyTorch module, worst first
+    (layer_error.py)."""
+    samples = load(directory, example_inputs, classes)
+    progress(f"evaluating on {len(samples)} labelled sample(s) from {os.path.basename(os.path.normpath(directory))}")
+    stages: dict[str, object] = {"float": top1(module_predictions(float_module, samples), samples)}
+    layers = None
+    if quantized is not None:
+        stages["quantized"] = top1(module_predictions(quantized, samples), samples)
+        layers = layer_error.layer_sqnr(float_module, quantized, [s.inputs for s in samples])
+    note = None
+    if host_runner:
+        with tempfile.TemporaryDirectory(prefix="eval-", dir=work_dir) as work:
+            pte_path = os.path.join(work, "program.pte")
+            with open(pte_path, "wb") as f:
+                f.write(pte)
+            stages["program"] = top1(program_predictions(host_runner, pte_path, samples, input_qparams,
+                                                         dim_orders, work), samples)
+    else:
+        note = "not run: no host runner (--host_runner=PATH, //cc/runner:host_runner)"
+    return {"source": os.path.basename(os.path.normpath(directory)), "samples": len(samples),
+            "classes": classes, "stages": stages, "program_note": note, "layers": layers}
