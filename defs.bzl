@@ -13,12 +13,12 @@ load(
     _firmware_test = "firmware_test",
 )
 load("//tools/rules:firmware_model.bzl", _ethosu_firmware = "ethosu_firmware")
-load("//tools/rules:run.bzl", _ethosu_run = "ethosu_run", _ethosu_run_test = "ethosu_run_test")
 load(
     "//tools/rules:model.bzl",
     _EthosuModelInfo = "EthosuModelInfo",
     _ethosu_model = "ethosu_model",
 )
+load("//tools/rules:run.bzl", _ethosu_run = "ethosu_run", _ethosu_run_test = "ethosu_run_test")
 
 BOARDS = _BOARDS
 FirmwareInfo = _FirmwareInfo

@@ -19,8 +19,9 @@ import time
 from absl import app, flags
 
 FLAGS = flags.FLAGS
-flags.DEFINE_list("models", ["mobilenet_v2", "kws_dscnn", "resnet_blocks", "mlp_softmax", "transformer_block"],
-                  "Zoo models.")
+flags.DEFINE_list(
+    "models", ["mobilenet_v2", "kws_dscnn", "resnet_blocks", "mlp_softmax", "transformer_block"], "Zoo models."
+)
 flags.DEFINE_list("targets", ["ethos-u55-128", "ethos-u85-256", "TOSA-1.0+INT", "cpu"], "Targets.")
 flags.DEFINE_string("compiler", None, "Path of the aot_compile binary (default: from runfiles).")
 
@@ -30,8 +31,10 @@ def _compiler() -> list[str]:
         return [FLAGS.compiler]
     here = os.path.dirname(os.path.abspath(__file__))
     runfiles = os.environ.get("RUNFILES_DIR") or os.path.abspath(sys.argv[0]) + ".runfiles"
-    for candidate in (os.path.join(runfiles, "_main/python/ethosu_sdk/cli/aot_compile"),
-                      os.path.join(here, "../python/ethosu_sdk/cli/aot_compile")):
+    for candidate in (
+        os.path.join(runfiles, "_main/python/ethosu_sdk/cli/aot_compile"),
+        os.path.join(here, "../python/ethosu_sdk/cli/aot_compile"),
+    ):
         if os.path.exists(candidate):
             return [candidate]
     raise app.UsageError("cannot find aot_compile; pass --compiler")
@@ -48,16 +51,29 @@ def main(argv: list[str]) -> None:
                 out = os.path.join(work, f"{model}_{target}.pte")
                 timings = os.path.join(work, "timings.json")
                 started = time.monotonic()
-                proc = subprocess.run([*compiler, f"--model={model}", f"--target={target}", f"--output={out}",
-                                       f"--timings_json={timings}", "--quiet"], capture_output=True, text=True)
+                proc = subprocess.run(
+                    [
+                        *compiler,
+                        f"--model={model}",
+                        f"--target={target}",
+                        f"--output={out}",
+                        f"--timings_json={timings}",
+                        "--quiet",
+                    ],
+                    capture_output=True,
+                    text=True,
+                )
                 wall = time.monotonic() - started
                 if proc.returncode != 0:
                     print(f"| {model} | {target} | failed: {proc.stderr.strip().splitlines()[-1:]} |||||")
                     continue
                 with open(timings) as f:
                     t = json.load(f)
-                print(f"| {model} | {target} | {t['export']:.1f} | {t['quantize']:.1f} | {t['lower']:.1f} | "
-                      f"{t['total']:.1f} | {wall:.1f} | {os.path.getsize(out)} |", flush=True)
+                print(
+                    f"| {model} | {target} | {t['export']:.1f} | {t['quantize']:.1f} | {t['lower']:.1f} | "
+                    f"{t['total']:.1f} | {wall:.1f} | {os.path.getsize(out)} |",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -73,17 +73,23 @@ def test_static_libraries_per_cpu(release: dict[str, bytes], cpu: str, tmp_path)
     assert "libnpu.a" not in names, names
     archive = tmp_path / "libruntime.a"
     archive.write_bytes(next(d for n, d in libraries.items() if n.endswith("/libruntime.a")))
-    attributes = subprocess.run(["arm-none-eabi-readelf", "-A", str(archive)],
-                                capture_output=True, text=True, check=True).stdout
+    attributes = subprocess.run(
+        ["arm-none-eabi-readelf", "-A", str(archive)], capture_output=True, text=True, check=True
+    ).stdout
     assert f'Tag_CPU_name: "{cpu}"' in attributes.replace("Cortex", "cortex")
 
 
 def test_headers_firmware_and_dependency_list(release: dict[str, bytes]) -> None:
     files = {strip(n) for n in release}
     # cc/core's headers too: the runtime's and the backend's include them.
-    assert {"include/cc/runtime/program.h", "include/schema/program_generated.h",
-            "include/cc/backends/ethosu/ethosu_backend.h", "include/cc/core/status.h",
-            "include/cc/core/span.h", "include/cc/core/format.h"} <= files
+    assert {
+        "include/cc/runtime/program.h",
+        "include/schema/program_generated.h",
+        "include/cc/backends/ethosu/ethosu_backend.h",
+        "include/cc/core/status.h",
+        "include/cc/core/span.h",
+        "include/cc/core/format.h",
+    } <= files
     assert "firmware/corstone320/mv2_u85_firmware.elf" in files
     assert "firmware/corstone320/firmware_corstone320.elf" in files
     sbom = json.loads(next(d for n, d in release.items() if n.endswith("/sbom.json")))

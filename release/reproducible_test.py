@@ -29,13 +29,17 @@ def build_release(root: pathlib.Path, output_root: pathlib.Path, home: pathlib.P
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
     # The SDK's QEMU (with the Ethos-U device), as tools/bazel passes it.
     qemu = f"--repo_env=ETHOSU_SDK_QEMU_BIN={os.path.realpath(os.environ['ETHOSU_SDK_QEMU_RUNFILE'])}"
-    command = ["bazel", *startup, "build", "//release", "--disk_cache=", "--symlink_prefix=/",
-               "--show_result=0", qemu]
+    command = ["bazel", *startup, "build", "//release", "--disk_cache=", "--symlink_prefix=/", "--show_result=0", qemu]
     try:
         result = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=3000)
         assert result.returncode == 0, (result.stdout + result.stderr)[-6000:]
-        info = subprocess.run(["bazel", *startup, "info", "--disk_cache=", qemu, "bazel-bin"], cwd=root, env=env,
-                              capture_output=True, text=True)
+        info = subprocess.run(
+            ["bazel", *startup, "info", "--disk_cache=", qemu, "bazel-bin"],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         assert info.returncode == 0, info.stderr[-3000:]
         return hashlib.sha256(release_tarball(pathlib.Path(info.stdout.strip())).read_bytes()).hexdigest()
     finally:

@@ -21,11 +21,10 @@ import time
 from pathlib import Path
 from typing import List
 
+import executorch.kernels.quantized  # noqa: F401
 import numpy as np
 import torch
 from absl import app, flags
-
-import executorch.kernels.quantized  # noqa: F401
 from executorch.runtime import Runtime
 from make_programs import tensor_file
 
@@ -47,7 +46,7 @@ def read_inputs(path: str) -> List[torch.Tensor]:
         dtype, rank, *sizes = struct.unpack_from("<II8I", data, offset)
         (nbytes,) = struct.unpack_from("<Q", data, offset + 48)
         assert dtype == 6, "benchmark inputs are float32"
-        array = np.frombuffer(data[offset + 56:offset + 56 + nbytes], dtype=np.float32).reshape(sizes[:rank])
+        array = np.frombuffer(data[offset + 56 : offset + 56 + nbytes], dtype=np.float32).reshape(sizes[:rank])
         out.append(torch.from_numpy(array.copy()))
         offset += 56 + (nbytes + 7) // 8 * 8
     return out
@@ -67,9 +66,18 @@ def time_executorch(inputs: List[torch.Tensor]) -> List[float]:
 
 def time_ours(expected: str) -> List[float]:
     run = subprocess.run(
-        [FLAGS.runner, f"--pte={FLAGS.pte}", f"--input={FLAGS.input}", f"--expected={expected}",
-         f"--iterations={FLAGS.iterations + FLAGS.warmup}", "--quiet"],
-        capture_output=True, text=True, check=False)
+        [
+            FLAGS.runner,
+            f"--pte={FLAGS.pte}",
+            f"--input={FLAGS.input}",
+            f"--expected={expected}",
+            f"--iterations={FLAGS.iterations + FLAGS.warmup}",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if "ESDK RESULT PASS" not in run.stdout:
         raise RuntimeError("our outputs differ from executorch.runtime's:\n" + run.stdout[-3000:])
     samples = []

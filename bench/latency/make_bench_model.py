@@ -14,7 +14,6 @@ from typing import List
 import torch
 from absl import app, flags
 from executorch.exir import EdgeCompileConfig, to_edge
-
 from make_programs import tensor_file
 
 FLAGS = flags.FLAGS

@@ -34,7 +34,7 @@ enum class Length { kInt, kChar, kShort, kLong, kLongLong, kSize, kMax, kPtrdiff
 struct Spec {
   bool left = false;
   bool zero = false;
-  char sign = '\0';    // '+' or ' ' for non-negative numbers
+  char sign = '\0';  // '+' or ' ' for non-negative numbers
   int width = 0;
   int precision = -1;  // none given
   Length length = Length::kInt;
@@ -100,11 +100,16 @@ Length ReadLength(const char*& p) {
       ++p;
       if (*p == 'l') return ++p, Length::kLongLong;
       return Length::kLong;
-    case 'z': return ++p, Length::kSize;
-    case 'j': return ++p, Length::kMax;
-    case 't': return ++p, Length::kPtrdiff;
-    case 'L': return ++p, Length::kLongDouble;
-    default: return Length::kInt;
+    case 'z':
+      return ++p, Length::kSize;
+    case 'j':
+      return ++p, Length::kMax;
+    case 't':
+      return ++p, Length::kPtrdiff;
+    case 'L':
+      return ++p, Length::kLongDouble;
+    default:
+      return Length::kInt;
   }
 }
 
@@ -120,11 +125,16 @@ size_t FormatV(char* buffer, size_t capacity, const char* format, va_list args) 
     ++p;
     Spec spec;
     for (;; ++p) {
-      if (*p == '-') spec.left = true;
-      else if (*p == '0') spec.zero = true;
-      else if (*p == '+') spec.sign = '+';
-      else if (*p == ' ' && spec.sign == '\0') spec.sign = ' ';
-      else if (*p != ' ') break;
+      if (*p == '-')
+        spec.left = true;
+      else if (*p == '0')
+        spec.zero = true;
+      else if (*p == '+')
+        spec.sign = '+';
+      else if (*p == ' ' && spec.sign == '\0')
+        spec.sign = ' ';
+      else if (*p != ' ')
+        break;
     }
     if (*p == '*') {
       ++p;
@@ -151,17 +161,32 @@ size_t FormatV(char* buffer, size_t capacity, const char* format, va_list args) 
       case 'i': {
         int64_t value;
         switch (spec.length) {
-          case Length::kChar: value = static_cast<signed char>(va_arg(args, int)); break;
-          case Length::kShort: value = static_cast<short>(va_arg(args, int)); break;
-          case Length::kLong: value = va_arg(args, long); break;
-          case Length::kLongLong: value = va_arg(args, long long); break;
-          case Length::kMax: value = va_arg(args, intmax_t); break;
+          case Length::kChar:
+            value = static_cast<signed char>(va_arg(args, int));
+            break;
+          case Length::kShort:
+            value = static_cast<short>(va_arg(args, int));
+            break;
+          case Length::kLong:
+            value = va_arg(args, long);
+            break;
+          case Length::kLongLong:
+            value = va_arg(args, long long);
+            break;
+          case Length::kMax:
+            value = va_arg(args, intmax_t);
+            break;
           case Length::kSize:
-          case Length::kPtrdiff: value = va_arg(args, ptrdiff_t); break;
-          default: value = va_arg(args, int); break;
+          case Length::kPtrdiff:
+            value = va_arg(args, ptrdiff_t);
+            break;
+          default:
+            value = va_arg(args, int);
+            break;
         }
         // Negate in unsigned arithmetic so INT64_MIN does not overflow.
-        const uint64_t magnitude = value < 0 ? ~static_cast<uint64_t>(value) + 1 : static_cast<uint64_t>(value);
+        const uint64_t magnitude =
+            value < 0 ? ~static_cast<uint64_t>(value) + 1 : static_cast<uint64_t>(value);
         Number(out, spec, magnitude, value < 0, 10, false, "");
         break;
       }
@@ -170,14 +195,30 @@ size_t FormatV(char* buffer, size_t capacity, const char* format, va_list args) 
       case 'X': {
         uint64_t value;
         switch (spec.length) {
-          case Length::kChar: value = static_cast<unsigned char>(va_arg(args, unsigned)); break;
-          case Length::kShort: value = static_cast<unsigned short>(va_arg(args, unsigned)); break;
-          case Length::kLong: value = va_arg(args, unsigned long); break;
-          case Length::kLongLong: value = va_arg(args, unsigned long long); break;
-          case Length::kMax: value = va_arg(args, uintmax_t); break;
-          case Length::kSize: value = va_arg(args, size_t); break;
-          case Length::kPtrdiff: value = static_cast<size_t>(va_arg(args, ptrdiff_t)); break;
-          default: value = va_arg(args, unsigned); break;
+          case Length::kChar:
+            value = static_cast<unsigned char>(va_arg(args, unsigned));
+            break;
+          case Length::kShort:
+            value = static_cast<unsigned short>(va_arg(args, unsigned));
+            break;
+          case Length::kLong:
+            value = va_arg(args, unsigned long);
+            break;
+          case Length::kLongLong:
+            value = va_arg(args, unsigned long long);
+            break;
+          case Length::kMax:
+            value = va_arg(args, uintmax_t);
+            break;
+          case Length::kSize:
+            value = va_arg(args, size_t);
+            break;
+          case Length::kPtrdiff:
+            value = static_cast<size_t>(va_arg(args, ptrdiff_t));
+            break;
+          default:
+            value = va_arg(args, unsigned);
+            break;
         }
         spec.sign = '\0';  // only signed conversions show a sign
         Number(out, spec, value, false, *p == 'u' ? 10 : 16, *p == 'X', "");
@@ -192,7 +233,9 @@ size_t FormatV(char* buffer, size_t capacity, const char* format, va_list args) 
         Text(out, spec, c, 1);
         break;
       }
-      case 's': Text(out, spec, va_arg(args, const char*), spec.precision); break;
+      case 's':
+        Text(out, spec, va_arg(args, const char*), spec.precision);
+        break;
       case 'e':
       case 'E':
       case 'f':
@@ -209,8 +252,12 @@ size_t FormatV(char* buffer, size_t capacity, const char* format, va_list args) 
         }
         Text(out, spec, "?", -1);
         break;
-      case '%': out.Put('%'); break;
-      case '\0': --p; break;  // a lone '%' at the end
+      case '%':
+        out.Put('%');
+        break;
+      case '\0':
+        --p;
+        break;  // a lone '%' at the end
       default:  // not a conversion: shown as written
         out.Put('%');
         out.Put(*p);

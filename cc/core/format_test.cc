@@ -44,7 +44,8 @@ TEST(Format, Strings) {
   Format(text, sizeof(text), "[%s|%.2s|%.*s|%5s|%-5s]", "abc", "abc", 3, "abcdef", "ab", "ab");
   EXPECT_STREQ(text, "[abc|ab|abc|   ab|ab   ]");
   // %.16s reads no further than 16 bytes: Vela's block names need not end.
-  const char name[16] = {'c', 'm', 'd', '_', 'd', 'a', 't', 'a', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x'};
+  const char name[16] = {'c', 'm', 'd', '_', 'd', 'a', 't', 'a',
+                         'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x'};
   Format(text, sizeof(text), "'%.16s'", name);
   EXPECT_STREQ(text, "'cmd_dataxxxxxxxx'");
 }

@@ -27,7 +27,8 @@ class [[nodiscard]] Result {
   Result(const T& value) { new (&value_) T(value); }
   Result(T&& value) { new (&value_) T(std::move(value)); }
   Result(const Status& status)
-      : status_(status.ok() ? Status::Error(ErrorCode::kInternal, "Result from an ok Status without a value")
+      : status_(status.ok() ? Status::Error(ErrorCode::kInternal,
+                                            "Result from an ok Status without a value")
                             : status) {}
 
   Result(const Result& other) : status_(other.status_) {

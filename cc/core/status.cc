@@ -6,21 +6,36 @@ namespace ethosu_sdk {
 
 const char* ErrorCodeName(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kOk: return "Ok";
-    case ErrorCode::kInvalidProgram: return "InvalidProgram";
-    case ErrorCode::kOutOfRange: return "OutOfRange";
-    case ErrorCode::kNotSupported: return "NotSupported";
-    case ErrorCode::kNotFound: return "NotFound";
-    case ErrorCode::kOutOfMemory: return "OutOfMemory";
-    case ErrorCode::kInvalidArgument: return "InvalidArgument";
-    case ErrorCode::kBackendFailed: return "BackendFailed";
-    case ErrorCode::kNpuCommandStream: return "NpuCommandStream";
-    case ErrorCode::kNpuBusError: return "NpuBusError";
-    case ErrorCode::kNpuUnsupported: return "NpuUnsupported";
-    case ErrorCode::kNpuLimit: return "NpuLimit";
-    case ErrorCode::kNpuFault: return "NpuFault";
-    case ErrorCode::kNpuTimeout: return "NpuTimeout";
-    case ErrorCode::kInternal: return "Internal";
+    case ErrorCode::kOk:
+      return "Ok";
+    case ErrorCode::kInvalidProgram:
+      return "InvalidProgram";
+    case ErrorCode::kOutOfRange:
+      return "OutOfRange";
+    case ErrorCode::kNotSupported:
+      return "NotSupported";
+    case ErrorCode::kNotFound:
+      return "NotFound";
+    case ErrorCode::kOutOfMemory:
+      return "OutOfMemory";
+    case ErrorCode::kInvalidArgument:
+      return "InvalidArgument";
+    case ErrorCode::kBackendFailed:
+      return "BackendFailed";
+    case ErrorCode::kNpuCommandStream:
+      return "NpuCommandStream";
+    case ErrorCode::kNpuBusError:
+      return "NpuBusError";
+    case ErrorCode::kNpuUnsupported:
+      return "NpuUnsupported";
+    case ErrorCode::kNpuLimit:
+      return "NpuLimit";
+    case ErrorCode::kNpuFault:
+      return "NpuFault";
+    case ErrorCode::kNpuTimeout:
+      return "NpuTimeout";
+    case ErrorCode::kInternal:
+      return "Internal";
   }
   return "Unknown";
 }

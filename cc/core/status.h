@@ -86,10 +86,10 @@ static_assert(sizeof(Status) <= 8, "a Status must stay at most 8 bytes");
 }  // namespace ethosu_sdk
 
 // Returns the Status of `expr` from the enclosing function when it failed.
-#define ESDK_RETURN_IF_ERROR(expr)                   \
-  do {                                               \
-    ::ethosu_sdk::Status esdk_status_ = (expr);      \
-    if (!esdk_status_.ok()) return esdk_status_;     \
+#define ESDK_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::ethosu_sdk::Status esdk_status_ = (expr);  \
+    if (!esdk_status_.ok()) return esdk_status_; \
   } while (0)
 
 #endif  // ETHOSU_SDK_CC_CORE_STATUS_H_

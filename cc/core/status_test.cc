@@ -19,7 +19,8 @@ TEST(Status, OkByDefault) {
 }
 
 TEST(Status, FormatsItsReason) {
-  const Status status = Status::Error(ErrorCode::kOutOfRange, "value index (%lld, %zu)", 12ll, size_t{9});
+  const Status status =
+      Status::Error(ErrorCode::kOutOfRange, "value index (%lld, %zu)", 12ll, size_t{9});
   EXPECT_TRUE(!status.ok() && status.code() == ErrorCode::kOutOfRange);
   EXPECT_STREQ(status.message(), "value index (12, 9)");
   EXPECT_STREQ(ErrorCodeName(status.code()), "OutOfRange");
@@ -48,7 +49,8 @@ TEST(Status, OkIsNotAnErrorCode) {
 }
 
 TEST(Status, CommandOffsetTravelsWithTheFailure) {
-  const Status bus = Status::Error(ErrorCode::kNpuBusError, "read past region %d", 1).WithCommandOffset(120);
+  const Status bus =
+      Status::Error(ErrorCode::kNpuBusError, "read past region %d", 1).WithCommandOffset(120);
   EXPECT_TRUE(bus.has_command_offset() && bus.command_offset() == 120);
   EXPECT_TRUE(bus.code() == ErrorCode::kNpuBusError);
   EXPECT_STREQ(bus.message(), "read past region 1");
@@ -63,7 +65,8 @@ TEST(Status, EveryCodeHasItsOwnName) {
   for (int a = 0; a <= last; ++a) {
     const char* name = ErrorCodeName(static_cast<ErrorCode>(a));
     EXPECT_TRUE(strcmp(name, "Unknown") != 0);
-    for (int b = 0; b < a; ++b) EXPECT_TRUE(strcmp(name, ErrorCodeName(static_cast<ErrorCode>(b))) != 0);
+    for (int b = 0; b < a; ++b)
+      EXPECT_TRUE(strcmp(name, ErrorCodeName(static_cast<ErrorCode>(b))) != 0);
   }
   EXPECT_STREQ(ErrorCodeName(ErrorCode::kNpuCommandStream), "NpuCommandStream");
   EXPECT_STREQ(ErrorCodeName(static_cast<ErrorCode>(last + 1)), "Unknown");

@@ -16,7 +16,7 @@ namespace ethosu_sdk::ethosu {
 struct Job {
   const uint32_t* commands = nullptr;  // register command stream
   size_t num_words = 0;
-  CompiledFor compiled;                // the payload header's words
+  CompiledFor compiled;  // the payload header's words
   Region regions[kNumRegions];
 };
 

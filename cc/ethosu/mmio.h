@@ -40,27 +40,27 @@ constexpr uint32_t BasepHigh(int region) { return BasepLow(region) + 4u; }
 
 // ID fields.
 namespace id {
-constexpr uint32_t kVersionStatusShift = 0;   // 4 bits
-constexpr uint32_t kVersionMinorShift = 4;    // 4 bits
-constexpr uint32_t kVersionMajorShift = 8;    // 4 bits
-constexpr uint32_t kProductMajorShift = 12;   // 4 bits
-constexpr uint32_t kArchPatchShift = 16;      // 4 bits
-constexpr uint32_t kArchMinorShift = 20;      // 8 bits
-constexpr uint32_t kArchMajorShift = 28;      // 4 bits: 1 U55/U65, 2 U85
+constexpr uint32_t kVersionStatusShift = 0;  // 4 bits
+constexpr uint32_t kVersionMinorShift = 4;   // 4 bits
+constexpr uint32_t kVersionMajorShift = 8;   // 4 bits
+constexpr uint32_t kProductMajorShift = 12;  // 4 bits
+constexpr uint32_t kArchPatchShift = 16;     // 4 bits
+constexpr uint32_t kArchMinorShift = 20;     // 8 bits
+constexpr uint32_t kArchMajorShift = 28;     // 4 bits: 1 U55/U65, 2 U85
 }  // namespace id
 
 // STATUS bits (read-only).
 namespace status {
-constexpr uint32_t kState = 1u << 0;          // 1: running
+constexpr uint32_t kState = 1u << 0;  // 1: running
 constexpr uint32_t kIrqRaised = 1u << 1;
 constexpr uint32_t kBusStatus = 1u << 2;      // an AXI access faulted
 constexpr uint32_t kResetStatus = 1u << 3;    // a reset is in progress
 constexpr uint32_t kCmdParseError = 1u << 4;  // the stream held an invalid command
 constexpr uint32_t kCmdEndReached = 1u << 5;  // the stream ran to its end
 constexpr uint32_t kPmuIrqRaised = 1u << 6;
-constexpr uint32_t kWdFault = 1u << 7;        // U55/U65 only: weight decoder fault
+constexpr uint32_t kWdFault = 1u << 7;  // U55/U65 only: weight decoder fault
 constexpr uint32_t kEccFault = 1u << 8;
-constexpr uint32_t kBranchFault = 1u << 9;    // U85 only
+constexpr uint32_t kBranchFault = 1u << 9;        // U85 only
 constexpr uint32_t kFaultingInterfaceShift = 11;  // 1 bit
 constexpr uint32_t kFaultingChannelShift = 12;    // 4 bits
 constexpr uint32_t kIrqHistoryShift = 16;         // 16 bits
@@ -134,7 +134,7 @@ constexpr uint32_t kPmovsclr = 0x10;
 constexpr uint32_t kPmintset = 0x14;
 constexpr uint32_t kPmintclr = 0x18;
 constexpr uint32_t kPmccntrLo = 0x20;
-constexpr uint32_t kPmccntrHi = 0x24;   // 48-bit cycle counter, bits 47:32
+constexpr uint32_t kPmccntrHi = 0x24;  // 48-bit cycle counter, bits 47:32
 constexpr uint32_t kPmccntrCfg = 0x28;
 constexpr uint32_t kPmcaxiChan = 0x2C;
 // Event counters and their event types, 4-byte steps (U55/U65: 4 of each,

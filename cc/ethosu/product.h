@@ -15,10 +15,14 @@ enum class Product { kEthosU55, kEthosU65, kEthosU85, kUnknown };
 // "ethos-u85", as the SDK's targets and Vela's configurations spell it.
 constexpr const char* ProductName(Product product) {
   switch (product) {
-    case Product::kEthosU55: return "ethos-u55";
-    case Product::kEthosU65: return "ethos-u65";
-    case Product::kEthosU85: return "ethos-u85";
-    case Product::kUnknown: break;
+    case Product::kEthosU55:
+      return "ethos-u55";
+    case Product::kEthosU65:
+      return "ethos-u65";
+    case Product::kEthosU85:
+      return "ethos-u85";
+    case Product::kUnknown:
+      break;
   }
   return "unknown";
 }

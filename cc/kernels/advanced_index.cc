@@ -16,7 +16,7 @@ namespace {
 
 // How the indexed result of `self` with `indices` is laid out.
 struct IndexPlan {
-  int32_t count = 0;                         // entries of `indices`
+  int32_t count = 0;                            // entries of `indices`
   const Tensor* index[runtime::kMaxRank] = {};  // per self dim: its index tensor, or null
   BroadcastIndex broadcast[runtime::kMaxRank];
   int32_t b_rank = 0;  // rank of the broadcast index shape
@@ -27,7 +27,8 @@ struct IndexPlan {
 };
 
 Status Plan(const Tensor& self, OptionalTensorList indices, const char* name, IndexPlan* plan) {
-  if (indices.size() > static_cast<size_t>(self.rank)) return ShapeError("more indices than dims", static_cast<int64_t>(indices.size()), self.rank);
+  if (indices.size() > static_cast<size_t>(self.rank))
+    return ShapeError("more indices than dims", static_cast<int64_t>(indices.size()), self.rank);
   int32_t first = -1, last = -1;
   bool adjacent = true;
   const Tensor* operands[runtime::kMaxRank];
@@ -36,8 +37,9 @@ Status Plan(const Tensor& self, OptionalTensorList indices, const char* name, In
     const Tensor* t = indices[d];
     if (t == nullptr) continue;
     if (t->dtype == ScalarType::kBool || t->dtype == ScalarType::kByte) {
-      return Status::Error(ErrorCode::kNotSupported,
-                           "%s with a bool mask index: the output size depends on the data (use where)", name);
+      return Status::Error(
+          ErrorCode::kNotSupported,
+          "%s with a bool mask index: the output size depends on the data (use where)", name);
     }
     if (t->dtype != ScalarType::kLong && t->dtype != ScalarType::kInt) return DtypeError(name, *t);
     if (last >= 0 && static_cast<int32_t>(d) != last + 1) adjacent = false;
@@ -46,19 +48,23 @@ Status Plan(const Tensor& self, OptionalTensorList indices, const char* name, In
     plan->index[d] = t;
     operands[operand_count++] = t;
   }
-  if (operand_count == 0) return Status::Error(ErrorCode::kInvalidArgument, "%s needs at least one index tensor", name);
+  if (operand_count == 0)
+    return Status::Error(ErrorCode::kInvalidArgument, "%s needs at least one index tensor", name);
   // The broadcast shape of the index tensors.
-  for (int k = 0; k < operand_count; ++k) plan->b_rank = operands[k]->rank > plan->b_rank ? operands[k]->rank : plan->b_rank;
+  for (int k = 0; k < operand_count; ++k)
+    plan->b_rank = operands[k]->rank > plan->b_rank ? operands[k]->rank : plan->b_rank;
   for (int32_t d = 0; d < plan->b_rank; ++d) {
     plan->b_sizes[d] = 1;
     for (int k = 0; k < operand_count; ++k) {
       const int32_t at = d - (plan->b_rank - operands[k]->rank);
       const int32_t size = at >= 0 ? operands[k]->sizes[at] : 1;
-      if (size != 1 && plan->b_sizes[d] != 1 && size != plan->b_sizes[d]) return ShapeError("index tensors do not broadcast", plan->b_sizes[d], size);
+      if (size != 1 && plan->b_sizes[d] != 1 && size != plan->b_sizes[d])
+        return ShapeError("index tensors do not broadcast", plan->b_sizes[d], size);
       if (size != 1) plan->b_sizes[d] = size;
     }
   }
-  if (self.rank - operand_count + plan->b_rank > runtime::kMaxRank) return ShapeError("indexed result rank above 8");
+  if (self.rank - operand_count + plan->b_rank > runtime::kMaxRank)
+    return ShapeError("indexed result rank above 8");
   plan->b_at = adjacent ? first : 0;
   for (int32_t d = 0; d < plan->b_at; ++d) plan->sizes[plan->rank++] = self.sizes[d];
   for (int32_t d = 0; d < plan->b_rank; ++d) plan->sizes[plan->rank++] = plan->b_sizes[d];
@@ -70,14 +76,16 @@ Status Plan(const Tensor& self, OptionalTensorList indices, const char* name, In
   b_shape.rank = plan->b_rank;
   for (int32_t d = 0; d < plan->b_rank; ++d) b_shape.sizes[d] = plan->b_sizes[d];
   for (int32_t d = 0; d < self.rank; ++d) {
-    if (plan->index[d] != nullptr) ESDK_RETURN_IF_ERROR(plan->broadcast[d].Init(*plan->index[d], b_shape));
+    if (plan->index[d] != nullptr)
+      ESDK_RETURN_IF_ERROR(plan->broadcast[d].Init(*plan->index[d], b_shape));
   }
   plan->count = static_cast<int32_t>(indices.size());
   return Status::Ok();
 }
 
 // The flat element of `self` that result coordinate `coord` reads.
-Status Source(const Tensor& self, const IndexPlan& plan, const int32_t* coord, const char* name, size_t* out) {
+Status Source(const Tensor& self, const IndexPlan& plan, const int32_t* coord, const char* name,
+              size_t* out) {
   const int32_t* b_coord = coord + plan.b_at;
   size_t flat = 0;
   int32_t next = 0;  // the next result dim of a non-indexed self dim
@@ -86,8 +94,9 @@ Status Source(const Tensor& self, const IndexPlan& plan, const int32_t* coord, c
     if (plan.index[d] != nullptr) {
       at = LoadInt(*plan.index[d], plan.broadcast[d].Map(b_coord));
       if (at < -self.sizes[d] || at >= self.sizes[d]) {
-        return Status::Error(ErrorCode::kInvalidArgument, "index %lld out of range for size %ld: %s",
-                             static_cast<long long>(at), static_cast<long>(self.sizes[d]), name);
+        return Status::Error(ErrorCode::kInvalidArgument,
+                             "index %lld out of range for size %ld: %s", static_cast<long long>(at),
+                             static_cast<long>(self.sizes[d]), name);
       }
       if (at < 0) at += self.sizes[d];
     } else {
@@ -103,21 +112,27 @@ Status Source(const Tensor& self, const IndexPlan& plan, const int32_t* coord, c
 enum class ScatterMode { kSet, kAdd };
 
 // out = self; then out[index[i][j]][j] = src (or +=) for dim 0, and so on.
-Status Scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src, double value, ScatterMode mode,
-               Tensor& out, const char* name) {
-  if (self.dtype != out.dtype || !IsKnownDtype(out.dtype) || (src != nullptr && src->dtype != out.dtype)) return DtypeError(name, out);
+Status Scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
+               double value, ScatterMode mode, Tensor& out, const char* name) {
+  if (self.dtype != out.dtype || !IsKnownDtype(out.dtype) ||
+      (src != nullptr && src->dtype != out.dtype))
+    return DtypeError(name, out);
   if (index.dtype != ScalarType::kLong) return DtypeError(name, index);
   int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, name));
   if (index.numel > 0) {
-    if ((index.rank == 0 ? 1 : index.rank) != (self.rank == 0 ? 1 : self.rank)) return ShapeError("scatter index rank differs from self", index.rank, self.rank);
+    if ((index.rank == 0 ? 1 : index.rank) != (self.rank == 0 ? 1 : self.rank))
+      return ShapeError("scatter index rank differs from self", index.rank, self.rank);
     for (int32_t k = 0; k < index.rank; ++k) {
-      if (k != d && index.sizes[k] > self.sizes[k]) return ShapeError("scatter index larger than self at dim", k, index.sizes[k]);
-      if (src != nullptr && src->rank == index.rank && index.sizes[k] > src->sizes[k]) return ShapeError("scatter index larger than src at dim", k, index.sizes[k]);
+      if (k != d && index.sizes[k] > self.sizes[k])
+        return ShapeError("scatter index larger than self at dim", k, index.sizes[k]);
+      if (src != nullptr && src->rank == index.rank && index.sizes[k] > src->sizes[k])
+        return ShapeError("scatter index larger than src at dim", k, index.sizes[k]);
     }
   }
-  if (src != nullptr && Overlap(*src, out)) return Status::Error(ErrorCode::kNotSupported, "scatter source overlaps its output");
+  if (src != nullptr && Overlap(*src, out))
+    return Status::Error(ErrorCode::kNotSupported, "scatter source overlaps its output");
   if (self.nbytes > 0 && self.data != out.data) std::memmove(out.data, self.data, self.nbytes);
   size_t out_strides[runtime::kMaxRank], src_strides[runtime::kMaxRank];
   RowMajorStrides(out, out_strides);
@@ -141,7 +156,11 @@ Status Scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
       StoreDouble(out, o, value);  // scatter.value: the Scalar converted as PyTorch casts it
     } else {
       const int64_t v = LoadInt(*src, s);
-      StoreInt(out, o, mode == ScatterMode::kAdd ? static_cast<int64_t>(static_cast<uint64_t>(LoadInt(out, o)) + static_cast<uint64_t>(v)) : v);
+      StoreInt(out, o,
+               mode == ScatterMode::kAdd
+                   ? static_cast<int64_t>(static_cast<uint64_t>(LoadInt(out, o)) +
+                                          static_cast<uint64_t>(v))
+                   : v);
     }
     NextCoord(coord, index.sizes, index.rank);
   }
@@ -152,16 +171,20 @@ Status Scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
 // dims [at, at + mask rank); the k-th true position, in row-major order,
 // takes entry k of values broadcast to [outer..., count, inner...]. The
 // output is self's shape, so the data-dependent count needs no planning.
-Status IndexPutMask(const Tensor& self, const Tensor& mask, int32_t at, const Tensor& values, bool accumulate, Tensor& out) {
-  if (at + mask.rank > self.rank) return ShapeError("index_put mask rank above self's", mask.rank, self.rank);
+Status IndexPutMask(const Tensor& self, const Tensor& mask, int32_t at, const Tensor& values,
+                    bool accumulate, Tensor& out) {
+  if (at + mask.rank > self.rank)
+    return ShapeError("index_put mask rank above self's", mask.rank, self.rank);
   for (int32_t d = 0; d < mask.rank; ++d) {
-    if (mask.sizes[d] != self.sizes[at + d]) return ShapeError("index_put mask size differs from self at dim", at + d, mask.sizes[d]);
+    if (mask.sizes[d] != self.sizes[at + d])
+      return ShapeError("index_put mask size differs from self at dim", at + d, mask.sizes[d]);
   }
   size_t count = 0;
   for (size_t i = 0; i < mask.numel; ++i) count += mask.Data<const uint8_t>()[i] != 0 ? 1 : 0;
   Tensor selected = values;  // the indexed shape: [outer..., count, inner...]
   selected.rank = self.rank - mask.rank + 1;
-  if (count > static_cast<size_t>(INT32_MAX)) return ShapeError("index_put mask count", static_cast<int64_t>(count));
+  if (count > static_cast<size_t>(INT32_MAX))
+    return ShapeError("index_put mask count", static_cast<int64_t>(count));
   for (int32_t d = 0, k = 0; d < self.rank; ++d) {
     if (d < at || d >= at + mask.rank) selected.sizes[k++] = self.sizes[d];
     if (d == at) selected.sizes[k++] = static_cast<int32_t>(count);
@@ -191,10 +214,14 @@ Status IndexPutMask(const Tensor& self, const Tensor& mask, int32_t at, const Te
         }
         const size_t dst = (o * mask.numel + m) * inner + i, src = from.Map(coord);
         if (floating) {
-          StoreDouble(out, dst, accumulate ? LoadDouble(out, dst) + LoadDouble(values, src) : LoadDouble(values, src));
+          StoreDouble(out, dst,
+                      accumulate ? LoadDouble(out, dst) + LoadDouble(values, src)
+                                 : LoadDouble(values, src));
         } else {
-          StoreInt(out, dst, accumulate ? static_cast<int64_t>(static_cast<uint64_t>(LoadInt(out, dst)) + static_cast<uint64_t>(LoadInt(values, src)))
-                                        : LoadInt(values, src));
+          StoreInt(out, dst,
+                   accumulate ? static_cast<int64_t>(static_cast<uint64_t>(LoadInt(out, dst)) +
+                                                     static_cast<uint64_t>(LoadInt(values, src)))
+                              : LoadInt(values, src));
         }
       }
       ++k;
@@ -216,7 +243,8 @@ Status IndexTensorOut(const Tensor& self, OptionalTensorList indices, Tensor& ou
   for (size_t i = 0; i < out.numel; ++i) {
     size_t src = 0;
     ESDK_RETURN_IF_ERROR(Source(self, plan, coord, kIndexTensorOutName, &src));
-    std::memcpy(out.Data<uint8_t>() + i * element, self.Data<const uint8_t>() + src * element, element);
+    std::memcpy(out.Data<uint8_t>() + i * element, self.Data<const uint8_t>() + src * element,
+                element);
     NextCoord(coord, plan.sizes, plan.rank);
   }
   return Status::Ok();
@@ -224,8 +252,10 @@ Status IndexTensorOut(const Tensor& self, OptionalTensorList indices, Tensor& ou
 
 // index_put.out: out = self, then out[indices] = values (broadcast to the
 // indexed shape), or += with accumulate.
-Status IndexPutOut(const Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate, Tensor& out) {
-  if (self.dtype != out.dtype || values.dtype != out.dtype || !IsKnownDtype(out.dtype)) return DtypeError(kIndexPutOutName, out);
+Status IndexPutOut(const Tensor& self, OptionalTensorList indices, const Tensor& values,
+                   bool accumulate, Tensor& out) {
+  if (self.dtype != out.dtype || values.dtype != out.dtype || !IsKnownDtype(out.dtype))
+    return DtypeError(kIndexPutOutName, out);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, kIndexPutOutName));
   // One bool mask (after Nones): x[mask] = values.
   int32_t tensors = 0, mask_at = -1;
@@ -235,9 +265,11 @@ Status IndexPutOut(const Tensor& self, OptionalTensorList indices, const Tensor&
     if (indices[d]->dtype == ScalarType::kBool) mask_at = static_cast<int32_t>(d);
   }
   if (tensors == 1 && mask_at >= 0) {
-    if (Overlap(values, out)) return Status::Error(ErrorCode::kNotSupported, "index_put values overlap its output");
+    if (Overlap(values, out))
+      return Status::Error(ErrorCode::kNotSupported, "index_put values overlap its output");
     if (self.nbytes > 0 && self.data != out.data) std::memmove(out.data, self.data, self.nbytes);
-    return IndexPutMask(self, *indices[static_cast<size_t>(mask_at)], mask_at, values, accumulate, out);
+    return IndexPutMask(self, *indices[static_cast<size_t>(mask_at)], mask_at, values, accumulate,
+                        out);
   }
   IndexPlan plan;
   ESDK_RETURN_IF_ERROR(Plan(self, indices, kIndexPutOutName, &plan));
@@ -246,7 +278,8 @@ Status IndexPutOut(const Tensor& self, OptionalTensorList indices, const Tensor&
   for (int32_t d = 0; d < plan.rank; ++d) result.sizes[d] = plan.sizes[d];
   BroadcastIndex from;
   ESDK_RETURN_IF_ERROR(from.Init(values, result));
-  if (Overlap(values, out)) return Status::Error(ErrorCode::kNotSupported, "index_put values overlap its output");
+  if (Overlap(values, out))
+    return Status::Error(ErrorCode::kNotSupported, "index_put values overlap its output");
   if (self.nbytes > 0 && self.data != out.data) std::memmove(out.data, self.data, self.nbytes);
   const bool floating = IsFloating(out.dtype);
   size_t total = 1;
@@ -257,25 +290,31 @@ Status IndexPutOut(const Tensor& self, OptionalTensorList indices, const Tensor&
     ESDK_RETURN_IF_ERROR(Source(self, plan, coord, kIndexPutOutName, &at));
     const size_t v = from.Map(coord);
     if (floating) {
-      StoreDouble(out, at, accumulate ? LoadDouble(out, at) + LoadDouble(values, v) : LoadDouble(values, v));
+      StoreDouble(out, at,
+                  accumulate ? LoadDouble(out, at) + LoadDouble(values, v) : LoadDouble(values, v));
     } else {
-      StoreInt(out, at, accumulate ? static_cast<int64_t>(static_cast<uint64_t>(LoadInt(out, at)) + static_cast<uint64_t>(LoadInt(values, v)))
-                                   : LoadInt(values, v));
+      StoreInt(out, at,
+               accumulate ? static_cast<int64_t>(static_cast<uint64_t>(LoadInt(out, at)) +
+                                                 static_cast<uint64_t>(LoadInt(values, v)))
+                          : LoadInt(values, v));
     }
     NextCoord(coord, plan.sizes, plan.rank);
   }
   return Status::Ok();
 }
 
-Status ScatterSrcOut(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, Tensor& out) {
+Status ScatterSrcOut(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                     Tensor& out) {
   return Scatter(self, dim, index, &src, 0.0, ScatterMode::kSet, out, kScatterSrcOutName);
 }
 
-Status ScatterValueOut(const Tensor& self, int64_t dim, const Tensor& index, double value, Tensor& out) {
+Status ScatterValueOut(const Tensor& self, int64_t dim, const Tensor& index, double value,
+                       Tensor& out) {
   return Scatter(self, dim, index, nullptr, value, ScatterMode::kSet, out, kScatterValueOutName);
 }
 
-Status ScatterAddOut(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, Tensor& out) {
+Status ScatterAddOut(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                     Tensor& out) {
   return Scatter(self, dim, index, &src, 0.0, ScatterMode::kAdd, out, kScatterAddOutName);
 }
 

@@ -16,7 +16,19 @@
 namespace ethosu_sdk::kernels {
 namespace {
 
-enum class Op { kAdd, kSub, kRsub, kMul, kDiv, kDivTrunc, kDivFloor, kRemainder, kFmod, kPow, kAtan2 };
+enum class Op {
+  kAdd,
+  kSub,
+  kRsub,
+  kMul,
+  kDiv,
+  kDivTrunc,
+  kDivFloor,
+  kRemainder,
+  kFmod,
+  kPow,
+  kAtan2
+};
 
 // Python's floor division of floats, as PyTorch computes it (the quotient
 // rounded from the exact remainder, so 7.0 // 0.7 is 9, not 10).
@@ -33,21 +45,31 @@ double FloorDivide(double a, double b) {
 
 double ApplyFloat(Op op, double a, double b, double alpha) {
   switch (op) {
-    case Op::kAdd: return a + alpha * b;
-    case Op::kSub: return a - alpha * b;
-    case Op::kRsub: return b - alpha * a;
-    case Op::kMul: return a * b;
-    case Op::kDiv: return a / b;
-    case Op::kDivTrunc: return std::trunc(a / b);
-    case Op::kDivFloor: return FloorDivide(a, b);
+    case Op::kAdd:
+      return a + alpha * b;
+    case Op::kSub:
+      return a - alpha * b;
+    case Op::kRsub:
+      return b - alpha * a;
+    case Op::kMul:
+      return a * b;
+    case Op::kDiv:
+      return a / b;
+    case Op::kDivTrunc:
+      return std::trunc(a / b);
+    case Op::kDivFloor:
+      return FloorDivide(a, b);
     case Op::kRemainder: {
       double mod = std::fmod(a, b);
       if (mod != 0.0 && (b < 0.0) != (mod < 0.0)) mod += b;
       return mod;
     }
-    case Op::kFmod: return std::fmod(a, b);
-    case Op::kPow: return std::pow(a, b);
-    case Op::kAtan2: return std::atan2(a, b);
+    case Op::kFmod:
+      return std::fmod(a, b);
+    case Op::kPow:
+      return std::pow(a, b);
+    case Op::kAtan2:
+      return std::atan2(a, b);
   }
   return 0.0;
 }
@@ -70,14 +92,26 @@ int64_t IntPow(int64_t base, int64_t exponent) {
 
 // Integer ops modulo 2^64; false on division by zero.
 bool ApplyInt(Op op, int64_t a, int64_t b, int64_t alpha, int64_t* r) {
-  const uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b), ualpha = static_cast<uint64_t>(alpha);
+  const uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b),
+                 ualpha = static_cast<uint64_t>(alpha);
   switch (op) {
-    case Op::kAdd: *r = static_cast<int64_t>(ua + ualpha * ub); return true;
-    case Op::kSub: *r = static_cast<int64_t>(ua - ualpha * ub); return true;
-    case Op::kRsub: *r = static_cast<int64_t>(ub - ualpha * ua); return true;
-    case Op::kMul: *r = static_cast<int64_t>(ua * ub); return true;
-    case Op::kPow: *r = IntPow(a, b); return true;
-    default: break;
+    case Op::kAdd:
+      *r = static_cast<int64_t>(ua + ualpha * ub);
+      return true;
+    case Op::kSub:
+      *r = static_cast<int64_t>(ua - ualpha * ub);
+      return true;
+    case Op::kRsub:
+      *r = static_cast<int64_t>(ub - ualpha * ua);
+      return true;
+    case Op::kMul:
+      *r = static_cast<int64_t>(ua * ub);
+      return true;
+    case Op::kPow:
+      *r = IntPow(a, b);
+      return true;
+    default:
+      break;
   }
   if (b == 0) return false;
   if (b == -1) {  // INT64_MIN / -1 overflows: the wrapped quotient, remainder 0
@@ -87,28 +121,44 @@ bool ApplyInt(Op op, int64_t a, int64_t b, int64_t alpha, int64_t* r) {
   const int64_t q = a / b, m = a % b;
   const bool adjust = m != 0 && ((m < 0) != (b < 0));
   switch (op) {
-    case Op::kDivTrunc: *r = q; return true;
-    case Op::kDivFloor: *r = adjust ? q - 1 : q; return true;
-    case Op::kRemainder: *r = adjust ? m + b : m; return true;
-    case Op::kFmod: *r = m; return true;
-    default: *r = q; return true;  // kDiv never reaches here with an integer out
+    case Op::kDivTrunc:
+      *r = q;
+      return true;
+    case Op::kDivFloor:
+      *r = adjust ? q - 1 : q;
+      return true;
+    case Op::kRemainder:
+      *r = adjust ? m + b : m;
+      return true;
+    case Op::kFmod:
+      *r = m;
+      return true;
+    default:
+      *r = q;
+      return true;  // kDiv never reaches here with an integer out
   }
 }
 
-Status Binary(const Tensor& a, const Tensor& b, Tensor& out, Op op, double alpha, const char* name) {
-  if (!IsKnownDtype(a.dtype) || !IsKnownDtype(b.dtype) || !IsKnownDtype(out.dtype)) return DtypeError(name, out);
+Status Binary(const Tensor& a, const Tensor& b, Tensor& out, Op op, double alpha,
+              const char* name) {
+  if (!IsKnownDtype(a.dtype) || !IsKnownDtype(b.dtype) || !IsKnownDtype(out.dtype))
+    return DtypeError(name, out);
   const ScalarType common = PromoteTypes(a.dtype, b.dtype);
-  const bool float_math = IsFloating(out.dtype) || IsFloating(common) || op == Op::kDiv || op == Op::kAtan2;
+  const bool float_math =
+      IsFloating(out.dtype) || IsFloating(common) || op == Op::kDiv || op == Op::kAtan2;
   if (float_math) {
     if (!IsFloating(out.dtype)) return DtypeError(name, out);  // a float result into an integer out
     const ScalarType precision = out.dtype;
     const double alpha_r = RoundTo(precision, alpha);
     return ForEachBroadcast(a, b, out, name, [&](size_t o, size_t i, size_t j) {
       StoreDouble(out, o,
-                  ApplyFloat(op, RoundTo(precision, LoadDouble(a, i)), RoundTo(precision, LoadDouble(b, j)), alpha_r));
+                  ApplyFloat(op, RoundTo(precision, LoadDouble(a, i)),
+                             RoundTo(precision, LoadDouble(b, j)), alpha_r));
     });
   }
-  if (!ScalarIsIntegral(alpha)) return Status::Error(ErrorCode::kInvalidArgument, "alpha must be integral for integer inputs: %s", name);
+  if (!ScalarIsIntegral(alpha))
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "alpha must be integral for integer inputs: %s", name);
   const int64_t alpha_i = static_cast<int64_t>(alpha);
   bool division_by_zero = false;
   ESDK_RETURN_IF_ERROR(ForEachBroadcast(a, b, out, name, [&](size_t o, size_t i, size_t j) {
@@ -116,7 +166,8 @@ Status Binary(const Tensor& a, const Tensor& b, Tensor& out, Op op, double alpha
     if (!ApplyInt(op, LoadInt(a, i), LoadInt(b, j), alpha_i, &r)) division_by_zero = true;
     StoreInt(out, o, r);
   }));
-  if (division_by_zero) return Status::Error(ErrorCode::kInvalidArgument, "integer division by zero in: %s", name);
+  if (division_by_zero)
+    return Status::Error(ErrorCode::kInvalidArgument, "integer division by zero in: %s", name);
   return Status::Ok();
 }
 
@@ -136,7 +187,8 @@ Status DivMode(std::optional<String> mode, Op* op) {
   } else if (Equals(*mode, "floor")) {
     *op = Op::kDivFloor;
   } else {
-    return Status::Error(ErrorCode::kInvalidArgument, "div rounding_mode must be None, trunc or floor");
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "div rounding_mode must be None, trunc or floor");
   }
   return Status::Ok();
 }
@@ -146,7 +198,8 @@ Status DivMode(std::optional<String> mode, Op* op) {
 Status DivOut(const Tensor& self, const Tensor& other, Tensor& out) {
   return Binary(self, other, out, Op::kDiv, 1.0, kDivOutName);
 }
-Status DivOutMode(const Tensor& self, const Tensor& other, std::optional<String> rounding_mode, Tensor& out) {
+Status DivOutMode(const Tensor& self, const Tensor& other, std::optional<String> rounding_mode,
+                  Tensor& out) {
   Op op = Op::kDiv;
   ESDK_RETURN_IF_ERROR(DivMode(rounding_mode, &op));
   return Binary(self, other, out, op, 1.0, kDivOutModeName);
@@ -154,7 +207,8 @@ Status DivOutMode(const Tensor& self, const Tensor& other, std::optional<String>
 Status DivScalarOut(const Tensor& self, double other, Tensor& out) {
   return BinaryScalar(self, other, out, Op::kDiv, 1.0, kDivScalarOutName);
 }
-Status DivScalarModeOut(const Tensor& self, double other, std::optional<String> rounding_mode, Tensor& out) {
+Status DivScalarModeOut(const Tensor& self, double other, std::optional<String> rounding_mode,
+                        Tensor& out) {
   Op op = Op::kDiv;
   ESDK_RETURN_IF_ERROR(DivMode(rounding_mode, &op));
   return BinaryScalar(self, other, out, op, 1.0, kDivScalarModeOutName);

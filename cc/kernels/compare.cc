@@ -18,18 +18,25 @@ enum class Cmp { kEq, kNe, kLt, kLe, kGt, kGe };
 template <typename T>
 bool Compare(Cmp op, T a, T b) {
   switch (op) {
-    case Cmp::kEq: return a == b;
-    case Cmp::kNe: return a != b;
-    case Cmp::kLt: return a < b;
-    case Cmp::kLe: return a <= b;
-    case Cmp::kGt: return a > b;
-    case Cmp::kGe: return a >= b;
+    case Cmp::kEq:
+      return a == b;
+    case Cmp::kNe:
+      return a != b;
+    case Cmp::kLt:
+      return a < b;
+    case Cmp::kLe:
+      return a <= b;
+    case Cmp::kGt:
+      return a > b;
+    case Cmp::kGe:
+      return a >= b;
   }
   return false;
 }
 
 Status CheckDtypes(const Tensor& a, const Tensor& b, const Tensor& out, const char* name) {
-  if (!IsKnownDtype(a.dtype) || !IsKnownDtype(b.dtype) || !IsKnownDtype(out.dtype)) return DtypeError(name, out);
+  if (!IsKnownDtype(a.dtype) || !IsKnownDtype(b.dtype) || !IsKnownDtype(out.dtype))
+    return DtypeError(name, out);
   return Status::Ok();
 }
 
@@ -38,7 +45,8 @@ Status CompareTensors(const Tensor& a, const Tensor& b, Tensor& out, Cmp op, con
   const ScalarType common = PromoteTypes(a.dtype, b.dtype);
   if (IsFloating(common)) {
     return ForEachBroadcast(a, b, out, name, [&](size_t o, size_t i, size_t j) {
-      StoreInt(out, o, Compare(op, RoundTo(common, LoadDouble(a, i)), RoundTo(common, LoadDouble(b, j))));
+      StoreInt(out, o,
+               Compare(op, RoundTo(common, LoadDouble(a, i)), RoundTo(common, LoadDouble(b, j))));
     });
   }
   return ForEachBroadcast(a, b, out, name, [&](size_t o, size_t i, size_t j) {
@@ -56,7 +64,9 @@ Status CompareScalar(const Tensor& a, double b, Tensor& out, Cmp op, const char*
     // would round the integers first; PyTorch promotes to float32, so use it).
     ESDK_RETURN_IF_ERROR(CheckDtypes(a, a, out, name));
     return ForEachBroadcast(a, scalar, out, name, [&](size_t o, size_t i, size_t) {
-      StoreInt(out, o, Compare(op, RoundTo(ScalarType::kFloat, LoadDouble(a, i)), RoundTo(ScalarType::kFloat, b)));
+      StoreInt(out, o,
+               Compare(op, RoundTo(ScalarType::kFloat, LoadDouble(a, i)),
+                       RoundTo(ScalarType::kFloat, b)));
     });
   }
   if (IsFloating(a.dtype)) {
@@ -73,9 +83,12 @@ enum class Logic { kAnd, kOr, kXor };
 
 bool ApplyLogic(Logic op, bool a, bool b) {
   switch (op) {
-    case Logic::kAnd: return a && b;
-    case Logic::kOr: return a || b;
-    case Logic::kXor: return a != b;
+    case Logic::kAnd:
+      return a && b;
+    case Logic::kOr:
+      return a || b;
+    case Logic::kXor:
+      return a != b;
   }
   return false;
 }
@@ -95,7 +108,8 @@ Status LogicalTensors(const Tensor& a, const Tensor& b, Tensor& out, Logic op, c
 // Bitwise operators: integer and bool operands only, in the common type.
 Status BitwiseTensors(const Tensor& a, const Tensor& b, Tensor& out, Logic op, const char* name) {
   ESDK_RETURN_IF_ERROR(CheckDtypes(a, b, out, name));
-  if (IsFloating(a.dtype) || IsFloating(b.dtype) || IsFloating(out.dtype)) return DtypeError(name, out);
+  if (IsFloating(a.dtype) || IsFloating(b.dtype) || IsFloating(out.dtype))
+    return DtypeError(name, out);
   return ForEachBroadcast(a, b, out, name, [&](size_t o, size_t i, size_t j) {
     const int64_t x = LoadInt(a, i), y = LoadInt(b, j);
     StoreInt(out, o, op == Logic::kAnd ? (x & y) : op == Logic::kOr ? (x | y) : (x ^ y));
@@ -126,7 +140,10 @@ Status Extremum(const Tensor& a, const Tensor& b, Tensor& out, bool max, const c
   if (IsFloating(common)) {
     return ForEachBroadcast(a, b, out, name, [&](size_t o, size_t i, size_t j) {
       const double x = RoundTo(common, LoadDouble(a, i)), y = RoundTo(common, LoadDouble(b, j));
-      StoreDouble(out, o, std::isnan(x) || std::isnan(y) ? NAN : max ? (x > y ? x : y) : (x < y ? x : y));
+      StoreDouble(out, o,
+                  std::isnan(x) || std::isnan(y) ? NAN
+                  : max                          ? (x > y ? x : y)
+                                                 : (x < y ? x : y));
     });
   }
   return ForEachBroadcast(a, b, out, name, [&](size_t o, size_t i, size_t j) {
@@ -184,7 +201,8 @@ Status BitwiseRightShiftTensorScalarOut(const Tensor& self, double other, Tensor
 // clamp.Tensor_out: self limited by the (broadcast) min and max tensors, in
 // out's dtype; NaN in self or a bound propagates for floats.
 Status ClampTensorOut(const Tensor& self, const Tensor* min, const Tensor* max, Tensor& out) {
-  if (min == nullptr && max == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "clamp needs min or max");
+  if (min == nullptr && max == nullptr)
+    return Status::Error(ErrorCode::kInvalidArgument, "clamp needs min or max");
   const Tensor* operands[] = {&self, min != nullptr ? min : &self, max != nullptr ? max : &self};
   for (const Tensor* t : operands) {
     if (!IsKnownDtype(t->dtype)) return DtypeError(kClampTensorOutName, *t);
@@ -220,50 +238,99 @@ Status ClampTensorOut(const Tensor& self, const Tensor* min, const Tensor* max, 
   return Status::Ok();
 }
 
-Status EqTensorOut(const Tensor& self, const Tensor& other, Tensor& out) { return CompareTensors(self, other, out, Cmp::kEq, kEqTensorOutName); }
-Status NeTensorOut(const Tensor& self, const Tensor& other, Tensor& out) { return CompareTensors(self, other, out, Cmp::kNe, kNeTensorOutName); }
-Status LtTensorOut(const Tensor& self, const Tensor& other, Tensor& out) { return CompareTensors(self, other, out, Cmp::kLt, kLtTensorOutName); }
-Status LeTensorOut(const Tensor& self, const Tensor& other, Tensor& out) { return CompareTensors(self, other, out, Cmp::kLe, kLeTensorOutName); }
-Status GtTensorOut(const Tensor& self, const Tensor& other, Tensor& out) { return CompareTensors(self, other, out, Cmp::kGt, kGtTensorOutName); }
-Status GeTensorOut(const Tensor& self, const Tensor& other, Tensor& out) { return CompareTensors(self, other, out, Cmp::kGe, kGeTensorOutName); }
-Status EqScalarOut(const Tensor& self, double other, Tensor& out) { return CompareScalar(self, other, out, Cmp::kEq, kEqScalarOutName); }
-Status NeScalarOut(const Tensor& self, double other, Tensor& out) { return CompareScalar(self, other, out, Cmp::kNe, kNeScalarOutName); }
-Status LtScalarOut(const Tensor& self, double other, Tensor& out) { return CompareScalar(self, other, out, Cmp::kLt, kLtScalarOutName); }
-Status LeScalarOut(const Tensor& self, double other, Tensor& out) { return CompareScalar(self, other, out, Cmp::kLe, kLeScalarOutName); }
-Status GtScalarOut(const Tensor& self, double other, Tensor& out) { return CompareScalar(self, other, out, Cmp::kGt, kGtScalarOutName); }
-Status GeScalarOut(const Tensor& self, double other, Tensor& out) { return CompareScalar(self, other, out, Cmp::kGe, kGeScalarOutName); }
+Status EqTensorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return CompareTensors(self, other, out, Cmp::kEq, kEqTensorOutName);
+}
+Status NeTensorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return CompareTensors(self, other, out, Cmp::kNe, kNeTensorOutName);
+}
+Status LtTensorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return CompareTensors(self, other, out, Cmp::kLt, kLtTensorOutName);
+}
+Status LeTensorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return CompareTensors(self, other, out, Cmp::kLe, kLeTensorOutName);
+}
+Status GtTensorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return CompareTensors(self, other, out, Cmp::kGt, kGtTensorOutName);
+}
+Status GeTensorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return CompareTensors(self, other, out, Cmp::kGe, kGeTensorOutName);
+}
+Status EqScalarOut(const Tensor& self, double other, Tensor& out) {
+  return CompareScalar(self, other, out, Cmp::kEq, kEqScalarOutName);
+}
+Status NeScalarOut(const Tensor& self, double other, Tensor& out) {
+  return CompareScalar(self, other, out, Cmp::kNe, kNeScalarOutName);
+}
+Status LtScalarOut(const Tensor& self, double other, Tensor& out) {
+  return CompareScalar(self, other, out, Cmp::kLt, kLtScalarOutName);
+}
+Status LeScalarOut(const Tensor& self, double other, Tensor& out) {
+  return CompareScalar(self, other, out, Cmp::kLe, kLeScalarOutName);
+}
+Status GtScalarOut(const Tensor& self, double other, Tensor& out) {
+  return CompareScalar(self, other, out, Cmp::kGt, kGtScalarOutName);
+}
+Status GeScalarOut(const Tensor& self, double other, Tensor& out) {
+  return CompareScalar(self, other, out, Cmp::kGe, kGeScalarOutName);
+}
 
-Status LogicalAndOut(const Tensor& self, const Tensor& other, Tensor& out) { return LogicalTensors(self, other, out, Logic::kAnd, kLogicalAndOutName); }
-Status LogicalOrOut(const Tensor& self, const Tensor& other, Tensor& out) { return LogicalTensors(self, other, out, Logic::kOr, kLogicalOrOutName); }
-Status LogicalXorOut(const Tensor& self, const Tensor& other, Tensor& out) { return LogicalTensors(self, other, out, Logic::kXor, kLogicalXorOutName); }
+Status LogicalAndOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return LogicalTensors(self, other, out, Logic::kAnd, kLogicalAndOutName);
+}
+Status LogicalOrOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return LogicalTensors(self, other, out, Logic::kOr, kLogicalOrOutName);
+}
+Status LogicalXorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return LogicalTensors(self, other, out, Logic::kXor, kLogicalXorOutName);
+}
 Status LogicalNotOut(const Tensor& self, Tensor& out) {
   return MapToInt(self, out, kLogicalNotOutName, [&](size_t i) { return !Truth(self, i); });
 }
 
-Status BitwiseAndTensorOut(const Tensor& self, const Tensor& other, Tensor& out) { return BitwiseTensors(self, other, out, Logic::kAnd, kBitwiseAndTensorOutName); }
-Status BitwiseOrTensorOut(const Tensor& self, const Tensor& other, Tensor& out) { return BitwiseTensors(self, other, out, Logic::kOr, kBitwiseOrTensorOutName); }
-Status BitwiseXorTensorOut(const Tensor& self, const Tensor& other, Tensor& out) { return BitwiseTensors(self, other, out, Logic::kXor, kBitwiseXorTensorOutName); }
-Status BitwiseAndScalarOut(const Tensor& self, double other, Tensor& out) { return BitwiseScalar(self, other, out, Logic::kAnd, kBitwiseAndScalarOutName); }
-Status BitwiseOrScalarOut(const Tensor& self, double other, Tensor& out) { return BitwiseScalar(self, other, out, Logic::kOr, kBitwiseOrScalarOutName); }
-Status BitwiseXorScalarOut(const Tensor& self, double other, Tensor& out) { return BitwiseScalar(self, other, out, Logic::kXor, kBitwiseXorScalarOutName); }
+Status BitwiseAndTensorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return BitwiseTensors(self, other, out, Logic::kAnd, kBitwiseAndTensorOutName);
+}
+Status BitwiseOrTensorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return BitwiseTensors(self, other, out, Logic::kOr, kBitwiseOrTensorOutName);
+}
+Status BitwiseXorTensorOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return BitwiseTensors(self, other, out, Logic::kXor, kBitwiseXorTensorOutName);
+}
+Status BitwiseAndScalarOut(const Tensor& self, double other, Tensor& out) {
+  return BitwiseScalar(self, other, out, Logic::kAnd, kBitwiseAndScalarOutName);
+}
+Status BitwiseOrScalarOut(const Tensor& self, double other, Tensor& out) {
+  return BitwiseScalar(self, other, out, Logic::kOr, kBitwiseOrScalarOutName);
+}
+Status BitwiseXorScalarOut(const Tensor& self, double other, Tensor& out) {
+  return BitwiseScalar(self, other, out, Logic::kXor, kBitwiseXorScalarOutName);
+}
 // Bool: logical not; integers: ones' complement.
 Status BitwiseNotOut(const Tensor& self, Tensor& out) {
   if (IsFloating(self.dtype)) return DtypeError(kBitwiseNotOutName, self);
   const bool is_bool = self.dtype == ScalarType::kBool;
-  return MapToInt(self, out, kBitwiseNotOutName,
-                  [&](size_t i) { return is_bool ? int64_t{LoadInt(self, i) == 0} : ~LoadInt(self, i); });
+  return MapToInt(self, out, kBitwiseNotOutName, [&](size_t i) {
+    return is_bool ? int64_t{LoadInt(self, i) == 0} : ~LoadInt(self, i);
+  });
 }
 
 Status IsnanOut(const Tensor& self, Tensor& out) {
-  return MapToInt(self, out, kIsnanOutName, [&](size_t i) { return std::isnan(LoadDouble(self, i)); });
+  return MapToInt(self, out, kIsnanOutName,
+                  [&](size_t i) { return std::isnan(LoadDouble(self, i)); });
 }
 
 Status IsinfOut(const Tensor& self, Tensor& out) {
-  return MapToInt(self, out, kIsinfOutName, [&](size_t i) { return std::isinf(LoadDouble(self, i)); });
+  return MapToInt(self, out, kIsinfOutName,
+                  [&](size_t i) { return std::isinf(LoadDouble(self, i)); });
 }
 
-Status MaximumOut(const Tensor& self, const Tensor& other, Tensor& out) { return Extremum(self, other, out, true, kMaximumOutName); }
-Status MinimumOut(const Tensor& self, const Tensor& other, Tensor& out) { return Extremum(self, other, out, false, kMinimumOutName); }
+Status MaximumOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return Extremum(self, other, out, true, kMaximumOutName);
+}
+Status MinimumOut(const Tensor& self, const Tensor& other, Tensor& out) {
+  return Extremum(self, other, out, false, kMinimumOutName);
+}
 
 // where.self_out(condition, self, other, *, out): broadcasts all three.
 Status WhereSelfOut(const Tensor& condition, const Tensor& self, const Tensor& other, Tensor& out) {

@@ -9,10 +9,9 @@ from __future__ import annotations
 import sys
 from typing import Dict, List, Set
 
-from absl import app, flags
-
 import operator_table
 import refused_table
+from absl import app, flags
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("out", None, "Where to write the Markdown page.")
@@ -21,6 +20,7 @@ flags.DEFINE_string("out", None, "Where to write the Markdown page.")
 def installed_operators() -> Set[str]:
     """The operators the installed executorch.runtime registers."""
     from executorch.extension.pybindings import portable_lib
+
     return set(portable_lib._get_operator_names())
 
 
@@ -44,7 +44,8 @@ def page(installed: Set[str], implemented: Set[str], refused: Dict[str, Dict[str
         f"The installed runtime registers {len(installed)} operators: {counts['implemented']} implemented here, "
         f"{counts['refused']} refused (with the reason), {counts['pending']} pending, {counts['missing']} missing.\n"
         f"Also implemented here, outside that list: {', '.join(f'`{n}`' for n in extra) or 'none'}.\n\n"
-        "| operator | status | reason |\n|---|---|---|\n" + "\n".join(rows) + "\n")
+        "| operator | status | reason |\n|---|---|---|\n" + "\n".join(rows) + "\n"
+    )
 
 
 def current_page() -> str:

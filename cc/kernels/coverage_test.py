@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
 import coverage
 import operator_table
+import pytest
 import refused_table
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(coverage.__file__)), "COVERAGE.md")
@@ -30,7 +29,8 @@ def test_no_operator_is_both_implemented_and_refused() -> None:
 def test_the_page_is_current() -> None:
     with open(PAGE) as f:
         assert f.read() == coverage.current_page(), (
-            "regenerate: tools/bazel run //cc/kernels:coverage -- --out=$PWD/cc/kernels/COVERAGE.md")
+            "regenerate: tools/bazel run //cc/kernels:coverage -- --out=$PWD/cc/kernels/COVERAGE.md"
+        )
 
 
 def test_an_entry_without_a_reason_is_an_error(tmp_path) -> None:

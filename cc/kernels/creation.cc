@@ -14,7 +14,8 @@ namespace {
 
 // `out` has the sizes `size` lists.
 Status ExpectSizes(const Tensor& out, IntList size, const char* name) {
-  if (size.size() > static_cast<size_t>(runtime::kMaxRank)) return ShapeError("rank above 8", static_cast<int64_t>(size.size()));
+  if (size.size() > static_cast<size_t>(runtime::kMaxRank))
+    return ShapeError("rank above 8", static_cast<int64_t>(size.size()));
   int32_t shape[runtime::kMaxRank];
   for (size_t d = 0; d < size.size(); ++d) {
     if (size[d] < 0 || size[d] > INT32_MAX) return ShapeError("size", size[d]);
@@ -37,7 +38,8 @@ Status FullOut(IntList size, double fill_value, Tensor& out) {
   return Fill(out, fill_value, kFullOutName);
 }
 
-Status FullLikeOut(const Tensor& self, double fill_value, std::optional<int64_t> /*memory_format*/, Tensor& out) {
+Status FullLikeOut(const Tensor& self, double fill_value, std::optional<int64_t> /*memory_format*/,
+                   Tensor& out) {
   ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, kFullLikeOutName));
   return Fill(out, fill_value, kFullLikeOutName);
 }
@@ -53,7 +55,8 @@ Status OnesOut(IntList size, Tensor& out) {
 }
 
 Status ScalarTensorOut(double s, Tensor& out) {
-  if (out.numel != 1 || out.rank != 0) return ShapeError("scalar_tensor out must be rank 0", out.rank);
+  if (out.numel != 1 || out.rank != 0)
+    return ShapeError("scalar_tensor out must be rank 0", out.rank);
   return Fill(out, s, kScalarTensorOutName);
 }
 
@@ -65,7 +68,8 @@ Status FillScalarOut(const Tensor& self, double value, Tensor& out) {
 // fill.Tensor_out: `value` is a one-element tensor.
 Status FillTensorOut(const Tensor& self, const Tensor& value, Tensor& out) {
   ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, kFillTensorOutName));
-  if (value.rank != 0 || !IsKnownDtype(value.dtype)) return ShapeError("fill value must be a 0-D tensor", value.rank);
+  if (value.rank != 0 || !IsKnownDtype(value.dtype))
+    return ShapeError("fill value must be a 0-D tensor", value.rank);
   if (IsFloating(value.dtype)) return Fill(out, LoadDouble(value, 0), kFillTensorOutName);
   if (!IsKnownDtype(out.dtype)) return DtypeError(kFillTensorOutName, out);
   const int64_t v = LoadInt(value, 0);
@@ -77,16 +81,20 @@ Status FillTensorOut(const Tensor& self, const Tensor& value, Tensor& out) {
 // computed in double (PyTorch's accumulate type) and rounded to out's dtype.
 Status ArangeStartOut(double start, double end, double step, Tensor& out) {
   if (step == 0.0 || !std::isfinite(start) || !std::isfinite(end) || !std::isfinite(step)) {
-    return Status::Error(ErrorCode::kInvalidArgument, "arange needs finite bounds and a nonzero step");
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "arange needs finite bounds and a nonzero step");
   }
   if ((step > 0 && end < start) || (step < 0 && end > start)) {
-    return Status::Error(ErrorCode::kInvalidArgument, "arange bounds inconsistent with the step's sign");
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "arange bounds inconsistent with the step's sign");
   }
   const double count = std::ceil((end - start) / step);
   if (out.rank != 1 || static_cast<double>(out.sizes[0]) != count) {
-    return ShapeError("arange out must be 1-D with ceil((end - start) / step) elements", static_cast<int64_t>(count));
+    return ShapeError("arange out must be 1-D with ceil((end - start) / step) elements",
+                      static_cast<int64_t>(count));
   }
-  if (!IsKnownDtype(out.dtype) || out.dtype == ScalarType::kBool) return DtypeError(kArangeStartOutName, out);
+  if (!IsKnownDtype(out.dtype) || out.dtype == ScalarType::kBool)
+    return DtypeError(kArangeStartOutName, out);
   for (size_t i = 0; i < out.numel; ++i) StoreDouble(out, i, start + static_cast<double>(i) * step);
   return Status::Ok();
 }

@@ -11,10 +11,14 @@ int Category(ScalarType t) { return t == ScalarType::kBool ? 0 : IsFloating(t) ?
 
 ScalarType SignedOfBits(int bits) {
   switch (bits) {
-    case 8: return ScalarType::kChar;
-    case 16: return ScalarType::kShort;
-    case 32: return ScalarType::kInt;
-    default: return ScalarType::kLong;
+    case 8:
+      return ScalarType::kChar;
+    case 16:
+      return ScalarType::kShort;
+    case 32:
+      return ScalarType::kInt;
+    default:
+      return ScalarType::kLong;
   }
 }
 
@@ -35,10 +39,14 @@ int64_t WrapToInt64(double v) {
 int IntBits(ScalarType t) {
   switch (t) {
     case ScalarType::kByte:
-    case ScalarType::kChar: return 8;
-    case ScalarType::kShort: return 16;
-    case ScalarType::kInt: return 32;
-    default: return 64;
+    case ScalarType::kChar:
+      return 8;
+    case ScalarType::kShort:
+      return 16;
+    case ScalarType::kInt:
+      return 32;
+    default:
+      return 64;
   }
 }
 
@@ -74,28 +82,44 @@ ScalarType PromoteWithScalar(ScalarType tensor, bool scalar_is_floating, bool sc
 
 double LoadDouble(const Tensor& t, size_t i) {
   switch (t.dtype) {
-    case ScalarType::kByte: return t.Data<const uint8_t>()[i];
-    case ScalarType::kChar: return t.Data<const int8_t>()[i];
-    case ScalarType::kShort: return t.Data<const int16_t>()[i];
-    case ScalarType::kInt: return t.Data<const int32_t>()[i];
-    case ScalarType::kLong: return static_cast<double>(t.Data<const int64_t>()[i]);
-    case ScalarType::kFloat: return t.Data<const float>()[i];
-    case ScalarType::kDouble: return t.Data<const double>()[i];
-    case ScalarType::kBool: return t.Data<const uint8_t>()[i] != 0 ? 1.0 : 0.0;
+    case ScalarType::kByte:
+      return t.Data<const uint8_t>()[i];
+    case ScalarType::kChar:
+      return t.Data<const int8_t>()[i];
+    case ScalarType::kShort:
+      return t.Data<const int16_t>()[i];
+    case ScalarType::kInt:
+      return t.Data<const int32_t>()[i];
+    case ScalarType::kLong:
+      return static_cast<double>(t.Data<const int64_t>()[i]);
+    case ScalarType::kFloat:
+      return t.Data<const float>()[i];
+    case ScalarType::kDouble:
+      return t.Data<const double>()[i];
+    case ScalarType::kBool:
+      return t.Data<const uint8_t>()[i] != 0 ? 1.0 : 0.0;
   }
   return 0.0;
 }
 
 int64_t LoadInt(const Tensor& t, size_t i) {
   switch (t.dtype) {
-    case ScalarType::kByte: return t.Data<const uint8_t>()[i];
-    case ScalarType::kChar: return t.Data<const int8_t>()[i];
-    case ScalarType::kShort: return t.Data<const int16_t>()[i];
-    case ScalarType::kInt: return t.Data<const int32_t>()[i];
-    case ScalarType::kLong: return t.Data<const int64_t>()[i];
-    case ScalarType::kFloat: return WrapToInt64(t.Data<const float>()[i]);
-    case ScalarType::kDouble: return WrapToInt64(t.Data<const double>()[i]);
-    case ScalarType::kBool: return t.Data<const uint8_t>()[i] != 0 ? 1 : 0;
+    case ScalarType::kByte:
+      return t.Data<const uint8_t>()[i];
+    case ScalarType::kChar:
+      return t.Data<const int8_t>()[i];
+    case ScalarType::kShort:
+      return t.Data<const int16_t>()[i];
+    case ScalarType::kInt:
+      return t.Data<const int32_t>()[i];
+    case ScalarType::kLong:
+      return t.Data<const int64_t>()[i];
+    case ScalarType::kFloat:
+      return WrapToInt64(t.Data<const float>()[i]);
+    case ScalarType::kDouble:
+      return WrapToInt64(t.Data<const double>()[i]);
+    case ScalarType::kBool:
+      return t.Data<const uint8_t>()[i] != 0 ? 1 : 0;
   }
   return 0;
 }
@@ -103,27 +127,52 @@ int64_t LoadInt(const Tensor& t, size_t i) {
 void StoreInt(const Tensor& t, size_t i, int64_t v) {
   const uint64_t u = static_cast<uint64_t>(v);
   switch (t.dtype) {
-    case ScalarType::kByte: t.Data<uint8_t>()[i] = static_cast<uint8_t>(u); return;
-    case ScalarType::kChar: t.Data<int8_t>()[i] = static_cast<int8_t>(u); return;
-    case ScalarType::kShort: t.Data<int16_t>()[i] = static_cast<int16_t>(u); return;
-    case ScalarType::kInt: t.Data<int32_t>()[i] = static_cast<int32_t>(u); return;
-    case ScalarType::kLong: t.Data<int64_t>()[i] = v; return;
-    case ScalarType::kFloat: t.Data<float>()[i] = static_cast<float>(v); return;
-    case ScalarType::kDouble: t.Data<double>()[i] = static_cast<double>(v); return;
-    case ScalarType::kBool: t.Data<uint8_t>()[i] = v != 0 ? 1 : 0; return;
+    case ScalarType::kByte:
+      t.Data<uint8_t>()[i] = static_cast<uint8_t>(u);
+      return;
+    case ScalarType::kChar:
+      t.Data<int8_t>()[i] = static_cast<int8_t>(u);
+      return;
+    case ScalarType::kShort:
+      t.Data<int16_t>()[i] = static_cast<int16_t>(u);
+      return;
+    case ScalarType::kInt:
+      t.Data<int32_t>()[i] = static_cast<int32_t>(u);
+      return;
+    case ScalarType::kLong:
+      t.Data<int64_t>()[i] = v;
+      return;
+    case ScalarType::kFloat:
+      t.Data<float>()[i] = static_cast<float>(v);
+      return;
+    case ScalarType::kDouble:
+      t.Data<double>()[i] = static_cast<double>(v);
+      return;
+    case ScalarType::kBool:
+      t.Data<uint8_t>()[i] = v != 0 ? 1 : 0;
+      return;
   }
 }
 
 void StoreDouble(const Tensor& t, size_t i, double v) {
   switch (t.dtype) {
-    case ScalarType::kFloat: t.Data<float>()[i] = static_cast<float>(v); return;
-    case ScalarType::kDouble: t.Data<double>()[i] = v; return;
-    case ScalarType::kBool: t.Data<uint8_t>()[i] = v != 0.0 ? 1 : 0; return;  // NaN is true
-    default: StoreInt(t, i, WrapToInt64(v)); return;
+    case ScalarType::kFloat:
+      t.Data<float>()[i] = static_cast<float>(v);
+      return;
+    case ScalarType::kDouble:
+      t.Data<double>()[i] = v;
+      return;
+    case ScalarType::kBool:
+      t.Data<uint8_t>()[i] = v != 0.0 ? 1 : 0;
+      return;  // NaN is true
+    default:
+      StoreInt(t, i, WrapToInt64(v));
+      return;
   }
 }
 
-Status ExpectBroadcastOf(const Tensor* const* operands, int count, const Tensor& out, const char* op) {
+Status ExpectBroadcastOf(const Tensor* const* operands, int count, const Tensor& out,
+                         const char* op) {
   int32_t rank = 0;
   for (int k = 0; k < count; ++k) rank = operands[k]->rank > rank ? operands[k]->rank : rank;
   int32_t sizes[runtime::kMaxRank];
@@ -133,7 +182,8 @@ Status ExpectBroadcastOf(const Tensor* const* operands, int count, const Tensor&
       const Tensor& t = *operands[k];
       const int32_t at = d - (rank - t.rank);
       const int32_t size = at >= 0 ? t.sizes[at] : 1;
-      if (size != 1 && sizes[d] != 1 && size != sizes[d]) return ShapeError("operands do not broadcast", sizes[d], size);
+      if (size != 1 && sizes[d] != 1 && size != sizes[d])
+        return ShapeError("operands do not broadcast", sizes[d], size);
       if (size != 1) sizes[d] = size;
     }
   }
@@ -162,6 +212,8 @@ Tensor ScalarTensor(double value, bool as_int, int64_t* int_storage, double* dou
   return t;
 }
 
-double RoundTo(ScalarType t, double v) { return t == ScalarType::kFloat ? static_cast<double>(static_cast<float>(v)) : v; }
+double RoundTo(ScalarType t, double v) {
+  return t == ScalarType::kFloat ? static_cast<double>(static_cast<float>(v)) : v;
+}
 
 }  // namespace ethosu_sdk::kernels

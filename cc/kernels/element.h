@@ -49,7 +49,8 @@ double RoundTo(ScalarType t, double v);
 // `out` has the broadcast shape of `a` and `b` (numpy rules); fails naming
 // `op` otherwise.
 Status ExpectBroadcastOf(const Tensor& a, const Tensor& b, const Tensor& out, const char* op);
-Status ExpectBroadcastOf(const Tensor* const* operands, int count, const Tensor& out, const char* op);
+Status ExpectBroadcastOf(const Tensor* const* operands, int count, const Tensor& out,
+                         const char* op);
 
 // A Scalar argument as a rank-0 tensor over `storage`: int64 when it is
 // integral and `as_int`, else float64. Lets the Scalar overloads share the
@@ -59,7 +60,8 @@ Tensor ScalarTensor(double value, bool as_int, int64_t* int_storage, double* dou
 // Calls fn(out_index, a_index, b_index) for every element of `out`, with
 // `a` and `b` broadcast to it (checked by ExpectBroadcastOf first).
 template <typename Fn>
-Status ForEachBroadcast(const Tensor& a, const Tensor& b, const Tensor& out, const char* op, Fn fn) {
+Status ForEachBroadcast(const Tensor& a, const Tensor& b, const Tensor& out, const char* op,
+                        Fn fn) {
   ESDK_RETURN_IF_ERROR(ExpectBroadcastOf(a, b, out, op));
   BroadcastIndex ia, ib;
   ESDK_RETURN_IF_ERROR(ia.Init(a, out));

@@ -1,6 +1,6 @@
 // Elementwise arithmetic and activations: add, sub, mul (with broadcasting),
-// relu, hardtanh, clamp, sigmoid, tanh, exp, reciprocal, rsqrt. Float math is done in float like ExecuTorch's
-// portable kernels; integer math wraps like two's complement hardware.
+// relu, hardtanh, clamp, sigmoid, tanh, exp, reciprocal, rsqrt. Float math is done in float like
+// ExecuTorch's portable kernels; integer math wraps like two's complement hardware.
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -17,9 +17,12 @@ enum class BinaryOp { kAdd, kSub, kMul };
 template <typename T>
 T Apply(BinaryOp op, T a, T b, T alpha) {
   switch (op) {
-    case BinaryOp::kAdd: return a + alpha * b;
-    case BinaryOp::kSub: return a - alpha * b;
-    case BinaryOp::kMul: return a * b;
+    case BinaryOp::kAdd:
+      return a + alpha * b;
+    case BinaryOp::kSub:
+      return a - alpha * b;
+    case BinaryOp::kMul:
+      return a * b;
   }
   return a;
 }
@@ -33,9 +36,15 @@ T ApplyInt(BinaryOp op, T a, T b, T alpha) {
   const uint64_t ualpha = static_cast<uint64_t>(static_cast<int64_t>(alpha));
   uint64_t r = 0;
   switch (op) {
-    case BinaryOp::kAdd: r = ua + ualpha * ub; break;
-    case BinaryOp::kSub: r = ua - ualpha * ub; break;
-    case BinaryOp::kMul: r = ua * ub; break;
+    case BinaryOp::kAdd:
+      r = ua + ualpha * ub;
+      break;
+    case BinaryOp::kSub:
+      r = ua - ualpha * ub;
+      break;
+    case BinaryOp::kMul:
+      r = ua * ub;
+      break;
   }
   return static_cast<T>(r);
 }
@@ -84,19 +93,34 @@ Status Binary(const Tensor& a, const Tensor& b, double alpha, Tensor& out, Binar
   ESDK_RETURN_IF_ERROR(ia.Init(a, out));
   ESDK_RETURN_IF_ERROR(ib.Init(b, out));
   switch (out.dtype) {
-    case ScalarType::kFloat: RunBinary<float, true>(op, a, b, out, alpha, ia, ib); break;
-    case ScalarType::kDouble: RunBinary<double, true>(op, a, b, out, alpha, ia, ib); break;
-    case ScalarType::kChar: RunBinary<int8_t, false>(op, a, b, out, alpha, ia, ib); break;
-    case ScalarType::kByte: RunBinary<uint8_t, false>(op, a, b, out, alpha, ia, ib); break;
-    case ScalarType::kShort: RunBinary<int16_t, false>(op, a, b, out, alpha, ia, ib); break;
-    case ScalarType::kInt: RunBinary<int32_t, false>(op, a, b, out, alpha, ia, ib); break;
-    case ScalarType::kLong: RunBinary<int64_t, false>(op, a, b, out, alpha, ia, ib); break;
+    case ScalarType::kFloat:
+      RunBinary<float, true>(op, a, b, out, alpha, ia, ib);
+      break;
+    case ScalarType::kDouble:
+      RunBinary<double, true>(op, a, b, out, alpha, ia, ib);
+      break;
+    case ScalarType::kChar:
+      RunBinary<int8_t, false>(op, a, b, out, alpha, ia, ib);
+      break;
+    case ScalarType::kByte:
+      RunBinary<uint8_t, false>(op, a, b, out, alpha, ia, ib);
+      break;
+    case ScalarType::kShort:
+      RunBinary<int16_t, false>(op, a, b, out, alpha, ia, ib);
+      break;
+    case ScalarType::kInt:
+      RunBinary<int32_t, false>(op, a, b, out, alpha, ia, ib);
+      break;
+    case ScalarType::kLong:
+      RunBinary<int64_t, false>(op, a, b, out, alpha, ia, ib);
+      break;
     // Bools: add is or, mul is and (the int64 result is nonzero or not); PyTorch refuses sub.
     case ScalarType::kBool:
       if (op == BinaryOp::kSub) return DtypeError(name, out);
       RunBinary<bool, false>(op, a, b, out, alpha, ia, ib);
       break;
-    default: return DtypeError(name, out);
+    default:
+      return DtypeError(name, out);
   }
   return Status::Ok();
 }
@@ -120,14 +144,29 @@ Status Clamp(const Tensor& in, Tensor& out, std::optional<double> lo, std::optio
   if (in.dtype != out.dtype) return DtypeError(name, in);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
   switch (out.dtype) {
-    case ScalarType::kFloat: RunClamp<float>(in, out, lo, hi); break;
-    case ScalarType::kDouble: RunClamp<double>(in, out, lo, hi); break;
-    case ScalarType::kChar: RunClamp<int8_t>(in, out, lo, hi); break;
-    case ScalarType::kByte: RunClamp<uint8_t>(in, out, lo, hi); break;
-    case ScalarType::kShort: RunClamp<int16_t>(in, out, lo, hi); break;
-    case ScalarType::kInt: RunClamp<int32_t>(in, out, lo, hi); break;
-    case ScalarType::kLong: RunClamp<int64_t>(in, out, lo, hi); break;
-    default: return DtypeError(name, in);
+    case ScalarType::kFloat:
+      RunClamp<float>(in, out, lo, hi);
+      break;
+    case ScalarType::kDouble:
+      RunClamp<double>(in, out, lo, hi);
+      break;
+    case ScalarType::kChar:
+      RunClamp<int8_t>(in, out, lo, hi);
+      break;
+    case ScalarType::kByte:
+      RunClamp<uint8_t>(in, out, lo, hi);
+      break;
+    case ScalarType::kShort:
+      RunClamp<int16_t>(in, out, lo, hi);
+      break;
+    case ScalarType::kInt:
+      RunClamp<int32_t>(in, out, lo, hi);
+      break;
+    case ScalarType::kLong:
+      RunClamp<int64_t>(in, out, lo, hi);
+      break;
+    default:
+      return DtypeError(name, in);
   }
   return Status::Ok();
 }

@@ -1,16 +1,15 @@
 """Writes kernels.h, the kernels' typed declarations, from operators.yaml.
 
-    gen_kernels_header --out=kernels.h
+gen_kernels_header --out=kernels.h
 """
 
 from __future__ import annotations
 
 from typing import List
 
-from absl import app, flags
-
 import kernel_codegen
 import operator_table
+from absl import app, flags
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("out", None, "Output header path.")

@@ -15,12 +15,11 @@ from __future__ import annotations
 import sys
 from typing import Dict, List, Set
 
-from absl import app, flags
-from executorch_program import program_generated as pte_schema
-
 import kernel_codegen
 import operator_table
 import refused_table
+from absl import app, flags
+from executorch_program import program_generated as pte_schema
 
 FLAGS = flags.FLAGS
 flags.DEFINE_multi_string("pte", [], ".pte files whose operators to register.")
@@ -72,7 +71,8 @@ def selected_operators(pte_paths: List[str], kernels: Set[str]) -> List[str]:
             raise RegistrationError(
                 f"no CPU kernel for {', '.join(missing)} (used by {path}): make the model avoid it or let the "
                 "NPU run it (its .summary.json lists what stays on the CPU), or add a kernel to cc/kernels/ and "
-                "list it in cc/kernels/operators.yaml")
+                "list it in cc/kernels/operators.yaml"
+            )
         wanted |= names
     return sorted(wanted)
 

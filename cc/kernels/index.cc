@@ -46,7 +46,8 @@ Status ArgReduce(const Tensor& in, std::optional<int64_t> dim, bool keepdim, Ten
                  const char* name) {
   if (!IsKnownDtype(in.dtype) || in.dtype == ScalarType::kBool) return DtypeError(name, in);
   if (out.dtype != ScalarType::kLong) return DtypeError(name, out);
-  if (in.numel == 0) return Status::Error(ErrorCode::kInvalidArgument, "%s of an empty tensor", name);
+  if (in.numel == 0)
+    return Status::Error(ErrorCode::kInvalidArgument, "%s of an empty tensor", name);
   size_t outer = 1, size = in.numel, inner = 1;
   int32_t shape[runtime::kMaxRank];
   int32_t rank = 0;
@@ -55,7 +56,8 @@ Status ArgReduce(const Tensor& in, std::optional<int64_t> dim, bool keepdim, Ten
     ESDK_RETURN_IF_ERROR(NormalizeDim(*dim, in.rank, &d));
     OuterInner(in, d, &outer, &inner);
     size = static_cast<size_t>(in.sizes[d]);
-    if (size == 0) return Status::Error(ErrorCode::kInvalidArgument, "%s over an empty dimension", name);
+    if (size == 0)
+      return Status::Error(ErrorCode::kInvalidArgument, "%s over an empty dimension", name);
     for (int32_t k = 0; k < in.rank; ++k) {
       if (k != d || keepdim) shape[rank++] = k == d ? 1 : in.sizes[k];
     }
@@ -103,7 +105,8 @@ Status IndexSelectOut(const Tensor& self, int64_t dim, const Tensor& index, Tens
   int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   int32_t shape[runtime::kMaxRank];
-  for (int32_t k = 0; k < self.rank; ++k) shape[k] = k == d ? static_cast<int32_t>(index.numel) : self.sizes[k];
+  for (int32_t k = 0; k < self.rank; ++k)
+    shape[k] = k == d ? static_cast<int32_t>(index.numel) : self.sizes[k];
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, self.rank, kIndexSelectOutName));
   if (Overlap(self, out)) return Status::Error(ErrorCode::kNotSupported, "index_select in place");
   size_t outer, inner;
@@ -116,7 +119,8 @@ Status IndexSelectOut(const Tensor& self, int64_t dim, const Tensor& index, Tens
     int64_t at = 0;
     ESDK_RETURN_IF_ERROR(CheckIndex(LoadInt(index, k), size, kIndexSelectOutName, &at));
     for (size_t o = 0; o < outer; ++o) {
-      std::memcpy(po + (o * index.numel + k) * row, pi + (o * static_cast<size_t>(size) + static_cast<size_t>(at)) * row, row);
+      std::memcpy(po + (o * index.numel + k) * row,
+                  pi + (o * static_cast<size_t>(size) + static_cast<size_t>(at)) * row, row);
     }
   }
   return Status::Ok();
@@ -130,7 +134,8 @@ Status EmbeddingOut(const Tensor& weight, const Tensor& indices, int64_t /*paddi
   ESDK_RETURN_IF_ERROR(ExpectIndexDtype(indices, kEmbeddingOutName));
   if (weight.rank != 2) return ShapeError("embedding weight must be 2-D", weight.rank);
   if (weight.dtype != out.dtype) return DtypeError(kEmbeddingOutName, out);
-  if (indices.rank + 1 > runtime::kMaxRank) return ShapeError("embedding indices rank", indices.rank);
+  if (indices.rank + 1 > runtime::kMaxRank)
+    return ShapeError("embedding indices rank", indices.rank);
   int32_t shape[runtime::kMaxRank];
   for (int32_t k = 0; k < indices.rank; ++k) shape[k] = indices.sizes[k];
   shape[indices.rank] = weight.sizes[1];
@@ -142,25 +147,32 @@ Status EmbeddingOut(const Tensor& weight, const Tensor& indices, int64_t /*paddi
     const int64_t at = LoadInt(indices, k);
     if (at < 0 || at >= weight.sizes[0]) {
       return Status::Error(ErrorCode::kInvalidArgument, "index %lld out of range for size %lld: %s",
-                           static_cast<long long>(at), static_cast<long long>(weight.sizes[0]), kEmbeddingOutName);
+                           static_cast<long long>(at), static_cast<long long>(weight.sizes[0]),
+                           kEmbeddingOutName);
     }
-    std::memcpy(out.Data<uint8_t>() + k * row, weight.Data<const uint8_t>() + static_cast<size_t>(at) * row, row);
+    std::memcpy(out.Data<uint8_t>() + k * row,
+                weight.Data<const uint8_t>() + static_cast<size_t>(at) * row, row);
   }
   return Status::Ok();
 }
 
 // gather(self, dim, index, *, sparse_grad, out): out[i][j][k] =
 // self[index[i][j][k]][j][k] for dim 0, and so on; out has index's shape.
-Status GatherOut(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/, Tensor& out) {
+Status GatherOut(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/,
+                 Tensor& out) {
   // int64 only, as ExecuTorch's portable gather (PyTorch also takes int32).
-  if (index.dtype != ScalarType::kLong) return Status::Error(ErrorCode::kInvalidArgument, "gather index must be int64");
+  if (index.dtype != ScalarType::kLong)
+    return Status::Error(ErrorCode::kInvalidArgument, "gather index must be int64");
   if (self.dtype != out.dtype) return DtypeError(kGatherOutName, out);
   int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
-  const int32_t self_rank = self.rank == 0 ? 1 : self.rank, index_rank = index.rank == 0 ? 1 : index.rank;
-  if (index.numel > 0 && self_rank != index_rank) return ShapeError("gather index rank differs from self", index.rank, self.rank);
+  const int32_t self_rank = self.rank == 0 ? 1 : self.rank,
+                index_rank = index.rank == 0 ? 1 : index.rank;
+  if (index.numel > 0 && self_rank != index_rank)
+    return ShapeError("gather index rank differs from self", index.rank, self.rank);
   for (int32_t k = 0; k < index.rank && k < self.rank; ++k) {
-    if (k != d && index.sizes[k] > self.sizes[k]) return ShapeError("gather index larger than self at dim", k, index.sizes[k]);
+    if (k != d && index.sizes[k] > self.sizes[k])
+      return ShapeError("gather index larger than self at dim", k, index.sizes[k]);
   }
   ESDK_RETURN_IF_ERROR(ExpectSameShape(index, out, kGatherOutName));
   if (Overlap(self, out)) return Status::Error(ErrorCode::kNotSupported, "gather in place");
@@ -176,7 +188,8 @@ Status GatherOut(const Tensor& self, int64_t dim, const Tensor& index, bool /*sp
     for (int32_t k = 0; k < self.rank; ++k) {
       src += self_strides[k] * (k == d ? static_cast<size_t>(at) : static_cast<size_t>(coord[k]));
     }
-    std::memcpy(out.Data<uint8_t>() + i * element, self.Data<const uint8_t>() + src * element, element);
+    std::memcpy(out.Data<uint8_t>() + i * element, self.Data<const uint8_t>() + src * element,
+                element);
     NextCoord(coord, index.sizes, index.rank);
   }
   return Status::Ok();
@@ -202,7 +215,9 @@ Status SelectCopyIntOut(const Tensor& self, int64_t dim, int64_t index, Tensor& 
   const size_t row = inner * self.ElementSize();
   for (size_t o = 0; o < outer; ++o) {
     std::memmove(out.Data<uint8_t>() + o * row,
-                 self.Data<const uint8_t>() + (o * static_cast<size_t>(self.sizes[d]) + static_cast<size_t>(at)) * row, row);
+                 self.Data<const uint8_t>() +
+                     (o * static_cast<size_t>(self.sizes[d]) + static_cast<size_t>(at)) * row,
+                 row);
   }
   return Status::Ok();
 }
@@ -231,7 +246,8 @@ Status FlipOut(const Tensor& self, IntList dims, Tensor& out) {
       const int32_t c = flipped[k] ? self.sizes[k] - 1 - coord[k] : coord[k];
       src += strides[k] * static_cast<size_t>(c);
     }
-    std::memcpy(out.Data<uint8_t>() + i * element, self.Data<const uint8_t>() + src * element, element);
+    std::memcpy(out.Data<uint8_t>() + i * element, self.Data<const uint8_t>() + src * element,
+                element);
     NextCoord(coord, self.sizes, self.rank);
   }
   return Status::Ok();

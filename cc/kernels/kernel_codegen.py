@@ -16,14 +16,16 @@ def name_constant(op: Operator) -> str:
 
 def _declaration(op: Operator) -> str:
     params = ", ".join(f"{a.type.cpp} {a.name}" for a in op.args)
-    return (f"// {op.schema}\n"
-            f"Status {op.kernel}({params});\n"
-            f'inline constexpr char {name_constant(op)}[] = "{op.name}";\n')
+    return (
+        f'// {op.schema}\nStatus {op.kernel}({params});\ninline constexpr char {name_constant(op)}[] = "{op.name}";\n'
+    )
 
 
 def header_source(operators: List[Operator]) -> str:
     declarations = "\n".join(_declaration(op) for op in operators)
-    return _DO_NOT_EDIT.format(tool="gen_kernels_header.py") + f"""\
+    return (
+        _DO_NOT_EDIT.format(tool="gen_kernels_header.py")
+        + f"""\
 // The CPU kernels: one function per operator of the table, with the typed
 // arguments of its schema (the unboxing wrappers of the generated
 // registration check and convert the runtime's values). A kernel checks
@@ -43,6 +45,7 @@ namespace ethosu_sdk::kernels {{
 
 #endif  // ETHOSU_SDK_CC_KERNELS_KERNELS_H_
 """
+    )
 
 
 def _wrap(items: List[str], indent: str, width: int = 100) -> str:
@@ -78,8 +81,11 @@ def registration_source(operators: List[Operator]) -> str:
     entries = "\n".join(
         f"    {{{name_constant(op)}, &Unboxed{op.kernel}, {'true' if op.any_dim_order else 'false'}"
         f"{', true' if op.kernel_dim_order else ''}}},"
-        for op in operators)
-    return _DO_NOT_EDIT.format(tool="gen_registration.py") + f"""\
+        for op in operators
+    )
+    return (
+        _DO_NOT_EDIT.format(tool="gen_registration.py")
+        + f"""\
 // The registry of the selected operators, each behind the wrapper that
 // checks its arguments against the schema and calls the typed kernel.
 #include "cc/kernels/kernels.h"
@@ -101,3 +107,4 @@ const runtime::OperatorRegistry& Registry() {{ return kRegistry; }}
 
 }}  // namespace ethosu_sdk::kernels
 """
+    )

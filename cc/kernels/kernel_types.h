@@ -16,9 +16,9 @@ using runtime::ScalarType;
 using runtime::Tensor;
 using IntList = Span<const int64_t>;
 using DoubleList = Span<const double>;
-using TensorList = Span<Tensor* const>;  // every item a tensor with memory
+using TensorList = Span<Tensor* const>;          // every item a tensor with memory
 using OptionalTensorList = Span<Tensor* const>;  // items null for None
-using String = Span<const char>;         // not NUL-terminated
+using String = Span<const char>;                 // not NUL-terminated
 
 }  // namespace ethosu_sdk::kernels
 

@@ -35,15 +35,17 @@ Status ExpectShape(const Tensor& out, const int32_t* sizes, int32_t rank, const 
   return Status::Ok();
 }
 
-Status ShapeError(const char* what) { return Status::Error(ErrorCode::kInvalidArgument, "%s", what); }
+Status ShapeError(const char* what) {
+  return Status::Error(ErrorCode::kInvalidArgument, "%s", what);
+}
 
 Status ShapeError(const char* what, int64_t a) {
   return Status::Error(ErrorCode::kInvalidArgument, "%s (%lld)", what, static_cast<long long>(a));
 }
 
 Status ShapeError(const char* what, int64_t a, int64_t b) {
-  return Status::Error(ErrorCode::kInvalidArgument, "%s (%lld, %lld)", what, static_cast<long long>(a),
-                       static_cast<long long>(b));
+  return Status::Error(ErrorCode::kInvalidArgument, "%s (%lld, %lld)", what,
+                       static_cast<long long>(a), static_cast<long long>(b));
 }
 
 Status DtypeError(const char* op, const Tensor& t) {
@@ -53,12 +55,14 @@ Status DtypeError(const char* op, const Tensor& t) {
 
 bool Overlap(const Tensor& a, const Tensor& b) {
   if (a.nbytes == 0 || b.nbytes == 0) return false;
-  const uintptr_t a_start = reinterpret_cast<uintptr_t>(a.data), b_start = reinterpret_cast<uintptr_t>(b.data);
+  const uintptr_t a_start = reinterpret_cast<uintptr_t>(a.data),
+                  b_start = reinterpret_cast<uintptr_t>(b.data);
   return a_start < b_start + b.nbytes && b_start < a_start + a.nbytes;
 }
 
 Status BroadcastIndex::Init(const Tensor& in, const Tensor& out) {
-  if (in.rank > out.rank) return ShapeError("broadcast: input rank above output rank", in.rank, out.rank);
+  if (in.rank > out.rank)
+    return ShapeError("broadcast: input rank above output rank", in.rank, out.rank);
   rank_ = out.rank;
   trivial_ = in.SameShape(out);
   size_t stride = 1;

@@ -52,8 +52,10 @@ T SaturateCast(double v) {
   } else {
     if (!(v == v)) return T(0);
     // Compare in double: the bounds of every type up to 32 bits are exact.
-    if (v <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-    if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    if (v <= static_cast<double>(std::numeric_limits<T>::min()))
+      return std::numeric_limits<T>::min();
+    if (v >= static_cast<double>(std::numeric_limits<T>::max()))
+      return std::numeric_limits<T>::max();
     return static_cast<T>(v);
   }
 }

@@ -17,8 +17,8 @@ void MatMul(const float* a, const float* b, bool b_transposed, int32_t m, int32_
     for (int32_t j = 0; j < p; ++j) {
       float sum = 0.0f;
       for (int32_t k = 0; k < n; ++k) {
-        const float bv = b_transposed ? b[static_cast<size_t>(j) * n + k]
-                                      : b[static_cast<size_t>(k) * p + j];
+        const float bv =
+            b_transposed ? b[static_cast<size_t>(j) * n + k] : b[static_cast<size_t>(k) * p + j];
         sum += a[static_cast<size_t>(i) * n + k] * bv;
       }
       out[static_cast<size_t>(i) * p + j] = sum;
@@ -56,8 +56,8 @@ Status MmOut(const Tensor& a, const Tensor& b, Tensor& out) {
   if (a.sizes[1] != b.sizes[0]) return ShapeError("mm inner sizes", a.sizes[1], b.sizes[0]);
   const int32_t shape[2] = {a.sizes[0], b.sizes[1]};
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, 2, kMmOutName));
-  MatMul(a.Data<const float>(), b.Data<const float>(), false, a.sizes[0], a.sizes[1],
-         b.sizes[1], out.Data<float>());
+  MatMul(a.Data<const float>(), b.Data<const float>(), false, a.sizes[0], a.sizes[1], b.sizes[1],
+         out.Data<float>());
   return Status::Ok();
 }
 
@@ -93,8 +93,8 @@ Status AddmmOut(const Tensor& bias, const Tensor& a, const Tensor& b, double bet
   if (Overlap(bias, out)) {
     return Status::Error(ErrorCode::kNotSupported, "addmm with bias aliasing the output");
   }
-  MatMul(a.Data<const float>(), b.Data<const float>(), false, a.sizes[0], a.sizes[1],
-         b.sizes[1], out.Data<float>());
+  MatMul(a.Data<const float>(), b.Data<const float>(), false, a.sizes[0], a.sizes[1], b.sizes[1],
+         out.Data<float>());
   return AddBias(bias, beta, alpha, out, kAddmmOutName);
 }
 
@@ -112,7 +112,8 @@ Status LinearOut(const Tensor& in, const Tensor& weight, const Tensor* bias, Ten
   for (int32_t d = 0; d < in.rank; ++d) shape[d] = in.sizes[d];
   shape[in.rank - 1] = weight.sizes[0];
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, in.rank, kLinearOutName));
-  const int32_t rows = static_cast<int32_t>(in.numel / static_cast<size_t>(weight.sizes[1] ? weight.sizes[1] : 1));
+  const int32_t rows =
+      static_cast<int32_t>(in.numel / static_cast<size_t>(weight.sizes[1] ? weight.sizes[1] : 1));
   MatMul(in.Data<const float>(), weight.Data<const float>(), true, rows, weight.sizes[1],
          weight.sizes[0], out.Data<float>());
   if (bias == nullptr) return Status::Ok();

@@ -63,18 +63,21 @@ Status NativeLayerNormOut(const Tensor& in, IntList normalized, const Tensor* we
   const int32_t first = in.rank - static_cast<int32_t>(normalized.size());
   for (size_t k = 0; k < normalized.size(); ++k) {
     if (normalized[k] != in.sizes[first + static_cast<int32_t>(k)]) {
-      return ShapeError("layer norm normalized_shape differs from the input's trailing dims", normalized[k]);
+      return ShapeError("layer norm normalized_shape differs from the input's trailing dims",
+                        normalized[k]);
     }
     inner *= static_cast<size_t>(normalized[k]);
   }
   const size_t outer = inner == 0 ? 0 : in.numel / inner;
   for (const Tensor* t : {weight, bias}) {
     if (t != nullptr && (t->dtype != ScalarType::kFloat || t->numel != inner)) {
-      return ShapeError("layer norm weight/bias size", static_cast<int64_t>(t->numel), static_cast<int64_t>(inner));
+      return ShapeError("layer norm weight/bias size", static_cast<int64_t>(t->numel),
+                        static_cast<int64_t>(inner));
     }
   }
   if (mean_out.numel != outer || rstd_out.numel != outer) {
-    return ShapeError("layer norm mean/rstd size", static_cast<int64_t>(mean_out.numel), static_cast<int64_t>(outer));
+    return ShapeError("layer norm mean/rstd size", static_cast<int64_t>(mean_out.numel),
+                      static_cast<int64_t>(outer));
   }
   const float* pi = in.Data<const float>();
   float* po = out.Data<float>();
@@ -87,7 +90,8 @@ Status NativeLayerNormOut(const Tensor& in, IntList normalized, const Tensor* we
     }
     const float mean = sum / static_cast<float>(inner);
     const float variance = sum_squares / static_cast<float>(inner) - mean * mean;
-    const float rstd = 1.0f / std::sqrt((variance > 0.0f ? variance : 0.0f) + static_cast<float>(eps));
+    const float rstd =
+        1.0f / std::sqrt((variance > 0.0f ? variance : 0.0f) + static_cast<float>(eps));
     mean_out.Data<float>()[o] = mean;
     rstd_out.Data<float>()[o] = rstd;
     for (size_t i = 0; i < inner; ++i) {

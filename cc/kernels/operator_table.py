@@ -26,6 +26,7 @@ TABLES = (TABLE, os.path.join(_HERE, "cortex_m", "operators.yaml"))
 class ArgType:
     """How one schema type is checked (`kind`, an ArgKind enumerator of
     unboxing.h), read (`reader`, unboxing.h) and declared (`cpp`)."""
+
     kind: str
     reader: str
     cpp: str
@@ -120,8 +121,7 @@ def _arg_type(schema_type: str) -> ArgType:
     return _TYPES[key]
 
 
-def parse_operator(schema: str, kernel: str, any_dim_order: bool = False,
-                   kernel_dim_order: bool = False) -> Operator:
+def parse_operator(schema: str, kernel: str, any_dim_order: bool = False, kernel_dim_order: bool = False) -> Operator:
     match = _SCHEMA.match(schema.strip())
     if match is None:
         raise TableError(f"not an operator schema: {schema}")
@@ -160,8 +160,7 @@ def load(paths: str | Sequence[str] = TABLES) -> List[Operator]:
         with open(path) as f:
             entries = yaml.safe_load(f)
         operators += [
-            parse_operator(e["func"], e["kernel"], _dim_order(e) == "any", _dim_order(e) == "kernel")
-            for e in entries
+            parse_operator(e["func"], e["kernel"], _dim_order(e) == "any", _dim_order(e) == "kernel") for e in entries
         ]
     for seen in ({o.name for o in operators}, {o.kernel for o in operators}):
         if len(seen) != len(operators):

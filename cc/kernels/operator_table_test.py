@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import importlib
 
-import pytest
-import torch
-
 import kernel_codegen
 import operator_table
+import pytest
+import torch
 
 # Modules that register the non-aten operators' schemas with torch.
 SCHEMA_MODULES = (
@@ -37,11 +36,18 @@ def test_every_schema_is_pytorchs() -> None:
 
 def test_types_and_value_count() -> None:
     op = operator_table.parse_operator(
-        "ns::f.out(Tensor a, Tensor? b, int[2] c=[], SymInt? d=None, *, Scalar e=1, "
-        "Tensor(a!) out) -> Tensor(a!)", "FOut")
+        "ns::f.out(Tensor a, Tensor? b, int[2] c=[], SymInt? d=None, *, Scalar e=1, Tensor(a!) out) -> Tensor(a!)",
+        "FOut",
+    )
     assert op.name == "ns::f.out"
     assert [a.type.cpp for a in op.args] == [
-        "const Tensor&", "const Tensor*", "IntList", "std::optional<int64_t>", "double", "Tensor&"]
+        "const Tensor&",
+        "const Tensor*",
+        "IntList",
+        "std::optional<int64_t>",
+        "double",
+        "Tensor&",
+    ]
     assert op.values == 7  # six arguments and the returned value
 
 
@@ -69,9 +75,17 @@ def test_header_declares_every_kernel_once() -> None:
 # dim order. Nothing that broadcasts, reduces, indexes or copies bytes
 # between layouts (_clone_dim_order) may be among them.
 ANY_DIM_ORDER = {
-    "aten::relu.out", "aten::hardtanh.out", "aten::clamp.out", "aten::sigmoid.out", "aten::exp.out",
-    "aten::reciprocal.out", "aten::rsqrt.out", "aten::gelu.out", "aten::tanh.out",
-    "quantized_decomposed::quantize_per_tensor.out", "quantized_decomposed::dequantize_per_tensor.out",
+    "aten::relu.out",
+    "aten::hardtanh.out",
+    "aten::clamp.out",
+    "aten::sigmoid.out",
+    "aten::exp.out",
+    "aten::reciprocal.out",
+    "aten::rsqrt.out",
+    "aten::gelu.out",
+    "aten::tanh.out",
+    "quantized_decomposed::quantize_per_tensor.out",
+    "quantized_decomposed::dequantize_per_tensor.out",
 }
 
 
@@ -89,7 +103,9 @@ def test_registration_carries_the_dim_order_flag() -> None:
 
 def test_a_dim_order_other_than_any_is_an_error(tmp_path) -> None:
     table = tmp_path / "operators.yaml"
-    table.write_text("- func: aten::relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
-                     "  kernel: ReluOut\n  dim_order: channels_last\n")
+    table.write_text(
+        "- func: aten::relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+        "  kernel: ReluOut\n  dim_order: channels_last\n"
+    )
     with pytest.raises(operator_table.TableError, match="dim_order"):
         operator_table.load(str(table))

@@ -42,7 +42,8 @@ Status SetUpPool(const Tensor& in, const Tensor& out, IntList kernel, IntList st
                  IntList padding, IntList dilation, bool ceil_mode, const char* name,
                  PoolShape* s) {
   if (in.rank != 3 && in.rank != 4) return ShapeError("pooling input rank", in.rank);
-  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) return DtypeError(name, in);
+  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat)
+    return DtypeError(name, in);
   ESDK_RETURN_IF_ERROR(PairParam(kernel, 0, false, s->kernel, "kernel_size"));
   ESDK_RETURN_IF_ERROR(PairParam(stride, 0, true, s->stride, "stride"));
   if (stride.size() == 0) {
@@ -62,9 +63,12 @@ Status SetUpPool(const Tensor& in, const Tensor& out, IntList kernel, IntList st
   s->in_w = in.sizes[in.rank - 1];
   const int64_t plane_size = s->in_h * s->in_w;
   s->planes = plane_size == 0 ? 0 : static_cast<int64_t>(in.numel) / plane_size;
-  s->out_h = PoolOutputSize(s->in_h, s->kernel[0], s->padding[0], s->stride[0], s->dilation[0], ceil_mode);
-  s->out_w = PoolOutputSize(s->in_w, s->kernel[1], s->padding[1], s->stride[1], s->dilation[1], ceil_mode);
-  if (s->out_h < 1 || s->out_w < 1) return ShapeError("pooling output would be empty", s->out_h, s->out_w);
+  s->out_h =
+      PoolOutputSize(s->in_h, s->kernel[0], s->padding[0], s->stride[0], s->dilation[0], ceil_mode);
+  s->out_w =
+      PoolOutputSize(s->in_w, s->kernel[1], s->padding[1], s->stride[1], s->dilation[1], ceil_mode);
+  if (s->out_h < 1 || s->out_w < 1)
+    return ShapeError("pooling output would be empty", s->out_h, s->out_w);
   int32_t shape[4];
   for (int32_t d = 0; d < in.rank - 2; ++d) shape[d] = in.sizes[d];
   shape[in.rank - 2] = static_cast<int32_t>(s->out_h);
@@ -77,8 +81,8 @@ Status SetUpPool(const Tensor& in, const Tensor& out, IntList kernel, IntList st
 // avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
 //            divisor_override?, *, out)
 Status AvgPool2dOut(const Tensor& in, IntList kernel, IntList stride, IntList padding,
-                    bool ceil_mode, bool count_include_pad,
-                    std::optional<int64_t> divisor_override, Tensor& out) {
+                    bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override,
+                    Tensor& out) {
   if (divisor_override && *divisor_override == 0) {
     return ShapeError("avg_pool2d divisor_override is 0");
   }
@@ -104,7 +108,7 @@ Status AvgPool2dOut(const Tensor& in, IntList kernel, IntList stride, IntList pa
         for (int64_t y = y0; y < y1; ++y) {
           for (int64_t x = x0; x < x1; ++x) sum += plane[y * s.in_w + x];
         }
-        int64_t divisor = divisor_override ? *divisor_override
+        int64_t divisor = divisor_override    ? *divisor_override
                           : count_include_pad ? padded_count
                                               : (y1 - y0) * (x1 - x0);
         float value = divisor == 0 ? 0.0f : sum / static_cast<float>(divisor);

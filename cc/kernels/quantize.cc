@@ -51,12 +51,25 @@ size_t VectorDequantize(const Q*, float*, size_t, int32_t, float) {
 Status CheckQuantRange(ScalarType dtype, int64_t quant_min, int64_t quant_max) {
   int64_t lo, hi;
   switch (dtype) {
-    case ScalarType::kByte: lo = 0; hi = 255; break;
-    case ScalarType::kChar: lo = -128; hi = 127; break;
-    case ScalarType::kShort: lo = INT16_MIN; hi = INT16_MAX; break;
-    case ScalarType::kInt: lo = INT32_MIN; hi = INT32_MAX; break;
-    default: return Status::Error(ErrorCode::kNotSupported, "quantized dtype (%lld)",
-                                  static_cast<long long>(dtype));
+    case ScalarType::kByte:
+      lo = 0;
+      hi = 255;
+      break;
+    case ScalarType::kChar:
+      lo = -128;
+      hi = 127;
+      break;
+    case ScalarType::kShort:
+      lo = INT16_MIN;
+      hi = INT16_MAX;
+      break;
+    case ScalarType::kInt:
+      lo = INT32_MIN;
+      hi = INT32_MAX;
+      break;
+    default:
+      return Status::Error(ErrorCode::kNotSupported, "quantized dtype (%lld)",
+                           static_cast<long long>(dtype));
   }
   if (quant_min < lo || quant_max > hi || quant_min > quant_max) {
     return ShapeError("quant_min/quant_max outside the dtype", quant_min, quant_max);
@@ -70,14 +83,15 @@ struct QuantParams {
   const Tensor* zero_points = nullptr;  // per channel: int64 or int32, may be null
   double scale = 1.0;
   int64_t zero_point = 0;
-  size_t inner = 1;         // elements after the axis
+  size_t inner = 1;  // elements after the axis
   size_t channels = 1;
 
   size_t Channel(size_t i) const { return scales == nullptr ? 0 : (i / inner) % channels; }
   double Scale(size_t c) const {
     if (scales == nullptr) return scale;
-    return scales->dtype == ScalarType::kDouble ? scales->Data<const double>()[c]
-                                                : static_cast<double>(scales->Data<const float>()[c]);
+    return scales->dtype == ScalarType::kDouble
+               ? scales->Data<const double>()[c]
+               : static_cast<double>(scales->Data<const float>()[c]);
   }
   int64_t ZeroPoint(size_t c) const {
     if (scales == nullptr) return zero_point;
@@ -107,7 +121,8 @@ Status PerChannelParams(const Tensor& in, const Tensor& scales, const Tensor* ze
     }
     if (zero_points->numel != p->channels) {
       return ShapeError("zero point count differs from channels",
-                        static_cast<int64_t>(zero_points->numel), static_cast<int64_t>(p->channels));
+                        static_cast<int64_t>(zero_points->numel),
+                        static_cast<int64_t>(p->channels));
     }
   }
   for (int32_t k = d + 1; k < in.rank; ++k) p->inner *= static_cast<size_t>(in.sizes[k]);
@@ -162,7 +177,8 @@ Status CheckZeroPoints(const QuantParams& p, int64_t quant_min, int64_t quant_ma
   const size_t n = p.scales == nullptr ? 1 : p.channels;
   for (size_t c = 0; c < n; ++c) {
     const int64_t zp = p.ZeroPoint(c);
-    if (zp < quant_min || zp > quant_max) return ShapeError("zero point outside [quant_min, quant_max]", zp);
+    if (zp < quant_min || zp > quant_max)
+      return ShapeError("zero point outside [quant_min, quant_max]", zp);
   }
   return Status::Ok();
 }
@@ -170,16 +186,27 @@ Status CheckZeroPoints(const QuantParams& p, int64_t quant_min, int64_t quant_ma
 Status Quantize(const Tensor& in, Tensor& out, const QuantParams& p, int64_t quant_min,
                 int64_t quant_max, int64_t dtype, const char* name) {
   if (in.dtype != ScalarType::kFloat) return DtypeError(name, in);
-  if (static_cast<int64_t>(out.dtype) != dtype) return ShapeError("out dtype differs from dtype argument", static_cast<int64_t>(out.dtype), dtype);
+  if (static_cast<int64_t>(out.dtype) != dtype)
+    return ShapeError("out dtype differs from dtype argument", static_cast<int64_t>(out.dtype),
+                      dtype);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
   ESDK_RETURN_IF_ERROR(CheckQuantRange(out.dtype, quant_min, quant_max));
   ESDK_RETURN_IF_ERROR(CheckZeroPoints(p, quant_min, quant_max));
   switch (out.dtype) {
-    case ScalarType::kByte: RunQuantize<uint8_t>(in, out, p, quant_min, quant_max); break;
-    case ScalarType::kChar: RunQuantize<int8_t>(in, out, p, quant_min, quant_max); break;
-    case ScalarType::kShort: RunQuantize<int16_t>(in, out, p, quant_min, quant_max); break;
-    case ScalarType::kInt: RunQuantize<int32_t>(in, out, p, quant_min, quant_max); break;
-    default: return DtypeError(name, out);
+    case ScalarType::kByte:
+      RunQuantize<uint8_t>(in, out, p, quant_min, quant_max);
+      break;
+    case ScalarType::kChar:
+      RunQuantize<int8_t>(in, out, p, quant_min, quant_max);
+      break;
+    case ScalarType::kShort:
+      RunQuantize<int16_t>(in, out, p, quant_min, quant_max);
+      break;
+    case ScalarType::kInt:
+      RunQuantize<int32_t>(in, out, p, quant_min, quant_max);
+      break;
+    default:
+      return DtypeError(name, out);
   }
   return Status::Ok();
 }
@@ -187,7 +214,9 @@ Status Quantize(const Tensor& in, Tensor& out, const QuantParams& p, int64_t qua
 Status Dequantize(const Tensor& in, Tensor& out, const QuantParams& p, int64_t quant_min,
                   int64_t quant_max, int64_t dtype, std::optional<int64_t> out_dtype,
                   const char* name) {
-  if (static_cast<int64_t>(in.dtype) != dtype) return ShapeError("input dtype differs from dtype argument", static_cast<int64_t>(in.dtype), dtype);
+  if (static_cast<int64_t>(in.dtype) != dtype)
+    return ShapeError("input dtype differs from dtype argument", static_cast<int64_t>(in.dtype),
+                      dtype);
   if (out.dtype != ScalarType::kFloat) return DtypeError(name, out);
   if (out_dtype && *out_dtype != static_cast<int64_t>(ScalarType::kFloat)) {
     return Status::Error(ErrorCode::kNotSupported, "dequantize out_dtype other than float");
@@ -197,11 +226,20 @@ Status Dequantize(const Tensor& in, Tensor& out, const QuantParams& p, int64_t q
   // Also keeps (q - zero_point) far from int64 overflow.
   ESDK_RETURN_IF_ERROR(CheckZeroPoints(p, quant_min, quant_max));
   switch (in.dtype) {
-    case ScalarType::kByte: RunDequantize<uint8_t>(in, out, p); break;
-    case ScalarType::kChar: RunDequantize<int8_t>(in, out, p); break;
-    case ScalarType::kShort: RunDequantize<int16_t>(in, out, p); break;
-    case ScalarType::kInt: RunDequantize<int32_t>(in, out, p); break;
-    default: return DtypeError(name, in);
+    case ScalarType::kByte:
+      RunDequantize<uint8_t>(in, out, p);
+      break;
+    case ScalarType::kChar:
+      RunDequantize<int8_t>(in, out, p);
+      break;
+    case ScalarType::kShort:
+      RunDequantize<int16_t>(in, out, p);
+      break;
+    case ScalarType::kInt:
+      RunDequantize<int32_t>(in, out, p);
+      break;
+    default:
+      return DtypeError(name, in);
   }
   return Status::Ok();
 }
@@ -220,9 +258,9 @@ Status QuantizePerTensorOut(const Tensor& in, double scale, int64_t zero_point, 
 
 // dequantize_per_tensor(input, float scale, int zero_point, int quant_min,
 //                       int quant_max, ScalarType dtype, *, ScalarType? out_dtype, out)
-Status DequantizePerTensorOut(const Tensor& in, double scale, int64_t zero_point,
-                              int64_t quant_min, int64_t quant_max, int64_t dtype,
-                              std::optional<int64_t> out_dtype, Tensor& out) {
+Status DequantizePerTensorOut(const Tensor& in, double scale, int64_t zero_point, int64_t quant_min,
+                              int64_t quant_max, int64_t dtype, std::optional<int64_t> out_dtype,
+                              Tensor& out) {
   QuantParams p;
   p.scale = scale;
   p.zero_point = zero_point;

@@ -47,9 +47,9 @@ size_t QuantizeInt8Helium(const float* in, int8_t* out, size_t n, float inv_scal
 
 size_t QuantizeUint8Helium(const float* in, uint8_t* out, size_t n, float inv_scale,
                            int32_t zero_point, int32_t quant_min, int32_t quant_max) {
-  return QuantizeLanes(in, n, inv_scale, zero_point, quant_min, quant_max, [out](size_t i, int32x4_t q) {
-    vstrbq_u32(out + i, vreinterpretq_u32_s32(q));
-  });
+  return QuantizeLanes(
+      in, n, inv_scale, zero_point, quant_min, quant_max,
+      [out](size_t i, int32x4_t q) { vstrbq_u32(out + i, vreinterpretq_u32_s32(q)); });
 }
 
 size_t DequantizeInt8Helium(const int8_t* in, float* out, size_t n, int32_t zero_point,
@@ -75,8 +75,12 @@ size_t DequantizeUint8Helium(const uint8_t* in, float* out, size_t n, int32_t ze
 #else  // plain C targets: the caller's loop does every element
 
 bool HeliumQuantizeAvailable() { return false; }
-size_t QuantizeInt8Helium(const float*, int8_t*, size_t, float, int32_t, int32_t, int32_t) { return 0; }
-size_t QuantizeUint8Helium(const float*, uint8_t*, size_t, float, int32_t, int32_t, int32_t) { return 0; }
+size_t QuantizeInt8Helium(const float*, int8_t*, size_t, float, int32_t, int32_t, int32_t) {
+  return 0;
+}
+size_t QuantizeUint8Helium(const float*, uint8_t*, size_t, float, int32_t, int32_t, int32_t) {
+  return 0;
+}
 size_t DequantizeInt8Helium(const int8_t*, float*, size_t, int32_t, float) { return 0; }
 size_t DequantizeUint8Helium(const uint8_t*, float*, size_t, int32_t, float) { return 0; }
 

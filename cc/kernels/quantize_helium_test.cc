@@ -41,12 +41,19 @@ void Fail(const char* what, size_t i, float in, int got, int want) {
 // Edge values in the quantized domain (before the scale is applied).
 void FillInputs(float scale) {
   const float inf = std::numeric_limits<float>::infinity();
-  const float edges[] = {
-      std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
-      inf, -inf, 0.0f, -0.0f, std::numeric_limits<float>::denorm_min(),
-      -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::min(),
-      std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
-      1e10f, -1e10f};
+  const float edges[] = {std::numeric_limits<float>::quiet_NaN(),
+                         -std::numeric_limits<float>::quiet_NaN(),
+                         inf,
+                         -inf,
+                         0.0f,
+                         -0.0f,
+                         std::numeric_limits<float>::denorm_min(),
+                         -std::numeric_limits<float>::denorm_min(),
+                         std::numeric_limits<float>::min(),
+                         std::numeric_limits<float>::max(),
+                         -std::numeric_limits<float>::max(),
+                         1e10f,
+                         -1e10f};
   size_t i = 0;
   for (const float e : edges) g_in[i++] = e;
   // Ties and their neighbours, every other one from -300.5 to 299.5, in units of

@@ -15,7 +15,8 @@ enum class ReduceOp { kSum, kMean, kMax };
 // sum, mean or max over `dims` (empty: all dims), in input order.
 Status Reduce(const Tensor& in, IntList dims, bool keepdim, Tensor& out, ReduceOp op,
               const char* name) {
-  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) return DtypeError(name, in);
+  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat)
+    return DtypeError(name, in);
   bool reduced[runtime::kMaxRank] = {};
   if (dims.size() == 0) {
     for (int32_t d = 0; d < in.rank; ++d) reduced[d] = true;

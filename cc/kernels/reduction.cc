@@ -24,8 +24,8 @@ struct Reduction {
 
 // Checks `out` against the reduction of `in` over `dims` (all dims when
 // `dims` is empty or absent) and plans it.
-Status PlanReduction(const Tensor& in, std::optional<IntList> dims, bool keepdim, const Tensor& out, const char* name,
-                     Reduction* plan) {
+Status PlanReduction(const Tensor& in, std::optional<IntList> dims, bool keepdim, const Tensor& out,
+                     const char* name, Reduction* plan) {
   if (!dims || dims->size() == 0) {
     for (int32_t d = 0; d < in.rank; ++d) plan->reduced[d] = true;
   } else {
@@ -80,8 +80,8 @@ bool Replaces(double v, double best, bool max) {
 
 // Max or min over dims into `values`; with `indices`, also the first
 // position of the extremum along `index_dim` (a single reduced dim).
-Status Extreme(const Tensor& in, std::optional<IntList> dims, bool keepdim, Tensor& values, Tensor* indices,
-               int32_t index_dim, bool max, const char* name) {
+Status Extreme(const Tensor& in, std::optional<IntList> dims, bool keepdim, Tensor& values,
+               Tensor* indices, int32_t index_dim, bool max, const char* name) {
   if (!IsKnownDtype(in.dtype) || in.dtype != values.dtype) return DtypeError(name, values);
   Reduction plan;
   ESDK_RETURN_IF_ERROR(PlanReduction(in, dims, keepdim, values, name, &plan));
@@ -103,14 +103,15 @@ Status Extreme(const Tensor& in, std::optional<IntList> dims, bool keepdim, Tens
       take = first || (max ? v > best : v < best);
       if (take) StoreInt(values, o, v);
     }
-    if (take && indices != nullptr) indices->Data<int64_t>()[o] = in.rank == 0 ? 0 : coord[index_dim];
+    if (take && indices != nullptr)
+      indices->Data<int64_t>()[o] = in.rank == 0 ? 0 : coord[index_dim];
   });
   return Status::Ok();
 }
 
 // Max or min along one dim, with indices (max.dim_max, min.dim_min).
-Status ExtremeDim(const Tensor& in, int64_t dim, bool keepdim, Tensor& values, Tensor& indices, bool max,
-                  const char* name) {
+Status ExtremeDim(const Tensor& in, int64_t dim, bool keepdim, Tensor& values, Tensor& indices,
+                  bool max, const char* name) {
   int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, in.rank, &d));
   const int64_t dims[] = {dim};
@@ -119,8 +120,8 @@ Status ExtremeDim(const Tensor& in, int64_t dim, bool keepdim, Tensor& values, T
 
 // Sum (or product) of each output's elements: doubles for float outs,
 // wrapping int64 for integer outs.
-Status Accumulate(const Tensor& in, std::optional<IntList> dims, bool keepdim, Tensor& out, bool product,
-                  const char* name) {
+Status Accumulate(const Tensor& in, std::optional<IntList> dims, bool keepdim, Tensor& out,
+                  bool product, const char* name) {
   if (!IsKnownDtype(in.dtype) || !IsKnownDtype(out.dtype)) return DtypeError(name, out);
   if (IsFloating(in.dtype) && !IsFloating(out.dtype)) return DtypeError(name, out);
   Reduction plan;
@@ -138,15 +139,16 @@ Status Accumulate(const Tensor& in, std::optional<IntList> dims, bool keepdim, T
   }
   for (size_t o = 0; o < out.numel; ++o) StoreInt(out, o, product ? 1 : 0);
   ForEachReduced(in, plan, [&](size_t i, size_t o, bool, const int32_t*) {
-    const uint64_t acc = static_cast<uint64_t>(LoadInt(out, o)), v = static_cast<uint64_t>(LoadInt(in, i));
+    const uint64_t acc = static_cast<uint64_t>(LoadInt(out, o)),
+                   v = static_cast<uint64_t>(LoadInt(in, i));
     StoreInt(out, o, static_cast<int64_t>(product ? acc * v : acc + v));
   });
   return Status::Ok();
 }
 
 // Variance over dims with `correction` (Bessel's: 1): two passes in double.
-Status Variance(const Tensor& in, std::optional<IntList> dims, double correction, bool keepdim, Tensor& out,
-                const char* name) {
+Status Variance(const Tensor& in, std::optional<IntList> dims, double correction, bool keepdim,
+                Tensor& out, const char* name) {
   if (!IsFloating(in.dtype) || in.dtype != out.dtype) return DtypeError(name, out);
   Reduction plan;
   ESDK_RETURN_IF_ERROR(PlanReduction(in, dims, keepdim, out, name, &plan));
@@ -176,21 +178,24 @@ Status Variance(const Tensor& in, std::optional<IntList> dims, double correction
     double sq = 0.0, sum_v = 0.0;
     for (size_t k = 0; k < plan.count; ++k) {
       size_t at = base;
-      for (int32_t r = 0; r < red_rank; ++r) at += in_strides[red_dims[r]] * static_cast<size_t>(red[r]);
+      for (int32_t r = 0; r < red_rank; ++r)
+        at += in_strides[red_dims[r]] * static_cast<size_t>(red[r]);
       sum_v += LoadDouble(in, at);
       NextCoord(red, red_sizes, red_rank);
     }
     const double mean = sum_v / n;
     for (size_t k = 0; k < plan.count; ++k) {
       size_t at = base;
-      for (int32_t r = 0; r < red_rank; ++r) at += in_strides[red_dims[r]] * static_cast<size_t>(red[r]);
+      for (int32_t r = 0; r < red_rank; ++r)
+        at += in_strides[red_dims[r]] * static_cast<size_t>(red[r]);
       const double dev = LoadDouble(in, at) - mean;
       sq += dev * dev;
       NextCoord(red, red_sizes, red_rank);
     }
     // n <= correction divides by zero or less: inf or NaN, as in PyTorch.
     const double divisor = n - correction;
-    StoreDouble(out, o, divisor > 0 ? sq / divisor : (sq == 0.0 || std::isnan(sq) ? NAN : INFINITY));
+    StoreDouble(out, o,
+                divisor > 0 ? sq / divisor : (sq == 0.0 || std::isnan(sq) ? NAN : INFINITY));
   }
   return Status::Ok();
 }
@@ -221,25 +226,30 @@ Status MinUnaryOut(const Tensor& self, Tensor& out) {
 
 // any: whether some element is nonzero (NaN counts), into bool (or uint8).
 Status AnyDimsOut(const Tensor& self, std::optional<IntList> dim, bool keepdim, Tensor& out) {
-  if (!IsKnownDtype(self.dtype) || (out.dtype != ScalarType::kBool && out.dtype != ScalarType::kByte)) {
+  if (!IsKnownDtype(self.dtype) ||
+      (out.dtype != ScalarType::kBool && out.dtype != ScalarType::kByte)) {
     return DtypeError(kAnyDimsOutName, out);
   }
   Reduction plan;
   // any.dims with dim=[] reduces nothing (unlike sum's empty list).
   if (dim && dim->size() == 0) {
     ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, kAnyDimsOutName));
-    for (size_t i = 0; i < out.numel; ++i) StoreInt(out, i, IsFloating(self.dtype) ? LoadDouble(self, i) != 0.0 : LoadInt(self, i) != 0);
+    for (size_t i = 0; i < out.numel; ++i)
+      StoreInt(out, i, IsFloating(self.dtype) ? LoadDouble(self, i) != 0.0 : LoadInt(self, i) != 0);
     return Status::Ok();
   }
   ESDK_RETURN_IF_ERROR(PlanReduction(self, dim, keepdim, out, kAnyDimsOutName, &plan));
   for (size_t o = 0; o < out.numel; ++o) StoreInt(out, o, 0);
   ForEachReduced(self, plan, [&](size_t i, size_t o, bool, const int32_t*) {
-    if (IsFloating(self.dtype) ? LoadDouble(self, i) != 0.0 : LoadInt(self, i) != 0) StoreInt(out, o, 1);
+    if (IsFloating(self.dtype) ? LoadDouble(self, i) != 0.0 : LoadInt(self, i) != 0)
+      StoreInt(out, o, 1);
   });
   return Status::Ok();
 }
 
-Status AnyAllOut(const Tensor& self, Tensor& out) { return AnyDimsOut(self, std::nullopt, false, out); }
+Status AnyAllOut(const Tensor& self, Tensor& out) {
+  return AnyDimsOut(self, std::nullopt, false, out);
+}
 
 Status AnyOut(const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
   const int64_t dims[] = {dim};
@@ -255,7 +265,8 @@ Status ProdOut(const Tensor& self, std::optional<int64_t> /*dtype*/, Tensor& out
   return Accumulate(self, std::nullopt, false, out, true, kProdOutName);
 }
 
-Status ProdIntOut(const Tensor& self, int64_t dim, bool keepdim, std::optional<int64_t> /*dtype*/, Tensor& out) {
+Status ProdIntOut(const Tensor& self, int64_t dim, bool keepdim, std::optional<int64_t> /*dtype*/,
+                  Tensor& out) {
   const int64_t dims[] = {dim};
   if (self.rank == 0) {
     int32_t d = 0;
@@ -273,24 +284,28 @@ Status MeanDtypeOut(const Tensor& self, std::optional<int64_t> /*dtype*/, Tensor
   return Status::Ok();
 }
 
-Status VarCorrectionOut(const Tensor& self, std::optional<IntList> dim, std::optional<double> correction, bool keepdim,
-                        Tensor& out) {
+Status VarCorrectionOut(const Tensor& self, std::optional<IntList> dim,
+                        std::optional<double> correction, bool keepdim, Tensor& out) {
   return Variance(self, dim, correction.value_or(1.0), keepdim, out, kVarCorrectionOutName);
 }
 
 // var_mean.correction_out: the variance into out0 and the mean into out1.
-Status VarMeanCorrectionOut(const Tensor& self, std::optional<IntList> dim, std::optional<double> correction, bool keepdim,
-                            Tensor& out0, Tensor& out1) {
-  ESDK_RETURN_IF_ERROR(Variance(self, dim, correction.value_or(1.0), keepdim, out0, kVarMeanCorrectionOutName));
+Status VarMeanCorrectionOut(const Tensor& self, std::optional<IntList> dim,
+                            std::optional<double> correction, bool keepdim, Tensor& out0,
+                            Tensor& out1) {
+  ESDK_RETURN_IF_ERROR(
+      Variance(self, dim, correction.value_or(1.0), keepdim, out0, kVarMeanCorrectionOutName));
   if (out1.dtype != self.dtype) return DtypeError(kVarMeanCorrectionOutName, out1);
   ESDK_RETURN_IF_ERROR(Accumulate(self, dim, keepdim, out1, false, kVarMeanCorrectionOutName));
   Reduction plan;
   ESDK_RETURN_IF_ERROR(PlanReduction(self, dim, keepdim, out1, kVarMeanCorrectionOutName, &plan));
-  for (size_t o = 0; o < out1.numel; ++o) StoreDouble(out1, o, LoadDouble(out1, o) / static_cast<double>(plan.count));
+  for (size_t o = 0; o < out1.numel; ++o)
+    StoreDouble(out1, o, LoadDouble(out1, o) / static_cast<double>(plan.count));
   return Status::Ok();
 }
 
-Status VarOut(const Tensor& self, std::optional<IntList> dim, bool unbiased, bool keepdim, Tensor& out) {
+Status VarOut(const Tensor& self, std::optional<IntList> dim, bool unbiased, bool keepdim,
+              Tensor& out) {
   return Variance(self, dim, unbiased ? 1.0 : 0.0, keepdim, out, kVarOutName);
 }
 
@@ -300,7 +315,8 @@ Status CumsumOut(const Tensor& self, int64_t dim, std::optional<int64_t> /*dtype
   if (!IsKnownDtype(self.dtype) || !IsKnownDtype(out.dtype)) return DtypeError(kCumsumOutName, out);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(self, out, kCumsumOutName));
   // ExecuTorch's portable cumsum refuses a 0-D input (PyTorch takes dim 0).
-  if (self.rank == 0) return Status::Error(ErrorCode::kNotSupported, "cumsum of a 0-D tensor: reshape it to 1-D");
+  if (self.rank == 0)
+    return Status::Error(ErrorCode::kNotSupported, "cumsum of a 0-D tensor: reshape it to 1-D");
   int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   size_t outer, inner;
@@ -329,7 +345,8 @@ Status CumsumOut(const Tensor& self, int64_t dim, std::optional<int64_t> /*dtype
 // _log_softmax along dim: x - max - log(sum(exp(x - max))), in float32.
 Status LogSoftmaxOut(const Tensor& in, int64_t dim, bool half_to_float, Tensor& out) {
   if (half_to_float) return Status::Error(ErrorCode::kNotSupported, "log_softmax half_to_float");
-  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat) return DtypeError(kLogSoftmaxOutName, in);
+  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat)
+    return DtypeError(kLogSoftmaxOutName, in);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, kLogSoftmaxOutName));
   int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, in.rank, &d));
@@ -342,11 +359,13 @@ Status LogSoftmaxOut(const Tensor& in, int64_t dim, bool half_to_float, Tensor& 
     for (size_t i = 0; i < inner && size > 0; ++i) {
       const size_t base = o * size * inner + i;
       float max_value = pi[base];
-      for (size_t k = 1; k < size; ++k) max_value = pi[base + k * inner] > max_value ? pi[base + k * inner] : max_value;
+      for (size_t k = 1; k < size; ++k)
+        max_value = pi[base + k * inner] > max_value ? pi[base + k * inner] : max_value;
       float sum = 0.0f;
       for (size_t k = 0; k < size; ++k) sum += std::exp(pi[base + k * inner] - max_value);
       const float log_sum = std::log(sum);
-      for (size_t k = 0; k < size; ++k) po[base + k * inner] = pi[base + k * inner] - max_value - log_sum;
+      for (size_t k = 0; k < size; ++k)
+        po[base + k * inner] = pi[base + k * inner] - max_value - log_sum;
     }
   }
   return Status::Ok();

@@ -6,9 +6,8 @@ from __future__ import annotations
 import os
 from typing import Dict
 
-import yaml
-
 import operator_table
+import yaml
 
 REFUSED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "refused.yaml")
 STATUSES = ("refused", "pending")

@@ -24,9 +24,11 @@ Status CopyWhole(const Tensor& in, Tensor& out, const char* name) {
 
 // view_copy(self, SymInt[] size, *, out)
 Status ViewCopyOut(const Tensor& in, IntList size, Tensor& out) {
-  if (static_cast<int64_t>(size.size()) != out.rank) return ShapeError("view_copy rank", static_cast<int64_t>(size.size()), out.rank);
+  if (static_cast<int64_t>(size.size()) != out.rank)
+    return ShapeError("view_copy rank", static_cast<int64_t>(size.size()), out.rank);
   for (size_t d = 0; d < size.size(); ++d) {
-    if (size[d] != -1 && size[d] != out.sizes[d]) return ShapeError("view_copy size", size[d], out.sizes[d]);
+    if (size[d] != -1 && size[d] != out.sizes[d])
+      return ShapeError("view_copy size", size[d], out.sizes[d]);
   }
   return CopyWhole(in, out, kViewCopyOutName);
 }
@@ -63,7 +65,8 @@ Status SqueezeCopyDimsOut(const Tensor& in, IntList dims, Tensor& out) {
 // to `size` (-1 keeps a dim), materialised.
 Status ExpandCopyOut(const Tensor& in, IntList size, bool /*implicit*/, Tensor& out) {
   if (in.dtype != out.dtype) return DtypeError(kExpandCopyOutName, out);
-  if (size.size() > static_cast<size_t>(runtime::kMaxRank) || size.size() < static_cast<size_t>(in.rank)) {
+  if (size.size() > static_cast<size_t>(runtime::kMaxRank) ||
+      size.size() < static_cast<size_t>(in.rank)) {
     return ShapeError("expand size rank (size, input)", static_cast<int64_t>(size.size()), in.rank);
   }
   int32_t shape[runtime::kMaxRank];
@@ -116,7 +119,8 @@ Status CloneDimOrderOut(const Tensor& in, bool /*non_blocking*/, std::optional<I
 // permute_copy(self, int[] dims, *, out)
 Status PermuteCopyOut(const Tensor& in, IntList dims, Tensor& out) {
   if (in.dtype != out.dtype) return DtypeError(kPermuteCopyOutName, in);
-  if (static_cast<int64_t>(dims.size()) != in.rank) return ShapeError("permute rank", static_cast<int64_t>(dims.size()), in.rank);
+  if (static_cast<int64_t>(dims.size()) != in.rank)
+    return ShapeError("permute rank", static_cast<int64_t>(dims.size()), in.rank);
   int32_t perm[runtime::kMaxRank];
   int32_t shape[runtime::kMaxRank];
   bool seen[runtime::kMaxRank] = {};
@@ -142,7 +146,8 @@ Status PermuteCopyOut(const Tensor& in, IntList dims, Tensor& out) {
   int32_t coord[runtime::kMaxRank] = {};
   for (size_t i = 0; i < out.numel; ++i) {
     size_t src = 0;
-    for (int32_t d = 0; d < out.rank; ++d) src += static_cast<size_t>(coord[d]) * in_strides[perm[d]];
+    for (int32_t d = 0; d < out.rank; ++d)
+      src += static_cast<size_t>(coord[d]) * in_strides[perm[d]];
     std::memcpy(po + i * element, pi + src * element, element);
     NextCoord(coord, out.sizes, out.rank);
   }
@@ -161,7 +166,8 @@ Status CatOut(TensorList tensors, int64_t dim, Tensor& out) {
     if (t->rank == 1 && t->numel == 0) continue;
     if (t->rank != out.rank) return ShapeError("cat input rank", t->rank, out.rank);
     for (int32_t k = 0; k < out.rank; ++k) {
-      if (k != d && t->sizes[k] != out.sizes[k]) return ShapeError("cat input size", k, t->sizes[k]);
+      if (k != d && t->sizes[k] != out.sizes[k])
+        return ShapeError("cat input size", k, t->sizes[k]);
     }
     total += t->sizes[d];
   }
@@ -176,7 +182,8 @@ Status CatOut(TensorList tensors, int64_t dim, Tensor& out) {
     if (t->rank == 1 && t->numel == 0) continue;
     // A corrupt plan can place an input over part of the output; the copy
     // would then read what it already wrote.
-    if (Overlap(*t, out)) return Status::Error(ErrorCode::kNotSupported, "cat input overlaps its output");
+    if (Overlap(*t, out))
+      return Status::Error(ErrorCode::kNotSupported, "cat input overlaps its output");
     const size_t row = static_cast<size_t>(t->sizes[d]) * inner;
     const uint8_t* pi = t->Data<const uint8_t>();
     for (size_t o = 0; o < outer; ++o) {
@@ -217,7 +224,8 @@ Status SliceCopyTensorOut(const Tensor& in, int64_t dim, std::optional<int64_t> 
   uint8_t* po = out.Data<uint8_t>();
   for (size_t o = 0; o < outer; ++o) {
     for (int64_t k = 0; k < count; ++k) {
-      const size_t src = (o * static_cast<size_t>(size) + static_cast<size_t>(start + k * step)) * inner;
+      const size_t src =
+          (o * static_cast<size_t>(size) + static_cast<size_t>(start + k * step)) * inner;
       const size_t dst = (o * static_cast<size_t>(count) + static_cast<size_t>(k)) * inner;
       std::memmove(po + dst, pi + src, inner);
     }

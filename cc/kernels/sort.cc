@@ -21,19 +21,22 @@ bool Before(double a, double b, bool largest) {
 
 }  // namespace
 
-Status TopkValues(const Tensor& self, int64_t k, int64_t dim, bool largest, bool /*sorted*/, Tensor& values,
-                  Tensor& indices) {
-  if (!IsKnownDtype(self.dtype) || self.dtype == ScalarType::kBool || values.dtype != self.dtype) return DtypeError(kTopkValuesName, values);
+Status TopkValues(const Tensor& self, int64_t k, int64_t dim, bool largest, bool /*sorted*/,
+                  Tensor& values, Tensor& indices) {
+  if (!IsKnownDtype(self.dtype) || self.dtype == ScalarType::kBool || values.dtype != self.dtype)
+    return DtypeError(kTopkValuesName, values);
   if (indices.dtype != ScalarType::kLong) return DtypeError(kTopkValuesName, indices);
   int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
   const int64_t size = self.rank == 0 ? 1 : self.sizes[d];
   if (k < 0 || k > size) return ShapeError("topk k out of range (k, size)", k, size);
   int32_t shape[runtime::kMaxRank];
-  for (int32_t j = 0; j < self.rank; ++j) shape[j] = j == d ? static_cast<int32_t>(k) : self.sizes[j];
+  for (int32_t j = 0; j < self.rank; ++j)
+    shape[j] = j == d ? static_cast<int32_t>(k) : self.sizes[j];
   ESDK_RETURN_IF_ERROR(ExpectShape(values, shape, self.rank, kTopkValuesName));
   ESDK_RETURN_IF_ERROR(ExpectShape(indices, shape, self.rank, kTopkValuesName));
-  if (Overlap(self, values) || Overlap(self, indices)) return Status::Error(ErrorCode::kNotSupported, "topk in place");
+  if (Overlap(self, values) || Overlap(self, indices))
+    return Status::Error(ErrorCode::kNotSupported, "topk in place");
   size_t outer, inner;
   OuterInner(self, d, &outer, &inner);
   const size_t n = static_cast<size_t>(size), kk = static_cast<size_t>(k);

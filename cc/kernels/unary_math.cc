@@ -34,7 +34,8 @@ Status MapFloatFn(const Tensor& in, Tensor& out, const char* name, Fn fn) {
 // out = float_fn(in) for floats, int_fn(in) for integer and bool dtypes
 // (in and out of one dtype).
 template <typename FloatFn, typename IntFn>
-Status MapSameDtype(const Tensor& in, Tensor& out, const char* name, FloatFn float_fn, IntFn int_fn) {
+Status MapSameDtype(const Tensor& in, Tensor& out, const char* name, FloatFn float_fn,
+                    IntFn int_fn) {
   if (!IsKnownDtype(in.dtype) || in.dtype != out.dtype) return DtypeError(name, out);
   if (IsFloating(out.dtype)) return MapFloatFn(in, out, name, float_fn);
   ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
@@ -49,19 +50,22 @@ int64_t Identity(int64_t v) { return v; }
 }  // namespace
 
 Status AbsOut(const Tensor& self, Tensor& out) {
-  return MapSameDtype(self, out, kAbsOutName, [](auto x) { return std::fabs(x); },
-                      [](int64_t v) { return v < 0 ? WrapNeg(v) : v; });
+  return MapSameDtype(
+      self, out, kAbsOutName, [](auto x) { return std::fabs(x); },
+      [](int64_t v) { return v < 0 ? WrapNeg(v) : v; });
 }
 
 Status NegOut(const Tensor& self, Tensor& out) {
-  if (self.dtype == ScalarType::kBool) return DtypeError(kNegOutName, self);  // PyTorch refuses it too
+  if (self.dtype == ScalarType::kBool)
+    return DtypeError(kNegOutName, self);  // PyTorch refuses it too
   return MapSameDtype(self, out, kNegOutName, [](auto x) { return -x; }, WrapNeg);
 }
 
 Status SignOut(const Tensor& self, Tensor& out) {
-  return MapSameDtype(self, out, kSignOutName,
-                      [](auto x) { return std::isnan(x) ? x : static_cast<decltype(x)>((x > 0) - (x < 0)); },
-                      [](int64_t v) { return int64_t{(v > 0) - (v < 0)}; });
+  return MapSameDtype(
+      self, out, kSignOutName,
+      [](auto x) { return std::isnan(x) ? x : static_cast<decltype(x)>((x > 0) - (x < 0)); },
+      [](int64_t v) { return int64_t{(v > 0) - (v < 0)}; });
 }
 
 Status FloorOut(const Tensor& self, Tensor& out) {
@@ -78,27 +82,64 @@ Status RoundOut(const Tensor& self, Tensor& out) {
   return MapSameDtype(self, out, kRoundOutName, [](auto x) { return std::nearbyint(x); }, Identity);
 }
 
-Status SqrtOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kSqrtOutName, [](auto x) { return std::sqrt(x); }); }
-Status LogOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kLogOutName, [](auto x) { return std::log(x); }); }
-Status Log2Out(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kLog2OutName, [](auto x) { return std::log2(x); }); }
-Status Log10Out(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kLog10OutName, [](auto x) { return std::log10(x); }); }
-Status Log1pOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kLog1pOutName, [](auto x) { return std::log1p(x); }); }
-Status Expm1Out(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kExpm1OutName, [](auto x) { return std::expm1(x); }); }
-Status SinOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kSinOutName, [](auto x) { return std::sin(x); }); }
-Status CosOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kCosOutName, [](auto x) { return std::cos(x); }); }
-Status TanOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kTanOutName, [](auto x) { return std::tan(x); }); }
-Status AsinOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kAsinOutName, [](auto x) { return std::asin(x); }); }
-Status AcosOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kAcosOutName, [](auto x) { return std::acos(x); }); }
-Status AtanOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kAtanOutName, [](auto x) { return std::atan(x); }); }
-Status SinhOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kSinhOutName, [](auto x) { return std::sinh(x); }); }
-Status CoshOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kCoshOutName, [](auto x) { return std::cosh(x); }); }
-Status AsinhOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kAsinhOutName, [](auto x) { return std::asinh(x); }); }
-Status AcoshOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kAcoshOutName, [](auto x) { return std::acosh(x); }); }
-Status AtanhOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kAtanhOutName, [](auto x) { return std::atanh(x); }); }
-Status ErfOut(const Tensor& self, Tensor& out) { return MapFloatFn(self, out, kErfOutName, [](auto x) { return std::erf(x); }); }
+Status SqrtOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kSqrtOutName, [](auto x) { return std::sqrt(x); });
+}
+Status LogOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kLogOutName, [](auto x) { return std::log(x); });
+}
+Status Log2Out(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kLog2OutName, [](auto x) { return std::log2(x); });
+}
+Status Log10Out(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kLog10OutName, [](auto x) { return std::log10(x); });
+}
+Status Log1pOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kLog1pOutName, [](auto x) { return std::log1p(x); });
+}
+Status Expm1Out(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kExpm1OutName, [](auto x) { return std::expm1(x); });
+}
+Status SinOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kSinOutName, [](auto x) { return std::sin(x); });
+}
+Status CosOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kCosOutName, [](auto x) { return std::cos(x); });
+}
+Status TanOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kTanOutName, [](auto x) { return std::tan(x); });
+}
+Status AsinOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kAsinOutName, [](auto x) { return std::asin(x); });
+}
+Status AcosOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kAcosOutName, [](auto x) { return std::acos(x); });
+}
+Status AtanOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kAtanOutName, [](auto x) { return std::atan(x); });
+}
+Status SinhOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kSinhOutName, [](auto x) { return std::sinh(x); });
+}
+Status CoshOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kCoshOutName, [](auto x) { return std::cosh(x); });
+}
+Status AsinhOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kAsinhOutName, [](auto x) { return std::asinh(x); });
+}
+Status AcoshOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kAcoshOutName, [](auto x) { return std::acosh(x); });
+}
+Status AtanhOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kAtanhOutName, [](auto x) { return std::atanh(x); });
+}
+Status ErfOut(const Tensor& self, Tensor& out) {
+  return MapFloatFn(self, out, kErfOutName, [](auto x) { return std::erf(x); });
+}
 
 Status LeakyReluOut(const Tensor& self, double negative_slope, Tensor& out) {
-  if (!IsFloating(self.dtype) || self.dtype != out.dtype) return DtypeError(kLeakyReluOutName, self);
+  if (!IsFloating(self.dtype) || self.dtype != out.dtype)
+    return DtypeError(kLeakyReluOutName, self);
   return MapFloatFn(self, out, kLeakyReluOutName, [negative_slope](auto x) {
     using T = decltype(x);
     return x > T(0) ? x : x * static_cast<T>(negative_slope);
@@ -111,7 +152,8 @@ Status EluOut(const Tensor& self, double alpha, double scale, double input_scale
   return MapFloatFn(self, out, kEluOutName, [=](auto x) {
     using T = decltype(x);
     return x > T(0) ? x * static_cast<T>(scale)
-                    : static_cast<T>(alpha) * static_cast<T>(scale) * std::expm1(x * static_cast<T>(input_scale));
+                    : static_cast<T>(alpha) * static_cast<T>(scale) *
+                          std::expm1(x * static_cast<T>(input_scale));
   });
 }
 
@@ -132,7 +174,8 @@ Status GluOut(const Tensor& self, int64_t dim, Tensor& out) {
   if (!IsFloating(self.dtype) || self.dtype != out.dtype) return DtypeError(kGluOutName, self);
   int32_t d = 0;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, self.rank, &d));
-  if (self.rank == 0 || self.sizes[d] % 2 != 0) return ShapeError("glu needs an even size along dim", self.rank == 0 ? 1 : self.sizes[d]);
+  if (self.rank == 0 || self.sizes[d] % 2 != 0)
+    return ShapeError("glu needs an even size along dim", self.rank == 0 ? 1 : self.sizes[d]);
   int32_t shape[runtime::kMaxRank];
   for (int32_t k = 0; k < self.rank; ++k) shape[k] = k == d ? self.sizes[k] / 2 : self.sizes[k];
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, self.rank, kGluOutName));

@@ -23,7 +23,8 @@ const char* Mismatch(const Value& v, ArgKind kind) {
       }
       return nullptr;
     case ArgKind::kOptionalTensorList:
-      if (v.tag != Tag::kOptionalTensorList && v.tag != Tag::kTensorList) return "argument is not a tensor list";
+      if (v.tag != Tag::kOptionalTensorList && v.tag != Tag::kTensorList)
+        return "argument is not a tensor list";
       for (const Tensor* t : v.tensor_list) {
         if (t != nullptr && !HasMemory(t)) return "tensor list item has no memory";
       }
@@ -70,7 +71,8 @@ Status CheckArgs(KernelArgs args, const ArgKind* kinds, size_t count, const char
   for (size_t i = 0; i < count; ++i) {
     const char* mismatch = Mismatch(*args[i], kinds[i]);
     if (mismatch != nullptr) {
-      return Status::Error(ErrorCode::kInvalidProgram, "%s (%lld)", mismatch, static_cast<long long>(i));
+      return Status::Error(ErrorCode::kInvalidProgram, "%s (%lld)", mismatch,
+                           static_cast<long long>(i));
     }
   }
   return Status::Ok();

@@ -23,7 +23,7 @@ enum class ArgKind : uint8_t {
   kOptionalTensor,
   kTensorList,
   kOptionalTensorList,  // items may be null (None)
-  kScalar,  // Int, Double or Bool, read as a double
+  kScalar,              // Int, Double or Bool, read as a double
   kOptionalScalar,
   kInt,
   kOptionalInt,

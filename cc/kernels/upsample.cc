@@ -17,26 +17,36 @@ namespace ethosu_sdk::kernels {
 namespace {
 
 // Output H and W from output_size or, without it, floor(input * scale).
-Status OutputSize(const Tensor& in, std::optional<IntList> output_size, std::optional<DoubleList> scales,
-                  const char* name, int32_t* out_h, int32_t* out_w) {
+Status OutputSize(const Tensor& in, std::optional<IntList> output_size,
+                  std::optional<DoubleList> scales, const char* name, int32_t* out_h,
+                  int32_t* out_w) {
   if (in.rank != 4) return ShapeError("upsample input must be 4-D (N, C, H, W)", in.rank);
-  if (in.sizes[2] < 1 || in.sizes[3] < 1) return ShapeError("upsample of an empty image (H, W)", in.sizes[2], in.sizes[3]);
+  if (in.sizes[2] < 1 || in.sizes[3] < 1)
+    return ShapeError("upsample of an empty image (H, W)", in.sizes[2], in.sizes[3]);
   if (output_size.has_value() == scales.has_value()) {
-    return Status::Error(ErrorCode::kInvalidArgument, "exactly one of output_size and scale_factors: %s", name);
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "exactly one of output_size and scale_factors: %s", name);
   }
   if (output_size) {
-    if (output_size->size() != 2) return ShapeError("upsample output_size must have 2 sizes", static_cast<int64_t>(output_size->size()));
-    if ((*output_size)[0] < 1 || (*output_size)[0] > INT32_MAX || (*output_size)[1] < 1 || (*output_size)[1] > INT32_MAX) {
+    if (output_size->size() != 2)
+      return ShapeError("upsample output_size must have 2 sizes",
+                        static_cast<int64_t>(output_size->size()));
+    if ((*output_size)[0] < 1 || (*output_size)[0] > INT32_MAX || (*output_size)[1] < 1 ||
+        (*output_size)[1] > INT32_MAX) {
       return ShapeError("upsample output_size", (*output_size)[0], (*output_size)[1]);
     }
     *out_h = static_cast<int32_t>((*output_size)[0]);
     *out_w = static_cast<int32_t>((*output_size)[1]);
     return Status::Ok();
   }
-  if (scales->size() != 2) return ShapeError("upsample scale_factors must have 2 scales", static_cast<int64_t>(scales->size()));
-  const double h = std::floor(in.sizes[2] * (*scales)[0]), w = std::floor(in.sizes[3] * (*scales)[1]);
+  if (scales->size() != 2)
+    return ShapeError("upsample scale_factors must have 2 scales",
+                      static_cast<int64_t>(scales->size()));
+  const double h = std::floor(in.sizes[2] * (*scales)[0]),
+               w = std::floor(in.sizes[3] * (*scales)[1]);
   if (!(h >= 1 && h <= INT32_MAX && w >= 1 && w <= INT32_MAX)) {
-    return Status::Error(ErrorCode::kInvalidArgument, "upsample scale_factors give an empty or huge output: %s", name);
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "upsample scale_factors give an empty or huge output: %s", name);
   }
   *out_h = static_cast<int32_t>(h);
   *out_w = static_cast<int32_t>(w);
@@ -45,7 +55,8 @@ Status OutputSize(const Tensor& in, std::optional<IntList> output_size, std::opt
 
 // Input pixels per output pixel (area_pixel_compute_scale).
 float Scale(int32_t in, int32_t out, bool align_corners, std::optional<double> scale) {
-  if (align_corners) return out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.0f;
+  if (align_corners)
+    return out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.0f;
   if (scale && *scale > 0.0) return static_cast<float>(1.0 / *scale);
   return static_cast<float>(in) / static_cast<float>(out);
 }
@@ -71,13 +82,15 @@ std::optional<double> ScaleAt(std::optional<DoubleList> scales, size_t i) {
 
 }  // namespace
 
-Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> output_size, bool align_corners,
-                                std::optional<DoubleList> scale_factors, Tensor& out) {
+Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> output_size,
+                                bool align_corners, std::optional<DoubleList> scale_factors,
+                                Tensor& out) {
   if (input.dtype != out.dtype || !IsKnownDtype(input.dtype) || input.dtype == ScalarType::kBool) {
     return DtypeError(kUpsampleBilinear2dVecOutName, input);
   }
   int32_t oh = 0, ow = 0;
-  ESDK_RETURN_IF_ERROR(OutputSize(input, output_size, scale_factors, kUpsampleBilinear2dVecOutName, &oh, &ow));
+  ESDK_RETURN_IF_ERROR(
+      OutputSize(input, output_size, scale_factors, kUpsampleBilinear2dVecOutName, &oh, &ow));
   const int32_t shape[] = {input.sizes[0], input.sizes[1], oh, ow};
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, 4, kUpsampleBilinear2dVecOutName));
   if (Overlap(input, out)) return Status::Error(ErrorCode::kNotSupported, "upsample in place");
@@ -91,7 +104,9 @@ Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> outp
   for (size_t p = 0; p < planes; ++p) {
     const size_t plane = p * static_cast<size_t>(ih) * static_cast<size_t>(iw);
     auto at = [&](int32_t y, int32_t x) {
-      return static_cast<float>(LoadDouble(input, plane + static_cast<size_t>(y) * static_cast<size_t>(iw) + static_cast<size_t>(x)));
+      return static_cast<float>(LoadDouble(
+          input,
+          plane + static_cast<size_t>(y) * static_cast<size_t>(iw) + static_cast<size_t>(x)));
     };
     for (int32_t y = 0; y < oh; ++y) {
       const float fy = SourceIndex(sh, y, align_corners);
@@ -103,7 +118,8 @@ Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> outp
         const int32_t x0 = static_cast<int32_t>(fx);
         const int32_t x1 = x0 + (x0 < iw - 1 ? 1 : 0);
         const float lx1 = fx - static_cast<float>(x0), lx0 = 1.0f - lx1;
-        const float v = ly0 * (lx0 * at(y0, x0) + lx1 * at(y0, x1)) + ly1 * (lx0 * at(y1, x0) + lx1 * at(y1, x1));
+        const float v = ly0 * (lx0 * at(y0, x0) + lx1 * at(y0, x1)) +
+                        ly1 * (lx0 * at(y1, x0) + lx1 * at(y1, x1));
         StoreDouble(out, o++, v);
       }
     }
@@ -113,9 +129,11 @@ Status UpsampleBilinear2dVecOut(const Tensor& input, std::optional<IntList> outp
 
 Status UpsampleNearest2dVecOut(const Tensor& input, std::optional<IntList> output_size,
                                std::optional<DoubleList> scale_factors, Tensor& out) {
-  if (input.dtype != out.dtype || !IsKnownDtype(input.dtype)) return DtypeError(kUpsampleNearest2dVecOutName, input);
+  if (input.dtype != out.dtype || !IsKnownDtype(input.dtype))
+    return DtypeError(kUpsampleNearest2dVecOutName, input);
   int32_t oh = 0, ow = 0;
-  ESDK_RETURN_IF_ERROR(OutputSize(input, output_size, scale_factors, kUpsampleNearest2dVecOutName, &oh, &ow));
+  ESDK_RETURN_IF_ERROR(
+      OutputSize(input, output_size, scale_factors, kUpsampleNearest2dVecOutName, &oh, &ow));
   const int32_t shape[] = {input.sizes[0], input.sizes[1], oh, ow};
   ESDK_RETURN_IF_ERROR(ExpectShape(out, shape, 4, kUpsampleNearest2dVecOutName));
   if (Overlap(input, out)) return Status::Error(ErrorCode::kNotSupported, "upsample in place");
@@ -132,7 +150,11 @@ Status UpsampleNearest2dVecOut(const Tensor& input, std::optional<IntList> outpu
       const int32_t sy = NearestIndex(y, ih, oh, sh);
       for (int32_t x = 0; x < ow; ++x) {
         const int32_t sx = NearestIndex(x, iw, ow, sw);
-        std::memcpy(po, plane + (static_cast<size_t>(sy) * static_cast<size_t>(iw) + static_cast<size_t>(sx)) * element, element);
+        std::memcpy(
+            po,
+            plane + (static_cast<size_t>(sy) * static_cast<size_t>(iw) + static_cast<size_t>(sx)) *
+                        element,
+            element);
         po += element;
       }
     }

@@ -8,13 +8,13 @@
 
 #include "cc/backends/ethosu/board_npu.h"
 #include "cc/backends/ethosu/ethosu_backend.h"
+#include "cc/core/arena.h"
 #include "cc/drivers/ethosu/identity.h"
 #include "cc/drivers/ethosu/pmu.h"
 #include "cc/kernels/registry.h"
 #include "cc/platform/platform.h"
 #include "cc/runner/firmware_memory.h"
 #include "cc/runner/run_program.h"
-#include "cc/core/arena.h"
 #include "cc/support/crc32.h"
 #include "cc/support/text_builder.h"
 
@@ -27,7 +27,9 @@ namespace {
 
 using ethosu_sdk::TextBuilder;
 
-size_t Size(const unsigned char* begin, const unsigned char* end) { return static_cast<size_t>(end - begin); }
+size_t Size(const unsigned char* begin, const unsigned char* end) {
+  return static_cast<size_t>(end - begin);
+}
 
 void Emit(TextBuilder& line) {
   line.Char('\n');
@@ -62,7 +64,10 @@ int main() {
   char buffer[256];
   TextBuilder line(buffer, sizeof(buffer));
   // Which program this image carries, so the host can tie results to a build.
-  line.Str("ESDK PROGRAM board=").Str(ethosu_sdk::platform::BoardName()).Str(" bytes=").UInt(pte_size);
+  line.Str("ESDK PROGRAM board=")
+      .Str(ethosu_sdk::platform::BoardName())
+      .Str(" bytes=")
+      .UInt(pte_size);
   line.Str(" crc32=").Hex(ethosu_sdk::Crc32(esdk_model_pte, pte_size), 8);
   Emit(line);
 
@@ -84,7 +89,10 @@ int main() {
   for (const auto& span : memory.planned) planned_bytes += span.size();
   line.Clear();
   line.Str("ESDK MEMORY program=").UInt(pte_size).Str(" planned=").UInt(planned_bytes);
-  line.Str(" runtime_arena_used=").UInt(runtime_arena.used()).Str(" runtime_arena=").UInt(runtime_arena.size());
+  line.Str(" runtime_arena_used=")
+      .UInt(runtime_arena.used())
+      .Str(" runtime_arena=")
+      .UInt(runtime_arena.size());
   line.Str(" npu_scratch=").UInt(ethosu_backend.scratch_bytes());
   line.Str(" fast_scratch=").UInt(memory.fast_scratch.size());
   line.Str(" peak=").UInt(planned_bytes + runtime_arena.used());

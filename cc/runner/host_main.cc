@@ -18,11 +18,11 @@
 #include "cc/backends/ethosu/ethosu_backend.h"
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/model_npu.h"
-#include "sim/npu/weights/weight_cache.h"
 #include "cc/kernels/registry.h"
 #include "cc/runner/run_program.h"
 #include "cc/runtime/method.h"
 #include "cc/runtime/program.h"
+#include "sim/npu/weights/weight_cache.h"
 
 namespace {
 
@@ -74,18 +74,26 @@ int main(int argc, char** argv) {
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
     const char* v;
-    if ((v = Flag(argv[i], "--pte"))) pte_path = v;
-    else if ((v = Flag(argv[i], "--input"))) input_path = v;
-    else if ((v = Flag(argv[i], "--expected"))) expected_path = v;
-    else if ((v = Flag(argv[i], "--method"))) method = v;
-    else if ((v = Flag(argv[i], "--iterations"))) iterations = static_cast<unsigned>(std::strtoul(v, nullptr, 10));
-    else if ((v = Flag(argv[i], "--fast_scratch_bytes"))) fast_scratch_bytes = std::strtoull(v, nullptr, 10);
-    else if (std::strcmp(argv[i], "--quiet") == 0) quiet = true;
+    if ((v = Flag(argv[i], "--pte")))
+      pte_path = v;
+    else if ((v = Flag(argv[i], "--input")))
+      input_path = v;
+    else if ((v = Flag(argv[i], "--expected")))
+      expected_path = v;
+    else if ((v = Flag(argv[i], "--method")))
+      method = v;
+    else if ((v = Flag(argv[i], "--iterations")))
+      iterations = static_cast<unsigned>(std::strtoul(v, nullptr, 10));
+    else if ((v = Flag(argv[i], "--fast_scratch_bytes")))
+      fast_scratch_bytes = std::strtoull(v, nullptr, 10);
+    else if (std::strcmp(argv[i], "--quiet") == 0)
+      quiet = true;
     else {
-      std::fprintf(stderr,
-                   "host_runner: error: unknown argument '%s'; usage: host_runner --pte=FILE --input=FILE "
-                   "[--expected=FILE] [--method=NAME] [--iterations=N] [--fast_scratch_bytes=N] [--quiet]\n",
-                   argv[i]);
+      std::fprintf(
+          stderr,
+          "host_runner: error: unknown argument '%s'; usage: host_runner --pte=FILE --input=FILE "
+          "[--expected=FILE] [--method=NAME] [--iterations=N] [--fast_scratch_bytes=N] [--quiet]\n",
+          argv[i]);
       return 2;
     }
   }
@@ -104,7 +112,9 @@ int main(int argc, char** argv) {
   size_t count = 0;
   const auto program = ethosu_sdk::runtime::Program::Load(pte.data(), pte.size);
   if (program.ok()) {
-    if (!ethosu_sdk::runtime::Method::PlannedBufferSizes(*program, method.c_str(), sizes, 16, &count).ok()) {
+    if (!ethosu_sdk::runtime::Method::PlannedBufferSizes(*program, method.c_str(), sizes, 16,
+                                                         &count)
+             .ok()) {
       count = 0;  // RunProgram reports the error
     }
   }
@@ -133,10 +143,12 @@ int main(int argc, char** argv) {
   // firmware drives the NPU through its registers).
   static std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
   // Decoded weights kept across iterations (and across delegates).
-  static std::unique_ptr<uint8_t[]> cache_memory(new uint8_t[ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes]);
-  static ethosu_sdk::npu::WeightCache weight_cache(cache_memory.get(),
-                                                   ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes);
-  static ethosu_sdk::backends::ethosu::ModelNpu model({workspace.data(), workspace.size(), &weight_cache});
+  static std::unique_ptr<uint8_t[]> cache_memory(
+      new uint8_t[ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes]);
+  static ethosu_sdk::npu::WeightCache weight_cache(
+      cache_memory.get(), ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes);
+  static ethosu_sdk::backends::ethosu::ModelNpu model(
+      {workspace.data(), workspace.size(), &weight_cache});
   static std::vector<unsigned long long> fast_scratch(fast_scratch_bytes / 8 + 1);
   static ethosu_sdk::backends::EthosUBackend ethosu_backend(
       model, {reinterpret_cast<uint8_t*>(fast_scratch.data()), fast_scratch_bytes});

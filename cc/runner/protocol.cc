@@ -44,9 +44,12 @@ uint32_t FloatBits(float f) {
 
 double ElementAsDouble(const runtime::Tensor& t, size_t i) {
   switch (t.dtype) {
-    case runtime::ScalarType::kFloat: return t.Data<const float>()[i];
-    case runtime::ScalarType::kDouble: return t.Data<const double>()[i];
-    default: return 0.0;
+    case runtime::ScalarType::kFloat:
+      return t.Data<const float>()[i];
+    case runtime::ScalarType::kDouble:
+      return t.Data<const double>()[i];
+    default:
+      return 0.0;
   }
 }
 
@@ -59,14 +62,20 @@ bool IsExactType(runtime::ScalarType type) {
 void PrintBegin(const char* method, size_t inputs, size_t outputs) {
   char buffer[kLineCapacity];
   TextBuilder line(buffer, sizeof(buffer));
-  line.Str("ESDK BEGIN method=").Str(method).Str(" inputs=").UInt(inputs).Str(" outputs=").UInt(outputs);
+  line.Str("ESDK BEGIN method=")
+      .Str(method)
+      .Str(" inputs=")
+      .UInt(inputs)
+      .Str(" outputs=")
+      .UInt(outputs);
   Emit(line);
 }
 
 void PrintTensor(const char* key, size_t index, const runtime::Tensor& tensor) {
   char buffer[kLineCapacity];
   TextBuilder line(buffer, sizeof(buffer));
-  line.Str("ESDK ").Str(key).Char(' ').UInt(index).Str(" dtype=").Str(runtime::ScalarTypeName(tensor.dtype));
+  line.Str("ESDK ").Str(key).Char(' ').UInt(index).Str(" dtype=").Str(
+      runtime::ScalarTypeName(tensor.dtype));
   Shape(line, tensor.InMemoryOrder());  // the sizes of the data as printed
   line.Str(" numel=").UInt(tensor.numel);
   Emit(line);
@@ -88,7 +97,9 @@ void PrintComparison(size_t index, const Comparison& c) {
   line.Str("ESDK COMPARE ").UInt(index).Str(pass ? " PASS" : " FAIL");
   line.Str(" mismatches=").UInt(c.mismatches);
   line.Str(" shape=").Str(c.shape_ok ? "ok" : "differs");
-  const char* rule = c.rule == Rule::kExact ? "exact" : c.rule == Rule::kRelative ? "rel1e-5" : "q1step";
+  const char* rule = c.rule == Rule::kExact      ? "exact"
+                     : c.rule == Rule::kRelative ? "rel1e-5"
+                                                 : "q1step";
   line.Str(" rule=").Str(rule).Str(" exact=").UInt(c.exact);
   if (c.rule != Rule::kExact) line.Str(" max_abs_diff_f32=").Hex(FloatBits(c.max_abs_diff), 8);
   Emit(line);
@@ -97,7 +108,12 @@ void PrintComparison(size_t index, const Comparison& c) {
 void PrintTime(uint32_t iteration, uint64_t ticks, uint64_t ticks_per_second) {
   char buffer[kLineCapacity];
   TextBuilder line(buffer, sizeof(buffer));
-  line.Str("ESDK TIME ").UInt(iteration).Str(" ticks=").UInt(ticks).Str(" ticks_per_second=").UInt(ticks_per_second);
+  line.Str("ESDK TIME ")
+      .UInt(iteration)
+      .Str(" ticks=")
+      .UInt(ticks)
+      .Str(" ticks_per_second=")
+      .UInt(ticks_per_second);
   Emit(line);
 }
 
@@ -125,7 +141,8 @@ void PrintEnd() {
   Emit(line);
 }
 
-Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected, float quant_scale) {
+Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected,
+                   float quant_scale) {
   Comparison c;
   const bool exact = IsExactType(actual.dtype);
   c.rule = exact ? Rule::kExact : quant_scale > 0.0f ? Rule::kQuantization : Rule::kRelative;
@@ -150,8 +167,9 @@ Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expecte
     }
     const double diff = a > e ? a - e : e - a;
     const double magnitude = e < 0 ? -e : e;
-    const double tolerance = c.rule == Rule::kQuantization ? step_tolerance
-                                                            : kRelativeTolerance * magnitude + kAbsoluteFloor;
+    const double tolerance = c.rule == Rule::kQuantization
+                                 ? step_tolerance
+                                 : kRelativeTolerance * magnitude + kAbsoluteFloor;
     if (diff > tolerance) ++c.mismatches;
     if (static_cast<float>(diff) > c.max_abs_diff) c.max_abs_diff = static_cast<float>(diff);
   }

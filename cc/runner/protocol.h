@@ -47,7 +47,8 @@ void PrintEnd();
 // quantized values (`quant_scale` > 0), else a relative bound. Shapes and
 // dtypes must match; `expected` is a tensor file's record, whose sizes are
 // in memory order, so `actual`'s are compared in memory order.
-Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected, float quant_scale = 0.0f);
+Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected,
+                   float quant_scale = 0.0f);
 bool IsExactType(runtime::ScalarType type);
 
 }  // namespace ethosu_sdk::runner

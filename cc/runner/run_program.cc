@@ -25,27 +25,32 @@ Status InputDiffers(uint32_t i, const runtime::Tensor& input, const runtime::Ten
   const char* record_type = runtime::ScalarTypeName(record.dtype);
   const char* input_type = runtime::ScalarTypeName(input.dtype);
   if (input.HasDefaultDimOrder()) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "input %lld dtype or shape differs: the file has %s %s, the method takes %s %s",
-                         static_cast<long long>(i), record_type, file, input_type, method);
+    return Status::Error(
+        ErrorCode::kInvalidArgument,
+        "input %lld dtype or shape differs: the file has %s %s, the method takes %s %s",
+        static_cast<long long>(i), record_type, file, input_type, method);
   }
-  return Status::Error(ErrorCode::kInvalidArgument,
-                       "input %lld dtype or shape differs: the file has %s %s, the method takes %s %s "
-                       "(sizes %s in dim order %s, listed in memory order)",
-                       static_cast<long long>(i), record_type, file, input_type, method, sizes, order);
+  return Status::Error(
+      ErrorCode::kInvalidArgument,
+      "input %lld dtype or shape differs: the file has %s %s, the method takes %s %s "
+      "(sizes %s in dim order %s, listed in memory order)",
+      static_cast<long long>(i), record_type, file, input_type, method, sizes, order);
 }
 
 Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
   if (inputs.count() != method.InputCount()) {
-    return Status::Error(ErrorCode::kInvalidArgument, "input count differs: the file has %lld tensors, the method takes %lld",
-                         static_cast<long long>(inputs.count()), static_cast<long long>(method.InputCount()));
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "input count differs: the file has %lld tensors, the method takes %lld",
+                         static_cast<long long>(inputs.count()),
+                         static_cast<long long>(method.InputCount()));
   }
   for (uint32_t i = 0; i < inputs.count(); ++i) {
     TensorRecord record;
     ESDK_RETURN_IF_ERROR(inputs.Get(i, &record));
     const runtime::Value& value = method.Input(i);
     if (!value.IsTensor()) {
-      return Status::Error(ErrorCode::kNotSupported, "input %lld is not a tensor", static_cast<long long>(i));
+      return Status::Error(ErrorCode::kNotSupported, "input %lld is not a tensor",
+                           static_cast<long long>(i));
     }
     // A record lists the sizes in memory order (schema/tensor_file.md).
     const runtime::Tensor expected = value.tensor->InMemoryOrder();
@@ -67,7 +72,8 @@ RunResult RunProgram(const RunConfig& config) {
   runtime::MethodMemory memory;
   memory.runtime = config.runtime_arena;
   memory.planned = config.planned;
-  Result<runtime::Method> loaded_method = runtime::Method::Load(program, config.method, config.registries, memory);
+  Result<runtime::Method> loaded_method =
+      runtime::Method::Load(program, config.method, config.registries, memory);
   if (!loaded_method.ok()) return Fail(loaded_method.status());
   runtime::Method& method = *loaded_method;
   PrintBegin(config.method, method.InputCount(), method.OutputCount());
@@ -91,8 +97,9 @@ RunResult RunProgram(const RunConfig& config) {
 
   for (size_t o = 0; o < method.OutputCount(); ++o) {
     const runtime::Value& value = method.Output(o);
-    if (!value.IsTensor()) return Fail(Status::Error(ErrorCode::kNotSupported, "output %lld is not a tensor",
-                                                     static_cast<long long>(o)));
+    if (!value.IsTensor())
+      return Fail(Status::Error(ErrorCode::kNotSupported, "output %lld is not a tensor",
+                                static_cast<long long>(o)));
     if (config.print_outputs) PrintTensor("OUTPUT", o, *value.tensor);
   }
 
@@ -104,9 +111,10 @@ RunResult RunProgram(const RunConfig& config) {
   TensorFile expected;
   status = TensorFile::Parse(config.expected, config.expected_size, &expected);
   if (status.ok() && expected.count() != method.OutputCount()) {
-    status = Status::Error(ErrorCode::kInvalidArgument, "expected output count differs: the file has %lld tensors, the method gives %lld",
-                           static_cast<long long>(expected.count()),
-                           static_cast<long long>(method.OutputCount()));
+    status = Status::Error(
+        ErrorCode::kInvalidArgument,
+        "expected output count differs: the file has %lld tensors, the method gives %lld",
+        static_cast<long long>(expected.count()), static_cast<long long>(method.OutputCount()));
   }
   if (!status.ok()) return Fail(status);
   bool all_pass = true;

@@ -25,7 +25,7 @@ struct RunConfig {
   runtime::Registries registries;
   Arena* runtime_arena = nullptr;
   Span<const Span<uint8_t>> planned;
-  uint32_t iterations = 1;   // timed runs; outputs are those of the last
+  uint32_t iterations = 1;  // timed runs; outputs are those of the last
   bool print_outputs = true;
 };
 

@@ -15,9 +15,11 @@ uint32_t U32(const uint8_t* p) {
 }
 
 // Reads the record at `offset`; `*next` is where the following one starts.
-Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord* out, size_t* next) {
+Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord* out,
+                  size_t* next) {
   if (offset > size || size - offset < kRecordHeader) {
-    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: record header past the end: record at byte %lld",
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "tensor file: record header past the end: record at byte %lld",
                          static_cast<long long>(offset));
   }
   const uint8_t* h = data + offset;
@@ -25,11 +27,13 @@ Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord*
   const uint32_t rank = U32(h + 4);
   const size_t element = runtime::ScalarTypeSize(static_cast<int32_t>(dtype));
   if (element == 0) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor file: dtype %lld is not one the runner knows",
+    return Status::Error(ErrorCode::kNotSupported,
+                         "tensor file: dtype %lld is not one the runner knows",
                          static_cast<long long>(dtype));
   }
   if (rank > static_cast<uint32_t>(runtime::kMaxRank)) {
-    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: rank %lld above the runtime's limit of %lld",
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "tensor file: rank %lld above the runtime's limit of %lld",
                          static_cast<long long>(rank), static_cast<long long>(runtime::kMaxRank));
   }
   runtime::Tensor& t = out->tensor;
@@ -40,26 +44,31 @@ Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord*
   for (uint32_t d = 0; d < rank; ++d) {
     const uint32_t s = U32(h + 8 + 4 * d);
     if (s > (1u << 30)) {
-      return Status::Error(ErrorCode::kInvalidArgument, "tensor file: dimension %lld has size %lld, above 2^30",
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "tensor file: dimension %lld has size %lld, above 2^30",
                            static_cast<long long>(d), static_cast<long long>(s));
     }
     t.sizes[d] = static_cast<int32_t>(s);
     numel *= s;
-    if (numel > (uint64_t{1} << 30)) return Status::Error(ErrorCode::kInvalidArgument, "tensor file: too many elements");
+    if (numel > (uint64_t{1} << 30))
+      return Status::Error(ErrorCode::kInvalidArgument, "tensor file: too many elements");
   }
   std::memcpy(&out->scale, h + 40, 4);
   std::memcpy(&out->zero_point, h + 44, 4);
   uint64_t nbytes;
   std::memcpy(&nbytes, h + 48, 8);
   if (nbytes != numel * element) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "tensor file: data size differs from shape: %lld bytes, the shape needs %lld",
-                         static_cast<long long>(nbytes), static_cast<long long>(numel * element));
+    return Status::Error(
+        ErrorCode::kInvalidArgument,
+        "tensor file: data size differs from shape: %lld bytes, the shape needs %lld",
+        static_cast<long long>(nbytes), static_cast<long long>(numel * element));
   }
   const size_t data_offset = offset + kRecordHeader;
   if (nbytes > size - data_offset) {
-    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: data past the end: %lld bytes, %lld left in the file",
-                         static_cast<long long>(nbytes), static_cast<long long>(size - data_offset));
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "tensor file: data past the end: %lld bytes, %lld left in the file",
+                         static_cast<long long>(nbytes),
+                         static_cast<long long>(size - data_offset));
   }
   t.numel = static_cast<size_t>(numel);
   t.nbytes = static_cast<size_t>(nbytes);
@@ -92,7 +101,8 @@ Status TensorFile::Parse(const void* data, size_t size, TensorFile* out) {
 
 Status TensorFile::Get(uint32_t index, TensorRecord* out) const {
   if (index >= count_) {
-    return Status::Error(ErrorCode::kOutOfRange, "tensor file: record index %lld out of range: the file has %lld records",
+    return Status::Error(ErrorCode::kOutOfRange,
+                         "tensor file: record index %lld out of range: the file has %lld records",
                          static_cast<long long>(index), static_cast<long long>(count_));
   }
   size_t offset = kFileHeader;

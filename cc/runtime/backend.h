@@ -20,14 +20,14 @@
 namespace ethosu_sdk::runtime {
 
 struct CompileSpec {
-  Span<const char> key;         // not NUL-terminated
+  Span<const char> key;  // not NUL-terminated
   Span<const uint8_t> value;
 };
 
 struct DelegateInit {
-  Span<const uint8_t> processed;       // lives as long as the program buffer
+  Span<const uint8_t> processed;  // lives as long as the program buffer
   Span<const CompileSpec> compile_specs;
-  Arena* arena;                        // for the handle and any state
+  Arena* arena;  // for the handle and any state
 };
 
 class Backend {

@@ -20,8 +20,10 @@ const fb::ExecutionPlan* Plan(const void* plan) {
 }
 
 Status OutOfMemory(const char* what, size_t count) {
-  return Status::Error(ErrorCode::kOutOfMemory, "runtime arena too small: no room for %s %lld; give Method::Load a larger one",
-                       what, static_cast<long long>(count));
+  return Status::Error(
+      ErrorCode::kOutOfMemory,
+      "runtime arena too small: no room for %s %lld; give Method::Load a larger one", what,
+      static_cast<long long>(count));
 }
 
 size_t VectorSize(const IndexVector* v) { return v == nullptr ? 0 : v->size(); }
@@ -30,15 +32,17 @@ size_t VectorSize(const IndexVector* v) { return v == nullptr ? 0 : v->size(); }
 Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
   const size_t element_size = ScalarTypeSize(static_cast<int32_t>(t->scalar_type()));
   if (element_size == 0) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor dtype %lld is not one this runtime supports",
+    return Status::Error(ErrorCode::kNotSupported,
+                         "tensor dtype %lld is not one this runtime supports",
                          static_cast<long long>(t->scalar_type()));
   }
   out->dtype = static_cast<ScalarType>(t->scalar_type());
   const auto* sizes = t->sizes();
   const uint32_t rank = sizes ? sizes->size() : 0;
   if (rank > static_cast<uint32_t>(kMaxRank)) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor rank %lld above the runtime's limit of %lld", static_cast<long long>(rank),
-                         static_cast<long long>(kMaxRank));
+    return Status::Error(ErrorCode::kNotSupported,
+                         "tensor rank %lld above the runtime's limit of %lld",
+                         static_cast<long long>(rank), static_cast<long long>(kMaxRank));
   }
   out->rank = static_cast<int32_t>(rank);
   size_t numel = 1;
@@ -50,21 +54,24 @@ Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
     }
     out->sizes[d] = size;
     if (size != 0 && numel > kMaxTensorBytes / static_cast<size_t>(size)) {
-      return Status::Error(ErrorCode::kOutOfRange, "tensor too large: dimension %lld of size %lld takes it past %lld bytes",
+      return Status::Error(ErrorCode::kOutOfRange,
+                           "tensor too large: dimension %lld of size %lld takes it past %lld bytes",
                            static_cast<long long>(d), static_cast<long long>(size),
                            static_cast<long long>(kMaxTensorBytes));
     }
     numel *= static_cast<size_t>(size);
   }
   if (numel > kMaxTensorBytes / element_size) {
-    return Status::Error(ErrorCode::kOutOfRange, "tensor too large: %lld elements take more than %lld bytes",
+    return Status::Error(ErrorCode::kOutOfRange,
+                         "tensor too large: %lld elements take more than %lld bytes",
                          static_cast<long long>(numel), static_cast<long long>(kMaxTensorBytes));
   }
   out->numel = numel;
   out->nbytes = numel * element_size;
   if (const auto* dim_order = t->dim_order()) {
     if (dim_order->size() != rank) {
-      return Status::Error(ErrorCode::kInvalidProgram, "dim order of length %lld for a tensor of rank %lld",
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "dim order of length %lld for a tensor of rank %lld",
                            static_cast<long long>(dim_order->size()), static_cast<long long>(rank));
     }
     // Any permutation of 0..rank-1: each dimension exactly once.
@@ -73,7 +80,8 @@ Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
       const uint32_t dim = dim_order->Get(d);
       if (dim >= rank || (seen & (1u << dim)) != 0) {
         return Status::Error(ErrorCode::kInvalidProgram,
-                             "dim order is not a permutation of the dimensions: entry %lld is %lld, out of range or repeated",
+                             "dim order is not a permutation of the dimensions: entry %lld is "
+                             "%lld, out of range or repeated",
                              static_cast<long long>(d), static_cast<long long>(dim));
       }
       seen |= 1u << dim;
@@ -81,7 +89,8 @@ Status LoadTensorShape(const fb::Tensor* t, Tensor* out) {
     }
   }
   if (t->storage_offset() != 0) {
-    return Status::Error(ErrorCode::kNotSupported, "tensor storage offset %lld: only offset 0 is supported",
+    return Status::Error(ErrorCode::kNotSupported,
+                         "tensor storage offset %lld: only offset 0 is supported",
                          static_cast<long long>(t->storage_offset()));
   }
   if (t->shape_dynamism() == fb::TensorShapeDynamism::DYNAMIC_UNBOUND) {
@@ -101,45 +110,58 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
   const fb::AllocationDetails* allocation = t->allocation_info();
   if (allocation != nullptr) {
     if (t->data_buffer_idx() != 0) {
-      return Status::Error(ErrorCode::kNotSupported, "memory-planned tensor with initial data (constant buffer %lld): not supported",
-                           static_cast<long long>(t->data_buffer_idx()));
+      return Status::Error(
+          ErrorCode::kNotSupported,
+          "memory-planned tensor with initial data (constant buffer %lld): not supported",
+          static_cast<long long>(t->data_buffer_idx()));
     }
     const auto* buffer_sizes = plan->non_const_buffer_sizes();
     const uint32_t id = allocation->memory_id();
     const uint32_t buffer_count = buffer_sizes ? buffer_sizes->size() : 0;
     if (id == 0 || id >= buffer_count) {
-      return Status::Error(ErrorCode::kOutOfRange, "memory id %lld out of range: the method plans memory ids 1 to %lld",
-                           static_cast<long long>(id), static_cast<long long>(buffer_count == 0 ? 0 : buffer_count - 1));
+      return Status::Error(ErrorCode::kOutOfRange,
+                           "memory id %lld out of range: the method plans memory ids 1 to %lld",
+                           static_cast<long long>(id),
+                           static_cast<long long>(buffer_count == 0 ? 0 : buffer_count - 1));
     }
     if (id - 1 >= memory.planned.size()) {
-      return Status::Error(ErrorCode::kOutOfMemory, "no arena for memory id %lld: the caller gave %lld planned arenas",
-                           static_cast<long long>(id), static_cast<long long>(memory.planned.size()));
+      return Status::Error(ErrorCode::kOutOfMemory,
+                           "no arena for memory id %lld: the caller gave %lld planned arenas",
+                           static_cast<long long>(id),
+                           static_cast<long long>(memory.planned.size()));
     }
     const uint64_t offset = static_cast<uint64_t>(allocation->memory_offset_high()) << 32 |
                             allocation->memory_offset_low();
     const int64_t planned_size = internal::VectorElement(buffer_sizes, id);
     if (planned_size < 0 || offset > static_cast<uint64_t>(planned_size) ||
         out->nbytes > static_cast<uint64_t>(planned_size) - offset) {
-      return Status::Error(ErrorCode::kOutOfRange, "tensor past its planned buffer: %lld bytes at offset %lld of memory id %lld, which has %lld",
+      return Status::Error(ErrorCode::kOutOfRange,
+                           "tensor past its planned buffer: %lld bytes at offset %lld of memory id "
+                           "%lld, which has %lld",
                            static_cast<long long>(out->nbytes), static_cast<long long>(offset),
                            static_cast<long long>(id), static_cast<long long>(planned_size));
     }
     const Span<uint8_t>& arena = memory.planned[id - 1];
     if (offset + out->nbytes > arena.size()) {
-      return Status::Error(ErrorCode::kOutOfMemory, "planned arena %lld too small for a tensor: it needs %lld bytes, the arena has %lld",
-                           static_cast<long long>(id), static_cast<long long>(offset + out->nbytes),
-                           static_cast<long long>(arena.size()));
+      return Status::Error(
+          ErrorCode::kOutOfMemory,
+          "planned arena %lld too small for a tensor: it needs %lld bytes, the arena has %lld",
+          static_cast<long long>(id), static_cast<long long>(offset + out->nbytes),
+          static_cast<long long>(arena.size()));
     }
     out->data = arena.data() + offset;
   } else if (t->data_buffer_idx() != 0) {
-    ESDK_ASSIGN_OR_RETURN(const void* data, program.ConstantData(t->data_buffer_idx(), out->nbytes));
+    ESDK_ASSIGN_OR_RETURN(const void* data,
+                          program.ConstantData(t->data_buffer_idx(), out->nbytes));
     // Kernels only read constants; the const is restored by their signatures.
     out->data = const_cast<void*>(data);
   }
   if (out->data != nullptr && reinterpret_cast<uintptr_t>(out->data) % out->ElementSize() != 0) {
-    return Status::Error(ErrorCode::kInvalidProgram, "tensor data misaligned: address %% 16 is %lld, elements need %lld-byte alignment",
-                         static_cast<long long>(reinterpret_cast<uintptr_t>(out->data) % 16),
-                         static_cast<long long>(out->ElementSize()));
+    return Status::Error(
+        ErrorCode::kInvalidProgram,
+        "tensor data misaligned: address %% 16 is %lld, elements need %lld-byte alignment",
+        static_cast<long long>(reinterpret_cast<uintptr_t>(out->data) % 16),
+        static_cast<long long>(out->ElementSize()));
   }
   return Status::Ok();
 }
@@ -174,10 +196,11 @@ Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args) {
   char order[4 * kMaxRank + 3];
   FormatDimOrder(*first_other, order, sizeof(order));
   if (!kernel.any_dim_order) {
-    return Status::Error(ErrorCode::kNotSupported,
-                         "operator %s: a tensor in dim order %s; this kernel takes tensors in the default "
-                         "dim order only",
-                         kernel.name, order);
+    return Status::Error(
+        ErrorCode::kNotSupported,
+        "operator %s: a tensor in dim order %s; this kernel takes tensors in the default "
+        "dim order only",
+        kernel.name, order);
   }
   return ForEachTensor(args, [&](const Tensor& t) {
     if (t.SameShapeAndLayout(*first_other)) return Status::Ok();
@@ -196,17 +219,28 @@ Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args) {
 
 const char* ValueTagName(Value::Tag tag) {
   switch (tag) {
-    case Value::Tag::kNone: return "None";
-    case Value::Tag::kInt: return "Int";
-    case Value::Tag::kDouble: return "Double";
-    case Value::Tag::kBool: return "Bool";
-    case Value::Tag::kTensor: return "Tensor";
-    case Value::Tag::kString: return "String";
-    case Value::Tag::kIntList: return "IntList";
-    case Value::Tag::kDoubleList: return "DoubleList";
-    case Value::Tag::kBoolList: return "BoolList";
-    case Value::Tag::kTensorList: return "TensorList";
-    case Value::Tag::kOptionalTensorList: return "OptionalTensorList";
+    case Value::Tag::kNone:
+      return "None";
+    case Value::Tag::kInt:
+      return "Int";
+    case Value::Tag::kDouble:
+      return "Double";
+    case Value::Tag::kBool:
+      return "Bool";
+    case Value::Tag::kTensor:
+      return "Tensor";
+    case Value::Tag::kString:
+      return "String";
+    case Value::Tag::kIntList:
+      return "IntList";
+    case Value::Tag::kDoubleList:
+      return "DoubleList";
+    case Value::Tag::kBoolList:
+      return "BoolList";
+    case Value::Tag::kTensorList:
+      return "TensorList";
+    case Value::Tag::kOptionalTensorList:
+      return "OptionalTensorList";
   }
   return "?";
 }
@@ -215,16 +249,21 @@ Status Method::PlannedBufferSizes(const Program& program, const char* name, size
                                   size_t capacity, size_t* count) {
   ESDK_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.FindMethod(name));
   const auto* buffer_sizes = plan->non_const_buffer_sizes();
-  const size_t n = buffer_sizes == nullptr || buffer_sizes->size() == 0 ? 0 : buffer_sizes->size() - 1;
+  const size_t n =
+      buffer_sizes == nullptr || buffer_sizes->size() == 0 ? 0 : buffer_sizes->size() - 1;
   if (n > capacity) {
-    return Status::Error(ErrorCode::kOutOfMemory, "the method plans %lld buffers, more than the %lld the caller has room for",
-                         static_cast<long long>(n), static_cast<long long>(capacity));
+    return Status::Error(
+        ErrorCode::kOutOfMemory,
+        "the method plans %lld buffers, more than the %lld the caller has room for",
+        static_cast<long long>(n), static_cast<long long>(capacity));
   }
   for (size_t i = 0; i < n; ++i) {
     const int64_t size = internal::VectorElement(buffer_sizes, static_cast<uint32_t>(i + 1));
     if (size < 0 || static_cast<uint64_t>(size) > SIZE_MAX) {
-      return Status::Error(ErrorCode::kOutOfRange, "planned buffer %lld has size %lld: negative or too large for this target",
-                           static_cast<long long>(i + 1), static_cast<long long>(size));
+      return Status::Error(
+          ErrorCode::kOutOfRange,
+          "planned buffer %lld has size %lld: negative or too large for this target",
+          static_cast<long long>(i + 1), static_cast<long long>(size));
     }
     sizes[i] = static_cast<size_t>(size);
   }
@@ -235,7 +274,8 @@ Status Method::PlannedBufferSizes(const Program& program, const char* name, size
 Result<Method> Method::Load(const Program& program, const char* name, const Registries& registries,
                             const MethodMemory& memory) {
   if (memory.runtime == nullptr) {
-    return Status::Error(ErrorCode::kInvalidArgument, "Method::Load without a runtime arena (MethodMemory.runtime is null)");
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "Method::Load without a runtime arena (MethodMemory.runtime is null)");
   }
   ESDK_ASSIGN_OR_RETURN(const fb::ExecutionPlan* plan, program.FindMethod(name));
 
@@ -249,11 +289,15 @@ Result<Method> Method::Load(const Program& program, const char* name, const Regi
                            static_cast<long long>(id), static_cast<long long>(needed));
     }
     if (id - 1 >= memory.planned.size()) {
-      return Status::Error(ErrorCode::kOutOfMemory, "planned arena missing for memory id %lld: the caller gave %lld planned arenas",
-                           static_cast<long long>(id), static_cast<long long>(memory.planned.size()));
+      return Status::Error(
+          ErrorCode::kOutOfMemory,
+          "planned arena missing for memory id %lld: the caller gave %lld planned arenas",
+          static_cast<long long>(id), static_cast<long long>(memory.planned.size()));
     }
     if (static_cast<uint64_t>(needed) > memory.planned[id - 1].size()) {
-      return Status::Error(ErrorCode::kOutOfMemory, "planned arena too small for memory id %lld: the method needs %lld bytes, the caller gave %lld",
+      return Status::Error(ErrorCode::kOutOfMemory,
+                           "planned arena too small for memory id %lld: the method needs %lld "
+                           "bytes, the caller gave %lld",
                            static_cast<long long>(id), static_cast<long long>(needed),
                            static_cast<long long>(memory.planned[id - 1].size()));
     }
@@ -272,7 +316,8 @@ Result<Method> Method::Load(const Program& program, const char* name, const Regi
   return method;
 }
 
-Status Method::LoadValues(const Program& program, const void* plan_ptr, const MethodMemory& memory) {
+Status Method::LoadValues(const Program& program, const void* plan_ptr,
+                          const MethodMemory& memory) {
   const fb::ExecutionPlan* plan = Plan(plan_ptr);
   Arena* arena = memory.runtime;
   const auto* values = plan->values();
@@ -332,7 +377,8 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
       case fb::KernelTypes::OptionalTensorList:
         break;  // pass 2
       default:
-        return Status::Error(ErrorCode::kNotSupported, "value %lld has type %lld, which this runtime does not support",
+        return Status::Error(ErrorCode::kNotSupported,
+                             "value %lld has type %lld, which this runtime does not support",
                              static_cast<long long>(i), static_cast<long long>(value->val_type()));
     }
   }
@@ -351,11 +397,14 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
           // Items are indices of Int values (ExecuTorch's symbolic-int layout).
           const int64_t index = internal::VectorElement(items, k);
           if (index < 0 || static_cast<uint64_t>(index) >= count) {
-            return Status::Error(ErrorCode::kOutOfRange, "int list item is value %lld, out of range: the method has %lld values",
-                                 static_cast<long long>(index), static_cast<long long>(count));
+            return Status::Error(
+                ErrorCode::kOutOfRange,
+                "int list item is value %lld, out of range: the method has %lld values",
+                static_cast<long long>(index), static_cast<long long>(count));
           }
           if (resolved[index].tag != Value::Tag::kInt) {
-            return Status::Error(ErrorCode::kInvalidProgram, "int list item value %lld is not an Int",
+            return Status::Error(ErrorCode::kInvalidProgram,
+                                 "int list item value %lld is not an Int",
                                  static_cast<long long>(index));
           }
           ints[k] = resolved[index].i;
@@ -396,13 +445,16 @@ Status Method::LoadValues(const Program& program, const void* plan_ptr, const Me
           const int32_t index = items->Get(k);
           if (optional && index == -1) continue;  // None
           if (index < 0 || static_cast<size_t>(index) >= count) {
-            return Status::Error(ErrorCode::kOutOfRange, "tensor list item is value %lld, out of range: the method has %lld values",
-                                 static_cast<long long>(index), static_cast<long long>(count));
+            return Status::Error(
+                ErrorCode::kOutOfRange,
+                "tensor list item is value %lld, out of range: the method has %lld values",
+                static_cast<long long>(index), static_cast<long long>(count));
           }
           if (resolved[index].tag == Value::Tag::kTensor) {
             tensors[k] = resolved[index].tensor;
           } else if (!(optional && resolved[index].tag == Value::Tag::kNone)) {
-            return Status::Error(ErrorCode::kInvalidProgram, "tensor list item value %lld is not a Tensor",
+            return Status::Error(ErrorCode::kInvalidProgram,
+                                 "tensor list item value %lld is not a Tensor",
                                  static_cast<long long>(index));
           }
         }
@@ -425,8 +477,9 @@ Status Method::ResolveIndexList(const void* list_ptr, Arena* arena, Span<Value*>
   for (uint32_t k = 0; k < n; ++k) {
     const int32_t index = list->Get(k);
     if (index < 0 || static_cast<size_t>(index) >= values_.size()) {
-      return Status::Error(ErrorCode::kOutOfRange, "value index %lld out of range: the method has %lld values", static_cast<long long>(index),
-                           static_cast<long long>(values_.size()));
+      return Status::Error(ErrorCode::kOutOfRange,
+                           "value index %lld out of range: the method has %lld values",
+                           static_cast<long long>(index), static_cast<long long>(values_.size()));
     }
     resolved[k] = &values_[static_cast<size_t>(index)];
   }
@@ -456,8 +509,8 @@ Status Method::LoadDelegates(const Program& program, const void* plan_ptr,
     }
     Backend* backend = registries.backends.Find(id->c_str(), id->size());
     if (backend == nullptr) {
-      return Status::Error(ErrorCode::kNotFound, "backend not registered: %.*s", static_cast<int>(id->size()),
-                           id->c_str());
+      return Status::Error(ErrorCode::kNotFound, "backend not registered: %.*s",
+                           static_cast<int>(id->size()), id->c_str());
     }
     DelegateInit init{};
     ESDK_ASSIGN_OR_RETURN(init.processed, program.DelegateData(delegate->processed()));
@@ -488,20 +541,23 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
   const auto* chains = plan->chains();
   const size_t chain_count = chains ? chains->size() : 0;
   if (chain_count > 1) {
-    return Status::Error(ErrorCode::kNotSupported, "the method has %lld instruction chains; this runtime runs one",
+    return Status::Error(ErrorCode::kNotSupported,
+                         "the method has %lld instruction chains; this runtime runs one",
                          static_cast<long long>(chain_count));
   }
   const auto* list = chain_count == 1 ? chains->Get(0)->instructions() : nullptr;
   const size_t count = list ? list->size() : 0;
   Instruction* instructions = arena->New<Instruction>(count);
-  if (instructions == nullptr && count > 0) return OutOfMemory("the instruction table of size", count);
+  if (instructions == nullptr && count > 0)
+    return OutOfMemory("the instruction table of size", count);
   const auto* operators = plan->operators();
   const uint32_t operator_count = operators ? operators->size() : 0;
 
   auto value_at = [this](int32_t index, Value** out) -> Status {
     if (index < 0 || static_cast<size_t>(index) >= values_.size()) {
-      return Status::Error(ErrorCode::kOutOfRange, "value index %lld out of range: the method has %lld values", static_cast<long long>(index),
-                           static_cast<long long>(values_.size()));
+      return Status::Error(ErrorCode::kOutOfRange,
+                           "value index %lld out of range: the method has %lld values",
+                           static_cast<long long>(index), static_cast<long long>(values_.size()));
     }
     *out = &values_[static_cast<size_t>(index)];
     return Status::Ok();
@@ -518,14 +574,16 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
       case fb::InstructionArguments::KernelCall: {
         const fb::KernelCall* call = instruction->instr_args_as_KernelCall();
         if (call->op_index() < 0 || static_cast<uint32_t>(call->op_index()) >= operator_count) {
-          return Status::Error(ErrorCode::kOutOfRange, "operator index %lld out of range: the method has %lld operators",
+          return Status::Error(ErrorCode::kOutOfRange,
+                               "operator index %lld out of range: the method has %lld operators",
                                static_cast<long long>(call->op_index()),
                                static_cast<long long>(operator_count));
         }
         const fb::Operator* op = operators->Get(static_cast<uint32_t>(call->op_index()));
         const auto* name = op->name();
         const auto* overload = op->overload();
-        if (name == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "operator without name");
+        if (name == nullptr)
+          return Status::Error(ErrorCode::kInvalidProgram, "operator without name");
         out.kind = Instruction::Kind::kKernel;
         const KernelEntry* kernel = registries.operators.Find(name->c_str(), name->size(),
                                                               overload ? overload->c_str() : "",
@@ -543,7 +601,8 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         const fb::DelegateCall* call = instruction->instr_args_as_DelegateCall();
         if (call->delegate_index() < 0 ||
             static_cast<size_t>(call->delegate_index()) >= delegates_.size()) {
-          return Status::Error(ErrorCode::kOutOfRange, "delegate index %lld out of range: the method has %lld delegates",
+          return Status::Error(ErrorCode::kOutOfRange,
+                               "delegate index %lld out of range: the method has %lld delegates",
                                static_cast<long long>(call->delegate_index()),
                                static_cast<long long>(delegates_.size()));
         }
@@ -565,9 +624,11 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         ESDK_RETURN_IF_ERROR(value_at(call->cond_value_index(), &out.from));
         if (call->destination_instruction() < 0 ||
             static_cast<size_t>(call->destination_instruction()) >= count) {
-          return Status::Error(ErrorCode::kOutOfRange, "jump destination %lld out of range: the chain has %lld instructions",
-                               static_cast<long long>(call->destination_instruction()),
-                               static_cast<long long>(count));
+          return Status::Error(
+              ErrorCode::kOutOfRange,
+              "jump destination %lld out of range: the chain has %lld instructions",
+              static_cast<long long>(call->destination_instruction()),
+              static_cast<long long>(count));
         }
         out.destination = static_cast<uint32_t>(call->destination_instruction());
         break;
@@ -577,13 +638,15 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         out.kind = Instruction::Kind::kFree;
         ESDK_RETURN_IF_ERROR(value_at(call->value_index(), &out.from));
         if (!out.from->IsTensor()) {
-          return Status::Error(ErrorCode::kInvalidProgram, "free of value %lld, which is not a tensor",
+          return Status::Error(ErrorCode::kInvalidProgram,
+                               "free of value %lld, which is not a tensor",
                                static_cast<long long>(call->value_index()));
         }
         break;
       }
       default:
-        return Status::Error(ErrorCode::kInvalidProgram, "instruction %lld has type %lld, which this runtime does not support",
+        return Status::Error(ErrorCode::kInvalidProgram,
+                             "instruction %lld has type %lld, which this runtime does not support",
                              static_cast<long long>(pc),
                              static_cast<long long>(instruction->instr_args_type()));
     }
@@ -594,20 +657,24 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
 
 Status Method::SetInput(size_t i, const void* data, size_t nbytes) {
   if (i >= inputs_.size()) {
-    return Status::Error(ErrorCode::kOutOfRange, "input index %lld out of range: the method has %lld inputs", static_cast<long long>(i),
-                         static_cast<long long>(inputs_.size()));
+    return Status::Error(ErrorCode::kOutOfRange,
+                         "input index %lld out of range: the method has %lld inputs",
+                         static_cast<long long>(i), static_cast<long long>(inputs_.size()));
   }
   const Value& value = *inputs_[i];
   if (!value.IsTensor()) {
-    return Status::Error(ErrorCode::kNotSupported, "input %lld is not a tensor", static_cast<long long>(i));
+    return Status::Error(ErrorCode::kNotSupported, "input %lld is not a tensor",
+                         static_cast<long long>(i));
   }
   Tensor& tensor = *value.tensor;
   if (nbytes != tensor.nbytes) {
-    return Status::Error(ErrorCode::kInvalidArgument, "input size %lld bytes given, the tensor has %lld",
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "input size %lld bytes given, the tensor has %lld",
                          static_cast<long long>(nbytes), static_cast<long long>(tensor.nbytes));
   }
   if (tensor.data == nullptr) {
-    return Status::Error(ErrorCode::kNotSupported, "input %lld is not memory-planned: nothing to copy it into",
+    return Status::Error(ErrorCode::kNotSupported,
+                         "input %lld is not memory-planned: nothing to copy it into",
                          static_cast<long long>(i));
   }
   if (nbytes > 0) std::memmove(tensor.data, data, nbytes);
@@ -621,7 +688,8 @@ Status Method::Execute() {
   while (pc < instructions_.size()) {
     if (++steps > budget_) {
       failed_instruction_ = static_cast<int64_t>(pc);
-      return Status::Error(ErrorCode::kInvalidProgram, "instruction budget of %lld exhausted: a jump loop?",
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "instruction budget of %lld exhausted: a jump loop?",
                            static_cast<long long>(budget_));
     }
     const Instruction& instruction = instructions_[pc];

@@ -15,10 +15,10 @@
 #include <cstdint>
 
 #include "cc/core/arena.h"
-#include "cc/runtime/backend.h"
-#include "cc/runtime/operator_registry.h"
 #include "cc/core/result.h"
 #include "cc/core/status.h"
+#include "cc/runtime/backend.h"
+#include "cc/runtime/operator_registry.h"
 #include "cc/runtime/program.h"
 #include "cc/runtime/value.h"
 

@@ -5,7 +5,7 @@
 namespace ethosu_sdk::runtime {
 
 const KernelEntry* OperatorRegistry::Find(const char* name, size_t name_size, const char* overload,
-                                size_t overload_size) const {
+                                          size_t overload_size) const {
   for (size_t i = 0; i < count_; ++i) {
     const char* entry = entries_[i].name;
     const size_t entry_size = std::strlen(entry);

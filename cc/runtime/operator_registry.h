@@ -43,7 +43,7 @@ class OperatorRegistry {
   // The entry of `name` + "." + `overload` (no dot when overload is empty),
   // null when there is none.
   const KernelEntry* Find(const char* name, size_t name_size, const char* overload,
-                size_t overload_size) const;
+                          size_t overload_size) const;
   size_t size() const { return count_; }
   const KernelEntry& entry(size_t i) const { return entries_[i]; }
 

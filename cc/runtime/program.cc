@@ -29,7 +29,8 @@ uint64_t ReadU64(const uint8_t* p) {
 }  // namespace
 
 Status Program::Load(const void* data, size_t size, Program* out) {
-  if (out == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "Program::Load: no Program to load into");
+  if (out == nullptr)
+    return Status::Error(ErrorCode::kInvalidArgument, "Program::Load: no Program to load into");
   ESDK_ASSIGN_OR_RETURN(*out, Load(data, size));
   return Status::Ok();
 }
@@ -43,7 +44,8 @@ Result<Program> Program::Load(const void* data, size_t size) {
   }
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
   if (size < kHeaderOffset) {
-    return Status::Error(ErrorCode::kInvalidProgram, "file of %lld bytes is shorter than a flatbuffer header (8)",
+    return Status::Error(ErrorCode::kInvalidProgram,
+                         "file of %lld bytes is shorter than a flatbuffer header (8)",
                          static_cast<long long>(size));
   }
   if (!flatbuffers::BufferHasIdentifier(bytes, fb::ProgramIdentifier())) {
@@ -57,30 +59,37 @@ Result<Program> Program::Load(const void* data, size_t size) {
     const uint8_t* header = bytes + kHeaderOffset;
     const uint32_t length = ReadU32(header + 4);
     if (length < kHeaderMinLength || length > size - kHeaderOffset) {
-      return Status::Error(ErrorCode::kInvalidProgram, "extended header length %lld: outside 24 to the %lld bytes after it",
-                           static_cast<long long>(length), static_cast<long long>(size - kHeaderOffset));
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "extended header length %lld: outside 24 to the %lld bytes after it",
+                           static_cast<long long>(length),
+                           static_cast<long long>(size - kHeaderOffset));
     }
     program_size = ReadU64(header + 8);
     segment_base = ReadU64(header + 16);
     if (program_size < kHeaderOffset + length || program_size > size) {
-      return Status::Error(ErrorCode::kInvalidProgram, "program size %lld outside the file of %lld bytes",
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "program size %lld outside the file of %lld bytes",
                            static_cast<long long>(program_size), static_cast<long long>(size));
     }
     if (segment_base > size || (segment_base != 0 && segment_base < program_size)) {
-      return Status::Error(ErrorCode::kInvalidProgram, "segment base offset %lld outside the file of %lld bytes",
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "segment base offset %lld outside the file of %lld bytes",
                            static_cast<long long>(segment_base), static_cast<long long>(size));
     }
     if (length >= kHeaderFullLength) {
       const uint64_t segment_data_size = ReadU64(header + 24);
       if (segment_data_size > size - segment_base) {
-        return Status::Error(ErrorCode::kInvalidProgram, "segment data of %lld bytes past the end of the file: %lld bytes after the segment base",
+        return Status::Error(ErrorCode::kInvalidProgram,
+                             "segment data of %lld bytes past the end of the file: %lld bytes "
+                             "after the segment base",
                              static_cast<long long>(segment_data_size),
                              static_cast<long long>(size - segment_base));
       }
     }
   }
   if (program_size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
-    return Status::Error(ErrorCode::kInvalidProgram, "flatbuffer of %lld bytes above the flatbuffer limit of 2 GiB",
+    return Status::Error(ErrorCode::kInvalidProgram,
+                         "flatbuffer of %lld bytes above the flatbuffer limit of 2 GiB",
                          static_cast<long long>(program_size));
   }
 
@@ -102,14 +111,16 @@ Result<Program> Program::Load(const void* data, size_t size) {
     for (uint32_t i = 0; i < segments->size(); ++i) {
       const fb::DataSegment* segment = segments->Get(i);
       if (segment->offset() > available || segment->size() > available - segment->offset()) {
-        return Status::Error(ErrorCode::kOutOfRange, "segment %lld (offset %lld, %lld bytes) outside the %lld bytes of segment data",
-                             static_cast<long long>(i), static_cast<long long>(segment->offset()),
-                             static_cast<long long>(segment->size()), static_cast<long long>(available));
+        return Status::Error(
+            ErrorCode::kOutOfRange,
+            "segment %lld (offset %lld, %lld bytes) outside the %lld bytes of segment data",
+            static_cast<long long>(i), static_cast<long long>(segment->offset()),
+            static_cast<long long>(segment->size()), static_cast<long long>(available));
       }
     }
   }
-  const bool has_constant_buffer = program->constant_buffer() != nullptr &&
-                                   program->constant_buffer()->size() > 0;
+  const bool has_constant_buffer =
+      program->constant_buffer() != nullptr && program->constant_buffer()->size() > 0;
   const fb::SubsegmentOffsets* constant_segment = program->constant_segment();
   if (constant_segment != nullptr && constant_segment->offsets() != nullptr &&
       constant_segment->offsets()->size() > 0) {
@@ -119,9 +130,11 @@ Result<Program> Program::Load(const void* data, size_t size) {
     }
     const uint32_t segment_count = program->segments() ? program->segments()->size() : 0;
     if (constant_segment->segment_index() >= segment_count) {
-      return Status::Error(ErrorCode::kOutOfRange, "constant segment index %lld out of range: the program has %lld segments",
-                           static_cast<long long>(constant_segment->segment_index()),
-                           static_cast<long long>(segment_count));
+      return Status::Error(
+          ErrorCode::kOutOfRange,
+          "constant segment index %lld out of range: the program has %lld segments",
+          static_cast<long long>(constant_segment->segment_index()),
+          static_cast<long long>(segment_count));
     }
   }
   if (program->execution_plan() == nullptr || program->execution_plan()->size() == 0) {
@@ -154,8 +167,9 @@ Result<Span<const uint8_t>> Program::Segment(uint32_t index) const {
   const auto* segments = program_->segments();
   const uint32_t count = segments ? segments->size() : 0;
   if (index >= count) {
-    return Status::Error(ErrorCode::kOutOfRange, "segment index %lld out of range: the program has %lld segments", static_cast<long long>(index),
-                         static_cast<long long>(count));
+    return Status::Error(ErrorCode::kOutOfRange,
+                         "segment index %lld out of range: the program has %lld segments",
+                         static_cast<long long>(index), static_cast<long long>(count));
   }
   // Ranges were checked against the file in Load.
   const fb::DataSegment* segment = segments->Get(index);
@@ -167,13 +181,16 @@ Result<const void*> Program::ConstantData(uint32_t index, size_t nbytes) const {
   const auto* buffers = program_->constant_buffer();
   if (buffers != nullptr && buffers->size() > 0) {
     if (index >= buffers->size()) {
-      return Status::Error(ErrorCode::kOutOfRange, "constant buffer index %lld out of range: the program has %lld constant buffers",
-                           static_cast<long long>(index), static_cast<long long>(buffers->size()));
+      return Status::Error(
+          ErrorCode::kOutOfRange,
+          "constant buffer index %lld out of range: the program has %lld constant buffers",
+          static_cast<long long>(index), static_cast<long long>(buffers->size()));
     }
     const auto* storage = buffers->Get(index)->storage();
     const size_t available = storage ? storage->size() : 0;
     if (nbytes > available) {
-      return Status::Error(ErrorCode::kOutOfRange, "constant buffer of %lld bytes smaller than its tensor of %lld",
+      return Status::Error(ErrorCode::kOutOfRange,
+                           "constant buffer of %lld bytes smaller than its tensor of %lld",
                            static_cast<long long>(available), static_cast<long long>(nbytes));
     }
     return storage ? static_cast<const void*>(storage->data()) : nullptr;
@@ -182,29 +199,34 @@ Result<const void*> Program::ConstantData(uint32_t index, size_t nbytes) const {
   const auto* offsets = constants ? constants->offsets() : nullptr;
   const uint32_t count = offsets ? offsets->size() : 0;
   if (index >= count) {
-    return Status::Error(ErrorCode::kOutOfRange, "constant index %lld out of range: the constant segment has %lld entries", static_cast<long long>(index),
-                         static_cast<long long>(count));
+    return Status::Error(ErrorCode::kOutOfRange,
+                         "constant index %lld out of range: the constant segment has %lld entries",
+                         static_cast<long long>(index), static_cast<long long>(count));
   }
   ESDK_ASSIGN_OR_RETURN(const Span<const uint8_t> segment, Segment(constants->segment_index()));
   const uint64_t offset = internal::VectorElement(offsets, index);
   if (offset > segment.size() || nbytes > segment.size() - offset) {
-    return Status::Error(ErrorCode::kOutOfRange, "constant data (offset %lld, %lld bytes) past the end of its segment",
+    return Status::Error(ErrorCode::kOutOfRange,
+                         "constant data (offset %lld, %lld bytes) past the end of its segment",
                          static_cast<long long>(offset), static_cast<long long>(nbytes));
   }
   return static_cast<const void*>(segment.data() + offset);
 }
 
-Result<Span<const uint8_t>> Program::DelegateData(const fb::BackendDelegateDataReference* ref) const {
+Result<Span<const uint8_t>> Program::DelegateData(
+    const fb::BackendDelegateDataReference* ref) const {
   if (ref == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "delegate without data");
   if (ref->location() == fb::DataLocation::SEGMENT) return Segment(ref->index());
   if (ref->location() != fb::DataLocation::INLINE) {
-    return Status::Error(ErrorCode::kInvalidProgram, "delegate data location %lld: neither inline nor a segment",
+    return Status::Error(ErrorCode::kInvalidProgram,
+                         "delegate data location %lld: neither inline nor a segment",
                          static_cast<long long>(ref->location()));
   }
   const auto* inline_data = program_->backend_delegate_data();
   const uint32_t count = inline_data ? inline_data->size() : 0;
   if (ref->index() >= count) {
-    return Status::Error(ErrorCode::kOutOfRange, "inline delegate data index %lld out of range: the program has %lld",
+    return Status::Error(ErrorCode::kOutOfRange,
+                         "inline delegate data index %lld out of range: the program has %lld",
                          static_cast<long long>(ref->index()), static_cast<long long>(count));
   }
   const auto* bytes = inline_data->Get(ref->index())->data();

@@ -36,7 +36,8 @@ class Program {
   // `nbytes` long, from the constant segment or the inline constant buffers.
   Result<const void*> ConstantData(uint32_t index, size_t nbytes) const;
   // A delegate's processed payload (inline or in a segment).
-  Result<Span<const uint8_t>> DelegateData(const executorch_flatbuffer::BackendDelegateDataReference* ref) const;
+  Result<Span<const uint8_t>> DelegateData(
+      const executorch_flatbuffer::BackendDelegateDataReference* ref) const;
 
   const executorch_flatbuffer::Program* flatbuffer() const { return program_; }
 

@@ -19,7 +19,8 @@ template <typename T>
 void FormatList(const T* items, int32_t count, char* buffer, size_t capacity) {
   size_t used = Format(buffer, capacity, "(");
   for (int32_t i = 0; i < count && used < capacity; ++i) {
-    used += Format(buffer + used, capacity - used, i == 0 ? "%ld" : ",%ld", static_cast<long>(items[i]));
+    used += Format(buffer + used, capacity - used, i == 0 ? "%ld" : ",%ld",
+                   static_cast<long>(items[i]));
   }
   if (used < capacity) Format(buffer + used, capacity - used, ")");
 }
@@ -30,26 +31,38 @@ size_t ScalarTypeSize(int32_t type) {
   switch (static_cast<ScalarType>(type)) {
     case ScalarType::kByte:
     case ScalarType::kChar:
-    case ScalarType::kBool: return 1;
-    case ScalarType::kShort: return 2;
+    case ScalarType::kBool:
+      return 1;
+    case ScalarType::kShort:
+      return 2;
     case ScalarType::kInt:
-    case ScalarType::kFloat: return 4;
+    case ScalarType::kFloat:
+      return 4;
     case ScalarType::kLong:
-    case ScalarType::kDouble: return 8;
+    case ScalarType::kDouble:
+      return 8;
   }
   return 0;
 }
 
 const char* ScalarTypeName(ScalarType type) {
   switch (type) {
-    case ScalarType::kByte: return "uint8";
-    case ScalarType::kChar: return "int8";
-    case ScalarType::kShort: return "int16";
-    case ScalarType::kInt: return "int32";
-    case ScalarType::kLong: return "int64";
-    case ScalarType::kFloat: return "float32";
-    case ScalarType::kDouble: return "float64";
-    case ScalarType::kBool: return "bool";
+    case ScalarType::kByte:
+      return "uint8";
+    case ScalarType::kChar:
+      return "int8";
+    case ScalarType::kShort:
+      return "int16";
+    case ScalarType::kInt:
+      return "int32";
+    case ScalarType::kLong:
+      return "int64";
+    case ScalarType::kFloat:
+      return "float32";
+    case ScalarType::kDouble:
+      return "float64";
+    case ScalarType::kBool:
+      return "bool";
   }
   return "unknown";
 }

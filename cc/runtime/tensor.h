@@ -46,7 +46,9 @@ struct Tensor {
   size_t ElementSize() const { return ScalarTypeSize(static_cast<int32_t>(dtype)); }
   int32_t Size(int dim) const { return sizes[dim]; }
   template <typename T>
-  T* Data() const { return static_cast<T*>(data); }
+  T* Data() const {
+    return static_cast<T*>(data);
+  }
   bool SameShape(const Tensor& other) const;
   // Whether the dim order is 0..rank-1 (the data is row-major over sizes).
   bool HasDefaultDimOrder() const;

@@ -36,9 +36,12 @@ TEST(Tensor, Default) {
 
 TEST(Tensor, ChannelsLast) {
   const Tensor t = Make(2, 3, 4, 5, true);
-  EXPECT_TRUE(!t.HasDefaultDimOrder() && !t.HasDefaultLayout()) << "channels-last is not the default";
+  EXPECT_TRUE(!t.HasDefaultDimOrder() && !t.HasDefaultLayout())
+      << "channels-last is not the default";
   const Tensor m = t.InMemoryOrder();
-  EXPECT_TRUE(m.rank == 4 && m.sizes[0] == 2 && m.sizes[1] == 4 && m.sizes[2] == 5 && m.sizes[3] == 3) << "memory order N,H,W,C";
+  EXPECT_TRUE(m.rank == 4 && m.sizes[0] == 2 && m.sizes[1] == 4 && m.sizes[2] == 5 &&
+              m.sizes[3] == 3)
+      << "memory order N,H,W,C";
   EXPECT_TRUE(m.HasDefaultDimOrder()) << "memory order has the default dim order";
   EXPECT_TRUE(t.SameShapeAndLayout(Make(2, 3, 4, 5, true))) << "same shape, same dim order";
   EXPECT_TRUE(!t.SameShapeAndLayout(Make(2, 3, 4, 5, false))) << "same shape, other dim order";

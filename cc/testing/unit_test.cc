@@ -78,7 +78,8 @@ void Printed::Floating(double value) {
   if (magnitude > 9.0e18) return Set(negative ? "-huge" : "huge");
   constexpr unsigned long long kMillionths = 1000000;
   const auto scaled = static_cast<unsigned long long>(magnitude * kMillionths + 0.5);
-  Format(text_, kCapacity, "%s%llu.%06llu", negative ? "-" : "", scaled / kMillionths, scaled % kMillionths);
+  Format(text_, kCapacity, "%s%llu.%06llu", negative ? "-" : "", scaled / kMillionths,
+         scaled % kMillionths);
 }
 
 Failure::Failure(const char* file, int line, const char* check) {
@@ -87,7 +88,8 @@ Failure::Failure(const char* file, int line, const char* check) {
   if (length_ >= kCapacity) length_ = kCapacity - 1;
 }
 
-Failure::Failure(const char* file, int line, const char* check, const Printed& actual, const Printed& expected)
+Failure::Failure(const char* file, int line, const char* check, const Printed& actual,
+                 const Printed& expected)
     : Failure(file, line, check) {
   Append(": ");
   Append(actual.text());

@@ -92,7 +92,8 @@ class Failure {
  public:
   static constexpr size_t kCapacity = 512;
   Failure(const char* file, int line, const char* check);
-  Failure(const char* file, int line, const char* check, const Printed& actual, const Printed& expected);
+  Failure(const char* file, int line, const char* check, const Printed& actual,
+          const Printed& expected);
   ~Failure();
   Failure(const Failure&) = delete;
   Failure& operator=(const Failure&) = delete;
@@ -150,7 +151,8 @@ bool Equal(const A& a, const B& b) {
 }
 template <typename A, typename B>
 bool Less(const A& a, const B& b) {
-  if constexpr (std::is_integral_v<A> && std::is_integral_v<B> && std::is_signed_v<A> != std::is_signed_v<B>) {
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<B> &&
+                std::is_signed_v<A> != std::is_signed_v<B>) {
     if constexpr (std::is_signed_v<A>) {
       return a < 0 || static_cast<unsigned long long>(a) < static_cast<unsigned long long>(b);
     } else {
@@ -170,12 +172,12 @@ inline bool TextEqual(const char* a, const char* b) {
 #define ESDK_TEST_CLASS_(suite, name) esdk_test_##suite##_##name
 
 // A test body, run once by RunAllTests. Suite and name are identifiers.
-#define TEST(suite, name)                                                                    \
-  static void ESDK_TEST_CLASS_(suite, name)();                                               \
-  static ::ethosu_sdk::testing::TestCase ESDK_TEST_CLASS_(suite, name##_case) = {            \
-      #suite, #name, &ESDK_TEST_CLASS_(suite, name), nullptr};                                 \
-  [[maybe_unused]] static const bool ESDK_TEST_CLASS_(suite, name##_registered) =            \
-      ::ethosu_sdk::testing::Register(&ESDK_TEST_CLASS_(suite, name##_case));                \
+#define TEST(suite, name)                                                         \
+  static void ESDK_TEST_CLASS_(suite, name)();                                    \
+  static ::ethosu_sdk::testing::TestCase ESDK_TEST_CLASS_(suite, name##_case) = { \
+      #suite, #name, &ESDK_TEST_CLASS_(suite, name), nullptr};                    \
+  [[maybe_unused]] static const bool ESDK_TEST_CLASS_(suite, name##_registered) = \
+      ::ethosu_sdk::testing::Register(&ESDK_TEST_CLASS_(suite, name##_case));     \
   static void ESDK_TEST_CLASS_(suite, name)()
 
 // `if (ok) ; else <failure>`: the dangling-else-safe form, so that a check
@@ -187,16 +189,14 @@ inline bool TextEqual(const char* a, const char* b) {
     on_failure
 
 #define ESDK_FAIL_(check) ::ethosu_sdk::testing::Failure(__FILE__, __LINE__, check)
-#define ESDK_FAIL_VALUES_(check, a, b)                                     \
-  ::ethosu_sdk::testing::Failure(__FILE__, __LINE__, check,               \
-                                 ::ethosu_sdk::testing::Printed::Of(a),   \
+#define ESDK_FAIL_VALUES_(check, a, b)                                                             \
+  ::ethosu_sdk::testing::Failure(__FILE__, __LINE__, check, ::ethosu_sdk::testing::Printed::Of(a), \
                                  ::ethosu_sdk::testing::Printed::Of(b))
 #define ESDK_STOP_ return ::ethosu_sdk::testing::Stop() =
 
 #define ESDK_BOOL_(condition, want, text, stop) \
   ESDK_CHECK_(static_cast<bool>(condition) == (want), stop ESDK_FAIL_(text))
-#define ESDK_COMPARE_(ok, a, b, text, stop)                   \
-  ESDK_CHECK_(ok, stop ESDK_FAIL_VALUES_(text, a, b))
+#define ESDK_COMPARE_(ok, a, b, text, stop) ESDK_CHECK_(ok, stop ESDK_FAIL_VALUES_(text, a, b))
 
 #define EXPECT_TRUE(c) ESDK_BOOL_(c, true, "EXPECT_TRUE(" #c ")", )
 #define EXPECT_FALSE(c) ESDK_BOOL_(c, false, "EXPECT_FALSE(" #c ")", )
@@ -206,12 +206,18 @@ inline bool TextEqual(const char* a, const char* b) {
 // Each *_EQ family member evaluates its arguments once per check... and
 // twice on failure (to print them), as the arguments are plain expressions.
 #define ESDK_CMP_(op, a, b, text, stop) ESDK_COMPARE_(op, a, b, text, stop)
-#define EXPECT_EQ(a, b) ESDK_CMP_(::ethosu_sdk::testing::Equal(a, b), a, b, "EXPECT_EQ(" #a ", " #b ")", )
-#define EXPECT_NE(a, b) ESDK_CMP_(!::ethosu_sdk::testing::Equal(a, b), a, b, "EXPECT_NE(" #a ", " #b ")", )
-#define EXPECT_LT(a, b) ESDK_CMP_(::ethosu_sdk::testing::Less(a, b), a, b, "EXPECT_LT(" #a ", " #b ")", )
-#define EXPECT_LE(a, b) ESDK_CMP_(!::ethosu_sdk::testing::Less(b, a), a, b, "EXPECT_LE(" #a ", " #b ")", )
-#define EXPECT_GT(a, b) ESDK_CMP_(::ethosu_sdk::testing::Less(b, a), a, b, "EXPECT_GT(" #a ", " #b ")", )
-#define EXPECT_GE(a, b) ESDK_CMP_(!::ethosu_sdk::testing::Less(a, b), a, b, "EXPECT_GE(" #a ", " #b ")", )
+#define EXPECT_EQ(a, b) \
+  ESDK_CMP_(::ethosu_sdk::testing::Equal(a, b), a, b, "EXPECT_EQ(" #a ", " #b ")", )
+#define EXPECT_NE(a, b) \
+  ESDK_CMP_(!::ethosu_sdk::testing::Equal(a, b), a, b, "EXPECT_NE(" #a ", " #b ")", )
+#define EXPECT_LT(a, b) \
+  ESDK_CMP_(::ethosu_sdk::testing::Less(a, b), a, b, "EXPECT_LT(" #a ", " #b ")", )
+#define EXPECT_LE(a, b) \
+  ESDK_CMP_(!::ethosu_sdk::testing::Less(b, a), a, b, "EXPECT_LE(" #a ", " #b ")", )
+#define EXPECT_GT(a, b) \
+  ESDK_CMP_(::ethosu_sdk::testing::Less(b, a), a, b, "EXPECT_GT(" #a ", " #b ")", )
+#define EXPECT_GE(a, b) \
+  ESDK_CMP_(!::ethosu_sdk::testing::Less(a, b), a, b, "EXPECT_GE(" #a ", " #b ")", )
 #define EXPECT_STREQ(a, b) \
   ESDK_CMP_(::ethosu_sdk::testing::TextEqual(a, b), a, b, "EXPECT_STREQ(" #a ", " #b ")", )
 #define EXPECT_STRNE(a, b) \
@@ -228,8 +234,9 @@ inline bool TextEqual(const char* a, const char* b) {
   ESDK_CMP_(::ethosu_sdk::testing::Less(b, a), a, b, "ASSERT_GT(" #a ", " #b ")", ESDK_STOP_)
 #define ASSERT_GE(a, b) \
   ESDK_CMP_(!::ethosu_sdk::testing::Less(a, b), a, b, "ASSERT_GE(" #a ", " #b ")", ESDK_STOP_)
-#define ASSERT_STREQ(a, b) \
-  ESDK_CMP_(::ethosu_sdk::testing::TextEqual(a, b), a, b, "ASSERT_STREQ(" #a ", " #b ")", ESDK_STOP_)
+#define ASSERT_STREQ(a, b)                                                                \
+  ESDK_CMP_(::ethosu_sdk::testing::TextEqual(a, b), a, b, "ASSERT_STREQ(" #a ", " #b ")", \
+            ESDK_STOP_)
 
 // A failure with only a message: ADD_FAILURE() << "why"; FAIL() << "why".
 #define ADD_FAILURE() ESDK_FAIL_("ADD_FAILURE()")

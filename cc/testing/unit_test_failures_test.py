@@ -21,7 +21,7 @@ def test_failures_fail_the_run() -> None:
 def test_each_failure_names_its_check_values_and_message() -> None:
     lines = _run().stdout.splitlines()
     expected_endings = [
-        'unit_test_failures.cc:11: EXPECT_EQ(1 + 1, 3): 2 vs 3: sum of 1 and 1',
+        "unit_test_failures.cc:11: EXPECT_EQ(1 + 1, 3): 2 vs 3: sum of 1 and 1",
         'unit_test_failures.cc:12: EXPECT_STREQ("abc", "abd"): "abc" vs "abd"',
         "[  FAILED  ] Failing.ExpectGoesOn",
         "unit_test_failures.cc:17: ASSERT_LT(5, 4u): 5 vs 4: five is not less than four",

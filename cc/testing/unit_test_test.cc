@@ -62,7 +62,8 @@ TEST(UnitTest, ComparisonMacros) {
   EXPECT_LE(2, 2);
   EXPECT_GT(3.5, 3.25);
   EXPECT_GE(uint8_t{9}, 9);
-  if (steps_after_assert == 1) EXPECT_TRUE(true);  // no dangling else
+  if (steps_after_assert == 1)
+    EXPECT_TRUE(true);  // no dangling else
   else
     ADD_FAILURE() << "the else belongs to the if";
 }

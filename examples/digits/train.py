@@ -38,8 +38,9 @@ CALIBRATION_SAMPLES = 64  # training images, never held-out ones
 def _data() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     digits = load_digits()
     images = (digits.images / PIXEL_SCALE).astype(np.float32)[:, None]  # N x 1 x 8 x 8
-    return train_test_split(images, digits.target.astype(np.int64), test_size=HELD_OUT,
-                            random_state=SEED, stratify=digits.target)
+    return train_test_split(
+        images, digits.target.astype(np.int64), test_size=HELD_OUT, random_state=SEED, stratify=digits.target
+    )
 
 
 def _accuracy(model: torch.nn.Module, x: np.ndarray, y: np.ndarray) -> float:
@@ -61,8 +62,10 @@ def main(argv: list[str]) -> None:
         loss.backward()
         optimiser.step()
     model.eval()
-    print(f"train top-1 {_accuracy(model, x_train, y_train):.4f}, "
-          f"held-out top-1 {_accuracy(model, x_test, y_test):.4f} ({len(y_test)} images)")
+    print(
+        f"train top-1 {_accuracy(model, x_train, y_train):.4f}, "
+        f"held-out top-1 {_accuracy(model, x_test, y_test):.4f} ({len(y_test)} images)"
+    )
     torch.save(model.state_dict(), os.path.join(FLAGS.output_dir, "digits_cnn.pt"))
     eval_dir = os.path.join(FLAGS.output_dir, "eval")
     os.makedirs(eval_dir, exist_ok=True)

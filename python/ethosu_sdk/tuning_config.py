@@ -62,7 +62,7 @@ class Candidate:
         return flags
 
     def describe(self) -> str:
-        """"NHWC input, Dedicated_Sram, arena cache 288 KiB"."""
+        """ "NHWC input, Dedicated_Sram, arena cache 288 KiB"."""
         parts = [f"{self.input_layout.upper()} input", self.memory_mode]
         if self.arena_cache_bytes:
             parts.append(f"arena cache {self.arena_cache_bytes // KIB:,} KiB")

@@ -44,8 +44,20 @@ NPU_SECURE, NPU_IRQ = 0x50004000, 16
 
 def run(firmware: str, *args: str, npu: bool = True, timeout: float = 60) -> subprocess.CompletedProcess:
     semihosting = "enable=on,target=native" + "".join(f",arg={a}" for a in ("probe", *args))
-    command = [QEMU, "-M", "corstone-320", "-nographic", "-monitor", "none",
-               "-semihosting-config", semihosting, "-icount", "shift=0,sleep=off", "-kernel", firmware]
+    command = [
+        QEMU,
+        "-M",
+        "corstone-320",
+        "-nographic",
+        "-monitor",
+        "none",
+        "-semihosting-config",
+        semihosting,
+        "-icount",
+        "shift=0,sleep=off",
+        "-kernel",
+        firmware,
+    ]
     if npu:
         command += ["-global", "ethos-u-npu.library=" + LIBRARY]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
@@ -76,15 +88,18 @@ def test_memory_is_one_ram_through_both_aliases(survey, name):
         assert survey[f"{name}_{end}_ns_to_s"] == 0x0A11A5EC ^ offset
 
 
-@pytest.mark.parametrize("address", [
-    REGIONS["itcm"][0] + REGIONS["itcm"][2],  # past each memory
-    BOOT_ROM + BOOT_ROM_BYTES,
-    REGIONS["bram"][0] + REGIONS["bram"][2],
-    REGIONS["dtcm"][0] + REGIONS["dtcm"][2],
-    REGIONS["sram"][0] + REGIONS["sram"][2],
-    REGIONS["ddr"][0] + REGIONS["ddr"][2],
-    0x00100000,  # between the non-secure ITCM and BRAM
-])
+@pytest.mark.parametrize(
+    "address",
+    [
+        REGIONS["itcm"][0] + REGIONS["itcm"][2],  # past each memory
+        BOOT_ROM + BOOT_ROM_BYTES,
+        REGIONS["bram"][0] + REGIONS["bram"][2],
+        REGIONS["dtcm"][0] + REGIONS["dtcm"][2],
+        REGIONS["sram"][0] + REGIONS["sram"][2],
+        REGIONS["ddr"][0] + REGIONS["ddr"][2],
+        0x00100000,  # between the non-secure ITCM and BRAM
+    ],
+)
 def test_unmapped_addresses_fault(address):
     result = run(PROBE, "read", f"0x{address:08x}")
     assert result.returncode == FAULT_EXIT_STATUS, result.stdout + result.stderr
@@ -148,8 +163,11 @@ def test_elf_agrees_with_the_machine_map():
     c = machine_constants(MACHINE_SOURCE)
     # The machine's map is Corstone-320's as the probe knows it.
     for name, (secure, non_secure, size) in REGIONS.items():
-        assert (c[f"C320_{name.upper()}_S"], c[f"C320_{name.upper()}_NS"], c[f"C320_{name.upper()}_SIZE"]) == \
-            (secure, non_secure, size)
+        assert (c[f"C320_{name.upper()}_S"], c[f"C320_{name.upper()}_NS"], c[f"C320_{name.upper()}_SIZE"]) == (
+            secure,
+            non_secure,
+            size,
+        )
     assert (c["C320_NPU_S"], c["C320_NPU_IRQ"]) == (NPU_SECURE, NPU_IRQ)
     for firmware in (PROBE, PACBTI_PROBE):
         check_elf(firmware, c)

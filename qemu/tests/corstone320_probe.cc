@@ -155,7 +155,7 @@ void ProbeNpu() {
   const ethosu_sdk::platform::NpuLocation npu = ethosu_sdk::platform::BoardNpu();
   Print("board_npu_base", npu.base);
   Print("board_npu_irq", uint64_t(npu.irq));
-  auto Npu = [&](uint32_t offset) -> volatile uint32_t& { return Reg(npu.base + offset); };
+  auto Npu = [&](uint32_t offset)->volatile uint32_t& { return Reg(npu.base + offset); };
   Print("npu_id", Npu(mmio::kId));
   Print("npu_id_ns", Reg(kNpuNonSecure + mmio::kId));
   Print("npu_config", Npu(mmio::kConfig));

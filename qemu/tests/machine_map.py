@@ -11,8 +11,7 @@ def machine_constants(source_path: str) -> dict[str, int]:
     with open(source_path) as f:
         source = f.read()
     found = {}
-    for name, expression in re.findall(r"^#define (C320_\w+)\s+(\(?[0-9xa-fA-F* ]+(?:KiB|MiB)?\)?)",
-                                        source, re.M):
+    for name, expression in re.findall(r"^#define (C320_\w+)\s+(\(?[0-9xa-fA-F* ]+(?:KiB|MiB)?\)?)", source, re.M):
         found[name] = eval(expression, {"KiB": 1 << 10, "MiB": 1 << 20})  # pylint: disable=eval-used
     return found
 
@@ -36,11 +35,13 @@ def check_elf(firmware: str, c: dict[str, int]) -> None:
     """Every loaded segment inside one of the machine's memories, the vector
     table at the start of the boot ROM, the entry point in a memory."""
     machine = [(c["C320_BROM_S"], c["C320_BROM_SIZE"])] + [
-        (c[f"C320_{name}_S"], c[f"C320_{name}_SIZE"]) for name in ("ITCM", "BRAM", "DTCM", "SRAM", "DDR")]
+        (c[f"C320_{name}_S"], c[f"C320_{name}_SIZE"]) for name in ("ITCM", "BRAM", "DTCM", "SRAM", "DDR")
+    ]
     entry, segments = load_segments(firmware)
     for start, size in segments:
-        assert any(base <= start and start + size <= base + length for base, length in machine), \
+        assert any(base <= start and start + size <= base + length for base, length in machine), (
             f"{firmware}: segment 0x{start:08x}+0x{size:x} outside the machine's memories"
+        )
     # The vector table is the first thing in the boot ROM the core resets into.
     assert any(start == c["C320_BROM_S"] for start, _ in segments), f"{firmware}: nothing at the boot ROM"
     assert any(base <= entry < base + length for base, length in machine), f"{firmware}: entry 0x{entry:08x}"

@@ -18,8 +18,13 @@ SET_IRQ = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int)
 
 
 class Host(ctypes.Structure):
-    _fields_ = [("opaque", ctypes.c_void_p), ("map", MAP), ("set_irq", SET_IRQ),
-                ("log", ctypes.c_void_p), ("written", ctypes.c_void_p)]
+    _fields_ = [
+        ("opaque", ctypes.c_void_p),
+        ("map", MAP),
+        ("set_irq", SET_IRQ),
+        ("log", ctypes.c_void_p),
+        ("written", ctypes.c_void_p),
+    ]
 
 
 class Config(ctypes.Structure):
@@ -29,8 +34,12 @@ class Config(ctypes.Structure):
 class Api(ctypes.Structure):
     _fields_ = [
         ("abi_version", ctypes.c_uint32),
-        ("create", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.POINTER(Config), ctypes.POINTER(Host),
-                                    ctypes.c_char_p, ctypes.c_size_t)),
+        (
+            "create",
+            ctypes.CFUNCTYPE(
+                ctypes.c_void_p, ctypes.POINTER(Config), ctypes.POINTER(Host), ctypes.c_char_p, ctypes.c_size_t
+            ),
+        ),
         ("destroy", ctypes.CFUNCTYPE(None, ctypes.c_void_p)),
         ("window_bytes", ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p)),
         ("reset", ctypes.CFUNCTYPE(None, ctypes.c_void_p)),

@@ -25,9 +25,20 @@ def core_registers(product: str, macs: int) -> dict[str, int]:
 
 
 def run_qemu(*globals_: str) -> subprocess.CompletedProcess:
-    args = [QEMU, "-M", "mps3-an547", "-nographic", "-monitor", "none",
-            "-semihosting-config", "enable=on,target=native", "-icount", "shift=0,sleep=off",
-            "-kernel", FIRMWARE]
+    args = [
+        QEMU,
+        "-M",
+        "mps3-an547",
+        "-nographic",
+        "-monitor",
+        "none",
+        "-semihosting-config",
+        "enable=on,target=native",
+        "-icount",
+        "shift=0,sleep=off",
+        "-kernel",
+        FIRMWARE,
+    ]
     for setting in globals_:
         args += ["-global", "ethos-u-npu." + setting]
     return subprocess.run(args, capture_output=True, text=True, timeout=60, check=False)
@@ -39,8 +50,9 @@ def probe(*globals_: str) -> dict[str, int]:
     return {key: int(value, 16) for key, value in re.findall(r"^(\w+)=0x([0-9a-f]+)$", result.stdout, re.M)}
 
 
-@pytest.mark.parametrize("product,macs", [("ethos-u55", 128), ("ethos-u55", 256),
-                                          ("ethos-u65", 512), ("ethos-u85", 256)])
+@pytest.mark.parametrize(
+    "product,macs", [("ethos-u55", 128), ("ethos-u55", 256), ("ethos-u65", 512), ("ethos-u85", 256)]
+)
 def test_registers_irq_and_clear(product, macs):
     core = core_registers(product, macs)
     seen = probe("library=" + LIBRARY, "product=" + product, f"macs={macs}")

@@ -25,9 +25,7 @@ volatile uint32_t& Reg(uintptr_t base, uint32_t offset) {
 }
 volatile uint32_t& Npu(uint32_t offset) { return Reg(kNpuSecure, offset); }
 
-uint32_t IrqPending() {
-  return (Reg(kNvicIspr, 4 * (kNpuIrq / 32)) >> (kNpuIrq % 32)) & 1u;
-}
+uint32_t IrqPending() { return (Reg(kNvicIspr, 4 * (kNpuIrq / 32)) >> (kNpuIrq % 32)) & 1u; }
 
 void Print(const char* key, uint64_t value) {
   char line[64];

@@ -16,12 +16,13 @@ namespace cmd = mmio::cmd;
 // Writable bits of the configuration registers (field widths from Vela's
 // register definitions: ethos_u55_regs.py, regor's ethos_u65_interface.hpp
 // and ethos_u85_interface.hpp).
-constexpr uint32_t kQconfigBits = 0x3;           // cmd_region0
-constexpr uint32_t kRegioncfgBits = 0xFFFF;      // 2 bits for each of 8 regions
-constexpr uint32_t kU55AxiLimitBits = 0xFFFF00F3;  // max_beats, memtype, outstanding r/w (8 bits each)
+constexpr uint32_t kQconfigBits = 0x3;       // cmd_region0
+constexpr uint32_t kRegioncfgBits = 0xFFFF;  // 2 bits for each of 8 regions
+constexpr uint32_t kU55AxiLimitBits =
+    0xFFFF00F3;  // max_beats, memtype, outstanding r/w (8 bits each)
 constexpr uint32_t kU65AxiLimitBits = 0x1F3F00F3;  // the same, 6 and 5 bits outstanding
-constexpr uint32_t kU85MemAttrBits = 0xF7;       // mem_domain, axi_port, memtype
-constexpr uint32_t kU85AxiPortBits = 0x31F3F;    // outstanding r (6) / w (5), max_beats
+constexpr uint32_t kU85MemAttrBits = 0xF7;         // mem_domain, axi_port, memtype
+constexpr uint32_t kU85AxiPortBits = 0x31F3F;      // outstanding r (6) / w (5), max_beats
 constexpr uint32_t kProtBits = mmio::prot::kPrivileged | mmio::prot::kNonSecure;
 constexpr uint32_t kQEnableBits = cmd::kClockQEnable | cmd::kPowerQEnable;
 // CMD reads back its clock/power Q-channel enables; both set at reset.
@@ -30,8 +31,8 @@ constexpr uint32_t kIrqHistoryBits = 0xFFFFu << status::kIrqHistoryShift;
 // The model's own choice (no public source gives each history bit's
 // cause): bit 0 of the history records a job interrupt.
 constexpr uint32_t kJobIrqHistory = 1u << status::kIrqHistoryShift;
-constexpr uint32_t kJobResultBits = status::kCmdEndReached | status::kBusStatus |
-                                    status::kCmdParseError;
+constexpr uint32_t kJobResultBits =
+    status::kCmdEndReached | status::kBusStatus | status::kCmdParseError;
 constexpr int kNumBusConfigs = 6;
 
 void Fail(char* error, size_t error_size, const char* message) {
@@ -40,8 +41,8 @@ void Fail(char* error, size_t error_size, const char* message) {
 
 }  // namespace
 
-Device* Device::Create(const esdk_npu_device_config& config, const esdk_npu_host& host,
-                       char* error, size_t error_size, const JobLimits& limits) {
+Device* Device::Create(const esdk_npu_device_config& config, const esdk_npu_host& host, char* error,
+                       size_t error_size, const JobLimits& limits) {
   Identity identity;
   if (!LookupIdentity(config.product, config.macs, &identity)) {
     char message[160];
@@ -74,8 +75,12 @@ Device* Device::Create(const esdk_npu_device_config& config, const esdk_npu_host
 
 Device::Device(const Identity& identity, const esdk_npu_host& host, bool never_complete,
                const JobLimits& limits, uint8_t* workspace)
-    : identity_(identity), host_(host), never_complete_(never_complete), limits_(limits),
-      workspace_(workspace), weight_cache_(workspace + kWorkspaceBytes, kWeightCacheBytes) {
+    : identity_(identity),
+      host_(host),
+      never_complete_(never_complete),
+      limits_(limits),
+      workspace_(workspace),
+      weight_cache_(workspace + kWorkspaceBytes, kWeightCacheBytes) {
   pmu_.Configure(identity.event_counters, identity.u85);
 }
 
@@ -112,7 +117,8 @@ void Device::UpdateIrq() {
 bool Device::ReadBusConfig(uint32_t offset, uint32_t* value) const {
   int index = -1;
   if (identity_.u85) {
-    if (offset >= mmio::u85::kMemAttr0 && offset < mmio::u85::kMemAttr0 + 4u * mmio::u85::kNumMemAttrs) {
+    if (offset >= mmio::u85::kMemAttr0 &&
+        offset < mmio::u85::kMemAttr0 + 4u * mmio::u85::kNumMemAttrs) {
       index = int((offset - mmio::u85::kMemAttr0) / 4);
     } else if (offset == mmio::u85::kAxiSram) {
       index = mmio::u85::kNumMemAttrs;
@@ -214,8 +220,8 @@ void Device::Write(uint32_t offset, uint32_t value) {
     case mmio::kQread:
     case mmio::kProt:
     case mmio::kConfig:
-      HostLog(host_, "ethos-u: write 0x%08x to read-only register 0x%04x ignored",
-              unsigned(value), unsigned(offset));
+      HostLog(host_, "ethos-u: write 0x%08x to read-only register 0x%04x ignored", unsigned(value),
+              unsigned(offset));
       return;
     default:
       break;

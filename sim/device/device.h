@@ -58,15 +58,15 @@ class Device {
   Pmu pmu_;
 
   // Register state (reset values in PowerOnReset / SoftReset).
-  uint32_t status_ = 0;      // state, irq_raised, fault and end bits, irq history
-  uint32_t cmd_ = 0;         // clock_q_enable / power_q_enable as last written
+  uint32_t status_ = 0;  // state, irq_raised, fault and end bits, irq history
+  uint32_t cmd_ = 0;     // clock_q_enable / power_q_enable as last written
   uint32_t prot_ = 0;
   uint64_t qbase_ = 0;
   uint32_t qread_ = 0, qconfig_ = 0, qsize_ = 0;
   uint32_t regioncfg_ = 0;
   uint32_t bus_config_[6] = {};  // U55/U65: AXI_LIMIT0-3; U85: MEM_ATTR0-3, AXI_SRAM, AXI_EXT
   uint64_t basep_[8] = {};
-  int irq_level_ = -1;       // last level given to set_irq (-1: never)
+  int irq_level_ = -1;  // last level given to set_irq (-1: never)
 };
 
 }  // namespace ethosu_sdk::npu_device

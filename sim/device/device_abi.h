@@ -27,9 +27,9 @@ typedef struct esdk_npu_device esdk_npu_device;
 
 /* A run of guest memory as the NPU sees it on its bus. */
 typedef struct {
-  uint8_t* host;     /* host pointer to the byte at the looked-up address */
-  uint64_t size;     /* bytes from there to the end of that memory */
-  int writable;      /* 0: read-only (ROM, flash) */
+  uint8_t* host; /* host pointer to the byte at the looked-up address */
+  uint64_t size; /* bytes from there to the end of that memory */
+  int writable;  /* 0: read-only (ROM, flash) */
 } esdk_npu_memory;
 
 /* What the emulator provides to the device. */
@@ -61,8 +61,8 @@ typedef struct {
 typedef struct {
   uint32_t abi_version; /* ESDK_NPU_DEVICE_ABI_VERSION */
   /* NULL on an unknown configuration, with a one-line reason in `error`. */
-  esdk_npu_device* (*create)(const esdk_npu_device_config* config,
-                             const esdk_npu_host* host, char* error, size_t error_size);
+  esdk_npu_device* (*create)(const esdk_npu_device_config* config, const esdk_npu_host* host,
+                             char* error, size_t error_size);
   void (*destroy)(esdk_npu_device* device);
   /* Bytes of register space the device decodes (0x1000 U55/U65, 0x2000 U85). */
   uint32_t (*window_bytes)(const esdk_npu_device* device);

@@ -58,7 +58,7 @@ constexpr esdk_npu_device_api kApi = {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const esdk_npu_device_api*
-esdk_npu_device_api_v1(void) {
+extern "C" __attribute__((visibility("default"))) const esdk_npu_device_api* esdk_npu_device_api_v1(
+    void) {
   return &kApi;
 }

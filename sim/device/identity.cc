@@ -16,11 +16,11 @@ namespace mmio = ethosu::mmio;
 // SHRAM sizes npu::U55ShramBanks.
 struct Variant {
   ethosu::Product product;
-  int macs;               // whole NPU
-  int model_macs;         // NpuConfig::macs (U65: per core, as the payload parser sets it)
+  int macs;        // whole NPU
+  int model_macs;  // NpuConfig::macs (U65: per core, as the payload parser sets it)
   int cores;
-  int axi_sram_log2;      // U85
-  int axi_ext_log2;       // U85
+  int axi_sram_log2;  // U85
+  int axi_ext_log2;   // U85
 };
 
 constexpr Variant kVariants[] = {
@@ -72,7 +72,8 @@ constexpr uint32_t kU85CmdStreamVersion = 1;
 uint32_t ConfigU55(const Variant& v, uint32_t product) {
   return (Log2(uint32_t(v.macs)) << mmio::config::kMacsPerCcShift) |
          // SHRAM KiB of all cores: its banks are 1 KiB each.
-         (uint32_t(npu::U55ShramBanks(v.model_macs) * v.cores) << mmio::config::kU55ShramSizeShift) |
+         (uint32_t(npu::U55ShramBanks(v.model_macs) * v.cores)
+          << mmio::config::kU55ShramSizeShift) |
          (product << mmio::config::kProductShift);
 }
 

@@ -13,7 +13,7 @@
 namespace ethosu_sdk::npu_device {
 
 struct Identity {
-  ethosu::NpuConfig npu;         // what RunCommandStream is told
+  ethosu::NpuConfig npu;      // what RunCommandStream is told
   int macs = 0;               // MACs per cycle of the whole NPU (all cores)
   bool u85 = false;           // register layout: U85 (else U55/U65)
   uint32_t id = 0;            // ID register

@@ -27,14 +27,12 @@ struct Bindings {
 
 Status Bind(const JobRequest& request, const esdk_npu_host& host, Bindings* out) {
   if (request.qbase % kWordBytes != 0) {
-    return Status::Error(ErrorCode::kNpuBusError,
-                         "command stream at 0x%llx not 4-byte aligned",
+    return Status::Error(ErrorCode::kNpuBusError, "command stream at 0x%llx not 4-byte aligned",
                          (unsigned long long)request.qbase);
   }
   esdk_npu_memory memory{};
   if (host.map(host.opaque, request.qbase, &memory) != 0 || memory.host == nullptr) {
-    return Status::Error(ErrorCode::kNpuBusError,
-                         "command stream at 0x%llx: nothing mapped there",
+    return Status::Error(ErrorCode::kNpuBusError, "command stream at 0x%llx: nothing mapped there",
                          (unsigned long long)request.qbase);
   }
   if (memory.size < request.qsize) {

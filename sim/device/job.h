@@ -9,9 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/core/status.h"
 #include "sim/device/device_abi.h"
 #include "sim/npu/model.h"
-#include "cc/core/status.h"
 
 namespace ethosu_sdk::npu_device {
 
@@ -34,7 +34,7 @@ struct JobRequest {
 };
 
 struct JobResult {
-  Status status;  // ok, or what failed (kind and stream offset)
+  Status status;             // ok, or what failed (kind and stream offset)
   uint32_t status_bits = 0;  // STATUS: cmd_end_reached, or bus_status / cmd_parse_error
   uint32_t qread = 0;        // bytes of the stream consumed
   npu::RunStats stats;

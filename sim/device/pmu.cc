@@ -10,14 +10,14 @@ namespace pmu = ethosu::mmio::pmu;
 // Writable bits (field widths from Vela's register definitions,
 // ethos_u55_regs.py / regor's ethos_u85_interface.hpp).
 constexpr uint32_t kPmcrWritable = pmu::pmcr::kCountEnable | pmu::pmcr::kMaskEnable;
-constexpr uint32_t kEventTypeBits = 0x3FF;          // ev_type, 10 bits
+constexpr uint32_t kEventTypeBits = 0x3FF;            // ev_type, 10 bits
 constexpr uint32_t kU85EventTypeDomainBits = 0xF000;  // D0-D3, bits 15:12
-constexpr uint32_t kCycleConfigBits = 0x03FF03FF;   // start 9:0, stop 25:16
+constexpr uint32_t kCycleConfigBits = 0x03FF03FF;     // start 9:0, stop 25:16
 constexpr uint32_t kU85CycleConfigBits = 0xF000F000;  // S0-S3 15:12, E0-E3 31:28
-constexpr uint32_t kU55AxiChannelBits = 0x70F;      // ch_sel 3:0, axi_cnt_sel 9:8, bw_ch_sel_en 10
-constexpr uint32_t kU85AxiChannelBits = 0x50F;      // ch_sel 3:0, axi_sel 8, bw_ch_sel_en 10
+constexpr uint32_t kU55AxiChannelBits = 0x70F;  // ch_sel 3:0, axi_cnt_sel 9:8, bw_ch_sel_en 10
+constexpr uint32_t kU85AxiChannelBits = 0x50F;  // ch_sel 3:0, axi_sel 8, bw_ch_sel_en 10
 constexpr uint64_t kCycleCounterMask = (uint64_t(1) << 48) - 1;
-constexpr uint32_t kCycleCounterHiBits = 0xFFFF;    // PMCCNTR_HI: bits 47:32
+constexpr uint32_t kCycleCounterHiBits = 0xFFFF;  // PMCCNTR_HI: bits 47:32
 
 uint64_t DivideRoundingUp(uint64_t value, uint64_t divisor) {
   return value / divisor + (value % divisor != 0 ? 1 : 0);
@@ -47,9 +47,7 @@ void Pmu::Reset() {
   for (int i = 0; i < 8; ++i) event_count_[i] = event_type_[i] = 0;
 }
 
-uint32_t Pmu::CounterMask() const {
-  return ((1u << counters_) - 1) | pmu::kCycleCounterBit;
-}
+uint32_t Pmu::CounterMask() const { return ((1u << counters_) - 1) | pmu::kCycleCounterBit; }
 
 bool Pmu::Decodes(uint32_t offset) const {
   if (offset % 4 != 0) return false;

@@ -20,8 +20,8 @@ constexpr uint64_t kOperationCycles = 64;
 constexpr uint64_t kDmaBytesPerCycle = 16;
 
 struct JobActivity {
-  uint64_t mac_cycles = 0;    // MAC_ACTIVE: ceil(MACs / MACs per cycle)
-  uint64_t active_cycles = 0; // NPU_ACTIVE and CYCLE: MAC + DMA + per-operation cycles
+  uint64_t mac_cycles = 0;     // MAC_ACTIVE: ceil(MACs / MACs per cycle)
+  uint64_t active_cycles = 0;  // NPU_ACTIVE and CYCLE: MAC + DMA + per-operation cycles
 };
 
 JobActivity ModelActivity(const npu::RunStats& stats, int macs_per_cycle);

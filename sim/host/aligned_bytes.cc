@@ -33,7 +33,8 @@ bool ReadFile(const char* path, AlignedBytes* out) {
   std::vector<uint8_t> bytes;
   uint8_t buffer[65536];
   size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
+  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0)
+    bytes.insert(bytes.end(), buffer, buffer + n);
   const bool ok = ferror(f) == 0;
   fclose(f);
   *out = AlignedBytes(bytes.data(), bytes.size());

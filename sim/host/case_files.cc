@@ -21,8 +21,8 @@ bool LoadCase(const char* payload_path, const char* tensors_path, CaseFiles* out
       return false;
     }
   }
-  const Status parsed = backends::ethosu::ParseVelaPayload(out->payload_bytes.data(),
-                                                           out->payload_bytes.size(), &out->payload);
+  const Status parsed = backends::ethosu::ParseVelaPayload(
+      out->payload_bytes.data(), out->payload_bytes.size(), &out->payload);
   if (!parsed.ok()) {
     fprintf(stderr, "%s: %s\n", payload_path, parsed.message());
     return false;

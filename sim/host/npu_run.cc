@@ -26,10 +26,10 @@
 
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
-#include "sim/npu/memory/feature_map.h"
 #include "cc/runner/tensor_file.h"
 #include "sim/host/case_files.h"
 #include "sim/host/payload_harness.h"
+#include "sim/npu/memory/feature_map.h"
 
 namespace npu = ethosu_sdk::npu;
 
@@ -65,7 +65,8 @@ void AfterOperation(void* context, uint32_t command_offset, uint16_t opcode,
   int h = 0, w = 0, c = 0;
   ofm.StoredShape(&h, &w, &c);
   const uint32_t region = ofm.chained ? 8u : uint32_t(ofm.region_index);
-  const uint32_t header[6] = {command_offset, opcode, uint32_t(h), uint32_t(w), uint32_t(c), region};
+  const uint32_t header[6] = {command_offset, opcode,      uint32_t(h),
+                              uint32_t(w),    uint32_t(c), region};
   WriteWords(o->trace, header, 6, &o->failed);
   const size_t count = size_t(h) * size_t(w) * size_t(c);
   std::vector<int32_t> values(count);
@@ -77,7 +78,8 @@ void AfterOperation(void* context, uint32_t command_offset, uint16_t opcode,
         int l[3];
         ofm.LogicalOf(y, x, k, l);
         size_t at = 0;
-        if (!ofm.Read(l[0], l[1], l[2], &values[i]).ok() || !ofm.Offset(l[0], l[1], l[2], &at).ok()) {
+        if (!ofm.Read(l[0], l[1], l[2], &values[i]).ok() ||
+            !ofm.Offset(l[0], l[1], l[2], &at).ok()) {
           o->failed = true;
         }
         offsets[i] = uint32_t(at);
@@ -92,7 +94,7 @@ void AfterOperation(void* context, uint32_t command_offset, uint16_t opcode,
 
 int main(int argc, char** argv) {
   const char* trace_path = nullptr;
-  long fast_scratch = -1;  // bytes, or -1: the payload parser's
+  long fast_scratch = -1;                      // bytes, or -1: the payload parser's
   constexpr long kMaxFastScratch = 64l << 20;  // more than any Ethos-U SRAM
   Observer observer;
   std::vector<const char*> positional;
@@ -105,8 +107,8 @@ int main(int argc, char** argv) {
       char* end = nullptr;
       fast_scratch = strtol(argv[i] + 15, &end, 10);
       if (*end != '\0' || fast_scratch < 0 || fast_scratch > kMaxFastScratch) {
-        fprintf(stderr, "--fast_scratch: a byte count up to %ld expected, got %s\n", kMaxFastScratch,
-                argv[i] + 15);
+        fprintf(stderr, "--fast_scratch: a byte count up to %ld expected, got %s\n",
+                kMaxFastScratch, argv[i] + 15);
         return 2;
       }
     } else {
@@ -114,7 +116,8 @@ int main(int argc, char** argv) {
     }
   }
   if (positional.size() != 2) {
-    fprintf(stderr, "usage: %s PAYLOAD TENSORS [--trace=FILE] [--inject=N] [--fast_scratch=BYTES]\n",
+    fprintf(stderr,
+            "usage: %s PAYLOAD TENSORS [--trace=FILE] [--inject=N] [--fast_scratch=BYTES]\n",
             argv[0]);
     return 2;
   }
@@ -190,8 +193,9 @@ int main(int argc, char** argv) {
            expected.numel);
     if (mismatches != 0) {
       ++failures;
-      printf("  first at element %zu: model %d, reference %d\n  histogram (model - reference: count):",
-             first, value(got, first), value(want, first));
+      printf(
+          "  first at element %zu: model %d, reference %d\n  histogram (model - reference: count):",
+          first, value(got, first), value(want, first));
       for (const auto& [diff, count] : histogram) printf(" %d:%zu", diff, count);
       printf("\n");
     }

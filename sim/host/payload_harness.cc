@@ -8,7 +8,8 @@ Status PayloadHarness::Bind(const backends::ethosu::VelaPayload& payload,
                             const HarnessOptions& options) {
   const size_t limit = options.max_buffer_bytes;
   if (payload.scratch_size > limit || payload.fast_scratch_size > limit) {
-    return Status::Error(ErrorCode::kInvalidArgument, "harness: scratch of %u bytes over the limit of %zu",
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "harness: scratch of %u bytes over the limit of %zu",
                          unsigned(payload.scratch_size), limit);
   }
   for (int i = 0; i < payload.num_inputs; ++i) {
@@ -77,24 +78,26 @@ void PayloadHarness::UseInput(int index, const void* data, size_t size) {
 }
 
 Status PayloadHarness::Run(npu::RunStats* stats) const {
-  if (payload_ == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "harness: no payload bound");
+  if (payload_ == nullptr)
+    return Status::Error(ErrorCode::kInvalidArgument, "harness: no payload bound");
   return backends::ethosu::ExecuteVelaPayload(*payload_, buffers_, stats);
 }
 
 Status PayloadHarness::RunStream(npu::RunStats* stats, WeightsBinding weights) {
-  if (payload_ == nullptr) return Status::Error(ErrorCode::kInvalidArgument, "harness: no payload bound");
+  if (payload_ == nullptr)
+    return Status::Error(ErrorCode::kInvalidArgument, "harness: no payload bound");
   ethosu::Region regions[ethosu::kNumRegions];
   if (weights == WeightsBinding::kBound) {
     // Read-only: the model never writes a region that is not writable.
-    regions[ethosu::kWeightsRegion] = {const_cast<uint8_t*>(payload_->weights), payload_->weights_size, false};
+    regions[ethosu::kWeightsRegion] = {const_cast<uint8_t*>(payload_->weights),
+                                       payload_->weights_size, false};
   }
   regions[ethosu::kScratchRegion] = {scratch_.data(), scratch_.size(), true};
   if (!fast_scratch_.empty()) {
     regions[ethosu::kFastScratchRegion] = {fast_scratch_.data(), fast_scratch_.size(), true};
   }
-  return npu::RunCommandStream(payload_->npu, payload_->commands,
-                               payload_->num_commands, regions, buffers_.workspace, stats,
-                               buffers_.limits, buffers_.observer);
+  return npu::RunCommandStream(payload_->npu, payload_->commands, payload_->num_commands, regions,
+                               buffers_.workspace, stats, buffers_.limits, buffers_.observer);
 }
 
 Status RunPayloadBytes(const uint8_t* data, size_t size, const HarnessOptions& options,

@@ -12,9 +12,9 @@
 
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
+#include "sim/host/aligned_bytes.h"
 #include "sim/npu/model.h"
 #include "sim/npu/weights/weight_cache.h"
-#include "sim/host/aligned_bytes.h"
 
 namespace ethosu_sdk::npu_harness {
 

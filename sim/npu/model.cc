@@ -7,11 +7,11 @@
 
 #include "sim/npu/commands/command_stream.h"
 #include "sim/npu/configs.h"
-#include "sim/npu/model.h"
-#include "sim/npu/output/activation.h"
 #include "sim/npu/kernels/dma.h"
 #include "sim/npu/kernels/run_kernel.h"
+#include "sim/npu/model.h"
 #include "sim/npu/operations/build_operation.h"
+#include "sim/npu/output/activation.h"
 #include "sim/npu/stream_error.h"
 
 namespace ethosu_sdk::npu {
@@ -109,9 +109,8 @@ class Model {
 }  // namespace
 
 Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t num_words,
-                        const Region (&regions)[kNumRegions], Workspace workspace,
-                        RunStats* stats, const RunLimits& limits,
-                        const OperationObserver* observer) {
+                        const Region (&regions)[kNumRegions], Workspace workspace, RunStats* stats,
+                        const RunLimits& limits, const OperationObserver* observer) {
   if (ConfigCores(config) == 0 || ConfigCores(config) != config.cores) {
     return Status::Error(ErrorCode::kNpuUnsupported,
                          "Ethos-U configuration with %d MACs on %d cores not supported",

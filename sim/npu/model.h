@@ -36,7 +36,7 @@ struct RunStats {
   uint32_t operations = 0;  // NPU_OP_* kernels executed
   uint32_t dma_transfers = 0;
   uint64_t macs = 0;
-  uint64_t dma_bytes = 0;      // bytes moved by NPU_OP_DMA_START
+  uint64_t dma_bytes = 0;  // bytes moved by NPU_OP_DMA_START
   // Bytes of the stream consumed: through NPU_OP_STOP on success, through
   // the failing command on a failure (what the hardware's QREAD reports).
   uint64_t command_bytes = 0;
@@ -68,8 +68,8 @@ struct OperationObserver {
 // Executes `num_words` 32-bit command words (the register stream without the
 // driver payload header). Every address is checked against its region.
 Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t num_words,
-                        const Region (&regions)[kNumRegions], Workspace workspace,
-                        RunStats* stats, const RunLimits& limits = RunLimits(),
+                        const Region (&regions)[kNumRegions], Workspace workspace, RunStats* stats,
+                        const RunLimits& limits = RunLimits(),
                         const OperationObserver* observer = nullptr);
 
 }  // namespace ethosu_sdk::npu

@@ -53,13 +53,14 @@ def npu_layer(path: str) -> int:
                 return index
     raise AssertionError(
         f"sim/npu/{path} is in no layer: add its folder to NPU_LAYERS in "
-        "sim/tests/layering_test.py and to sim/npu/README.md")
+        "sim/tests/layering_test.py and to sim/npu/README.md"
+    )
 
 
 def sources() -> list[pathlib.Path]:
     files = sorted(
-        p for component in COMPONENTS for p in pathlib.Path("sim", component).rglob("*")
-        if p.suffix in (".h", ".cc"))
+        p for component in COMPONENTS for p in pathlib.Path("sim", component).rglob("*") if p.suffix in (".h", ".cc")
+    )
     assert len(files) > 50, f"only {len(files)} simulator sources in the runfiles"
     return files
 
@@ -77,8 +78,10 @@ def violations(path: pathlib.Path, text: str) -> list[str]:
             continue
         if target[1] != component:
             if target[1] not in COMPONENTS[component]:
-                found.append(f"{path} includes {included}: sim/{component} may include "
-                             f"only {sorted(COMPONENTS[component]) or 'no other component'}")
+                found.append(
+                    f"{path} includes {included}: sim/{component} may include "
+                    f"only {sorted(COMPONENTS[component]) or 'no other component'}"
+                )
             continue
         if component != "npu":
             continue
@@ -90,8 +93,7 @@ def violations(path: pathlib.Path, text: str) -> list[str]:
             continue
         here, there = npu_layer(inner), npu_layer(target_inner)
         if there > here:
-            found.append(f"{path} ({NPU_LAYERS[here][0]}) includes {included} "
-                         f"({NPU_LAYERS[there][0]}), a higher layer")
+            found.append(f"{path} ({NPU_LAYERS[here][0]}) includes {included} ({NPU_LAYERS[there][0]}), a higher layer")
     return found
 
 

@@ -27,8 +27,9 @@ def _accuracy() -> dict:
 def test_float_top1_is_pytorchs_on_the_held_out_split():
     digits = load_digits()
     # The split examples/digits/train.py documents: 20% held out, seed 0, stratified.
-    _, images, _, labels = train_test_split(digits.images / 16.0, digits.target, test_size=0.2,
-                                            random_state=0, stratify=digits.target)
+    _, images, _, labels = train_test_split(
+        digits.images / 16.0, digits.target, test_size=0.2, random_state=0, stratify=digits.target
+    )
     model = DigitsCnn()
     model.load_state_dict(torch.load(WEIGHTS, weights_only=True))
     model.eval()

@@ -27,8 +27,17 @@ def run_cli(args: list[str], capsys) -> tuple[int, str]:
 
 
 def compile_cpu(eval_dir, out_dir, capsys) -> tuple[int, str]:
-    return run_cli([f"--model={MODEL}", "--target=cpu", "--quantize=none", f"--eval_data={eval_dir}",
-                    f"--host_runner={HOST_RUNNER}", f"--output={out_dir}/m.pte"], capsys)
+    return run_cli(
+        [
+            f"--model={MODEL}",
+            "--target=cpu",
+            "--quantize=none",
+            f"--eval_data={eval_dir}",
+            f"--host_runner={HOST_RUNNER}",
+            f"--output={out_dir}/m.pte",
+        ],
+        capsys,
+    )
 
 
 def write_sample(directory, name: str, **arrays) -> None:
@@ -66,14 +75,18 @@ GOOD_INPUT = np.zeros((1, 64), np.float32)
 @pytest.mark.parametrize(
     "arrays, message",
     [
-        ({"input": np.zeros((1, 32), np.float32), "label": np.int64(1)},
-         "input 0 has shape [1, 32], the model takes [1, 64]"),
+        (
+            {"input": np.zeros((1, 32), np.float32), "label": np.int64(1)},
+            "input 0 has shape [1, 32], the model takes [1, 64]",
+        ),
         ({"input": GOOD_INPUT}, "no 'label' array"),
         ({"input": GOOD_INPUT, "label": np.int64(10)}, "label 10 is out of range; the model has 10 classes"),
         ({"input": GOOD_INPUT, "label": np.int64(-1)}, "label -1 is out of range"),
         ({"input": GOOD_INPUT, "label": np.float32(1.5)}, "'label' must be one integer class index"),
-        ({"input": GOOD_INPUT, "other": GOOD_INPUT, "label": np.int64(1)},
-         "2 input array(s) besides 'label', the model takes 1"),
+        (
+            {"input": GOOD_INPUT, "other": GOOD_INPUT, "label": np.int64(1)},
+            "2 input array(s) besides 'label', the model takes 1",
+        ),
     ],
 )
 def test_bad_sample_is_one_clear_line(arrays, message, tmp_path, capsys):

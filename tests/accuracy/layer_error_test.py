@@ -20,8 +20,9 @@ def _rows(gain: float) -> list[dict]:
     samples = [(torch.randn(1, 16, generator=generator),) for _ in range(SAMPLES)]
     mode = QuantMode.parse("int8")
     graph = export.export_for_quantization(model, inputs, False)
-    quantized = quantization.quantize(graph, make_compile_spec(resolve_target("ethos-u55-128", None, None), mode),
-                                      mode, samples)
+    quantized = quantization.quantize(
+        graph, make_compile_spec(resolve_target("ethos-u55-128", None, None), mode), mode, samples
+    )
     return layer_error.layer_sqnr(model, quantized, samples)
 
 

@@ -5,17 +5,29 @@ import json
 import struct
 
 import numpy as np
-
 import pytest
 
-from ethosu_sdk.pte import read_pte, vela_blocks, delegate_payload
+from ethosu_sdk.pte import delegate_payload, read_pte, vela_blocks
 from ethosu_sdk.tensors import read_tensor_file
 
-ETHOS_U = ["ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256", "ethos-u65-256", "ethos-u65-512",
-           "ethos-u85-128", "ethos-u85-256", "ethos-u85-512", "ethos-u85-1024", "ethos-u85-2048"]
-MEMORY = {"ethos-u55": ("Ethos_U55_High_End_Embedded", "Shared_Sram"),
-          "ethos-u65": ("Ethos_U65_High_End", "Dedicated_Sram_384KB"),
-          "ethos-u85": ("Ethos_U85_SYS_DRAM_Mid", "Sram_Only")}
+ETHOS_U = [
+    "ethos-u55-32",
+    "ethos-u55-64",
+    "ethos-u55-128",
+    "ethos-u55-256",
+    "ethos-u65-256",
+    "ethos-u65-512",
+    "ethos-u85-128",
+    "ethos-u85-256",
+    "ethos-u85-512",
+    "ethos-u85-1024",
+    "ethos-u85-2048",
+]
+MEMORY = {
+    "ethos-u55": ("Ethos_U55_High_End_Embedded", "Shared_Sram"),
+    "ethos-u65": ("Ethos_U65_High_End", "Dedicated_Sram_384KB"),
+    "ethos-u85": ("Ethos_U85_SYS_DRAM_Mid", "Sram_Only"),
+}
 
 
 def load(name):
@@ -40,8 +52,9 @@ def test_each_ethos_u_configuration(target):
 
 
 def test_larger_u85_configurations_take_fewer_cycles():
-    cycles = [load("mlp_" + t.replace("-", "_"))[0]["vela_total"]["npu_cycles"]
-              for t in ["ethos-u85-128", "ethos-u85-2048"]]
+    cycles = [
+        load("mlp_" + t.replace("-", "_"))[0]["vela_total"]["npu_cycles"] for t in ["ethos-u85-128", "ethos-u85-2048"]
+    ]
     assert cycles[1] < cycles[0]
 
 
@@ -51,9 +64,9 @@ def vela_io_element_sizes(payload: bytes, block: str) -> list[int]:
     tensor 6 x i32 shape, i32 element size, i32 offset, i32 region)."""
     offset = 0
     while offset < len(payload):
-        name = payload[offset:offset + 16].split(b"\0", 1)[0].decode()
+        name = payload[offset : offset + 16].split(b"\0", 1)[0].decode()
         (length,) = struct.unpack_from("<I", payload, offset + 16)
-        data = payload[offset + 32: offset + 32 + length]
+        data = payload[offset + 32 : offset + 32 + length]
         if name == block:
             (count,) = struct.unpack_from("<i", data, 0)
             return [struct.unpack_from("<9i", data, 4 + 36 * i)[6] for i in range(count)]
@@ -74,8 +87,11 @@ def test_a16w8_runs_int16_activations_on_the_npu(name):
     assert x.zero_point == 0 and 127 < np.abs(x.data).max() / x.scale <= 32767
     (x8,) = read_tensor_file("tests/aot/mlp_ethos_u55_128.input.tensors")
     assert vela_io_element_sizes(
-        delegate_payload(open("tests/aot/mlp_ethos_u55_128.pte", "rb").read(),
-                         read_pte("tests/aot/mlp_ethos_u55_128.pte")), "inputs") == [1]
+        delegate_payload(
+            open("tests/aot/mlp_ethos_u55_128.pte", "rb").read(), read_pte("tests/aot/mlp_ethos_u55_128.pte")
+        ),
+        "inputs",
+    ) == [1]
 
 
 def test_tosa_fp_is_float_throughout():

@@ -20,7 +20,7 @@ SAMPLES = [np.random.default_rng(i).standard_normal((1, 64)).astype(np.float32) 
 
 # A user's preprocessing: decodes an 8x8 grey PGM image (the plain "P2"
 # format) and scales it to the model's [1, 64] input.
-PREPROCESS = '''
+PREPROCESS = """
 import numpy as np
 
 def load_pgm(path):
@@ -32,7 +32,7 @@ def load_pgm(path):
 
 def broken(path):
     raise ValueError("cannot decode " + path)
-'''
+"""
 
 
 def compile_with(tmp_path: pathlib.Path, name: str, *flags_: str) -> tuple[int, str, pathlib.Path]:
@@ -98,8 +98,9 @@ def test_images_through_a_preprocessing_function(tmp_path):
         (images / f"{i}.pgm").write_text("P2\n8 8\n255\n" + " ".join(map(str, pixels)) + "\n")
         # The same numbers as the preprocessing gives, computed here independently.
         np.save(arrays / f"{i}.npy", ((pixels.astype(np.float32) / 255 - 0.5) * 8).reshape(1, 64))
-    code, _, out = compile_with(tmp_path, "images", f"--calibration_dir={images}",
-                                f"--calibration_preprocess={tmp_path / 'prep.py'}:load_pgm")
+    code, _, out = compile_with(
+        tmp_path, "images", f"--calibration_dir={images}", f"--calibration_preprocess={tmp_path / 'prep.py'}:load_pgm"
+    )
     assert code == 0
     code, _, expected = compile_with(tmp_path, "arrays", f"--calibration_dir={arrays}")
     assert code == 0
@@ -109,12 +110,15 @@ def test_images_through_a_preprocessing_function(tmp_path):
     assert (out / "m.pte").read_bytes() == (expected / "m.pte").read_bytes()
 
 
-@pytest.mark.parametrize("case, message", [
-    ("no_preprocess", "not a .tensors, .npy or .npz file; for images or other data give a preprocessing function"),
-    ("raises", "calibration preprocessing of "),
-    ("missing_function", "has no function 'no_such'"),
-    ("wrong_shape", "tensor 0 has shape [1, 32], the model takes [1, 64]"),
-])
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        ("no_preprocess", "not a .tensors, .npy or .npz file; for images or other data give a preprocessing function"),
+        ("raises", "calibration preprocessing of "),
+        ("missing_function", "has no function 'no_such'"),
+        ("wrong_shape", "tensor 0 has shape [1, 32], the model takes [1, 64]"),
+    ],
+)
 def test_bad_calibration_fails_with_one_line(tmp_path, capsys, case, message):
     (tmp_path / "prep.py").write_text(PREPROCESS)
     image = tmp_path / "0.pgm"
@@ -130,6 +134,7 @@ def test_bad_calibration_fails_with_one_line(tmp_path, capsys, case, message):
     err = capsys.readouterr().err
     assert code == 2
     assert message in err
-    assert [line for line in err.splitlines() if line.startswith("aot_compile: error:")] == \
-           [err.strip().splitlines()[-1]]
+    assert [line for line in err.splitlines() if line.startswith("aot_compile: error:")] == [
+        err.strip().splitlines()[-1]
+    ]
     assert os.listdir(out) == []

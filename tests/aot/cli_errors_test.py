@@ -27,13 +27,17 @@ def outputs_in(directory):
     [
         (["--model=no_such_model", "--target=ethos-u85-256"], "unknown model 'no_such_model'"),
         (["--model=mlp_softmax", "--target=ethos-u99-1"], "unknown target 'ethos-u99-1'"),
-        (["--model=mlp_softmax", "--target=ethos-u85-256", "--calibration_dir=/no/such/dir"],
-         "cannot read calibration directory"),
+        (
+            ["--model=mlp_softmax", "--target=ethos-u85-256", "--calibration_dir=/no/such/dir"],
+            "cannot read calibration directory",
+        ),
         (["--model=aot_test_models:not_exportable", "--target=ethos-u85-256"], "torch.export failed"),
         (["--model=no_such_module:build", "--target=cpu"], "cannot import model module"),
         (["--model=mlp_softmax", "--target=TOSA-1.0+FP"], "use --quantize=none"),
-        (["--model=mlp_softmax", "--target=cpu", "--quantize=none", "--calibration_dir=/tmp"],
-         "calibration data needs a quantized compilation"),
+        (
+            ["--model=mlp_softmax", "--target=cpu", "--quantize=none", "--calibration_dir=/tmp"],
+            "calibration data needs a quantized compilation",
+        ),
     ],
 )
 def test_bad_input_fails_cleanly(extra, message, tmp_path, capsys):
@@ -48,8 +52,9 @@ def test_calibration_dir_that_is_a_file(tmp_path, capsys):
     write_tensor_file(not_a_dir, [np.zeros((1, 64), np.float32)])
     out = tmp_path / "out"
     out.mkdir()
-    code, err = run_cli(["--model=mlp_softmax", "--target=cpu", f"--calibration_dir={not_a_dir}",
-                         f"--output={out}/m.pte"], capsys)
+    code, err = run_cli(
+        ["--model=mlp_softmax", "--target=cpu", f"--calibration_dir={not_a_dir}", f"--output={out}/m.pte"], capsys
+    )
     assert code != 0 and "cannot read calibration directory" in err
     assert outputs_in(out) == []
 
@@ -60,8 +65,9 @@ def test_calibration_of_the_wrong_shape(tmp_path, capsys):
     write_tensor_file(calibration / "0.tensors", [np.zeros((1, 32), np.float32)])
     out = tmp_path / "out"
     out.mkdir()
-    code, err = run_cli(["--model=mlp_softmax", "--target=cpu", f"--calibration_dir={calibration}",
-                         f"--output={out}/m.pte"], capsys)
+    code, err = run_cli(
+        ["--model=mlp_softmax", "--target=cpu", f"--calibration_dir={calibration}", f"--output={out}/m.pte"], capsys
+    )
     assert code != 0 and "has shape [1, 32], the model takes [1, 64]" in err
     assert outputs_in(out) == []
 
@@ -74,8 +80,9 @@ def test_failure_after_lowering_leaves_no_partial_files(tmp_path, capsys, monkey
         raise RuntimeError("injected failure")
 
     monkeypatch.setattr(lowering, "delegation_counts", broken)
-    code, err = run_cli(["--model=mlp_softmax", "--target=cpu", "--quantize=none", f"--output={tmp_path}/m.pte"],
-                        capsys)
+    code, err = run_cli(
+        ["--model=mlp_softmax", "--target=cpu", "--quantize=none", f"--output={tmp_path}/m.pte"], capsys
+    )
     assert code == 1
     assert "aot_compile: error: internal error: RuntimeError: injected failure" in err
     assert "Traceback" not in err
@@ -90,8 +97,9 @@ def test_calibration_dir_is_used(tmp_path, capsys):
         write_tensor_file(calibration / f"{i}.tensors", [rng.standard_normal((1, 64)).astype(np.float32) * 3])
     out = tmp_path / "out"
     out.mkdir()
-    code, err = run_cli(["--model=mlp_softmax", "--target=cpu", f"--calibration_dir={calibration}",
-                         f"--output={out}/m.pte"], capsys)
+    code, err = run_cli(
+        ["--model=mlp_softmax", "--target=cpu", f"--calibration_dir={calibration}", f"--output={out}/m.pte"], capsys
+    )
     assert code == 0, err
     assert "3 calibration sample(s)" in err
     assert outputs_in(out) == ["m.expected.tensors", "m.input.tensors", "m.pte", "m.summary.json"]

@@ -1,12 +1,12 @@
 """The CPU-only programs, run by ExecuTorch's own host runtime, reproduce the
 references they ship with: what the C++ runtime must match too."""
 
+import executorch.kernels.quantized  # noqa: F401  registers the quantized_decomposed kernels
 import numpy as np
 import pytest
 import torch
-
-import executorch.kernels.quantized  # noqa: F401  registers the quantized_decomposed kernels
 from executorch.runtime import Runtime
+
 from ethosu_sdk.tensors import read_tensor_file
 
 ZOO = ["mobilenet_v2", "kws_dscnn", "resnet_blocks", "mlp_softmax", "transformer_block"]

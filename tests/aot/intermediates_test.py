@@ -9,9 +9,9 @@ import os
 
 import numpy as np
 import torch
+import tosa_reference_model
 from torch.ao.quantization.fx import _decomposed  # noqa: F401  registers quantized_decomposed ops
 
-import tosa_reference_model
 from ethosu_sdk.tensors import read_tensor_file
 
 BASE = "tests/aot/kws_dscnn_u55_128_with_intermediates"
@@ -49,7 +49,8 @@ def test_the_tosa_graph_vela_compiled_matches_the_quantized_graph():
 
     def quantize(values, t):
         return torch.ops.quantized_decomposed.quantize_per_tensor(
-            torch.from_numpy(values), t.scale, t.zero_point, -128, 127, torch.int8).numpy()
+            torch.from_numpy(values), t.scale, t.zero_point, -128, 127, torch.int8
+        ).numpy()
 
     outputs, status = tosa_reference_model.run(tosa, [quantize(x.data, x)])
     assert status == tosa_reference_model.GraphStatus.TOSA_VALID, status

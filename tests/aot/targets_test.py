@@ -44,8 +44,13 @@ def test_unknown_target_lists_the_known_ones():
 
 @pytest.mark.parametrize(
     "target, mode",
-    [("TOSA-1.0+FP", QuantMode.INT8), ("TOSA-1.0+INT", QuantMode.NONE), ("ethos-u55-128", QuantMode.NONE),
-     ("cortex-m55", QuantMode.NONE), ("cortex-m33", QuantMode.A16W8)],
+    [
+        ("TOSA-1.0+FP", QuantMode.INT8),
+        ("TOSA-1.0+INT", QuantMode.NONE),
+        ("ethos-u55-128", QuantMode.NONE),
+        ("cortex-m55", QuantMode.NONE),
+        ("cortex-m33", QuantMode.A16W8),
+    ],
 )
 def test_impossible_quantization_modes_are_rejected(target, mode):
     with pytest.raises(InvalidOptionError):

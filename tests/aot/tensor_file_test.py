@@ -16,8 +16,8 @@ def test_layout_matches_the_spec_byte_for_byte():
     # First record at 16: int8 (1), rank 2, sizes 2,3 then six zeros.
     assert struct.unpack_from("<II8I", blob, 16) == (1, 2, 2, 3, 0, 0, 0, 0, 0, 0)
     assert struct.unpack_from("<fiQ", blob, 16 + 40) == (0.5, -3, 6)
-    assert blob[16 + 56:16 + 62] == bytes(range(6))
-    assert blob[16 + 62:16 + 64] == b"\0\0"  # padding to 8
+    assert blob[16 + 56 : 16 + 62] == bytes(range(6))
+    assert blob[16 + 62 : 16 + 64] == b"\0\0"  # padding to 8
     second = 16 + 64
     assert struct.unpack_from("<II", blob, second) == (6, 1)
     assert struct.unpack_from("<f", blob, second + 56) == (1.5,)
@@ -54,7 +54,7 @@ def test_scalar_and_empty_tensors():
         (lambda b: b + b"\0" * 8, "trailing"),
         (lambda b: b[:16] + struct.pack("<I", 99) + b[20:], "scalar type"),
         (lambda b: b[:20] + struct.pack("<I", 9) + b[24:], "rank"),
-        (lambda b: b[:16 + 48] + struct.pack("<Q", 7) + b[16 + 56:], "data size"),
+        (lambda b: b[: 16 + 48] + struct.pack("<Q", 7) + b[16 + 56 :], "data size"),
         (lambda b: b[:8] + struct.pack("<I", 2) + b[12:], "past the end"),
     ],
 )

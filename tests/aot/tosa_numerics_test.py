@@ -10,9 +10,9 @@ compared with the expected output in quantization steps.
 import numpy as np
 import pytest
 import torch
+import tosa_reference_model
 from torch.ao.quantization.fx import _decomposed  # noqa: F401  registers quantized_decomposed ops
 
-import tosa_reference_model
 from ethosu_sdk.pte import delegate_payload, parse_pte
 from ethosu_sdk.tensors import read_tensor_file
 
@@ -22,7 +22,8 @@ MAX_STEPS = 1
 
 def quantize(values: np.ndarray, scale: float, zero_point: int) -> np.ndarray:
     q = torch.ops.quantized_decomposed.quantize_per_tensor(
-        torch.from_numpy(values), scale, zero_point, -128, 127, torch.int8)
+        torch.from_numpy(values), scale, zero_point, -128, 127, torch.int8
+    )
     return q.numpy()
 
 
@@ -47,7 +48,8 @@ def test_tosa_reference_model_matches_pytorch_quantized_graph(model):
     want = quantize(expected.data, expected.scale, expected.zero_point).astype(np.int32)
     # expected.data is itself a dequantized int8 tensor: re-quantizing is exact.
     np.testing.assert_allclose(
-        (want - expected.zero_point) * np.float32(expected.scale), expected.data, rtol=0, atol=1e-6)
+        (want - expected.zero_point) * np.float32(expected.scale), expected.data, rtol=0, atol=1e-6
+    )
 
     steps = np.abs(got - want)
     exact = float(np.mean(steps == 0))

@@ -20,8 +20,7 @@ from ethosu_sdk.models import load_model
 
 def _graph(name: str) -> tuple[nn.Module, tuple[torch.Tensor, ...], torch.fx.GraphModule]:
     loaded = load_model(name, seed=0)
-    return loaded.module, loaded.example_inputs, export.export_for_quantization(
-        loaded.module, loaded.example_inputs)
+    return loaded.module, loaded.example_inputs, export.export_for_quantization(loaded.module, loaded.example_inputs)
 
 
 def _targets(graph_module: torch.fx.GraphModule) -> list:
@@ -64,10 +63,13 @@ def test_unbind_without_matmul_is_untouched() -> None:
     assert vela_workarounds.avoid_unbind_matmul(graph_module, split_heads=True) is None
 
 
-@pytest.mark.parametrize("target,nodes", [
-    ("ethos-u85-256", ["unbind"]),
-    ("ethos-u55-128", ["unbind", "matmul", "matmul_1"]),
-])
+@pytest.mark.parametrize(
+    "target,nodes",
+    [
+        ("ethos-u85-256", ["unbind"]),
+        ("ethos-u55-128", ["unbind", "matmul", "matmul_1"]),
+    ],
+)
 def test_summary_names_the_workaround(target: str, nodes: list[str]) -> None:
     with open(f"tests/aot/transformer_block_{target.replace('ethos-', '').replace('-', '_')}.summary.json") as f:
         summary = json.load(f)

@@ -35,14 +35,14 @@ _FVP_ONLY = re.compile(r"Corstone-3[02]0 FVP|executor_runner")
 
 @dataclasses.dataclass
 class Case:
-    file: str                 # "test_add"
-    function: str             # "test_add_tensor_u85_INT"
-    case_id: str              # the parametrize id
-    npu: str                  # "u55" / "u65" / "u85"
+    file: str  # "test_add"
+    function: str  # "test_add_tensor_u85_INT"
+    case_id: str  # the parametrize id
+    npu: str  # "u55" / "u65" / "u85"
     module: torch.nn.Module
     inputs: tuple[Any, ...]
     settings: dict[str, Any]  # the pipeline's quantization settings
-    xfail: Optional[str]      # ExecuTorch's expected failure for this case, if any
+    xfail: Optional[str]  # ExecuTorch's expected failure for this case, if any
 
     @property
     def name(self) -> str:
@@ -156,8 +156,11 @@ def collect_file(file: str, errors: Optional[list[str]] = None) -> list[Case]:
     found: list[tuple[str, torch.nn.Module, tuple, dict]] = []
     saved = {}
     for name, value in list(vars(module).items()):
-        if isinstance(value, type) and name.endswith(tuple(["Pipeline", "PipelineINT", "PipelineFP"])) or \
-                name in ETHOS_U:
+        if (
+            isinstance(value, type)
+            and name.endswith(tuple(["Pipeline", "PipelineINT", "PipelineFP"]))
+            or name in ETHOS_U
+        ):
             saved[name] = value
             setattr(module, name, _recorder(ETHOS_U.get(name), value, found))
     cases: list[Case] = []

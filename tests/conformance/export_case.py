@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import sys
 
-from absl import app, flags
-import torch
-
 import collect
+import torch
+from absl import app, flags
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("case", None, "file::function[id], as collect.Case.name.", required=True)
 flags.DEFINE_enum("npu", None, ["u55", "u65", "u85"], "The NPU of the case's pipeline.", required=True)
-flags.DEFINE_string("quantize", None, "Fail unless the case's quantization is this SDK mode (int8, a16w8): the "
-                    "BUILD file's quantize attribute must match the case's own settings.")
+flags.DEFINE_string(
+    "quantize",
+    None,
+    "Fail unless the case's quantization is this SDK mode (int8, a16w8): the "
+    "BUILD file's quantize attribute must match the case's own settings.",
+)
 flags.DEFINE_string("out", None, "Where to write the .pt2.", required=True)
 
 
@@ -28,13 +31,19 @@ def main(argv: list[str]) -> int:
     errors: list[str] = []
     matches = [c for c in collect.collect_file(file, errors) if c.name == FLAGS.case and c.npu == FLAGS.npu]
     if not matches:
-        print(f"export_case: error: no {FLAGS.npu} case {FLAGS.case} in the installed ExecuTorch's Arm tests"
-              + (f" ({errors[0]})" if errors else "") + "; list them with collect.collect()", file=sys.stderr)
+        print(
+            f"export_case: error: no {FLAGS.npu} case {FLAGS.case} in the installed ExecuTorch's Arm tests"
+            + (f" ({errors[0]})" if errors else "")
+            + "; list them with collect.collect()",
+            file=sys.stderr,
+        )
         return 2
     case = matches[0]
     if FLAGS.quantize and FLAGS.quantize != case.quantize:
-        print(f"export_case: error: {case.name} is a {case.quantize} case, the target says {FLAGS.quantize}",
-              file=sys.stderr)
+        print(
+            f"export_case: error: {case.name} is a {case.quantize} case, the target says {FLAGS.quantize}",
+            file=sys.stderr,
+        )
         return 2
     program = torch.export.export(case.module.eval(), case.inputs)
     torch.export.save(program, FLAGS.out)

@@ -49,6 +49,7 @@ class SmallCnn(torch.nn.Module):
 
 def _mobilenet_v2() -> torch.nn.Module:
     from ethosu_sdk.models.mobilenet_v2 import MobileNetV2
+
     return MobileNetV2()
 
 
@@ -79,10 +80,14 @@ def main(argv: List[str]) -> None:
         # Tensor files hold each tensor in memory order, in the dim order the
         # program gives it.
         plan = deserialize_pte_binary(pte).program.execution_plan[0]
-        for suffix, tensors, indices in ((".tensors", inputs, plan.inputs),
-                                         (".expected.tensors", expected, plan.outputs)):
-            write_tensor_file(os.path.join(FLAGS.out_dir, name + suffix),
-                              [in_memory_order(t, plan.values[i].val.dim_order) for t, i in zip(tensors, indices)])
+        for suffix, tensors, indices in (
+            (".tensors", inputs, plan.inputs),
+            (".expected.tensors", expected, plan.outputs),
+        ):
+            write_tensor_file(
+                os.path.join(FLAGS.out_dir, name + suffix),
+                [in_memory_order(t, plan.values[i].val.dim_order) for t, i in zip(tensors, indices)],
+            )
 
 
 if __name__ == "__main__":

@@ -21,9 +21,17 @@ PROGRAMS = ["small_cnn_m55", "mobilenet_v2_m55"]
 def test_bit_exact_with_the_lowered_graph(name: str) -> None:
     expected_path = HERE / f"{name}.expected.tensors"
     run = subprocess.run(
-        [str(HERE / f"{name}_runner"), f"--pte={HERE / name}.pte", f"--input={HERE / name}.tensors",
-         f"--expected={expected_path}"],
-        capture_output=True, text=True, timeout=600, check=False)
+        [
+            str(HERE / f"{name}_runner"),
+            f"--pte={HERE / name}.pte",
+            f"--input={HERE / name}.tensors",
+            f"--expected={expected_path}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     parsed = protocol.parse(run.stdout)
     assert run.returncode == 0 and parsed.result == "PASS", run.stdout[-3000:] + run.stderr[-2000:]
     expected = read_tensor_file(expected_path)
@@ -40,6 +48,10 @@ def test_the_int8_operators_are_cortex_m_ones(name: str) -> None:
 
     plan = deserialize_pte_binary((HERE / f"{name}.pte").read_bytes()).program.execution_plan[0]
     names = {f"{op.name}.{op.overload}" for op in plan.operators}
-    assert {"cortex_m::quantized_conv2d.out", "cortex_m::quantized_depthwise_conv2d.out",
-            "cortex_m::quantized_add.out", "cortex_m::quantized_linear.out"} <= names, names
+    assert {
+        "cortex_m::quantized_conv2d.out",
+        "cortex_m::quantized_depthwise_conv2d.out",
+        "cortex_m::quantized_add.out",
+        "cortex_m::quantized_linear.out",
+    } <= names, names
     assert not any(n.startswith(("aten::convolution", "aten::addmm", "aten::linear")) for n in names), names

@@ -23,7 +23,9 @@ class DeviceHost final : public driver::Bus, public driver::WaitHooks {
 
   bool ok() const { return npu_.ok(); }
   // Memory the NPU may reach: [data, data + size), at its host address.
-  void Expose(const void* data, size_t size, bool writable) { memory_.Expose(data, size, writable); }
+  void Expose(const void* data, size_t size, bool writable) {
+    memory_.Expose(data, size, writable);
+  }
   void set_driver(driver::Driver* d) { driver_ = d; }
 
   // Bus.

@@ -14,9 +14,9 @@
 #include "cc/backends/ethosu/delegate_io.h"
 #include "cc/backends/ethosu/driver_npu.h"
 #include "cc/drivers/ethosu/driver.h"
-#include "tests/ethosu_driver/device_host.h"
 #include "sim/host/payload_harness.h"
 #include "sim/tests/device/payload_file.h"
+#include "tests/ethosu_driver/device_host.h"
 
 namespace {
 
@@ -44,7 +44,9 @@ void ExpectError(const ethosu_sdk::Status& status, ethosu_sdk::ErrorCode code, c
                  "\", want " + ethosu_sdk::ErrorCodeName(code) + " \"" + text + "\"");
 }
 
-const char* ProductOf(const backend::VelaPayload& payload) { return ethosu_sdk::ethosu::ProductName(payload.npu.product); }
+const char* ProductOf(const backend::VelaPayload& payload) {
+  return ethosu_sdk::ethosu::ProductName(payload.npu.product);
+}
 
 // All MACs of the configuration, as the device is configured (CONFIG's
 // macs_per_cc field).
@@ -52,7 +54,8 @@ int MacsOf(const backend::VelaPayload& payload) { return 1 << (payload.compiled.
 
 // The buffers of one delegate call: pseudo-random inputs, the same for
 // every call, and outputs that start as 0xA5.
-void BindBuffers(const ethosu_sdk::backends::ethosu::VelaPayload& payload, PayloadHarness* buffers) {
+void BindBuffers(const ethosu_sdk::backends::ethosu::VelaPayload& payload,
+                 PayloadHarness* buffers) {
   ethosu_sdk::npu_harness::HarnessOptions options;
   options.input_seed = 0x2545F491u;
   options.output_fill = 0xA5;
@@ -68,11 +71,14 @@ struct DriverRun {
   uint32_t timeout_ms = 5000;
 };
 
-ethosu_sdk::Status RunThroughDriver(const ethosu_sdk::backends::ethosu::VelaPayload& payload, PayloadHarness* b, const DriverRun& how,
-                                ethosu_sdk::backends::ethosu::DriverFigures* figures = nullptr, uint64_t* polls = nullptr) {
-  DeviceHost host(how.product ? how.product : ProductOf(payload), how.macs ? how.macs : MacsOf(payload),
-                  how.never_complete);
-  if (!host.ok()) return ethosu_sdk::Status::Error(ethosu_sdk::ErrorCode::kInternal, "device not created");
+ethosu_sdk::Status RunThroughDriver(const ethosu_sdk::backends::ethosu::VelaPayload& payload,
+                                    PayloadHarness* b, const DriverRun& how,
+                                    ethosu_sdk::backends::ethosu::DriverFigures* figures = nullptr,
+                                    uint64_t* polls = nullptr) {
+  DeviceHost host(how.product ? how.product : ProductOf(payload),
+                  how.macs ? how.macs : MacsOf(payload), how.never_complete);
+  if (!host.ok())
+    return ethosu_sdk::Status::Error(ethosu_sdk::ErrorCode::kInternal, "device not created");
   host.Expose(payload.commands, payload.num_commands * 4, false);
   host.Expose(payload.weights, payload.weights_size, false);
   host.Expose(b->scratch().data(), std::min(how.scratch_exposed, b->scratch().size()), true);
@@ -82,7 +88,8 @@ ethosu_sdk::Status RunThroughDriver(const ethosu_sdk::backends::ethosu::VelaPayl
   driver::Driver npu_driver(host, host, config);
   host.set_driver(&npu_driver);
   ethosu_sdk::backends::ethosu::DriverNpu npu(npu_driver);
-  const ethosu_sdk::Status status = ethosu_sdk::backends::ethosu::RunDelegate(payload, b->buffers(), npu);
+  const ethosu_sdk::Status status =
+      ethosu_sdk::backends::ethosu::RunDelegate(payload, b->buffers(), npu);
   if (figures != nullptr) *figures = npu.figures();
   if (polls != nullptr) *polls = host.polls;
   return status;
@@ -104,11 +111,13 @@ void TestWholePayload(const char* path, const ethosu_sdk::backends::ethosu::Vela
     total += want.size();
     for (size_t i = 0; i < want.size(); ++i) differing += want[i] != got[i];
   }
-  Expect(differing == 0, std::string(path) + ": " + std::to_string(differing) + " of " + std::to_string(total) +
+  Expect(differing == 0, std::string(path) + ": " + std::to_string(differing) + " of " +
+                             std::to_string(total) +
                              " output bytes differ from the functional model's");
   Expect(figures.jobs == 1, std::string(path) + ": one job");
-  std::printf("%s: %s-%d, %zu output bytes identical; PMU cycles %llu, npu_active %llu\n", path, ProductOf(payload),
-              MacsOf(payload), total, static_cast<unsigned long long>(figures.cycles),
+  std::printf("%s: %s-%d, %zu output bytes identical; PMU cycles %llu, npu_active %llu\n", path,
+              ProductOf(payload), MacsOf(payload), total,
+              static_cast<unsigned long long>(figures.cycles),
               static_cast<unsigned long long>(figures.events[0]));
 }
 
@@ -123,8 +132,11 @@ void TestFaults(const char* path, const backend::VelaPayload& payload) {
     PayloadHarness b;
     BindBuffers(payload, &b);
     const ethosu_sdk::Status s = RunThroughDriver(payload, &b, other);
-    ExpectError(s, ErrorCode::kNpuUnsupported, "NPU mismatch: the model was compiled for Ethos-U", name + ": mismatch");
-    ExpectError(s, ErrorCode::kNpuUnsupported, u85 ? "this NPU is Ethos-U55-128 (arch 1." : "this NPU is Ethos-U85-256 (arch 2.", name + ": mismatch names the NPU");
+    ExpectError(s, ErrorCode::kNpuUnsupported, "NPU mismatch: the model was compiled for Ethos-U",
+                name + ": mismatch");
+    ExpectError(s, ErrorCode::kNpuUnsupported,
+                u85 ? "this NPU is Ethos-U55-128 (arch 1." : "this NPU is Ethos-U85-256 (arch 2.",
+                name + ": mismatch names the NPU");
   }
   {
     // An undefined opcode as the first command.
@@ -135,7 +147,8 @@ void TestFaults(const char* path, const backend::VelaPayload& payload) {
     PayloadHarness b;
     BindBuffers(payload, &b);
     const ethosu_sdk::Status s = RunThroughDriver(bad, &b, DriverRun());
-    ExpectError(s, ErrorCode::kNpuCommandStream, "NPU fault: command stream parse error (STATUS 0x", name + ": corrupt stream");
+    ExpectError(s, ErrorCode::kNpuCommandStream, "NPU fault: command stream parse error (STATUS 0x",
+                name + ": corrupt stream");
     ExpectError(s, ErrorCode::kNpuCommandStream, ", QREAD ", name + ": corrupt stream names QREAD");
   }
   {
@@ -145,7 +158,8 @@ void TestFaults(const char* path, const backend::VelaPayload& payload) {
     cut.scratch_exposed = 16;
     PayloadHarness b;
     BindBuffers(payload, &b);
-    ExpectError(RunThroughDriver(payload, &b, cut), ErrorCode::kNpuBusError, "NPU fault: bus error", name + ": access out of range");
+    ExpectError(RunThroughDriver(payload, &b, cut), ErrorCode::kNpuBusError, "NPU fault: bus error",
+                name + ": access out of range");
   }
   {
     DriverRun silent;
@@ -157,7 +171,8 @@ void TestFaults(const char* path, const backend::VelaPayload& payload) {
     const ethosu_sdk::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
     ExpectError(s, ErrorCode::kNpuTimeout, "NPU did not complete within 50 ms (STATUS 0x",
                 name + ": never completes");
-    Expect(polls >= 50 && polls <= 52, name + ": timed out after " + std::to_string(polls) + " polls");
+    Expect(polls >= 50 && polls <= 52,
+           name + ": timed out after " + std::to_string(polls) + " polls");
   }
 }
 

@@ -13,7 +13,9 @@ def test_mv2_m55_is_bit_exact_on_the_cortex_m55() -> None:
     out = result.stdout
     assert result.returncode == 0, out[-4000:] + result.stderr[-4000:]
     assert "PASS: every output matches the reference" in out, out[-4000:]
-    assert re.search(r"output 0: 1000/1000 within one quantization step, 1000 bit-exact, max difference 0 steps", out), out
+    assert re.search(
+        r"output 0: 1000/1000 within one quantization step, 1000 bit-exact, max difference 0 steps", out
+    ), out
     # No NPU in the program or on the way: the cortex_m:: operators run on the CPU.
     assert "delegates: 0" in out and "cortex_m_quantized_conv2d 35" in out, out
     assert re.search(r"CPU instructions: [\d,]+ per inference", out), out

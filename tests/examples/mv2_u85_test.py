@@ -70,10 +70,21 @@ def test_report_renders_with_its_charts(run_output: str, tmp_path) -> None:
     pngs = sorted(f for f in os.listdir(os.path.dirname(page)) if f.endswith(".png"))
     assert pngs == ["mac_utilisation.png", "memory_accesses.png", "npu_cycles.png"]
     dom = subprocess.run(
-        ["chromium-headless-shell", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path}/chromium",
-         "--dump-dom", f"file://{page}"],
-        capture_output=True, text=True, timeout=120).stdout
+        [
+            "chromium-headless-shell",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path}/chromium",
+            "--dump-dom",
+            f"file://{page}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     # Set by the page once every chart image has decoded.
     assert 'data-charts-loaded="3"' in dom, dom[-2000:]
     assert "PASS" in dom and "Delegation map" in dom and "Vela" in dom

@@ -11,8 +11,12 @@ UART0 = "59303000"
 
 
 def console_write_disassembly(elf: str) -> str:
-    out = subprocess.run(["arm-none-eabi-objdump", "-d", f"--disassemble={CONSOLE_WRITE}", elf],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["arm-none-eabi-objdump", "-d", f"--disassemble={CONSOLE_WRITE}", elf],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     body = out.split(f"<{CONSOLE_WRITE}>:", 1)
     assert len(body) == 2, out
     return body[1]

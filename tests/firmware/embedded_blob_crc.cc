@@ -10,7 +10,10 @@ int main() {
   char line[96];
   ethosu_sdk::TextBuilder text(line, sizeof(line));
   const uintptr_t address = reinterpret_cast<uintptr_t>(schema_blob);
-  text.Str("blob size=").UInt(schema_blob_size()).Str(" crc32=").Hex(ethosu_sdk::Crc32(schema_blob, schema_blob_size()), 8);
+  text.Str("blob size=")
+      .UInt(schema_blob_size())
+      .Str(" crc32=")
+      .Hex(ethosu_sdk::Crc32(schema_blob, schema_blob_size()), 8);
   text.Str(" address=0x").Hex(address, 8).Char('\n');
   ethosu_sdk::platform::ConsoleWrite(text.c_str(), text.size());
   return 0;

@@ -26,8 +26,9 @@ def parse(output: str) -> tuple[int, int, int]:
 
 
 def test_firmware_on_qemu_sees_the_file() -> None:
-    result = subprocess.run([RUNNER, f"--elf={FIRMWARE}", "--expect_exit=0"],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [RUNNER, f"--elf={FIRMWARE}", "--expect_exit=0"], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     size, crc, address = parse(result.stdout)
     assert (size, crc) == expected()

@@ -11,8 +11,9 @@ LINE = re.compile(r"^instructions=(\d+) ticks=(\d+) ticks_per_second=(\d+)$", re
 
 
 def measure() -> list[tuple[int, int, int]]:
-    result = subprocess.run([RUNNER, f"--elf={FIRMWARE}", "--expect_exit=0"],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [RUNNER, f"--elf={FIRMWARE}", "--expect_exit=0"], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     rows = [(int(a), int(b), int(c)) for a, b, c in LINE.findall(result.stdout)]
     assert len(rows) == 3, result.stdout

@@ -7,7 +7,6 @@ from __future__ import annotations
 import subprocess
 import zlib
 
-import numpy as np
 import pytest
 
 from ethosu_sdk.runner import protocol

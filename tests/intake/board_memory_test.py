@@ -14,14 +14,17 @@ from ethosu_sdk.firmware.board_memory import BOARD_MEMORY, KIB, ModelDoesNotFit,
 from ethosu_sdk.runner.boards import BOARDS
 
 # The SRAM the NPU reaches at 0x31000000 on all three boards, and the DDR.
-_REGION = re.compile(r"^\s*(\w+)\s*\([rwx]+\)\s*:\s*ORIGIN\s*=\s*(0x[0-9A-Fa-f]+),\s*LENGTH\s*=\s*(\d+)([KM])",
-                     re.MULTILINE)
+_REGION = re.compile(
+    r"^\s*(\w+)\s*\([rwx]+\)\s*:\s*ORIGIN\s*=\s*(0x[0-9A-Fa-f]+),\s*LENGTH\s*=\s*(\d+)([KM])", re.MULTILINE
+)
 
 
 def _regions(board: str) -> dict[int, int]:
     text = pathlib.Path(f"cc/platform/{board}/memory.ld").read_text()
-    return {int(origin, 16): int(length) * (KIB if unit == "K" else KIB * KIB)
-            for _, origin, length, unit in _REGION.findall(text)}
+    return {
+        int(origin, 16): int(length) * (KIB if unit == "K" else KIB * KIB)
+        for _, origin, length, unit in _REGION.findall(text)
+    }
 
 
 def test_every_runner_board_has_memories() -> None:
@@ -45,6 +48,9 @@ def test_sram_only_weights_count_as_sram() -> None:
     figures = summary["vela_total"]
     assert summary["memory_mode"] == "Sram_Only"
     assert figures["sram_used_kib"] * KIB < BOARD_MEMORY["qemu_an547"].sram_bytes
-    with pytest.raises(ModelDoesNotFit, match=r"needs 5,\d{3} KiB of SRAM \(Vela, memory mode Sram_Only: "
-                                              r"1,\d{3} KiB of tensors, 3,\d{3} KiB of weights\) but board qemu_an547"):
+    with pytest.raises(
+        ModelDoesNotFit,
+        match=r"needs 5,\d{3} KiB of SRAM \(Vela, memory mode Sram_Only: "
+        r"1,\d{3} KiB of tensors, 3,\d{3} KiB of weights\) but board qemu_an547",
+    ):
         check_fits(summary, "qemu_an547")

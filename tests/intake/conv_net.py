@@ -7,11 +7,12 @@ import torch
 from torch import nn
 
 
-
 def depthwise_block(channels_in: int, channels_out: int) -> nn.Sequential:
     return nn.Sequential(
-        nn.Conv2d(channels_in, channels_in, 3, padding=1, groups=channels_in), nn.ReLU(),
-        nn.Conv2d(channels_in, channels_out, 1), nn.ReLU(),
+        nn.Conv2d(channels_in, channels_in, 3, padding=1, groups=channels_in),
+        nn.ReLU(),
+        nn.Conv2d(channels_in, channels_out, 1),
+        nn.ReLU(),
     )
 
 

@@ -2,15 +2,18 @@
 a small residual network exported with its example input and saved with
 torch.export.save."""
 
-from absl import app, flags
 import torch
+from absl import app, flags
 from torch import nn
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("out", None, "Where to write the .pt2.", required=True)
-flags.DEFINE_bool("with_constants", False,
-                  "Export WithConstants, whose example inputs hold a float, a list, an int and None beside the "
-                  "tensor (torch.export bakes them in).")
+flags.DEFINE_bool(
+    "with_constants",
+    False,
+    "Export WithConstants, whose example inputs hold a float, a list, an int and None beside the "
+    "tensor (torch.export bakes them in).",
+)
 
 
 class Residual(nn.Module):
@@ -34,8 +37,9 @@ class WithConstants(nn.Module):
         super().__init__()
         self.conv = nn.Conv2d(1, 8, 3, padding=1)
 
-    def forward(self, x: torch.Tensor, alpha: float, dims: list[int], shift: int,
-                mask: torch.Tensor | None) -> torch.Tensor:
+    def forward(
+        self, x: torch.Tensor, alpha: float, dims: list[int], shift: int, mask: torch.Tensor | None
+    ) -> torch.Tensor:
         assert mask is None
         return torch.relu(self.conv(x) * alpha + shift).mean(dim=dims)
 

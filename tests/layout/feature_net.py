@@ -11,8 +11,10 @@ class FeatureNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.layers = nn.Sequential(
-            nn.Conv2d(3, 16, 3, stride=2, padding=1), nn.ReLU6(),
-            nn.Conv2d(16, 16, 3, padding=1, groups=16), nn.ReLU(),
+            nn.Conv2d(3, 16, 3, stride=2, padding=1),
+            nn.ReLU6(),
+            nn.Conv2d(16, 16, 3, padding=1, groups=16),
+            nn.ReLU(),
             nn.Conv2d(16, 8, 1),
         )
 

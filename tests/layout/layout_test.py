@@ -55,8 +55,7 @@ def test_tensor_files_hold_the_same_values_channels_last(npu: str, kind: str) ->
 def test_quantization_is_the_same_in_both_layouts(npu: str) -> None:
     nhwc, nchw = files("nhwc", npu)["summary"], files("nchw", npu)["summary"]
     for key in ("inputs", "outputs"):
-        assert [(t["scale"], t["zero_point"]) for t in nhwc[key]] == \
-               [(t["scale"], t["zero_point"]) for t in nchw[key]]
+        assert [(t["scale"], t["zero_point"]) for t in nhwc[key]] == [(t["scale"], t["zero_point"]) for t in nchw[key]]
 
 
 @pytest.mark.parametrize("npu", NPUS)

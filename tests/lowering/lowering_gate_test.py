@@ -11,9 +11,8 @@ on issue 33's reproducer, a ReLU before a concatenation:
 import json
 import os
 
-import pytest
-
 import lowering_models
+import pytest
 
 NPUS = ["u55", "u85"]
 _SOURCE = os.path.basename(lowering_models.__file__)

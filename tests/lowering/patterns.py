@@ -85,8 +85,7 @@ class Sweep(nn.Module):
 
     def __init__(self, producer: str, activations: tuple[str, ...]) -> None:
         super().__init__()
-        self.patterns = nn.ModuleDict({f"{a}_{c}": Pattern(producer, a, c)
-                                       for a in activations for c in CONSUMERS})
+        self.patterns = nn.ModuleDict({f"{a}_{c}": Pattern(producer, a, c) for a in activations for c in CONSUMERS})
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         return tuple(p(x) for p in self.patterns.values())

@@ -15,9 +15,9 @@ import os
 import sys
 import tempfile
 
+import patterns
 import pytest
 
-import patterns
 from ethosu_sdk.aot.compile import CompileOptions, compile_model
 from ethosu_sdk.verify import verify
 
@@ -30,7 +30,8 @@ KNOWN = {
     ("ethos-u85-256", "int8", "linear", 0): (
         "linear -> ReLU/ReLU6 -> cat: the lowering matches PyTorch (with the clamp workaround), but the NPU "
         "program differs from the TOSA graph at the CLAMP after the linear's RESCALE (Vela Conv2D; 296 of 512 "
-        "elements): Vela or the functional NPU model, not yet known"),
+        "elements): Vela or the functional NPU model, not yet known"
+    ),
 }
 
 
@@ -46,8 +47,13 @@ def test_pattern_sweep(producer: str, group: int) -> None:
     with tempfile.TemporaryDirectory() as work:
         pte = os.path.join(work, f"{producer}.pte")
         verify_dir = os.path.join(work, "verify")
-        compile_model(CompileOptions(model=patterns.model_name(producer, group), target=TARGET, quantize=QUANTIZE,
-                                     verify_dir=verify_dir), pte, progress=lambda _: None)
+        compile_model(
+            CompileOptions(
+                model=patterns.model_name(producer, group), target=TARGET, quantize=QUANTIZE, verify_dir=verify_dir
+            ),
+            pte,
+            progress=lambda _: None,
+        )
         report = verify.verify(pte, verify_dir, NPU_RUN)
     rows: dict[str, dict[str, int]] = {}
     for p in report.partitions:
@@ -61,8 +67,11 @@ def test_pattern_sweep(producer: str, group: int) -> None:
                 row["npu"] += layer.differing
     print(f"\n{TARGET} {QUANTIZE} {producer}: {verify.summary_line(report)}", file=sys.stderr)
     for name in sorted(rows):
-        print(f"  {producer:<10} {name:<18} lowering max {rows[name]['lowering']:>3} step(s), "
-              f"NPU {rows[name]['npu']} element(s) differ", file=sys.stderr)
+        print(
+            f"  {producer:<10} {name:<18} lowering max {rows[name]['lowering']:>3} step(s), "
+            f"NPU {rows[name]['npu']} element(s) differ",
+            file=sys.stderr,
+        )
     skipped = [p.skipped for p in report.partitions if p.skipped]
     assert not skipped, skipped
     # Every pattern was checked against PyTorch (its output at least).

@@ -26,7 +26,11 @@ def test_each_output_verified() -> None:
     with open(STEM + ".verification.json") as f:
         report = json.load(f)
     assert report["status"] == "pass", report["summary"]
-    outputs = sorted((t["output"], t["elements"]) for p in report["partitions"] for t in p["lowering"]
-                     if t["output"] is not None and t["note"] is None)
+    outputs = sorted(
+        (t["output"], t["elements"])
+        for p in report["partitions"]
+        for t in p["lowering"]
+        if t["output"] is not None and t["note"] is None
+    )
     assert outputs == [(0, 4 * 12 * 12), (1, 3)], outputs
     assert all(len(p["outputs"]) == 2 for p in report["partitions"])

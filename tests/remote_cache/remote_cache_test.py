@@ -20,7 +20,6 @@ import time
 from typing import Iterator
 
 import pytest
-
 from execution_log import by_runner
 
 TARGET = "//examples:mv2_u85"
@@ -73,8 +72,10 @@ def cache_url(tmp_path: pathlib.Path) -> Iterator[str]:
     # The build root installs nginx in /usr/sbin, not on the test's PATH.
     nginx = shutil.which("nginx", path=f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin")
     if nginx is None:
-        pytest.fail("nginx not found: the remote cache test serves its cache with nginx's WebDAV module; "
-                    "run it through tools/bazel (the build root installs nginx) or apt-get install nginx")
+        pytest.fail(
+            "nginx not found: the remote cache test serves its cache with nginx's WebDAV module; "
+            "run it through tools/bazel (the build root installs nginx) or apt-get install nginx"
+        )
     directory = tmp_path / "nginx"
     (directory / "cache").mkdir(parents=True)
     port = free_port()
@@ -110,8 +111,18 @@ def build(clone: pathlib.Path, cache_url: str, spawn_log: pathlib.Path) -> None:
         startup.append(f"--bazelrc={clone / 'third_party' / 'offline' / 'offline.bazelrc'}")
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
     qemu = f"--repo_env=ETHOSU_SDK_QEMU_BIN={os.path.realpath(os.environ['ETHOSU_SDK_QEMU_RUNFILE'])}"
-    command = ["bazel", *startup, "build", qemu, "--config=remote_cache", f"--remote_cache={cache_url}",
-               "--disk_cache=", "--symlink_prefix=/", f"--execution_log_json_file={spawn_log}", TARGET]
+    command = [
+        "bazel",
+        *startup,
+        "build",
+        qemu,
+        "--config=remote_cache",
+        f"--remote_cache={cache_url}",
+        "--disk_cache=",
+        "--symlink_prefix=/",
+        f"--execution_log_json_file={spawn_log}",
+        TARGET,
+    ]
     try:
         result = subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True, timeout=2400)
         assert result.returncode == 0, (result.stdout + result.stderr)[-6000:]

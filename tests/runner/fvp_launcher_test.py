@@ -21,11 +21,7 @@ ELF_AN547 = "examples/hello/firmware.elf"
 def make_stand_in(directory: pathlib.Path, name: str, console: str) -> pathlib.Path:
     """An executable that records its argv and prints `console`, as an FVP would."""
     script = directory / name
-    script.write_text(
-        "#!/bin/sh\n"
-        f'printf "%s\\n" "$@" > "{directory}/argv.txt"\n'
-        f"printf '{console}'\n"
-        "exit 0\n")
+    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{directory}/argv.txt"\nprintf \'{console}\'\nexit 0\n')
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return script
 
@@ -37,8 +33,10 @@ def run_runner(args: list[str], path: str) -> subprocess.CompletedProcess[str]:
 
 def test_corstone320_command_line(tmp_path: pathlib.Path) -> None:
     make_stand_in(tmp_path, "FVP_Corstone_SSE-320", "Hello from corstone320\\nESDK exit 0\\n")
-    result = run_runner(["--board=corstone320", "--fvp", f"--elf={ELF_M85}", "--npu=ethos-u85-512", "--timeout=77"],
-                        f"{tmp_path}:{os.environ['PATH']}")
+    result = run_runner(
+        ["--board=corstone320", "--fvp", f"--elf={ELF_M85}", "--npu=ethos-u85-512", "--timeout=77"],
+        f"{tmp_path}:{os.environ['PATH']}",
+    )
     assert result.returncode == 0, result.stderr
     assert "Hello from corstone320" in result.stdout
     argv = (tmp_path / "argv.txt").read_text().splitlines()
@@ -66,8 +64,9 @@ def test_missing_exit_record_fails(tmp_path: pathlib.Path) -> None:
     assert "without an 'ESDK exit' record" in result.stderr
 
 
-@pytest.mark.parametrize("board,fvp", [("corstone300", "FVP_Corstone_SSE-300_Ethos-U55"),
-                                       ("corstone320", "FVP_Corstone_SSE-320")])
+@pytest.mark.parametrize(
+    "board,fvp", [("corstone300", "FVP_Corstone_SSE-300_Ethos-U55"), ("corstone320", "FVP_Corstone_SSE-320")]
+)
 def test_no_fvp_installed_gives_a_clear_message(tmp_path: pathlib.Path, board: str, fvp: str) -> None:
     result = run_runner([f"--board={board}", "--fvp", f"--elf={ELF_M55}"], "/usr/bin:/bin")
     assert result.returncode == 127

@@ -60,7 +60,8 @@ class DemoSinBackend final : public Backend {
     if (op == std::string::npos) return Status::Error(ErrorCode::kBackendFailed, "demo: no sin op");
     Handle* h = init.arena->New<Handle>(1);
     if (h == nullptr) return Status::Error(ErrorCode::kOutOfMemory, "demo: handle");
-    h->numel = std::strtoul(payload.c_str() + op + std::strlen("op:demo::aten.sin.default, numel:"), nullptr, 10);
+    h->numel = std::strtoul(payload.c_str() + op + std::strlen("op:demo::aten.sin.default, numel:"),
+                            nullptr, 10);
     *handle = h;
     ++inits;
     return Status::Ok();
@@ -77,7 +78,8 @@ class DemoSinBackend final : public Backend {
     if (in.numel != h->numel || out.numel != h->numel || in.dtype != ScalarType::kFloat) {
       return Status::Error(ErrorCode::kInvalidArgument, "demo: tensor sizes");
     }
-    for (size_t i = 0; i < h->numel; ++i) out.Data<float>()[i] = std::sin(in.Data<const float>()[i]);
+    for (size_t i = 0; i < h->numel; ++i)
+      out.Data<float>()[i] = std::sin(in.Data<const float>()[i]);
     return Status::Ok();
   }
 
@@ -110,7 +112,8 @@ struct Files {
   size_t pte_size = 0, input_size = 0, expected_size = 0;
   std::vector<uint64_t> pte = ReadFile("tests/runtime/delegate_demo.pte", &pte_size);
   std::vector<uint64_t> input = ReadFile("tests/runtime/delegate_demo.tensors", &input_size);
-  std::vector<uint64_t> expected = ReadFile("tests/runtime/delegate_demo.expected.tensors", &expected_size);
+  std::vector<uint64_t> expected =
+      ReadFile("tests/runtime/delegate_demo.expected.tensors", &expected_size);
 };
 
 const Files& TestFiles() {
@@ -128,7 +131,8 @@ TEST(Delegate, MissingBackendIsReportedByName) {
   const Status& status = method.status();
   std::printf("without a backend: %s: %s\n", ErrorCodeName(status.code()), status.message());
   EXPECT_STREQ(ErrorCodeName(status.code()), "NotFound");
-  EXPECT_TRUE(std::strstr(status.message(), "backend not registered: BackendWithCompilerDemo") != nullptr)
+  EXPECT_TRUE(std::strstr(status.message(), "backend not registered: BackendWithCompilerDemo") !=
+              nullptr)
       << status.message();
 }
 
@@ -142,7 +146,8 @@ TEST(Delegate, RunsAndFails) {
   Backend* const backends[] = {&demo};
   TensorFile inputs, outputs;
   ASSERT_TRUE(TensorFile::Parse(f.input.data(), f.input_size, &inputs).ok()) << "parse input";
-  ASSERT_TRUE(TensorFile::Parse(f.expected.data(), f.expected_size, &outputs).ok()) << "parse expected";
+  ASSERT_TRUE(TensorFile::Parse(f.expected.data(), f.expected_size, &outputs).ok())
+      << "parse expected";
   TensorRecord in, want;
   ASSERT_TRUE(inputs.Get(0, &in).ok() && outputs.Get(0, &want).ok()) << "records";
 
@@ -151,7 +156,8 @@ TEST(Delegate, RunsAndFails) {
     auto method = run.Load(*program, BackendRegistry(backends, 1));
     ASSERT_TRUE(method.ok()) << "loads with the backend: " << method.status().message();
     EXPECT_EQ(demo.inits, 1) << "Init called once";
-    EXPECT_NE(demo.payload.find("op:demo::aten.sin.default"), std::string::npos) << "payload reaches Init";
+    EXPECT_NE(demo.payload.find("op:demo::aten.sin.default"), std::string::npos)
+        << "payload reaches Init";
     EXPECT_EQ(demo.max_value, 4) << "compile spec max_value=4 reaches Init";
     for (int iteration = 0; iteration < 2; ++iteration) {
       EXPECT_TRUE(method->SetInput(0, in.tensor.data, in.tensor.nbytes).ok()) << "set input";

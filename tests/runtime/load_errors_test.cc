@@ -18,12 +18,12 @@ namespace {
 using ethosu_sdk::Arena;
 using ethosu_sdk::ErrorCode;
 using ethosu_sdk::ErrorCodeName;
+using ethosu_sdk::Span;
+using ethosu_sdk::Status;
 using ethosu_sdk::runtime::Method;
 using ethosu_sdk::runtime::MethodMemory;
 using ethosu_sdk::runtime::Program;
 using ethosu_sdk::runtime::Registries;
-using ethosu_sdk::Span;
-using ethosu_sdk::Status;
 
 std::vector<uint8_t> ReadFile(const char* path) {
   std::vector<uint8_t> data;
@@ -48,7 +48,8 @@ struct Harness {
   // Loads `bytes` and, when that works, method "forward" into `program` and
   // `method`; arenas are sized from the program, then shrunk by
   // `planned_shrink` bytes.
-  Status Load(const std::vector<uint8_t>& bytes, size_t planned_shrink, size_t runtime_bytes = 1 << 18) {
+  Status Load(const std::vector<uint8_t>& bytes, size_t planned_shrink,
+              size_t runtime_bytes = 1 << 18) {
     pte_words.assign(bytes.size() / 8 + 1, 0);
     if (!bytes.empty()) std::memcpy(pte_words.data(), bytes.data(), bytes.size());
     ESDK_ASSIGN_OR_RETURN(program, Program::Load(pte_words.data(), bytes.size()));
@@ -63,7 +64,9 @@ struct Harness {
       const size_t size = sizes[i] >= planned_shrink ? sizes[i] - planned_shrink : 0;
       planned[i] = {reinterpret_cast<uint8_t*>(planned_words[i].data()), size};
     }
-    arena = Arena(runtime_words.data(), runtime_bytes < runtime_words.size() * 8 ? runtime_bytes : runtime_words.size() * 8);
+    arena =
+        Arena(runtime_words.data(),
+              runtime_bytes < runtime_words.size() * 8 ? runtime_bytes : runtime_words.size() * 8);
     MethodMemory memory;
     memory.runtime = &arena;
     memory.planned = {planned.data(), planned.size()};
@@ -75,11 +78,11 @@ struct Harness {
 };
 
 // The message of an error `status` must contain `message_part`.
-#define EXPECT_ERROR(status_expr, want_code, message_part)                          \
-  do {                                                                              \
-    const Status status_ = (status_expr);                                           \
-    EXPECT_STREQ(ErrorCodeName(status_.code()), ErrorCodeName(want_code)) << status_.message(); \
-    EXPECT_TRUE(std::strstr(status_.message(), message_part) != nullptr)            \
+#define EXPECT_ERROR(status_expr, want_code, message_part)                                       \
+  do {                                                                                           \
+    const Status status_ = (status_expr);                                                        \
+    EXPECT_STREQ(ErrorCodeName(status_.code()), ErrorCodeName(want_code)) << status_.message();  \
+    EXPECT_TRUE(std::strstr(status_.message(), message_part) != nullptr)                         \
         << "got \"" << status_.message() << "\", want it to contain \"" << message_part << "\""; \
   } while (0)
 
@@ -150,23 +153,30 @@ TEST(LoadErrors, BrokenPrograms) {
     const char* message;
   };
   const Case cases[] = {
-      {"broken_op_index", ErrorCode::kOutOfRange, "operator index 16 out of range: the method has 9 operators"},
-      {"broken_value_index", ErrorCode::kOutOfRange, "value index 203 out of range: the method has 103 values"},
+      {"broken_op_index", ErrorCode::kOutOfRange,
+       "operator index 16 out of range: the method has 9 operators"},
+      {"broken_value_index", ErrorCode::kOutOfRange,
+       "value index 203 out of range: the method has 103 values"},
       {"broken_constant_index", ErrorCode::kOutOfRange, "constant"},
       {"broken_memory_offset", ErrorCode::kOutOfRange, "tensor past its planned buffer"},
-      {"broken_memory_id", ErrorCode::kOutOfRange, "memory id 9 out of range: the method plans memory ids 1 to 1"},
-      {"broken_jump", ErrorCode::kOutOfRange, "jump destination 500 out of range: the chain has 12 instructions"},
+      {"broken_memory_id", ErrorCode::kOutOfRange,
+       "memory id 9 out of range: the method plans memory ids 1 to 1"},
+      {"broken_jump", ErrorCode::kOutOfRange,
+       "jump destination 500 out of range: the chain has 12 instructions"},
       {"broken_dim_order", ErrorCode::kInvalidProgram,
        "dim order is not a permutation of the dimensions: entry 2 is 2, out of range or repeated"},
       // Channels-last tensors where a kernel cannot take them: whole messages.
       {"channels_last_conv_f32", ErrorCode::kNotSupported,
-       "operator aten::convolution.out: a tensor in dim order (0,2,3,1); this kernel takes tensors in the "
+       "operator aten::convolution.out: a tensor in dim order (0,2,3,1); this kernel takes tensors "
+       "in the "
        "default dim order only"},
       {"channels_last_add_f32", ErrorCode::kNotSupported,
-       "operator aten::add.out: a tensor in dim order (0,2,3,1); this kernel takes tensors in the default "
+       "operator aten::add.out: a tensor in dim order (0,2,3,1); this kernel takes tensors in the "
+       "default "
        "dim order only"},
       {"mixed_dim_order", ErrorCode::kNotSupported,
-       "operator aten::tanh.out: tensors (2,3,4,5) in dim order (0,2,3,1) and (2,3,4,5) in (0,1,2,3); this "
+       "operator aten::tanh.out: tensors (2,3,4,5) in dim order (0,2,3,1) and (2,3,4,5) in "
+       "(0,1,2,3); this "
        "kernel takes tensors of one shape and one dim order"},
   };
   for (const Case& c : cases) {
@@ -206,8 +216,8 @@ TEST(LoadErrors, ArenasTooSmall) {
     memory.runtime = &arena;
     Registries registries;
     registries.operators = ethosu_sdk::kernels::Registry();
-    EXPECT_ERROR(Method::Load(*program, "forward", registries, memory).status(), ErrorCode::kOutOfMemory,
-                 "planned arena missing");
+    EXPECT_ERROR(Method::Load(*program, "forward", registries, memory).status(),
+                 ErrorCode::kOutOfMemory, "planned arena missing");
   }
 }
 
@@ -216,14 +226,15 @@ TEST(LoadErrors, MisalignedAndMisuse) {
   std::vector<uint64_t> words(pte.size() / 8 + 2);
   uint8_t* misaligned = reinterpret_cast<uint8_t*>(words.data()) + 4;
   std::memcpy(misaligned, pte.data(), pte.size());
-  EXPECT_ERROR(Program::Load(misaligned, pte.size()).status(), ErrorCode::kInvalidArgument, "aligned");
+  EXPECT_ERROR(Program::Load(misaligned, pte.size()).status(), ErrorCode::kInvalidArgument,
+               "aligned");
 
   Harness h;
   ASSERT_TRUE(h.Load(pte, 0).ok()) << "reload";
   size_t sizes[4];
   size_t count = 0;
-  EXPECT_ERROR(Method::PlannedBufferSizes(h.program, "no_such_method", sizes, 4, &count), ErrorCode::kNotFound,
-               "no method");
+  EXPECT_ERROR(Method::PlannedBufferSizes(h.program, "no_such_method", sizes, 4, &count),
+               ErrorCode::kNotFound, "no method");
   EXPECT_ERROR(h.method.SetInput(0, words.data(), 3), ErrorCode::kInvalidArgument, "input size");
   EXPECT_ERROR(h.method.SetInput(7, words.data(), 3), ErrorCode::kOutOfRange, "input index");
 }

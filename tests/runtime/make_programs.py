@@ -27,9 +27,9 @@ import os
 import struct
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+import executorch.kernels.quantized  # noqa: F401  (registers the quantized_decomposed .out ops)
 import torch
 from absl import app, flags
-import executorch.kernels.quantized  # noqa: F401  (registers the quantized_decomposed .out ops)
 from executorch.exir import EdgeCompileConfig, to_edge
 from executorch.exir._serialize._program import deserialize_pte_binary, serialize_pte_binary
 
@@ -329,7 +329,13 @@ def _int8(*shape: int) -> torch.Tensor:
 PROGRAMS: Dict[str, Program] = {
     "add_f32": (Add, lambda: (_rand(2, 3, 4), _rand(2, 3, 4))),
     "add_broadcast_f32": (Add, lambda: (_rand(2, 3, 4), _rand(1, 4))),
-    "add_i32": (Add, lambda: (torch.randint(-1000, 1000, (3, 5), dtype=torch.int32),) * 1 + (torch.randint(-1000, 1000, (3, 5), dtype=torch.int32),)),
+    "add_i32": (
+        Add,
+        lambda: (
+            (torch.randint(-1000, 1000, (3, 5), dtype=torch.int32),) * 1
+            + (torch.randint(-1000, 1000, (3, 5), dtype=torch.int32),)
+        ),
+    ),
     "arith_chain_f32": (ArithChain, lambda: (_rand(4, 6), _rand(4, 6))),
     "conv_net_f32": (ConvNet, lambda: (_rand(1, 3, 16, 16),)),
     "mlp_softmax_f32": (Mlp, lambda: (_rand(4, 8),)),
@@ -340,7 +346,10 @@ PROGRAMS: Dict[str, Program] = {
     "pt2e_cnn_int8": (SmallCnn, lambda: (_rand(1, 3, 8, 8),)),
     "shapes_f32": (Shapes, lambda: (_rand(2, 3, 3), _rand(2, 3, 3))),
     "quant_add_int8": (QuantAdd, lambda: (_int8(2, 8), _int8(2, 8))),
-    "quantize_int8": (QuantRoundTrip, lambda: (torch.tensor([[-20.0, -0.25, -0.15, -0.05, 0.05, 0.15, 0.25, 0.35, 12.65, 30.0]]) ,)),
+    "quantize_int8": (
+        QuantRoundTrip,
+        lambda: (torch.tensor([[-20.0, -0.25, -0.15, -0.05, 0.05, 0.15, 0.25, 0.35, 12.65, 30.0]]),),
+    ),
     "quant_conv_int8": (QuantConv, lambda: (_rand(1, 3, 8, 8),)),
     "quant_linear_int8": (QuantLinearOut, lambda: (_rand(3, 12),)),
     "normalising_f32": (Normalising, lambda: (_rand(3, 4, 10),)),
@@ -371,7 +380,16 @@ def build(name: str) -> Tuple[bytes, Tuple[torch.Tensor, ...]]:
     return edge.to_executorch().buffer, inputs
 
 
-_DTYPE_CODES = {torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4, torch.float32: 6, torch.float64: 7, torch.bool: 11}
+_DTYPE_CODES = {
+    torch.uint8: 0,
+    torch.int8: 1,
+    torch.int16: 2,
+    torch.int32: 3,
+    torch.int64: 4,
+    torch.float32: 6,
+    torch.float64: 7,
+    torch.bool: 11,
+}
 
 
 def io_dim_orders(pte: bytes) -> Tuple[List[List[int]], List[List[int]]]:
@@ -447,7 +465,9 @@ def broken_variants(pte: bytes) -> Dict[str, bytes]:
         from executorch.exir.schema import Instruction, JumpFalseCall
 
         cond = next(i for i, v in enumerate(plan.values) if type(v.val).__name__ == "Bool")
-        plan.chains[0].instructions.append(Instruction(JumpFalseCall(cond_value_index=cond, destination_instruction=500)))
+        plan.chains[0].instructions.append(
+            Instruction(JumpFalseCall(cond_value_index=cond, destination_instruction=500))
+        )
 
     for name, change in [
         ("broken_op_index", op_index),

@@ -18,11 +18,10 @@ import subprocess
 from pathlib import Path
 from typing import List
 
+import executorch.kernels.quantized  # noqa: F401  (quantized_decomposed kernels)
 import numpy as np
 import pytest
 import torch
-
-import executorch.kernels.quantized  # noqa: F401  (quantized_decomposed kernels)
 from executorch.runtime import Runtime
 from make_programs import PROGRAMS, from_memory_order, io_dim_orders, tensor_file, to_memory_order
 
@@ -30,6 +29,7 @@ from ethosu_sdk.runner import protocol
 from ethosu_sdk.tensors.tensor_file import read_tensor_file
 
 HERE = Path("tests/runtime")
+
 
 def executorch_outputs(pte: Path, inputs: List[torch.Tensor]) -> List[torch.Tensor]:
     method = Runtime.get().load_program(str(pte)).load_method("forward")
@@ -42,17 +42,27 @@ def test_matches_executorch(name: str, tmp_path: Path) -> None:
     # Tensor files hold tensors in memory order; ExecuTorch takes and gives
     # tensors with their logical sizes and the strides of their dim order.
     input_orders, output_orders = io_dim_orders(pte.read_bytes())
-    inputs = [from_memory_order(torch.from_numpy(t.data), order)
-              for t, order in zip(read_tensor_file(inputs_path), input_orders)]
-    reference = [to_memory_order(o, order).numpy()
-                 for o, order in zip(executorch_outputs(pte, inputs), output_orders)]
+    inputs = [
+        from_memory_order(torch.from_numpy(t.data), order)
+        for t, order in zip(read_tensor_file(inputs_path), input_orders)
+    ]
+    reference = [to_memory_order(o, order).numpy() for o, order in zip(executorch_outputs(pte, inputs), output_orders)]
     expected_path = tmp_path / "expected.tensors"
     expected_path.write_bytes(tensor_file([torch.from_numpy(r) for r in reference]))
 
     run = subprocess.run(
-        [str(HERE / f"{name}_runner"), f"--pte={pte}", f"--input={inputs_path}", f"--expected={expected_path}",
-         "--iterations=3"],  # outputs of the last run: inputs must survive reuse
-        capture_output=True, text=True, timeout=120, check=False)
+        [
+            str(HERE / f"{name}_runner"),
+            f"--pte={pte}",
+            f"--input={inputs_path}",
+            f"--expected={expected_path}",
+            "--iterations=3",
+        ],  # outputs of the last run: inputs must survive reuse
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     parsed = protocol.parse(run.stdout)
     outputs = parsed.outputs
     assert parsed.result == "PASS" and run.returncode == 0, run.stdout[-2000:] + run.stderr
@@ -74,8 +84,13 @@ def test_every_program_is_tested() -> None:
 
 
 def run_runner(runner: str, pte: str, tensors: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([str(HERE / runner), f"--pte={HERE / pte}", f"--input={tensors}"],
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [str(HERE / runner), f"--pte={HERE / pte}", f"--input={tensors}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("name", ["channels_last_f32", "pt2e_channels_last_int8"])
@@ -91,8 +106,10 @@ def test_channels_last_programs_keep_their_input_in_channels_last(name: str) -> 
 def test_channels_last_input_into_convolution_is_refused_at_load() -> None:
     run = run_runner("conv_net_f32_runner", "channels_last_conv_f32.pte", HERE / "channels_last_conv_f32.tensors")
     assert run.returncode != 0
-    assert ("ESDK ERROR NotSupported instruction=-1 operator aten::convolution.out: a tensor in dim order "
-            "(0,2,3,1); this kernel takes tensors in the default dim order only") in run.stdout.splitlines()
+    assert (
+        "ESDK ERROR NotSupported instruction=-1 operator aten::convolution.out: a tensor in dim order "
+        "(0,2,3,1); this kernel takes tensors in the default dim order only"
+    ) in run.stdout.splitlines()
 
 
 def test_channels_last_input_file_in_logical_order_is_refused(tmp_path: Path) -> None:
@@ -101,6 +118,8 @@ def test_channels_last_input_file_in_logical_order_is_refused(tmp_path: Path) ->
     logical.write_bytes(tensor_file([torch.zeros(2, 3, 4, 5)]))
     run = run_runner("channels_last_f32_runner", "channels_last_f32.pte", logical)
     assert run.returncode != 0
-    assert ("ESDK ERROR InvalidArgument instruction=-1 input 0 dtype or shape differs: the file has float32 "
-            "(2,3,4,5), the method takes float32 (2,4,5,3) (sizes (2,3,4,5) in dim order (0,2,3,1), listed "
-            "in memory order)") in run.stdout.splitlines()
+    assert (
+        "ESDK ERROR InvalidArgument instruction=-1 input 0 dtype or shape differs: the file has float32 "
+        "(2,3,4,5), the method takes float32 (2,4,5,3) (sizes (2,3,4,5) in dim order (0,2,3,1), listed "
+        "in memory order)"
+    ) in run.stdout.splitlines()

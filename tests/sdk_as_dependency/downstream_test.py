@@ -14,8 +14,6 @@ import re
 import shutil
 import subprocess
 
-import pytest
-
 from execution_log import runners
 
 # Loads and labels a downstream repository may use: the public entry point,
@@ -71,16 +69,18 @@ def test_downstream_builds_and_its_firmware_test_passes(tmp_path: pathlib.Path) 
 
     def bazel(*args: str) -> subprocess.CompletedProcess[str]:
         command = args[:1] + tuple(qemu) + args[1:] if args[0] != "shutdown" else args
-        return subprocess.run(["bazel", *startup, *command], cwd=workspace, env=env,
-                              capture_output=True, text=True, timeout=1500)
+        return subprocess.run(
+            ["bazel", *startup, *command], cwd=workspace, env=env, capture_output=True, text=True, timeout=1500
+        )
 
     spawn_log = tmp_path / "spawns.json"
     try:
         # The model is compiled, not taken from the shared cache, so that the
         # log shows where: in the SDK's persistent worker, which a downstream
         # repository gets without any flag of its own.
-        result = bazel("test", f"--execution_log_json_file={spawn_log}",
-                       "--modify_execution_info=EthosuModel=+no-cache", "//...")
+        result = bazel(
+            "test", f"--execution_log_json_file={spawn_log}", "--modify_execution_info=EthosuModel=+no-cache", "//..."
+        )
         log = result.stdout + result.stderr
         assert result.returncode == 0, log[-6000:]
         assert runners(spawn_log, "EthosuModel") == ["worker"], runners(spawn_log, "EthosuModel")

@@ -16,8 +16,12 @@ CHOSEN = TRIALS[TUNING["chosen"]]
 
 def test_the_untuned_program_is_executorchs_default() -> None:
     untuned = TRIALS[TUNING["untuned"]]
-    assert (untuned["input_layout"], untuned["memory_mode"], untuned["optimise"], untuned["arena_cache_bytes"]) == \
-        ("nchw", "Dedicated_Sram_384KB", "Performance", None)
+    assert (untuned["input_layout"], untuned["memory_mode"], untuned["optimise"], untuned["arena_cache_bytes"]) == (
+        "nchw",
+        "Dedicated_Sram_384KB",
+        "Performance",
+        None,
+    )
 
 
 def test_tuned_within_the_budget_at_most_0_9x_the_default() -> None:

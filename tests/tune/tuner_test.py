@@ -19,8 +19,9 @@ CHOSEN = TRIALS[TUNING["chosen"]]
 def test_every_configuration_has_vela_figures_or_an_error() -> None:
     # kws_dscnn takes a 4-D input, so both input layouts are tried.
     modes = {(t["input_layout"], t["memory_mode"], t["optimise"]) for t in TRIALS}
-    assert modes == {(lay, m, o) for lay in ("nchw", "nhwc") for m in ("Sram_Only", "Shared_Sram")
-                     for o in ("Performance", "Size")}
+    assert modes == {
+        (lay, m, o) for lay in ("nchw", "nhwc") for m in ("Sram_Only", "Shared_Sram") for o in ("Performance", "Size")
+    }
     for trial in TRIALS:
         assert ("total_cycles" in trial) != ("error" in trial), trial
 
@@ -43,8 +44,9 @@ def test_the_shipped_program_is_the_chosen_configuration() -> None:
     assert SUMMARY["memory_mode"] == CHOSEN["memory_mode"]
     assert SUMMARY["input_layout"] == CHOSEN["input_layout"]
     # Vela's default strategy (Performance) is left unsaid.
-    assert SUMMARY["vela_flags"] == ([] if CHOSEN["optimise"] == "Performance" else
-                                     [f"--optimise={CHOSEN['optimise']}"])
+    assert SUMMARY["vela_flags"] == (
+        [] if CHOSEN["optimise"] == "Performance" else [f"--optimise={CHOSEN['optimise']}"]
+    )
     shipped = SUMMARY["vela_total"]
     assert shipped["total_cycles"] == CHOSEN["total_cycles"]
     assert shipped["npu_cycles"] == CHOSEN["npu_cycles"]
@@ -65,8 +67,12 @@ def test_the_untuned_program_is_the_plain_compilation() -> None:
     # What aot_compile ships without --tune: the target's default memory
     # mode (Shared_Sram on U55), NCHW, Vela's default strategy.
     untuned = TRIALS[TUNING["untuned"]]
-    assert (untuned["input_layout"], untuned["memory_mode"], untuned["optimise"], untuned["arena_cache_bytes"]) == \
-        ("nchw", "Shared_Sram", "Performance", None)
+    assert (untuned["input_layout"], untuned["memory_mode"], untuned["optimise"], untuned["arena_cache_bytes"]) == (
+        "nchw",
+        "Shared_Sram",
+        "Performance",
+        None,
+    )
     line = report_tuning.choice_line(TUNING)
     if untuned["fits"]:
         ratio = CHOSEN["total_cycles"] / untuned["total_cycles"]

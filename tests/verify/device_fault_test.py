@@ -13,8 +13,13 @@ ELF = "tests/verify/greater_u85_firmware.elf"
 
 
 def test_device_names_the_missing_feature() -> None:
-    result = subprocess.run([RUNNER, f"--elf={ELF}", "--npu=ethos-u85-256", "--timeout=120"],
-                            capture_output=True, text=True, timeout=300, check=False)
+    result = subprocess.run(
+        [RUNNER, f"--elf={ELF}", "--npu=ethos-u85-256", "--timeout=120"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     console = result.stdout + result.stderr
     assert result.returncode != 0, console
     assert re.search(r"not supported by the model: .*elementwise mode 19 not supported", console), console

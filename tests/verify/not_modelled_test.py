@@ -14,9 +14,20 @@ NPU_RUN = "sim/host/npu_run"
 
 
 def run(mode: str, report: pathlib.Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([VERIFY, f"--pte={STEM}.pte", f"--verify_dir={STEM}.verify", f"--npu_run={NPU_RUN}",
-                           f"--mode={mode}", f"--report_json={report}"], capture_output=True, text=True,
-                          timeout=300, check=False)
+    return subprocess.run(
+        [
+            VERIFY,
+            f"--pte={STEM}.pte",
+            f"--verify_dir={STEM}.verify",
+            f"--npu_run={NPU_RUN}",
+            f"--mode={mode}",
+            f"--report_json={report}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_fails_by_default_naming_feature_and_operator(tmp_path: pathlib.Path) -> None:
@@ -36,6 +47,8 @@ def test_warn_reports_the_same_line(tmp_path: pathlib.Path) -> None:
     result = run("warn", tmp_path / "r.json")
     assert result.returncode == 0, result.stdout + result.stderr
     first = result.stdout.splitlines()[0]
-    assert first.startswith('verification WARNING (verify = "warn"): partition 0: the functional NPU model lacks'), first
+    assert first.startswith('verification WARNING (verify = "warn"): partition 0: the functional NPU model lacks'), (
+        first
+    )
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["not_modelled"] and report["not_modelled"][0] in first

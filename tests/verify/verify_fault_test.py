@@ -33,8 +33,14 @@ MAC_OPERATORS = ("Conv2D", "DepthwiseConv2D", "FullyConnected")
 
 def verify(tmp_path, inject=None) -> Tuple[int, str, dict]:
     report = str(tmp_path / ("fault.json" if inject is not None else "clean.json"))
-    argv = [VERIFY, f"--pte={STEM}.pte", f"--verify_dir={STEM}.verify", f"--npu_run={NPU_RUN}", "--mode=fail",
-            f"--report_json={report}"]
+    argv = [
+        VERIFY,
+        f"--pte={STEM}.pte",
+        f"--verify_dir={STEM}.verify",
+        f"--npu_run={NPU_RUN}",
+        "--mode=fail",
+        f"--report_json={report}",
+    ]
     if inject is not None:
         argv.append(f"--inject={inject}")
     proc = subprocess.run(argv, capture_output=True, text=True)
@@ -75,8 +81,11 @@ def test_planted_fault_fails_and_names_the_module(tmp_path):
     layers = clean["partitions"][0]["layers"]
     # The middle one-operation MAC layer (not the last: the fault should
     # travel on through later layers).
-    candidates = [i for i, layer in enumerate(layers) if layer["compared"] and layer["operations"] == 1
-                  and layer["operator"] in MAC_OPERATORS]
+    candidates = [
+        i
+        for i, layer in enumerate(layers)
+        if layer["compared"] and layer["operations"] == 1 and layer["operator"] in MAC_OPERATORS
+    ]
     target = candidates[(len(candidates) - 1) // 2]
     operation = sum(layer["operations"] for layer in layers[:target])
 
@@ -95,10 +104,12 @@ def test_planted_fault_fails_and_names_the_module(tmp_path):
     first_line = out.splitlines()[0]
     assert code == 1, out
     assert report["status"] == "fail"
-    assert first_line.startswith(f"verification FAILED: NPU program (NPU vs TOSA): first differing layer "
-                                f"`{module_path}` "), first_line
-    assert re.search(rf"at [^ ]*{os.path.basename(inspect.getsourcefile(type(load_model(MODEL).module)))}:{line}\b",
-                     first_line), first_line
+    assert first_line.startswith(
+        f"verification FAILED: NPU program (NPU vs TOSA): first differing layer `{module_path}` "
+    ), first_line
+    assert re.search(
+        rf"at [^ ]*{os.path.basename(inspect.getsourcefile(type(load_model(MODEL).module)))}:{line}\b", first_line
+    ), first_line
     assert f"TOSA tensor {tensor} " in first_line, first_line
     first = report["first_difference"]["layer"]
     assert first["module"] == module_path

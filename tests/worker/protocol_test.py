@@ -20,8 +20,10 @@ def test_one_request_a_line_defaults_absent() -> None:
 
 
 def test_pretty_printed_and_back_to_back_objects() -> None:
-    text = '{\n  "arguments": [\n    "x"\n  ],\n  "inputs": [{"path": "p", "digest": "d"}],\n  "verbosity": 10\n}' \
-           '{"arguments":["y"],"requestId":2}\n'
+    text = (
+        '{\n  "arguments": [\n    "x"\n  ],\n  "inputs": [{"path": "p", "digest": "d"}],\n  "verbosity": 10\n}'
+        '{"arguments":["y"],"requestId":2}\n'
+    )
     assert requests_in(text) == [WorkRequest(("x",), verbosity=10), WorkRequest(("y",), 2)]
 
 

@@ -10,8 +10,9 @@ from typing import Mapping, Sequence
 
 class WorkerClient:
     def __init__(self, binary: str, env: Mapping[str, str]) -> None:
-        self._process = subprocess.Popen([binary, "--persistent_worker"], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, env=dict(env))
+        self._process = subprocess.Popen(
+            [binary, "--persistent_worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(env)
+        )
         self._next_id = 1
 
     def request(self, arguments: Sequence[str]) -> tuple[int, str]:

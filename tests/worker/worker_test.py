@@ -15,7 +15,6 @@ import pathlib
 import subprocess
 
 import pytest
-
 from worker_client import WorkerClient
 
 AOT_COMPILE = "python/ethosu_sdk/cli/aot_compile"
@@ -74,7 +73,8 @@ def test_aot_compile_worker_equals_one_shot(aot_worker: WorkerClient, tmp_path: 
 
 
 def test_failing_request_answers_with_the_cli_error_and_the_worker_serves_on(
-        aot_worker: WorkerClient, tmp_path: pathlib.Path) -> None:
+    aot_worker: WorkerClient, tmp_path: pathlib.Path
+) -> None:
     arguments = aot_arguments("no_such_model", "ethos-u85-256", tmp_path / "bad.pte")
     code, output = aot_worker.request(arguments)
     result = one_shot(AOT_COMPILE, arguments)
@@ -97,8 +97,13 @@ def test_failing_request_answers_with_the_cli_error_and_the_worker_serves_on(
 
 
 def case_arguments(case: str, target: str, directory: pathlib.Path) -> list[str]:
-    return ["--quiet", f"--case={case}", f"--target={target}", f"--payload_out={directory}/c.payload",
-            f"--tensors_out={directory}/c.tensors"]
+    return [
+        "--quiet",
+        f"--case={case}",
+        f"--target={target}",
+        f"--payload_out={directory}/c.payload",
+        f"--tensors_out={directory}/c.tensors",
+    ]
 
 
 CASE_REQUESTS = [("conv3x3_s2_pad", "ethos-u85-256"), ("softmax", "ethos-u55-128"), ("conv3x3_s2_pad", "ethos-u85-256")]

@@ -7,6 +7,7 @@ Features a target or the command line can switch:
   newlib_nano  (default) the size-optimised newlib
 """
 
+load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
 load(
     "@bazel_tools//tools/cpp:cc_toolchain_config_lib.bzl",
     "feature",
@@ -14,7 +15,7 @@ load(
     "flag_set",
     "tool_path",
 )
-load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("//toolchains/common:cc_flags.bzl", "ALL_COMPILE", "CXX_COMPILE", "LINK", "flags")
 
 # Per-core code generation. -mcpu implies the FPU and MVE of each core.

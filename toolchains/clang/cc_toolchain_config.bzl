@@ -20,6 +20,7 @@ load(
     "feature_set",
     "tool_path",
 )
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("//toolchains/common:cc_flags.bzl", "ALL_COMPILE", "CXX_COMPILE", "LINK", "flags")
 
 # Sanitizer builds are debugged from their reports: frames and line numbers,

@@ -38,6 +38,8 @@ def _sdk_python_repo_impl(rctx):
             fail("No Python: run Bazel through tools/bazel (it builds the SDK's venv), " +
                  "or set --repo_env=ETHOSU_SDK_PYTHON=/path/to/venv/bin/python3")
         interpreter = str(found)
+
+        # buildifier: disable=print (a repository rule has no other way to warn)
         print("WARNING: ETHOSU_SDK_PYTHON is unset; using %s, which may lack torch/executorch. " % interpreter +
               "Run Bazel through tools/bazel to get the pinned venv.")
     rctx.file("interpreter.txt", interpreter + "\n")

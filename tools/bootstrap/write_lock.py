@@ -1,16 +1,22 @@
 """Prints a pip --require-hashes lock file: one pin per frozen requirement,
 hashed from the distribution file that `pip download` fetched for it."""
+
 import hashlib
 import pathlib
 import sys
 
-from packaging.utils import (canonicalize_name, parse_sdist_filename,
-                             parse_wheel_filename)
+from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
 
 
-def main(frozen: str, files_dir: str, source: str = "requirements.in", venv: str = "the SDK's venv",
-         python: str = "CPython 3.11", installer: str = "tools/bootstrap",
-         regenerate: str = "tools/bootstrap/lock_requirements.sh") -> None:
+def main(
+    frozen: str,
+    files_dir: str,
+    source: str = "requirements.in",
+    venv: str = "the SDK's venv",
+    python: str = "CPython 3.11",
+    installer: str = "tools/bootstrap",
+    regenerate: str = "tools/bootstrap/lock_requirements.sh",
+) -> None:
     files = {}
     for path in sorted(pathlib.Path(files_dir).iterdir()):
         if path.name.endswith(".whl"):

@@ -31,7 +31,7 @@ _BUILDIFIER = flags.DEFINE_string("buildifier", None, "buildifier binary.")
 _MYPY = flags.DEFINE_string("mypy", None, "mypy entry point.")
 
 # Never descended into: VCS data, Bazel's output links, caches, scratch.
-_SKIP_DIRS = {".git", "node_modules", "__pycache__", ".x", "bazel-reports"}
+_SKIP_DIRS = {".git", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache", ".x", "bazel-reports"}
 # QEMU's own style governs QEMU-derived code; stand-in modules and system
 # headers under third_party are not ours to restyle.
 _CPP_EXCLUDED = ("qemu/hw/", "qemu/patches/", "third_party/")
@@ -113,9 +113,7 @@ def run_tools(root: pathlib.Path, sources: Sources, check: bool) -> list[Outcome
     buildifier = _tool(_BUILDIFIER.value, "buildifier")
     for batch in _batches(sources.starlark):
         mode = ["--mode=check", "--lint=warn"] if check else ["--mode=fix", "--lint=fix"]
-        outcomes.append(
-            _run("buildifier", [buildifier, *mode, f"--warnings={_BUILDIFIER_WARNINGS}", *batch], root)
-        )
+        outcomes.append(_run("buildifier", [buildifier, *mode, f"--warnings={_BUILDIFIER_WARNINGS}", *batch], root))
     mypy = _tool(_MYPY.value, "mypy")
     outcomes.append(
         _run(
@@ -132,7 +130,9 @@ def _tool(path: str | None, name: str) -> str:
         raise SystemExit(f"format: error: no --{name.replace('-', '_')}: run it as `tools/bazel run //tools:format`")
     resolved = pathlib.Path(path).resolve()
     if not resolved.exists():
-        raise SystemExit(f"format: error: {name} not found at {path}: run tools/bazel again to install the format tools")
+        raise SystemExit(
+            f"format: error: {name} not found at {path}: run tools/bazel again to install the format tools"
+        )
     return str(resolved)
 
 
@@ -155,8 +155,10 @@ def main(argv: Sequence[str]) -> int:
         hint = "; run `tools/bazel run //tools:format` to fix what can be fixed" if _CHECK.value else ""
         print(f"format: {checked} files {verb}: FAILED ({', '.join(tools)}){hint}")
         return 1
-    print(f"format: {checked} files {verb} (C/C++ {len(sources.cpp)}, Python {len(sources.python)}, "
-          f"Starlark {len(sources.starlark)}), mypy clean")
+    print(
+        f"format: {checked} files {verb} (C/C++ {len(sources.cpp)}, Python {len(sources.python)}, "
+        f"Starlark {len(sources.starlark)}), mypy clean"
+    )
     return 0
 
 

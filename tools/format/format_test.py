@@ -37,11 +37,22 @@ def _tree(tmp_path: pathlib.Path, files: dict[str, str]) -> pathlib.Path:
 
 
 def _format(root: pathlib.Path, *flags: str) -> subprocess.CompletedProcess[str]:
-    tools = {name: str(pathlib.Path(os.environ[env]).resolve())
-             for name, env in (("clang_format", "CLANG_FORMAT"), ("ruff", "RUFF"), ("mypy", "MYPY"),
-                               ("buildifier", "BUILDIFIER"))}
-    argv = [sys.executable, str(pathlib.Path(__file__).with_name("format.py")), f"--workspace={root}",
-            *(f"--{k}={v}" for k, v in tools.items()), *flags]
+    tools = {
+        name: str(pathlib.Path(os.environ[env]).resolve())
+        for name, env in (
+            ("clang_format", "CLANG_FORMAT"),
+            ("ruff", "RUFF"),
+            ("mypy", "MYPY"),
+            ("buildifier", "BUILDIFIER"),
+        )
+    }
+    argv = [
+        sys.executable,
+        str(pathlib.Path(__file__).with_name("format.py")),
+        f"--workspace={root}",
+        *(f"--{k}={v}" for k, v in tools.items()),
+        *flags,
+    ]
     return subprocess.run(argv, capture_output=True, text=True, check=False)
 
 

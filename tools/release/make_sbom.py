@@ -36,15 +36,18 @@ def debian_packages(text: str) -> list[dict[str, str]]:
 
 
 def bazel_modules(text: str) -> list[dict[str, str]]:
-    return [{"name": m[1], "version": m[2]}
-            for m in re.finditer(r'bazel_dep\(name = "([^"]+)", version = "([^"]+)"', text)]
+    return [
+        {"name": m[1], "version": m[2]} for m in re.finditer(r'bazel_dep\(name = "([^"]+)", version = "([^"]+)"', text)
+    ]
 
 
 def main(argv: list[str]) -> None:
     del argv
+
     def read(path: str) -> str:
         with open(path) as f:
             return f.read()
+
     sbom = {
         "sdk": {"name": "ethosu_sdk", "version": FLAGS.version},
         "python": sorted(python_packages(read(FLAGS.requirements)), key=lambda p: p["name"].lower()),

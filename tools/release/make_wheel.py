@@ -43,7 +43,9 @@ def main(argv: list[str]) -> None:
         f"Requires-Python: {FLAGS.requires_python}",
     ] + [f"Requires-Dist: {r}" for r in FLAGS.requires]
     files[f"{dist_info}/METADATA"] = ("\n".join(metadata) + "\n").encode()
-    files[f"{dist_info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: ethosu_sdk make_wheel\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files[f"{dist_info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: ethosu_sdk make_wheel\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     if FLAGS.console_script:
         scripts = "".join(f"{s.split('=', 1)[0]} = {s.split('=', 1)[1]}\n" for s in sorted(FLAGS.console_script))
         files[f"{dist_info}/entry_points.txt"] = ("[console_scripts]\n" + scripts).encode()

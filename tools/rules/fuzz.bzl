@@ -15,10 +15,20 @@ last value of a flag wins; the seeds are copied to a fresh corpus):
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary")
+load("@rules_shell//shell:sh_test.bzl", "sh_test")
 load("//toolchains/clang:sanitize.bzl", "sanitized_binary")
 
-def cc_fuzzer(name, srcs, deps, corpus, regressions = [], smoke_seconds = 20, fuzzer_flags = [],
-              copts = [], size = "medium", **kwargs):
+def cc_fuzzer(
+        name,
+        srcs,
+        deps,
+        corpus,
+        regressions = [],
+        smoke_seconds = 20,
+        fuzzer_flags = [],
+        copts = [],
+        size = "medium",
+        **kwargs):
     """A libFuzzer target (LLVMFuzzerTestOneInput in `srcs`) and its smoke test.
 
     Args:
@@ -53,7 +63,7 @@ def cc_fuzzer(name, srcs, deps, corpus, regressions = [], smoke_seconds = 20, fu
         sanitizer = "fuzz",
         **kwargs
     )
-    native.sh_test(
+    sh_test(
         name = name + "_test",
         size = size,
         srcs = [Label("//tools/fuzz:run_fuzzer.sh")],

@@ -73,8 +73,12 @@ def _python_wheel_impl(ctx):
                 files[path] = f
     out = ctx.actions.declare_file("%s-%s-py3-none-any.whl" % (ctx.attr.distribution, ctx.attr.version))
     args = ctx.actions.args()
-    args.add_all(["--out=" + out.path, "--distribution=" + ctx.attr.distribution, "--version=" + ctx.attr.version,
-                  "--summary=" + ctx.attr.summary])
+    args.add_all([
+        "--out=" + out.path,
+        "--distribution=" + ctx.attr.distribution,
+        "--version=" + ctx.attr.version,
+        "--summary=" + ctx.attr.summary,
+    ])
     args.add_all(ctx.attr.requires, format_each = "--requires=%s")
     args.add_all(ctx.attr.console_scripts, format_each = "--console_script=%s")
     args.add_all(["--file=%s=%s" % (p, files[p].path) for p in sorted(files)])

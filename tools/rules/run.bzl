@@ -17,6 +17,7 @@ def _ethosu_run_impl(ctx):
         "--timeout=%d" % ctx.attr.timeout_seconds,
     ] + fvp_args(ctx)
     files = [firmware.elf, model.summary, model.expected]
+
     # The board's NPU is the one the model was compiled for ("" for cpu/TOSA),
     # unless the rule says otherwise (a mismatch test runs another).
     npu = ctx.attr.npu or (model.target if model.target.startswith("ethos-u") else "")
@@ -28,6 +29,7 @@ def _ethosu_run_impl(ctx):
     if model.intermediates:
         args.append("--intermediates=" + model.intermediates.short_path)
         files.append(model.intermediates)
+
         # Rendered once per model and cached: a warm `bazel run` only writes HTML.
         charts = ctx.actions.declare_directory(ctx.label.name + "_charts")
         chart_args = ["--intermediates=" + model.intermediates.path, "--out_dir=" + charts.path]

@@ -37,7 +37,8 @@ DriverNpu& BoardDriverNpu() {
   static BoardWaitHooks hooks;
   static driver::Driver npu_driver(bus, hooks, BoardDriverConfig());
   static DriverNpu npu(npu_driver);
-  static const bool attached = platform::AttachInterrupt(platform::BoardNpu().irq, OnNpuInterrupt, &npu_driver);
+  static const bool attached =
+      platform::AttachInterrupt(platform::BoardNpu().irq, OnNpuInterrupt, &npu_driver);
   (void)attached;  // a board's table covers its NPU's IRQ
   return npu;
 }

@@ -6,7 +6,8 @@ namespace ethosu_sdk::backends::ethosu {
 
 Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   if (b.num_inputs != payload.num_inputs || b.num_outputs != payload.num_outputs) {
-    return Status::Error(ErrorCode::kInvalidArgument, "delegate: got %d inputs/%d outputs, payload has %d/%d", b.num_inputs,
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "delegate: got %d inputs/%d outputs, payload has %d/%d", b.num_inputs,
                          b.num_outputs, payload.num_inputs, payload.num_outputs);
   }
   if (b.scratch == nullptr || b.scratch_size < payload.scratch_size) {
@@ -16,14 +17,16 @@ Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   for (int i = 0; i < b.num_inputs; ++i) {
     const VelaIo& io = payload.inputs[i];
     if (b.inputs[i] == nullptr || b.input_sizes[i] != io.bytes()) {
-      return Status::Error(ErrorCode::kInvalidArgument, "delegate: input %d has %u bytes, expected %u", i,
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "delegate: input %d has %u bytes, expected %u", i,
                            unsigned(b.input_sizes[i]), unsigned(io.bytes()));
     }
   }
   for (int i = 0; i < b.num_outputs; ++i) {
     const VelaIo& io = payload.outputs[i];
     if (b.outputs[i] == nullptr || b.output_sizes[i] != io.bytes()) {
-      return Status::Error(ErrorCode::kInvalidArgument, "delegate: output %d has %u bytes, expected %u", i,
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "delegate: output %d has %u bytes, expected %u", i,
                            unsigned(b.output_sizes[i]), unsigned(io.bytes()));
     }
   }
@@ -36,7 +39,8 @@ Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   job.num_words = payload.num_commands;
   job.compiled = payload.compiled;
   // Weights are only read; the NPU never writes them.
-  job.regions[hw::kWeightsRegion] = {const_cast<uint8_t*>(payload.weights), payload.weights_size, false};
+  job.regions[hw::kWeightsRegion] = {const_cast<uint8_t*>(payload.weights), payload.weights_size,
+                                     false};
   job.regions[hw::kScratchRegion] = {b.scratch, payload.scratch_size, true};
   if (b.fast_scratch != nullptr) {
     job.regions[hw::kFastScratchRegion] = {b.fast_scratch, b.fast_scratch_size, true};

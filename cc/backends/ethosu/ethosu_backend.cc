@@ -1,9 +1,9 @@
 #include "cc/backends/ethosu/ethosu_backend.h"
 
 #include "cc/backends/ethosu/delegate_io.h"
-#include "cc/core/span.h"
 #include "cc/backends/ethosu/fast_scratch.h"
 #include "cc/backends/ethosu/vela_payload.h"
+#include "cc/core/span.h"
 #include "cc/platform/platform.h"
 
 namespace ethosu_sdk::backends {
@@ -19,7 +19,8 @@ constexpr char kVelaFlagsKey[] = "compile_flags";
 
 // Region-2 bytes the delegate needs: what its Vela flags say, else the
 // payload's own default (U65 streams: ExecuTorch's Dedicated_Sram_384KB).
-Status FastScratchNeeded(const runtime::DelegateInit& init, uint32_t payload_default, uint32_t* bytes) {
+Status FastScratchNeeded(const runtime::DelegateInit& init, uint32_t payload_default,
+                         uint32_t* bytes) {
   *bytes = payload_default;
   for (const runtime::CompileSpec& spec : init.compile_specs) {
     if (!Equals(spec.key, kVelaFlagsKey)) continue;
@@ -35,7 +36,8 @@ Status FastScratchNeeded(const runtime::DelegateInit& init, uint32_t payload_def
 // command offset, the message saying where it came from.
 Status FromNpu(const Status& status) {
   if (status.ok()) return status;
-  return Status::Error(status.code(), "Ethos-U: %s", status.message()).WithCommandOffset(status.command_offset());
+  return Status::Error(status.code(), "Ethos-U: %s", status.message())
+      .WithCommandOffset(status.command_offset());
 }
 
 }  // namespace
@@ -49,8 +51,10 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
     return Status::Error(ErrorCode::kInvalidProgram, "Ethos-U payload not 4-byte aligned");
   }
   Handle* h = init.arena->New<Handle>(1);
-  if (h == nullptr) return Status::Error(ErrorCode::kOutOfMemory, "arena too small for the Ethos-U handle");
-  ESDK_RETURN_IF_ERROR(FromNpu(ethosu::ParseVelaPayload(init.processed.data(), init.processed.size(), &h->payload)));
+  if (h == nullptr)
+    return Status::Error(ErrorCode::kOutOfMemory, "arena too small for the Ethos-U handle");
+  ESDK_RETURN_IF_ERROR(
+      FromNpu(ethosu::ParseVelaPayload(init.processed.data(), init.processed.size(), &h->payload)));
 
   h->scratch = static_cast<uint8_t*>(init.arena->Allocate(h->payload.scratch_size, 16));
   if (h->scratch == nullptr && h->payload.scratch_size > 0) {
@@ -61,12 +65,14 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
   }
   scratch_bytes_ += h->payload.scratch_size;
   uint32_t fast_needed = 0;
-  ESDK_RETURN_IF_ERROR(FromNpu(FastScratchNeeded(init, h->payload.fast_scratch_size, &fast_needed)));
+  ESDK_RETURN_IF_ERROR(
+      FromNpu(FastScratchNeeded(init, h->payload.fast_scratch_size, &fast_needed)));
   if (fast_needed > fast_scratch_.size()) {
-    return Status::Error(ErrorCode::kOutOfMemory,
-                         "Ethos-U fast scratch (region 2, the NPU's SRAM arena cache) too small for the model: "
-                         "%lld bytes, the model needs %lld",
-                         static_cast<long long>(fast_scratch_.size()), static_cast<long long>(fast_needed));
+    return Status::Error(
+        ErrorCode::kOutOfMemory,
+        "Ethos-U fast scratch (region 2, the NPU's SRAM arena cache) too small for the model: "
+        "%lld bytes, the model needs %lld",
+        static_cast<long long>(fast_scratch_.size()), static_cast<long long>(fast_needed));
   }
   // Bound to exactly what Vela may use: a stray access beyond it faults.
   h->payload.fast_scratch_size = fast_needed;
@@ -91,7 +97,8 @@ Status EthosUBackend::Execute(void* handle, Span<runtime::Value* const> args) {
   size_t output_sizes[ethosu::kMaxVelaIos];
   for (size_t i = 0; i < args.size(); ++i) {
     const runtime::Value* value = args.data()[i];
-    if (value == nullptr || !value->IsTensor() || value->tensor == nullptr || value->tensor->data == nullptr) {
+    if (value == nullptr || !value->IsTensor() || value->tensor == nullptr ||
+        value->tensor->data == nullptr) {
       return Status::Error(ErrorCode::kInvalidProgram,
                            "Ethos-U delegate argument %lld is not a tensor with memory",
                            static_cast<long long>(i));

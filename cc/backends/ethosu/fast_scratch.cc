@@ -45,7 +45,8 @@ bool SizeFromModeName(const Token& mode, uint64_t* bytes) {
     return false;
   }
   uint64_t kib = 0;
-  if (!ParseDecimal(mode.data + prefix, mode.size - prefix - 2, &kib) || kib * kKiB > kMaxBytes) return false;
+  if (!ParseDecimal(mode.data + prefix, mode.size - prefix - 2, &kib) || kib * kKiB > kMaxBytes)
+    return false;
   *bytes = kib * kKiB;
   return true;
 }
@@ -70,17 +71,20 @@ Status FastScratchFromVelaFlags(Span<const uint8_t> flags, bool* found, uint32_t
   if (!have_mode) return Status::Ok();
   *found = true;
   const size_t prefix = strlen(kSpillingModePrefix);
-  if (mode.size < prefix || memcmp(mode.data, kSpillingModePrefix, prefix) != 0) return Status::Ok();
+  if (mode.size < prefix || memcmp(mode.data, kSpillingModePrefix, prefix) != 0)
+    return Status::Ok();
   uint64_t size = 0;
   if (have_arena_cache) {
     if (!ParseDecimal(arena_cache.data, arena_cache.size, &size)) {
-      return Status::Error(ErrorCode::kInvalidProgram, "Vela flag --arena-cache-size=%.*s is not a size",
-                           int(arena_cache.size), arena_cache.data);
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "Vela flag --arena-cache-size=%.*s is not a size", int(arena_cache.size),
+                           arena_cache.data);
     }
   } else if (!SizeFromModeName(mode, &size)) {
-    return Status::Error(ErrorCode::kInvalidProgram,
-                         "Vela memory mode %.*s does not name its arena cache size: compile with --arena-cache-size",
-                         int(mode.size), mode.data);
+    return Status::Error(
+        ErrorCode::kInvalidProgram,
+        "Vela memory mode %.*s does not name its arena cache size: compile with --arena-cache-size",
+        int(mode.size), mode.data);
   }
   *bytes = uint32_t(size);
   return Status::Ok();

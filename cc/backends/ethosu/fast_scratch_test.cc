@@ -24,8 +24,9 @@ void Expect(const char* flags, bool ok, bool found, uint32_t bytes) {
 }
 
 TEST(FastScratch, FromVelaFlags) {
-  constexpr char kU85[] = "--accelerator-config=ethos-u85-256 --config=Arm/vela.ini --output-format=raw "
-                          "--system-config=Ethos_U85_SYS_DRAM_Mid ";
+  constexpr char kU85[] =
+      "--accelerator-config=ethos-u85-256 --config=Arm/vela.ini --output-format=raw "
+      "--system-config=Ethos_U85_SYS_DRAM_Mid ";
   char flags[256];
   const auto with = [&](const char* tail) {
     std::snprintf(flags, sizeof(flags), "%s%s", kU85, tail);
@@ -40,7 +41,8 @@ TEST(FastScratch, FromVelaFlags) {
   Expect(with("--memory-mode=Dedicated_Sram"), false, false, 0);                     // size unknown
   Expect(with("--memory-mode=Dedicated_Sram_xKB"), false, false, 0);
   Expect(with("--arena-cache-size=12x --memory-mode=Dedicated_Sram_384KB"), false, false, 0);
-  Expect(with("--arena-cache-size=99999999999 --memory-mode=Dedicated_Sram_384KB"), false, false, 0);
+  Expect(with("--arena-cache-size=99999999999 --memory-mode=Dedicated_Sram_384KB"), false, false,
+         0);
   Expect(kU85, true, false, 0);  // no memory mode: the payload's default applies
   Expect("", true, false, 0);
 }

@@ -20,14 +20,16 @@ namespace npu = ethosu_sdk::npu;
 
 // Fails unless `status` has `code`, the command offset `offset` and a
 // message containing `text`.
-void ExpectFailure(const Status& status, ErrorCode code, uint32_t offset, const char* text, const char* what) {
-  EXPECT_STREQ(ErrorCodeName(status.code()), ErrorCodeName(code)) << what << ": " << status.message();
+void ExpectFailure(const Status& status, ErrorCode code, uint32_t offset, const char* text,
+                   const char* what) {
+  EXPECT_STREQ(ErrorCodeName(status.code()), ErrorCodeName(code))
+      << what << ": " << status.message();
   EXPECT_EQ(status.command_offset(), offset) << what;
   EXPECT_TRUE(std::strstr(status.message(), text) != nullptr)
       << what << ": \"" << status.message() << "\" does not contain \"" << text << "\"";
 }
 
-constexpr uint32_t kStop = 0x00000000u;         // NPU_OP_STOP
+constexpr uint32_t kStop = 0x00000000u;           // NPU_OP_STOP
 constexpr uint32_t kNoSuchCommand = 0x000003FFu;  // opcode no Ethos-U has
 constexpr uint32_t kNone = Status::kNoCommandOffset;
 
@@ -56,17 +58,19 @@ Status Run(std::initializer_list<uint32_t> words, const npu::RunLimits& limits =
 }
 
 // A 16-byte DMA from region 0 (weights) to region 1 (scratch), then STOP.
-std::initializer_list<uint32_t> kDma = {0x00000130u, 0x00010131u, 0x00004030u, 0x0u, 0x00004031u, 0x0u,
-                                        0x00004032u, 16u,         0x00000010u, kStop};
+std::initializer_list<uint32_t> kDma = {0x00000130u, 0x00010131u, 0x00004030u, 0x0u,
+                                        0x00004031u, 0x0u,        0x00004032u, 16u,
+                                        0x00000010u, kStop};
 
 TEST(ModelNpu, EachFaultKindHasItsCode) {
-  ExpectFailure(Run({kNoSuchCommand}), ErrorCode::kNpuCommandStream, 0, "unknown command", "parse error at 0");
+  ExpectFailure(Run({kNoSuchCommand}), ErrorCode::kNpuCommandStream, 0, "unknown command",
+                "parse error at 0");
   // OFM_PRECISION (a valid command) first: the failure is one word in.
-  ExpectFailure(Run({0x01000114u, kNoSuchCommand}), ErrorCode::kNpuCommandStream, 4, "unknown command",
-                "parse error at 4");
+  ExpectFailure(Run({0x01000114u, kNoSuchCommand}), ErrorCode::kNpuCommandStream, 4,
+                "unknown command", "parse error at 4");
   // DMA source 240 bytes past region 0's 64: a bus error at the DMA_START (word 8).
-  ExpectFailure(Run({0x00000130u, 0x00010131u, 0x00004030u, 0xF0u, 0x00004031u, 0x0u, 0x00004032u, 16u,
-                     0x00000010u, kStop}),
+  ExpectFailure(Run({0x00000130u, 0x00010131u, 0x00004030u, 0xF0u, 0x00004031u, 0x0u, 0x00004032u,
+                     16u, 0x00000010u, kStop}),
                 ErrorCode::kNpuBusError, 32, "DMA", "bus error");
   npu::RunLimits tight;
   tight.max_total_work = 8;  // the DMA moves 16 bytes
@@ -94,7 +98,8 @@ TEST(ModelNpu, TheDelegatePassesThemOn) {
   ExpectFailure(RunDelegate(payload, io, model), ErrorCode::kNpuCommandStream, 4, "unknown command",
                 "through RunDelegate");
   io.scratch_size = sizeof(scratch) - 1;
-  ExpectFailure(RunDelegate(payload, io, model), ErrorCode::kOutOfMemory, kNone, "scratch", "scratch too small");
+  ExpectFailure(RunDelegate(payload, io, model), ErrorCode::kOutOfMemory, kNone, "scratch",
+                "scratch too small");
 }
 
 }  // namespace

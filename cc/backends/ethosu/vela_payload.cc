@@ -20,25 +20,32 @@ bool NameIs(const uint8_t* name, const char* expected) {
 Status ParseIos(const uint8_t* data, size_t size, const char* what, VelaIo* ios, int* count) {
   if (size < 4) return Status::Error(ErrorCode::kInvalidProgram, "vela: %s block too short", what);
   const int32_t n = int32_t(ReadU32(data));
-  if (n < 0 || n > kMaxVelaIos) return Status::Error(ErrorCode::kInvalidProgram, "vela: %d %s (max %d)", int(n), what, kMaxVelaIos);
-  if (size != 4 + size_t(n) * 36) return Status::Error(ErrorCode::kInvalidProgram, "vela: %s block size %u", what, unsigned(size));
+  if (n < 0 || n > kMaxVelaIos)
+    return Status::Error(ErrorCode::kInvalidProgram, "vela: %d %s (max %d)", int(n), what,
+                         kMaxVelaIos);
+  if (size != 4 + size_t(n) * 36)
+    return Status::Error(ErrorCode::kInvalidProgram, "vela: %s block size %u", what,
+                         unsigned(size));
   for (int i = 0; i < n; ++i) {
     const uint8_t* p = data + 4 + size_t(i) * 36;
     VelaIo& io = ios[i];
     for (int d = 0; d < 6; ++d) {
       io.shape[d] = int32_t(ReadU32(p + 4 * d));
       if (io.shape[d] < 0 || io.shape[d] > (1 << 20)) {
-        return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has bad dimension %d", what, i, int(io.shape[d]));
+        return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has bad dimension %d", what,
+                             i, int(io.shape[d]));
       }
     }
     io.element_size = int32_t(ReadU32(p + 24));
     io.offset = int32_t(ReadU32(p + 28));
     io.region = int32_t(ReadU32(p + 32));
     if (io.element_size != 1 && io.element_size != 2 && io.element_size != 4) {
-      return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has element size %d", what, i, int(io.element_size));
+      return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has element size %d", what, i,
+                           int(io.element_size));
     }
     if (io.offset < 0 || io.region < 0 || io.region >= hw::kNumRegions) {
-      return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has offset %d region %d", what, i, int(io.offset), int(io.region));
+      return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has offset %d region %d", what,
+                           i, int(io.offset), int(io.region));
     }
     uint64_t elements = 1;
     for (int d = 0; d < 6; ++d) elements *= uint64_t(io.shape[d]);
@@ -54,8 +61,10 @@ Status ParseIos(const uint8_t* data, size_t size, const char* what, VelaIo* ios,
 // architecture config and version, NOP tags to 16-byte alignment, and a
 // CMDSTRM tag whose length (in words) is reserved<<16 | param.
 Status ParseCommandData(const uint8_t* data, size_t size, VelaPayload* out) {
-  if (size < 16 || size % 4 != 0) return Status::Error(ErrorCode::kInvalidProgram, "vela: cmd_data size %u", unsigned(size));
-  if (memcmp(data, "COP1", 4) != 0) return Status::Error(ErrorCode::kInvalidProgram, "vela: cmd_data lacks COP1 header");
+  if (size < 16 || size % 4 != 0)
+    return Status::Error(ErrorCode::kInvalidProgram, "vela: cmd_data size %u", unsigned(size));
+  if (memcmp(data, "COP1", 4) != 0)
+    return Status::Error(ErrorCode::kInvalidProgram, "vela: cmd_data lacks COP1 header");
   if ((ReadU32(data + 4) & 0xFF) != hw::kOptimizerConfigTag) {
     return Status::Error(ErrorCode::kInvalidProgram, "vela: missing optimizer config");
   }
@@ -68,17 +77,22 @@ Status ParseCommandData(const uint8_t* data, size_t size, VelaPayload* out) {
   // The payload does not carry the fast scratch size: U65 streams use the
   // dedicated SRAM as region 2 (U55/U85 modes use none). Accesses beyond
   // it fail as out of region.
-  if (out->npu.product == hw::Product::kEthosU65) out->fast_scratch_size = hw::kU65DedicatedSramBytes;
+  if (out->npu.product == hw::Product::kEthosU65)
+    out->fast_scratch_size = hw::kU65DedicatedSramBytes;
   size_t at = 4 * hw::kHeaderWords;
   for (;;) {
-    if (at + 4 > size) return Status::Error(ErrorCode::kInvalidProgram, "vela: cmd_data has no command stream");
+    if (at + 4 > size)
+      return Status::Error(ErrorCode::kInvalidProgram, "vela: cmd_data has no command stream");
     const uint32_t tag = ReadU32(data + at);
     at += 4;
     if ((tag & 0xFF) == hw::kNopTag) continue;
-    if ((tag & 0xFF) != hw::kCommandStreamTag) return Status::Error(ErrorCode::kInvalidProgram, "vela: unknown driver tag 0x%08x", unsigned(tag));
+    if ((tag & 0xFF) != hw::kCommandStreamTag)
+      return Status::Error(ErrorCode::kInvalidProgram, "vela: unknown driver tag 0x%08x",
+                           unsigned(tag));
     const size_t words = (size_t((tag >> 8) & 0xFF) << 16) | (tag >> 16);
     if (words == 0 || words > (size - at) / 4) {
-      return Status::Error(ErrorCode::kInvalidProgram, "vela: command stream of %u words exceeds cmd_data", unsigned(words));
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "vela: command stream of %u words exceeds cmd_data", unsigned(words));
     }
     if (reinterpret_cast<uintptr_t>(data + at) % 4 != 0) {
       return Status::Error(ErrorCode::kInvalidProgram, "vela: command stream not 4-byte aligned");
@@ -98,29 +112,38 @@ size_t VelaIo::bytes() const {
 }
 
 Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
-  if (data == nullptr || out == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "vela: null argument");
+  if (data == nullptr || out == nullptr)
+    return Status::Error(ErrorCode::kInvalidProgram, "vela: null argument");
   *out = VelaPayload();
   size_t at = 0;
-  bool started = false, ended = false, have_cmd = false, have_weights = false,
-       have_scratch = false, have_inputs = false, have_outputs = false;
+  bool started = false, ended = false, have_cmd = false, have_weights = false, have_scratch = false,
+       have_inputs = false, have_outputs = false;
   while (!ended) {
-    if (size - at < kBlockHeaderBytes) return Status::Error(ErrorCode::kInvalidProgram, "vela: truncated block header at %u", unsigned(at));
+    if (size - at < kBlockHeaderBytes)
+      return Status::Error(ErrorCode::kInvalidProgram, "vela: truncated block header at %u",
+                           unsigned(at));
     const uint8_t* header = data + at;
-    if (memchr(header, 0, 16) == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "vela: block name not terminated");
+    if (memchr(header, 0, 16) == nullptr)
+      return Status::Error(ErrorCode::kInvalidProgram, "vela: block name not terminated");
     const uint32_t length = ReadU32(header + 16);
     const uint8_t external = header[20];
     at += kBlockHeaderBytes;
-    const size_t padded = (size_t(length) + kBlockAlignment - 1) / kBlockAlignment * kBlockAlignment;
-    if (padded > size - at) return Status::Error(ErrorCode::kInvalidProgram, "vela: block '%.16s' of %u bytes truncated", header, unsigned(length));
+    const size_t padded =
+        (size_t(length) + kBlockAlignment - 1) / kBlockAlignment * kBlockAlignment;
+    if (padded > size - at)
+      return Status::Error(ErrorCode::kInvalidProgram, "vela: block '%.16s' of %u bytes truncated",
+                           header, unsigned(length));
     const uint8_t* body = data + at;
     at += padded;
     if (!started) {
-      if (!NameIs(header, "vela_bin_stream")) return Status::Error(ErrorCode::kInvalidProgram, "vela: missing vela_bin_stream");
+      if (!NameIs(header, "vela_bin_stream"))
+        return Status::Error(ErrorCode::kInvalidProgram, "vela: missing vela_bin_stream");
       started = true;
       continue;
     }
     if (external != 0) {
-      return Status::Error(ErrorCode::kInvalidProgram, "vela: block '%.16s' is external named data, not supported", header);
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "vela: block '%.16s' is external named data, not supported", header);
     }
     if (NameIs(header, "vela_end_stream")) {
       ended = true;
@@ -132,7 +155,9 @@ Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
       out->weights_size = length;
       have_weights = true;
     } else if (NameIs(header, "scratch_size")) {
-      if (length != 4) return Status::Error(ErrorCode::kInvalidProgram, "vela: scratch_size block of %u bytes", unsigned(length));
+      if (length != 4)
+        return Status::Error(ErrorCode::kInvalidProgram, "vela: scratch_size block of %u bytes",
+                             unsigned(length));
       out->scratch_size = ReadU32(body);
       have_scratch = true;
     } else if (NameIs(header, "inputs")) {
@@ -153,8 +178,11 @@ Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
   for (int k = 0; k < 2; ++k) {
     for (int i = 0; i < counts[k]; ++i) {
       const VelaIo& io = all[k][i];
-      if (io.region != hw::kScratchRegion) return Status::Error(ErrorCode::kInvalidProgram, "vela: I/O in region %d, only scratch (1) supported", int(io.region));
-      if (size_t(io.offset) > out->scratch_size || io.bytes() > out->scratch_size - size_t(io.offset)) {
+      if (io.region != hw::kScratchRegion)
+        return Status::Error(ErrorCode::kInvalidProgram,
+                             "vela: I/O in region %d, only scratch (1) supported", int(io.region));
+      if (size_t(io.offset) > out->scratch_size ||
+          io.bytes() > out->scratch_size - size_t(io.offset)) {
         return Status::Error(ErrorCode::kInvalidProgram, "vela: I/O %d outside scratch", i);
       }
     }

@@ -22,8 +22,8 @@ constexpr int kMaxVelaIos = 16;
 struct VelaIo {
   int32_t shape[6];  // Vela pads every shape to 6-D
   int32_t element_size;
-  int32_t offset;    // byte offset inside `region`
-  int32_t region;    // base-pointer region (1: scratch)
+  int32_t offset;  // byte offset inside `region`
+  int32_t region;  // base-pointer region (1: scratch)
   size_t bytes() const;
 };
 
@@ -31,11 +31,11 @@ struct VelaPayload {
   // Register command stream (driver payload header already removed).
   const uint32_t* commands = nullptr;
   size_t num_commands = 0;
-  hw::CompiledFor compiled;  // the COP1 header's words
-  hw::NpuConfig npu;         // what they name (hw::DecodeCompiledFor)
+  hw::CompiledFor compiled;          // the COP1 header's words
+  hw::NpuConfig npu;                 // what they name (hw::DecodeCompiledFor)
   const uint8_t* weights = nullptr;  // region 0, read-only
   size_t weights_size = 0;
-  uint32_t scratch_size = 0;         // region 1 bytes the caller provides
+  uint32_t scratch_size = 0;  // region 1 bytes the caller provides
   // Region 2 (fast scratch: dedicated SRAM for staged weights and feature
   // maps) bytes the caller provides; 0 if the stream does not use it.
   uint32_t fast_scratch_size = 0;

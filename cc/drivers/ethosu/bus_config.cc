@@ -21,7 +21,9 @@ constexpr uint32_t AxiLimit(uint32_t memtype) {
 
 // U85 MEM_ATTRn: mem_domain 1:0 (3: system, as non-cacheable accesses must
 // be), axi_port 2 (0 SRAM, 1 EXT), memtype 7:4.
-constexpr uint32_t MemAttr(uint32_t port, uint32_t memtype) { return 3u | (port << 2) | (memtype << 4); }
+constexpr uint32_t MemAttr(uint32_t port, uint32_t memtype) {
+  return 3u | (port << 2) | (memtype << 4);
+}
 
 // U85 AXI_SRAM/AXI_EXT: outstanding reads - 1 5:0, writes - 1 12:8,
 // max_beats 17:16.
@@ -40,7 +42,8 @@ void ProgramBusConfig(Bus& bus, bool u85_layout, const BusConfig& config) {
     // Attribute sets 0/1 on the SRAM port, 2/3 on the external port, as on
     // U55/U65.
     for (int i = 0; i < mmio::u85::kNumMemAttrs; ++i) {
-      bus.Write(mmio::u85::kMemAttr0 + 4u * uint32_t(i), MemAttr(i < 2 ? 0u : 1u, kNormalNonCacheableBufferable));
+      bus.Write(mmio::u85::kMemAttr0 + 4u * uint32_t(i),
+                MemAttr(i < 2 ? 0u : 1u, kNormalNonCacheableBufferable));
     }
     bus.Write(mmio::u85::kAxiSram, kU85AxiLimits);
     bus.Write(mmio::u85::kAxiExt, kU85AxiLimits);

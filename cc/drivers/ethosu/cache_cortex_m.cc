@@ -7,10 +7,10 @@
 
 namespace {
 
-constexpr uintptr_t kCcr = 0xE000ED14;     // bit 16 DC: data cache enabled
-constexpr uintptr_t kDcimvac = 0xE000EF5C; // invalidate by address to PoC
-constexpr uintptr_t kDccmvac = 0xE000EF68; // clean by address to PoC
-constexpr uintptr_t kLineBytes = 32;       // M55 and M85 D-cache line
+constexpr uintptr_t kCcr = 0xE000ED14;      // bit 16 DC: data cache enabled
+constexpr uintptr_t kDcimvac = 0xE000EF5C;  // invalidate by address to PoC
+constexpr uintptr_t kDccmvac = 0xE000EF68;  // clean by address to PoC
+constexpr uintptr_t kLineBytes = 32;        // M55 and M85 D-cache line
 
 bool DataCacheEnabled() { return (*reinterpret_cast<volatile uint32_t*>(kCcr) & (1u << 16)) != 0; }
 

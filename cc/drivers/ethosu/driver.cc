@@ -14,7 +14,8 @@ uint64_t MsToTicks(WaitHooks& hooks, uint32_t ms) { return hooks.TicksPerSecond(
 
 const char* ProtName(uint32_t prot) {
   const bool privileged = (prot & mmio::prot::kPrivileged) != 0;
-  if ((prot & mmio::prot::kNonSecure) != 0) return privileged ? "privileged non-secure" : "user non-secure";
+  if ((prot & mmio::prot::kNonSecure) != 0)
+    return privileged ? "privileged non-secure" : "user non-secure";
   return privileged ? "privileged secure" : "user secure";
 }
 
@@ -35,14 +36,16 @@ Status Driver::Reset() {
   // Polled, not interrupt-driven: a reset completes in a few NPU cycles.
   while ((status & mmio::status::kResetStatus) != 0) {
     if (hooks_.Ticks() - start > limit) {
-      return Status::Error(ErrorCode::kNpuTimeout, "NPU reset did not complete within %u ms (STATUS 0x%08x)",
+      return Status::Error(ErrorCode::kNpuTimeout,
+                           "NPU reset did not complete within %u ms (STATUS 0x%08x)",
                            unsigned(config_.reset_timeout_ms), unsigned(status));
     }
     status = bus_.Read(mmio::kStatus);
   }
   const uint32_t prot = bus_.Read(mmio::kProt) & (mmio::prot::kPrivileged | mmio::prot::kNonSecure);
   if (prot != requested) {
-    return Status::Error(ErrorCode::kNpuFault, "NPU protection mismatch: requested %s, PROT reports %s (0x%x)",
+    return Status::Error(ErrorCode::kNpuFault,
+                         "NPU protection mismatch: requested %s, PROT reports %s (0x%x)",
                          ProtName(requested), ProtName(prot), unsigned(prot));
   }
   bus_.Write(mmio::kCmd, CommandBits());
@@ -56,7 +59,8 @@ Status Driver::Init() {
   // sequence would fail with a less useful message.
   identity_ = Identity::FromRegisters(bus_.Read(mmio::kId), bus_.Read(mmio::kConfig));
   if (identity_.product == Product::kUnknown || identity_.arch_major == 0) {
-    return Status::Error(ErrorCode::kNpuFault, "no Ethos-U answers at the NPU address (ID 0x%08x, CONFIG 0x%08x)",
+    return Status::Error(ErrorCode::kNpuFault,
+                         "no Ethos-U answers at the NPU address (ID 0x%08x, CONFIG 0x%08x)",
                          unsigned(identity_.id), unsigned(identity_.config));
   }
   ESDK_RETURN_IF_ERROR(Reset());
@@ -96,14 +100,17 @@ Status Driver::WaitForCompletion(uint32_t* status) {
 }
 
 Status Driver::Run(const hw::Job& job, JobStats* stats) {
-  if (!initialized_) return Status::Error(ErrorCode::kInvalidArgument, "NPU driver used before Init");
+  if (!initialized_)
+    return Status::Error(ErrorCode::kInvalidArgument, "NPU driver used before Init");
   if (job.commands == nullptr || job.num_words == 0) {
     return Status::Error(ErrorCode::kInvalidArgument, "NPU job without a command stream");
   }
-  ESDK_RETURN_IF_ERROR(CheckCompatible(Identity::FromRegisters(job.compiled.id, job.compiled.config), identity_));
+  ESDK_RETURN_IF_ERROR(
+      CheckCompatible(Identity::FromRegisters(job.compiled.id, job.compiled.config), identity_));
   const uint32_t idle_status = bus_.Read(mmio::kStatus);
   if ((idle_status & mmio::status::kState) != 0) {
-    return JobError(ErrorCode::kNpuFault, "NPU busy before a job starts", idle_status, bus_.Read(mmio::kQread));
+    return JobError(ErrorCode::kNpuFault, "NPU busy before a job starts", idle_status,
+                    bus_.Read(mmio::kQread));
   }
   const bool u85 = identity_.IsU85Layout();
   ProgramBusConfig(bus_, u85, config_.bus);
@@ -131,7 +138,8 @@ Status Driver::Run(const hw::Job& job, JobStats* stats) {
   const uint32_t qread = bus_.Read(mmio::kQread);
   if (result.ok()) result = DecodeJobStatus(status, qread);
   for (const hw::Region& region : job.regions) {
-    if (region.data != nullptr && region.writable) ethosu_sdk_npu_cache_invalidate(region.data, region.size);
+    if (region.data != nullptr && region.writable)
+      ethosu_sdk_npu_cache_invalidate(region.data, region.size);
   }
   if (stats != nullptr) {
     stats->pmu = PmuRead(bus_, u85);

@@ -19,8 +19,8 @@ namespace mmio = ::ethosu_sdk::ethosu::mmio;
 
 class FakeNpu final : public Bus {
  public:
-  uint32_t id = 0x10066001u;      // what Vela records for U55
-  uint32_t config = 0x00001807u;  // U55-128
+  uint32_t id = 0x10066001u;             // what Vela records for U55
+  uint32_t config = 0x00001807u;         // U55-128
   uint32_t prot_override = 0xFFFFFFFFu;  // else PROT follows RESET
   bool reset_sticks = false;
   bool never_complete = false;
@@ -29,17 +29,23 @@ class FakeNpu final : public Bus {
 
   bool irq = false;
   int starts = 0, irq_clears = 0, resets = 0;
-  std::map<uint32_t, uint32_t> regs;            // last value written per offset
-  std::map<uint32_t, uint32_t> regs_at_start;   // snapshot at CMD start
+  std::map<uint32_t, uint32_t> regs;           // last value written per offset
+  std::map<uint32_t, uint32_t> regs_at_start;  // snapshot at CMD start
 
   uint32_t Read(uint32_t offset) override {
     switch (offset) {
-      case mmio::kId: return id;
-      case mmio::kConfig: return config;
-      case mmio::kStatus: return status_ | (irq ? mmio::status::kIrqRaised : 0u);
-      case mmio::kProt: return prot_override != 0xFFFFFFFFu ? prot_override : regs[mmio::kReset];
-      case mmio::kQread: return qread_;
-      default: return regs.count(offset) != 0 ? regs[offset] : 0u;
+      case mmio::kId:
+        return id;
+      case mmio::kConfig:
+        return config;
+      case mmio::kStatus:
+        return status_ | (irq ? mmio::status::kIrqRaised : 0u);
+      case mmio::kProt:
+        return prot_override != 0xFFFFFFFFu ? prot_override : regs[mmio::kReset];
+      case mmio::kQread:
+        return qread_;
+      default:
+        return regs.count(offset) != 0 ? regs[offset] : 0u;
     }
   }
 

@@ -7,11 +7,15 @@ namespace {
 
 namespace mmio = ::ethosu_sdk::ethosu::mmio;
 
-uint32_t Field(uint32_t word, uint32_t shift, uint32_t bits) { return (word >> shift) & ((1u << bits) - 1u); }
+uint32_t Field(uint32_t word, uint32_t shift, uint32_t bits) {
+  return (word >> shift) & ((1u << bits) - 1u);
+}
 
 // U85: log2 of the weight decoders (one per core); U55/U65 report none.
 uint32_t WeightDecoders(const Identity& identity) {
-  return identity.product == Product::kEthosU85 ? Field(identity.config, mmio::config::kU85NumWdShift, 2) : 0;
+  return identity.product == Product::kEthosU85
+             ? Field(identity.config, mmio::config::kU85NumWdShift, 2)
+             : 0;
 }
 
 uint32_t ArchRevision(const Identity& identity) {
@@ -30,20 +34,36 @@ Identity Identity::FromRegisters(uint32_t id, uint32_t config) {
   identity.macs = 1 << Field(config, mmio::config::kMacsPerCcShift, 4);
   identity.cmd_stream_version = int(Field(config, mmio::config::kCmdStreamVersionShift, 4));
   switch (Field(config, mmio::config::kProductShift, 4)) {
-    case mmio::config::kProductU55: identity.product = Product::kEthosU55; break;
-    case mmio::config::kProductU65: identity.product = Product::kEthosU65; break;
-    case mmio::config::kProductU85: identity.product = Product::kEthosU85; break;
-    default: identity.product = Product::kUnknown; break;
+    case mmio::config::kProductU55:
+      identity.product = Product::kEthosU55;
+      break;
+    case mmio::config::kProductU65:
+      identity.product = Product::kEthosU65;
+      break;
+    case mmio::config::kProductU85:
+      identity.product = Product::kEthosU85;
+      break;
+    default:
+      identity.product = Product::kUnknown;
+      break;
   }
   return identity;
 }
 
 void AppendDescription(const Identity& identity, TextBuilder& text) {
   switch (identity.product) {
-    case Product::kEthosU55: text.Str("Ethos-U55-"); break;
-    case Product::kEthosU65: text.Str("Ethos-U65-"); break;
-    case Product::kEthosU85: text.Str("Ethos-U85-"); break;
-    case Product::kUnknown: text.Str("an unknown Ethos-U with "); break;
+    case Product::kEthosU55:
+      text.Str("Ethos-U55-");
+      break;
+    case Product::kEthosU65:
+      text.Str("Ethos-U65-");
+      break;
+    case Product::kEthosU85:
+      text.Str("Ethos-U85-");
+      break;
+    case Product::kUnknown:
+      text.Str("an unknown Ethos-U with ");
+      break;
   }
   text.UInt(uint64_t(identity.macs)).Str(" (arch ").UInt(uint64_t(identity.arch_major)).Char('.');
   text.UInt(uint64_t(identity.arch_minor)).Char('.').UInt(uint64_t(identity.arch_patch));
@@ -51,7 +71,8 @@ void AppendDescription(const Identity& identity, TextBuilder& text) {
 }
 
 Status CheckCompatible(const Identity& compiled, const Identity& hardware) {
-  const bool same_config = compiled.product == hardware.product && compiled.product != Product::kUnknown &&
+  const bool same_config = compiled.product == hardware.product &&
+                           compiled.product != Product::kUnknown &&
                            compiled.macs == hardware.macs &&
                            compiled.cmd_stream_version == hardware.cmd_stream_version &&
                            WeightDecoders(compiled) == WeightDecoders(hardware);
@@ -65,8 +86,9 @@ Status CheckCompatible(const Identity& compiled, const Identity& hardware) {
   TextBuilder hardware_builder(hardware_text, sizeof(hardware_text));
   AppendDescription(compiled, compiled_builder);
   AppendDescription(hardware, hardware_builder);
-  return Status::Error(ErrorCode::kNpuUnsupported, "NPU mismatch: the model was compiled for %s, this NPU is %s",
-                       compiled_text, hardware_text);
+  return Status::Error(ErrorCode::kNpuUnsupported,
+                       "NPU mismatch: the model was compiled for %s, this NPU is %s", compiled_text,
+                       hardware_text);
 }
 
 }  // namespace ethosu_sdk::drivers::ethosu

@@ -16,7 +16,8 @@ struct Fault {
 
 // In order of precedence: the first fault set gives the code.
 constexpr Fault kFaults[] = {
-    {status::kBusStatus, "bus error (an access outside the memory the NPU can reach)", ErrorCode::kNpuBusError},
+    {status::kBusStatus, "bus error (an access outside the memory the NPU can reach)",
+     ErrorCode::kNpuBusError},
     {status::kCmdParseError, "command stream parse error", ErrorCode::kNpuCommandStream},
     {status::kWdFault, "weight decoder fault", ErrorCode::kNpuFault},
     {status::kEccFault, "ECC fault", ErrorCode::kNpuFault},
@@ -26,7 +27,8 @@ constexpr Fault kFaults[] = {
 }  // namespace
 
 Status JobError(ErrorCode code, const char* what, uint32_t value, uint32_t qread) {
-  return Status::Error(code, "%s (STATUS 0x%08x, QREAD %u)", what, unsigned(value), unsigned(qread));
+  return Status::Error(code, "%s (STATUS 0x%08x, QREAD %u)", what, unsigned(value),
+                       unsigned(qread));
 }
 
 Status DecodeJobStatus(uint32_t value, uint32_t qread) {
@@ -41,7 +43,8 @@ Status DecodeJobStatus(uint32_t value, uint32_t qread) {
   }
   if (first != nullptr) return JobError(first->code, faults, value, qread);
   if ((value & status::kCmdEndReached) != 0) return Status::Ok();
-  return JobError(ErrorCode::kNpuFault, "NPU stopped before the end of its command stream", value, qread);
+  return JobError(ErrorCode::kNpuFault, "NPU stopped before the end of its command stream", value,
+                  qread);
 }
 
 }  // namespace ethosu_sdk::drivers::ethosu

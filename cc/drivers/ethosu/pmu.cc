@@ -26,8 +26,8 @@ void PmuStart(Bus& bus, bool u85_layout) {
     bus.Write(base + pmu::kPmevtyper0 + 4u * uint32_t(i), kPmuEventList[i].type);
     enable |= 1u << i;
   }
-  bus.Write(base + pmu::kPmcr,
-            pmu::pmcr::kCountEnable | pmu::pmcr::kEventCounterReset | pmu::pmcr::kCycleCounterReset);
+  bus.Write(base + pmu::kPmcr, pmu::pmcr::kCountEnable | pmu::pmcr::kEventCounterReset |
+                                   pmu::pmcr::kCycleCounterReset);
   bus.Write(base + pmu::kPmcntenset, enable);
 }
 
@@ -36,7 +36,8 @@ PmuCounts PmuRead(Bus& bus, bool u85_layout) {
   PmuCounts counts;
   const uint64_t high = bus.Read(base + pmu::kPmccntrHi) & 0xFFFFu;
   counts.cycles = (high << 32) | bus.Read(base + pmu::kPmccntrLo);
-  for (int i = 0; i < kPmuEvents; ++i) counts.events[i] = bus.Read(base + pmu::kPmevcntr0 + 4u * uint32_t(i));
+  for (int i = 0; i < kPmuEvents; ++i)
+    counts.events[i] = bus.Read(base + pmu::kPmevcntr0 + 4u * uint32_t(i));
   return counts;
 }
 

@@ -27,7 +27,8 @@ inline int32_t Requantize(int32_t acc, int32_t multiplier, int32_t shift) {
   const int left = shift > 0 ? shift : 0;
   const int right = shift < 0 ? -shift : 0;
   const uint64_t value = static_cast<uint64_t>(static_cast<int64_t>(acc)) << left;
-  const uint64_t product = value * static_cast<uint64_t>(static_cast<int64_t>(multiplier)) + (uint64_t{1} << 30);
+  const uint64_t product =
+      value * static_cast<uint64_t>(static_cast<int64_t>(multiplier)) + (uint64_t{1} << 30);
   int64_t result = static_cast<int64_t>(product) >> 31;  // arithmetic: the reference's >>
   if (right > 0) {
     const int64_t mask = (int64_t{1} << right) - 1;

@@ -23,46 +23,56 @@ enum class Kind { kConv, kDepthwise, kTranspose };
 constexpr int64_t kMaxOffset = 255;
 
 // Output size of one spatial dimension (ops/operators.py's shape functions).
-int64_t ConvSize(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) { return (in + 2 * p - d * (k - 1) - 1) / s + 1; }
+int64_t ConvSize(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+  return (in + 2 * p - d * (k - 1) - 1) / s + 1;
+}
 int64_t TransposeSize(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t op) {
   return (in - 1) * s - 2 * p + d * (k - 1) + op + 1;
 }
 
-Status Prepare(Kind kind, const int* dims, const Tensor& input, const Tensor& weight, const Tensor* bias,
-               IntList stride, IntList padding, IntList dilation, const IntList* output_padding,
-               int64_t depth_multiplier, int64_t input_offset, int64_t output_offset,
-               const Tensor& multipliers, const Tensor& shifts, int64_t activation_min, int64_t activation_max,
-               Tensor& out, ConvParams* p) {
+Status Prepare(Kind kind, const int* dims, const Tensor& input, const Tensor& weight,
+               const Tensor* bias, IntList stride, IntList padding, IntList dilation,
+               const IntList* output_padding, int64_t depth_multiplier, int64_t input_offset,
+               int64_t output_offset, const Tensor& multipliers, const Tensor& shifts,
+               int64_t activation_min, int64_t activation_max, Tensor& out, ConvParams* p) {
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(input, ScalarType::kChar, "input"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(weight, ScalarType::kChar, "weight"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(out, ScalarType::kChar, "out"));
   ESDK_RETURN_IF_ERROR(cortex_m::MakeView4(input, dims, "input", &p->in));
   ESDK_RETURN_IF_ERROR(cortex_m::MakeView4(out, dims, "out", &p->out));
-  if (weight.rank != 4 || !weight.HasDefaultLayout()) return ShapeError("weight: a 4-D tensor in the default dim order", weight.rank);
+  if (weight.rank != 4 || !weight.HasDefaultLayout())
+    return ShapeError("weight: a 4-D tensor in the default dim order", weight.rank);
   ESDK_RETURN_IF_ERROR(cortex_m::Pair(stride, 1, "stride", &p->stride_h, &p->stride_w));
   ESDK_RETURN_IF_ERROR(cortex_m::Pair(padding, 0, "padding", &p->pad_h, &p->pad_w));
   ESDK_RETURN_IF_ERROR(cortex_m::Pair(dilation, 1, "dilation", &p->dilation_h, &p->dilation_w));
-  ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(input_offset, -kMaxOffset, kMaxOffset, "input_offset"));
+  ESDK_RETURN_IF_ERROR(
+      cortex_m::ExpectRange(input_offset, -kMaxOffset, kMaxOffset, "input_offset"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(output_offset, -128, 127, "output_offset"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectActivation(activation_min, activation_max));
   p->kernel_h = weight.sizes[1];
   p->kernel_w = weight.sizes[2];
   const int32_t weight_out = kind == Kind::kDepthwise ? weight.sizes[3] : weight.sizes[0];
   const int32_t weight_in = kind == Kind::kDepthwise ? weight.sizes[0] : weight.sizes[3];
-  if (weight_out != p->out.c) return ShapeError("weight's output channels differ from out's", weight_out, p->out.c);
+  if (weight_out != p->out.c)
+    return ShapeError("weight's output channels differ from out's", weight_out, p->out.c);
   if (p->out.n != p->in.n) return ShapeError("out's batch differs from input's", p->out.n, p->in.n);
   if (kind == Kind::kDepthwise) {
-    if (weight_in != 1) return ShapeError("depthwise weight: [1, KH, KW, C_out] expected", weight_in);
+    if (weight_in != 1)
+      return ShapeError("depthwise weight: [1, KH, KW, C_out] expected", weight_in);
     if (p->in.c == 0 || p->out.c % p->in.c != 0 || depth_multiplier != p->out.c / p->in.c) {
-      return ShapeError("depthwise: output channels != input channels * depth_multiplier", p->out.c, depth_multiplier);
+      return ShapeError("depthwise: output channels != input channels * depth_multiplier", p->out.c,
+                        depth_multiplier);
     }
     p->depth_multiplier = static_cast<int32_t>(depth_multiplier);
   } else if (kind == Kind::kConv) {
-    if (weight_in == 0 || p->in.c % weight_in != 0) return ShapeError("weight's input channels do not divide input's", weight_in, p->in.c);
+    if (weight_in == 0 || p->in.c % weight_in != 0)
+      return ShapeError("weight's input channels do not divide input's", weight_in, p->in.c);
     p->groups = p->in.c / weight_in;
-    if (p->out.c % p->groups != 0) return ShapeError("groups do not divide the output channels", p->groups, p->out.c);
+    if (p->out.c % p->groups != 0)
+      return ShapeError("groups do not divide the output channels", p->groups, p->out.c);
   } else if (weight_in != p->in.c) {
-    return ShapeError("transpose conv: weight's input channels differ from input's", weight_in, p->in.c);
+    return ShapeError("transpose conv: weight's input channels differ from input's", weight_in,
+                      p->in.c);
   }
   int64_t oh, ow;
   if (kind == Kind::kTranspose) {
@@ -74,7 +84,8 @@ Status Prepare(Kind kind, const int* dims, const Tensor& input, const Tensor& we
     oh = ConvSize(p->in.h, p->kernel_h, p->stride_h, p->pad_h, p->dilation_h);
     ow = ConvSize(p->in.w, p->kernel_w, p->stride_w, p->pad_w, p->dilation_w);
   }
-  if (oh != p->out.h || ow != p->out.w) return ShapeError("out's height and width differ from the convolution's", oh, ow);
+  if (oh != p->out.h || ow != p->out.w)
+    return ShapeError("out's height and width differ from the convolution's", oh, ow);
   if (bias != nullptr) {
     ESDK_RETURN_IF_ERROR(cortex_m::ExpectChannels(*bias, p->out.c, "bias"));
     p->bias = bias->Data<const int32_t>();
@@ -83,7 +94,8 @@ Status Prepare(Kind kind, const int* dims, const Tensor& input, const Tensor& we
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectChannels(shifts, p->out.c, "requantize_shifts"));
   p->shifts = shifts.Data<const int32_t>();
   for (int32_t c = 0; c < p->out.c; ++c) {
-    ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(p->shifts[c], cortex_m::kMinShift, cortex_m::kMaxShift, "requantize shift"));
+    ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(p->shifts[c], cortex_m::kMinShift,
+                                               cortex_m::kMaxShift, "requantize shift"));
   }
   p->multipliers = multipliers.Data<const int32_t>();
   p->input_offset = static_cast<int32_t>(input_offset);
@@ -97,14 +109,15 @@ Status Prepare(Kind kind, const int* dims, const Tensor& input, const Tensor& we
 }
 
 // Convolution or depthwise (`kind`), one glue for both.
-Status Direct(Kind kind, const int* dims, const Tensor& input, const Tensor& weight, const Tensor* bias,
-              IntList stride, IntList padding, IntList dilation, int64_t depth_multiplier, int64_t input_offset,
-              int64_t output_offset, const Tensor& multipliers, const Tensor& shifts, int64_t activation_min,
+Status Direct(Kind kind, const int* dims, const Tensor& input, const Tensor& weight,
+              const Tensor* bias, IntList stride, IntList padding, IntList dilation,
+              int64_t depth_multiplier, int64_t input_offset, int64_t output_offset,
+              const Tensor& multipliers, const Tensor& shifts, int64_t activation_min,
               int64_t activation_max, Tensor& out) {
   ConvParams p;
-  ESDK_RETURN_IF_ERROR(Prepare(kind, dims, input, weight, bias, stride, padding, dilation, nullptr, depth_multiplier,
-                               input_offset, output_offset, multipliers, shifts, activation_min, activation_max,
-                               out, &p));
+  ESDK_RETURN_IF_ERROR(Prepare(kind, dims, input, weight, bias, stride, padding, dilation, nullptr,
+                               depth_multiplier, input_offset, output_offset, multipliers, shifts,
+                               activation_min, activation_max, out, &p));
   if (kind == Kind::kDepthwise) {
     cortex_m::DepthwiseConvReference(p);
   } else {
@@ -113,14 +126,15 @@ Status Direct(Kind kind, const int* dims, const Tensor& input, const Tensor& wei
   return Status::Ok();
 }
 
-Status Transpose(const int* dims, const Tensor& input, const Tensor& weight, const Tensor* bias, IntList stride,
-                 IntList padding, IntList output_padding, IntList dilation, int64_t input_offset,
-                 int64_t output_offset, const Tensor& multipliers, const Tensor& shifts, int64_t activation_min,
-                 int64_t activation_max, Tensor& out) {
+Status Transpose(const int* dims, const Tensor& input, const Tensor& weight, const Tensor* bias,
+                 IntList stride, IntList padding, IntList output_padding, IntList dilation,
+                 int64_t input_offset, int64_t output_offset, const Tensor& multipliers,
+                 const Tensor& shifts, int64_t activation_min, int64_t activation_max,
+                 Tensor& out) {
   ConvParams p;
-  ESDK_RETURN_IF_ERROR(Prepare(Kind::kTranspose, dims, input, weight, bias, stride, padding, dilation,
-                               &output_padding, 1, input_offset, output_offset, multipliers, shifts,
-                               activation_min, activation_max, out, &p));
+  ESDK_RETURN_IF_ERROR(Prepare(Kind::kTranspose, dims, input, weight, bias, stride, padding,
+                               dilation, &output_padding, 1, input_offset, output_offset,
+                               multipliers, shifts, activation_min, activation_max, out, &p));
   cortex_m::TransposeConvReference(p);
   return Status::Ok();
 }
@@ -129,68 +143,71 @@ Status Transpose(const int* dims, const Tensor& input, const Tensor& weight, con
 
 // The scratch buffers the schemas carry are sized for CMSIS-NN's
 // im2col-style kernels; the arithmetic here needs none.
-Status CortexMQuantizedConv2dOut(const Tensor& input, const Tensor& weight, const Tensor* bias, IntList stride,
-                                 IntList padding, IntList dilation, int64_t input_offset, int64_t output_offset,
-                                 const Tensor& requantize_multipliers, const Tensor& requantize_shifts,
-                                 int64_t activation_min, int64_t activation_max, const Tensor& /*scratch*/,
-                                 Tensor& out) {
-  return Direct(Kind::kConv, cortex_m::kNchw, input, weight, bias, stride, padding, dilation, 1, input_offset,
-                output_offset,
-              requantize_multipliers, requantize_shifts, activation_min, activation_max, out);
+Status CortexMQuantizedConv2dOut(const Tensor& input, const Tensor& weight, const Tensor* bias,
+                                 IntList stride, IntList padding, IntList dilation,
+                                 int64_t input_offset, int64_t output_offset,
+                                 const Tensor& requantize_multipliers,
+                                 const Tensor& requantize_shifts, int64_t activation_min,
+                                 int64_t activation_max, const Tensor& /*scratch*/, Tensor& out) {
+  return Direct(Kind::kConv, cortex_m::kNchw, input, weight, bias, stride, padding, dilation, 1,
+                input_offset, output_offset, requantize_multipliers, requantize_shifts,
+                activation_min, activation_max, out);
 }
 
 Status CortexMQuantizedConv2dNhwcOut(const Tensor& input, const Tensor& weight, const Tensor* bias,
-                                     IntList stride, IntList padding, IntList dilation, int64_t input_offset,
-                                     int64_t output_offset, const Tensor& requantize_multipliers,
+                                     IntList stride, IntList padding, IntList dilation,
+                                     int64_t input_offset, int64_t output_offset,
+                                     const Tensor& requantize_multipliers,
                                      const Tensor& requantize_shifts, int64_t activation_min,
-                                     int64_t activation_max, const Tensor& /*scratch*/, Tensor& out) {
-  return Direct(Kind::kConv, cortex_m::kNhwc, input, weight, bias, stride, padding, dilation, 1, input_offset,
-                output_offset,
-              requantize_multipliers, requantize_shifts, activation_min, activation_max, out);
+                                     int64_t activation_max, const Tensor& /*scratch*/,
+                                     Tensor& out) {
+  return Direct(Kind::kConv, cortex_m::kNhwc, input, weight, bias, stride, padding, dilation, 1,
+                input_offset, output_offset, requantize_multipliers, requantize_shifts,
+                activation_min, activation_max, out);
 }
 
-Status CortexMQuantizedDepthwiseConv2dOut(const Tensor& input, const Tensor& weight, const Tensor* bias,
-                                          IntList stride, IntList padding, IntList dilation,
-                                          int64_t depth_multiplier, int64_t input_offset, int64_t output_offset,
-                                          const Tensor& requantize_multipliers, const Tensor& requantize_shifts,
-                                          int64_t activation_min, int64_t activation_max,
-                                          const Tensor& /*scratch*/, Tensor& out) {
-  return Direct(Kind::kDepthwise, cortex_m::kNchw, input, weight, bias, stride, padding, dilation, depth_multiplier,
-                   input_offset, output_offset, requantize_multipliers, requantize_shifts, activation_min,
-                   activation_max, out);
+Status CortexMQuantizedDepthwiseConv2dOut(
+    const Tensor& input, const Tensor& weight, const Tensor* bias, IntList stride, IntList padding,
+    IntList dilation, int64_t depth_multiplier, int64_t input_offset, int64_t output_offset,
+    const Tensor& requantize_multipliers, const Tensor& requantize_shifts, int64_t activation_min,
+    int64_t activation_max, const Tensor& /*scratch*/, Tensor& out) {
+  return Direct(Kind::kDepthwise, cortex_m::kNchw, input, weight, bias, stride, padding, dilation,
+                depth_multiplier, input_offset, output_offset, requantize_multipliers,
+                requantize_shifts, activation_min, activation_max, out);
 }
 
-Status CortexMQuantizedDepthwiseConv2dNhwcOut(const Tensor& input, const Tensor& weight, const Tensor* bias,
-                                              IntList stride, IntList padding, IntList dilation,
-                                              int64_t depth_multiplier, int64_t input_offset,
-                                              int64_t output_offset, const Tensor& requantize_multipliers,
-                                              const Tensor& requantize_shifts, int64_t activation_min,
-                                              int64_t activation_max, const Tensor& /*scratch*/, Tensor& out) {
-  return Direct(Kind::kDepthwise, cortex_m::kNhwc, input, weight, bias, stride, padding, dilation, depth_multiplier,
-                   input_offset, output_offset, requantize_multipliers, requantize_shifts, activation_min,
-                   activation_max, out);
+Status CortexMQuantizedDepthwiseConv2dNhwcOut(
+    const Tensor& input, const Tensor& weight, const Tensor* bias, IntList stride, IntList padding,
+    IntList dilation, int64_t depth_multiplier, int64_t input_offset, int64_t output_offset,
+    const Tensor& requantize_multipliers, const Tensor& requantize_shifts, int64_t activation_min,
+    int64_t activation_max, const Tensor& /*scratch*/, Tensor& out) {
+  return Direct(Kind::kDepthwise, cortex_m::kNhwc, input, weight, bias, stride, padding, dilation,
+                depth_multiplier, input_offset, output_offset, requantize_multipliers,
+                requantize_shifts, activation_min, activation_max, out);
 }
 
-Status CortexMQuantizedTransposeConv2dOut(const Tensor& input, const Tensor& weight, const Tensor* bias,
-                                          IntList stride, IntList padding, IntList output_padding,
-                                          IntList dilation, int64_t input_offset, int64_t output_offset,
-                                          const Tensor& requantize_multipliers, const Tensor& requantize_shifts,
-                                          int64_t activation_min, int64_t activation_max,
-                                          const Tensor& /*scratch*/, const Tensor& /*output_scratch*/,
-                                          Tensor& out) {
-  return Transpose(cortex_m::kNchw, input, weight, bias, stride, padding, output_padding, dilation, input_offset,
-                   output_offset, requantize_multipliers, requantize_shifts, activation_min, activation_max, out);
+Status CortexMQuantizedTransposeConv2dOut(const Tensor& input, const Tensor& weight,
+                                          const Tensor* bias, IntList stride, IntList padding,
+                                          IntList output_padding, IntList dilation,
+                                          int64_t input_offset, int64_t output_offset,
+                                          const Tensor& requantize_multipliers,
+                                          const Tensor& requantize_shifts, int64_t activation_min,
+                                          int64_t activation_max, const Tensor& /*scratch*/,
+                                          const Tensor& /*output_scratch*/, Tensor& out) {
+  return Transpose(cortex_m::kNchw, input, weight, bias, stride, padding, output_padding, dilation,
+                   input_offset, output_offset, requantize_multipliers, requantize_shifts,
+                   activation_min, activation_max, out);
 }
 
-Status CortexMQuantizedTransposeConv2dNhwcOut(const Tensor& input, const Tensor& weight, const Tensor* bias,
-                                              IntList stride, IntList padding, IntList output_padding,
-                                              IntList dilation, int64_t input_offset, int64_t output_offset,
-                                              const Tensor& requantize_multipliers,
-                                              const Tensor& requantize_shifts, int64_t activation_min,
-                                              int64_t activation_max, const Tensor& /*scratch*/,
-                                              const Tensor& /*output_scratch*/, Tensor& out) {
-  return Transpose(cortex_m::kNhwc, input, weight, bias, stride, padding, output_padding, dilation, input_offset,
-                   output_offset, requantize_multipliers, requantize_shifts, activation_min, activation_max, out);
+Status CortexMQuantizedTransposeConv2dNhwcOut(
+    const Tensor& input, const Tensor& weight, const Tensor* bias, IntList stride, IntList padding,
+    IntList output_padding, IntList dilation, int64_t input_offset, int64_t output_offset,
+    const Tensor& requantize_multipliers, const Tensor& requantize_shifts, int64_t activation_min,
+    int64_t activation_max, const Tensor& /*scratch*/, const Tensor& /*output_scratch*/,
+    Tensor& out) {
+  return Transpose(cortex_m::kNhwc, input, weight, bias, stride, padding, output_padding, dilation,
+                   input_offset, output_offset, requantize_multipliers, requantize_shifts,
+                   activation_min, activation_max, out);
 }
 
 }  // namespace ethosu_sdk::kernels

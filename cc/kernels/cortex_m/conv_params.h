@@ -11,7 +11,7 @@
 namespace ethosu_sdk::kernels::cortex_m {
 
 struct ConvParams {
-  View4 in, out;                 // N, C, H, W of input and output
+  View4 in, out;  // N, C, H, W of input and output
   int32_t kernel_h = 1, kernel_w = 1;
   int32_t stride_h = 1, stride_w = 1;
   int32_t pad_h = 0, pad_w = 0;
@@ -21,8 +21,8 @@ struct ConvParams {
   int32_t input_offset = 0, output_offset = 0;
   int32_t activation_min = -128, activation_max = 127;
   const int8_t* input = nullptr;
-  const int8_t* weight = nullptr;  // conv, transpose conv: OHWI; depthwise: 1HWO
-  const int32_t* bias = nullptr;   // per output channel, may be null
+  const int8_t* weight = nullptr;        // conv, transpose conv: OHWI; depthwise: 1HWO
+  const int32_t* bias = nullptr;         // per output channel, may be null
   const int32_t* multipliers = nullptr;  // per output channel
   const int32_t* shifts = nullptr;
   int8_t* output = nullptr;

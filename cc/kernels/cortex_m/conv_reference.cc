@@ -17,7 +17,8 @@ namespace {
 
 int8_t Finish(const ConvParams& p, int32_t acc, int32_t oc) {
   const int32_t scaled = Requantize(acc, p.multipliers[oc], p.shifts[oc]);
-  return static_cast<int8_t>(Clamp(WrappingAdd(scaled, p.output_offset), p.activation_min, p.activation_max));
+  return static_cast<int8_t>(
+      Clamp(WrappingAdd(scaled, p.output_offset), p.activation_min, p.activation_max));
 }
 
 // Calls tap(n, oc, ih, iw, kh, kw) for each kernel tap of each output
@@ -29,7 +30,8 @@ void ForEachOutput(const ConvParams& p, Tap tap) {
     for (int32_t oc = 0; oc < p.out.c; ++oc) {
       for (int32_t oh = 0; oh < p.out.h; ++oh) {
         for (int32_t ow = 0; ow < p.out.w; ++ow) {
-          uint32_t acc = p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc]) : 0;  // wraps as int32 tensors do
+          uint32_t acc = p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc])
+                                           : 0;  // wraps as int32 tensors do
           for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
             const int32_t ih = oh * p.stride_h - p.pad_h + kh * p.dilation_h;
             if (ih < 0 || ih >= p.in.h) continue;
@@ -53,7 +55,8 @@ void ConvReference(const ConvParams& p) {
   const int32_t out_per_group = p.out.c / p.groups;
   ForEachOutput(p, [&](int32_t n, int32_t oc, int32_t ih, int32_t iw, int32_t kh, int32_t kw) {
     const int32_t ic0 = (oc / out_per_group) * in_per_group;
-    const int8_t* w = p.weight + ((static_cast<int64_t>(oc) * p.kernel_h + kh) * p.kernel_w + kw) * in_per_group;
+    const int8_t* w =
+        p.weight + ((static_cast<int64_t>(oc) * p.kernel_h + kh) * p.kernel_w + kw) * in_per_group;
     const int8_t* x = p.input + p.in.Offset(n, ic0, ih, iw);
     uint32_t sum = 0;
     if (p.in.sc == 1) {
@@ -69,7 +72,8 @@ void ConvReference(const ConvParams& p) {
         dot = vmladavaq_s8(dot, vldrbq_z_s8(x + i, lanes), wv);
         weights = vaddvaq_s8(weights, wv);
       }
-      return static_cast<uint32_t>(dot) + static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(weights);
+      return static_cast<uint32_t>(dot) +
+             static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(weights);
 #else
       // An unsigned sum: it wraps as the reference's int32 tensors do.
       uint32_t dot = 0;
@@ -98,7 +102,8 @@ void DepthwiseChannelsLast(const ConvParams& p) {
         int8_t* out = p.output + p.out.Offset(n, 0, oh, ow);
         for (int32_t c0 = 0; c0 < channels; c0 += kBlock) {
           const int32_t len = channels - c0 < kBlock ? channels - c0 : kBlock;
-          for (int32_t i = 0; i < len; ++i) acc[i] = p.bias != nullptr ? static_cast<uint32_t>(p.bias[c0 + i]) : 0;
+          for (int32_t i = 0; i < len; ++i)
+            acc[i] = p.bias != nullptr ? static_cast<uint32_t>(p.bias[c0 + i]) : 0;
           for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
             const int32_t ih = oh * p.stride_h - p.pad_h + kh * p.dilation_h;
             if (ih < 0 || ih >= p.in.h) continue;
@@ -113,15 +118,18 @@ void DepthwiseChannelsLast(const ConvParams& p) {
               for (int32_t i = 0; i < len; i += 4) {
                 const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(len - i));
                 const int32x4_t xv = vaddq_n_s32(vldrbq_z_s32(x + i, lanes), p.input_offset);
-                const int32x4_t sum = vaddq_s32(vldrwq_z_s32(a + i, lanes), vmulq_s32(xv, vldrbq_z_s32(w + i, lanes)));
+                const int32x4_t sum = vaddq_s32(vldrwq_z_s32(a + i, lanes),
+                                                vmulq_s32(xv, vldrbq_z_s32(w + i, lanes)));
                 vstrwq_p_s32(a + i, sum, lanes);
               }
 #else
-              for (int32_t i = 0; i < len; ++i) acc[i] += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
+              for (int32_t i = 0; i < len; ++i)
+                acc[i] += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
 #endif
             }
           }
-          for (int32_t i = 0; i < len; ++i) out[c0 + i] = Finish(p, static_cast<int32_t>(acc[i]), c0 + i);
+          for (int32_t i = 0; i < len; ++i)
+            out[c0 + i] = Finish(p, static_cast<int32_t>(acc[i]), c0 + i);
         }
       }
     }
@@ -147,7 +155,8 @@ void TransposeConvReference(const ConvParams& p) {
     for (int32_t oc = 0; oc < p.out.c; ++oc) {
       for (int32_t oh = 0; oh < p.out.h; ++oh) {
         for (int32_t ow = 0; ow < p.out.w; ++ow) {
-          uint32_t acc = p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc]) : 0;  // wraps as int32 tensors do
+          uint32_t acc = p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc])
+                                           : 0;  // wraps as int32 tensors do
           for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
             const int32_t th = oh + p.pad_h - kh * p.dilation_h;
             if (th < 0 || th % p.stride_h != 0 || th / p.stride_h >= p.in.h) continue;
@@ -156,9 +165,12 @@ void TransposeConvReference(const ConvParams& p) {
               const int32_t tw = ow + p.pad_w - kw * p.dilation_w;
               if (tw < 0 || tw % p.stride_w != 0 || tw / p.stride_w >= p.in.w) continue;
               const int32_t iw = tw / p.stride_w;
-              const int8_t* w = p.weight + ((static_cast<int64_t>(oc) * p.kernel_h + kh) * p.kernel_w + kw) * p.in.c;
+              const int8_t* w =
+                  p.weight +
+                  ((static_cast<int64_t>(oc) * p.kernel_h + kh) * p.kernel_w + kw) * p.in.c;
               for (int32_t ic = 0; ic < p.in.c; ++ic) {
-                acc += static_cast<uint32_t>((p.input[p.in.Offset(n, ic, ih, iw)] + p.input_offset) * w[ic]);
+                acc += static_cast<uint32_t>(
+                    (p.input[p.in.Offset(n, ic, ih, iw)] + p.input_offset) * w[ic]);
               }
             }
           }

@@ -24,7 +24,8 @@ class Pairwise {
     flat_ = a.SameShapeAndLayout(out) && b.SameShapeAndLayout(out);
     if (flat_) return Status::Ok();
     rank_ = out.rank;
-    if (a.rank > rank_ || b.rank > rank_) return ShapeError("an operand has more dimensions than out", a.rank, b.rank);
+    if (a.rank > rank_ || b.rank > rank_)
+      return ShapeError("an operand has more dimensions than out", a.rank, b.rank);
     int64_t sa[runtime::kMaxRank], sb[runtime::kMaxRank];
     cortex_m::ElementStrides(a, sa);
     cortex_m::ElementStrides(b, sb);
@@ -65,7 +66,8 @@ class Pairwise {
       *stride = 0;
       return Status::Ok();
     }
-    if (t.sizes[td] != sizes_[d]) return ShapeError("operands do not broadcast to out", t.sizes[td], sizes_[d]);
+    if (t.sizes[td] != sizes_[d])
+      return ShapeError("operands do not broadcast to out", t.sizes[td], sizes_[d]);
     *stride = strides[td];
     return Status::Ok();
   }
@@ -82,7 +84,9 @@ Status Int8Operands(const Tensor& a, const Tensor& b, const Tensor& out) {
   return cortex_m::ExpectType(out, ScalarType::kChar, "out");
 }
 
-Status ExpectZeroPoint(int64_t zp, const char* what) { return cortex_m::ExpectRange(zp, -128, 127, what); }
+Status ExpectZeroPoint(int64_t zp, const char* what) {
+  return cortex_m::ExpectRange(zp, -128, 127, what);
+}
 Status ExpectRequant(int64_t multiplier, int64_t shift, const char* what) {
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(multiplier, INT32_MIN, INT32_MAX, what));
   return cortex_m::ExpectRange(shift, cortex_m::kMinShift, cortex_m::kMaxShift, what);
@@ -90,9 +94,9 @@ Status ExpectRequant(int64_t multiplier, int64_t shift, const char* what) {
 
 // The checks quantized add and mul share: int8 operands and zero points, the
 // output's rescaling, operands that broadcast to out.
-Status Int8Binary(const Tensor& self, int64_t self_zero_point, const Tensor& other, int64_t other_zero_point,
-                  int64_t output_zero_point, int64_t output_multiplier, int64_t output_shift, const Tensor& out,
-                  Pairwise* pairs) {
+Status Int8Binary(const Tensor& self, int64_t self_zero_point, const Tensor& other,
+                  int64_t other_zero_point, int64_t output_zero_point, int64_t output_multiplier,
+                  int64_t output_shift, const Tensor& out, Pairwise* pairs) {
   ESDK_RETURN_IF_ERROR(Int8Operands(self, other, out));
   ESDK_RETURN_IF_ERROR(ExpectZeroPoint(self_zero_point, "self_zero_point"));
   ESDK_RETURN_IF_ERROR(ExpectZeroPoint(other_zero_point, "other_zero_point"));
@@ -114,23 +118,30 @@ Status MinMax(const Tensor& self, const Tensor& other, Tensor& out, bool maximum
   return Status::Ok();
 }
 
-Status MinMaxOut(const Tensor& self, const Tensor& other, Tensor& out, bool maximum, const char* op) {
+Status MinMaxOut(const Tensor& self, const Tensor& other, Tensor& out, bool maximum,
+                 const char* op) {
   if (self.dtype != other.dtype || self.dtype != out.dtype) {
-    return Status::Error(ErrorCode::kInvalidArgument, "%s: self, other and out differ in dtype", op);
+    return Status::Error(ErrorCode::kInvalidArgument, "%s: self, other and out differ in dtype",
+                         op);
   }
   switch (self.dtype) {
-    case ScalarType::kChar: return MinMax<int8_t>(self, other, out, maximum);
-    case ScalarType::kShort: return MinMax<int16_t>(self, other, out, maximum);
-    case ScalarType::kInt: return MinMax<int32_t>(self, other, out, maximum);
+    case ScalarType::kChar:
+      return MinMax<int8_t>(self, other, out, maximum);
+    case ScalarType::kShort:
+      return MinMax<int16_t>(self, other, out, maximum);
+    case ScalarType::kInt:
+      return MinMax<int32_t>(self, other, out, maximum);
     // NaN handling aside (the int8 graphs this serves hold none), torch's.
-    case ScalarType::kFloat: return MinMax<float>(self, other, out, maximum);
-    default: return DtypeError(op, self);
+    case ScalarType::kFloat:
+      return MinMax<float>(self, other, out, maximum);
+    default:
+      return DtypeError(op, self);
   }
 }
 
 template <typename T>
-void Divide(const T* a, const T* b, T* o, const Pairwise& pairs, size_t numel, int32_t a_zp, int32_t b_zp,
-            int32_t out_zp, float scale, float lo, float hi) {
+void Divide(const T* a, const T* b, T* o, const Pairwise& pairs, size_t numel, int32_t a_zp,
+            int32_t b_zp, int32_t out_zp, float scale, float lo, float hi) {
   pairs.ForEach(numel, [&](size_t ia, size_t ib, size_t io) {
     const float x = static_cast<float>(static_cast<int32_t>(a[ia]) - a_zp);
     const float y = static_cast<float>(static_cast<int32_t>(b[ib]) - b_zp);
@@ -147,24 +158,28 @@ void Divide(const T* a, const T* b, T* o, const Pairwise& pairs, size_t numel, i
 // to the output; + output zero point; clamped to the activation limits.
 Status CortexMQuantizedAddOut(const Tensor& self, int64_t self_zero_point, int64_t self_multiplier,
                               int64_t self_shift, const Tensor& other, int64_t other_zero_point,
-                              int64_t other_multiplier, int64_t other_shift, int64_t output_zero_point,
-                              int64_t output_multiplier, int64_t output_shift, int64_t activation_min,
-                              int64_t activation_max, Tensor& out) {
+                              int64_t other_multiplier, int64_t other_shift,
+                              int64_t output_zero_point, int64_t output_multiplier,
+                              int64_t output_shift, int64_t activation_min, int64_t activation_max,
+                              Tensor& out) {
   Pairwise pairs;
-  ESDK_RETURN_IF_ERROR(Int8Binary(self, self_zero_point, other, other_zero_point, output_zero_point, output_multiplier,
-                                  output_shift, out, &pairs));
+  ESDK_RETURN_IF_ERROR(Int8Binary(self, self_zero_point, other, other_zero_point, output_zero_point,
+                                  output_multiplier, output_shift, out, &pairs));
   ESDK_RETURN_IF_ERROR(ExpectRequant(self_multiplier, self_shift, "self multiplier/shift"));
   ESDK_RETURN_IF_ERROR(ExpectRequant(other_multiplier, other_shift, "other multiplier/shift"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectActivation(activation_min, activation_max));
   const int8_t* a = self.Data<const int8_t>();
   const int8_t* b = other.Data<const int8_t>();
   int8_t* o = out.Data<int8_t>();
-  const int32_t azp = static_cast<int32_t>(self_zero_point), bzp = static_cast<int32_t>(other_zero_point);
+  const int32_t azp = static_cast<int32_t>(self_zero_point),
+                bzp = static_cast<int32_t>(other_zero_point);
   const int32_t am = static_cast<int32_t>(self_multiplier), as = static_cast<int32_t>(self_shift);
   const int32_t bm = static_cast<int32_t>(other_multiplier), bs = static_cast<int32_t>(other_shift);
-  const int32_t om = static_cast<int32_t>(output_multiplier), os = static_cast<int32_t>(output_shift);
+  const int32_t om = static_cast<int32_t>(output_multiplier),
+                os = static_cast<int32_t>(output_shift);
   const int32_t ozp = static_cast<int32_t>(output_zero_point);
-  const int32_t lo = static_cast<int32_t>(activation_min), hi = static_cast<int32_t>(activation_max);
+  const int32_t lo = static_cast<int32_t>(activation_min),
+                hi = static_cast<int32_t>(activation_max);
   pairs.ForEach(out.numel, [&](size_t ia, size_t ib, size_t io) {
     // |value - zp| < 256, so the shifted operand fits in 29 bits.
     const int32_t x = Requantize((a[ia] - azp) * (1 << cortex_m::kAddLeftShift), am, as);
@@ -177,16 +192,18 @@ Status CortexMQuantizedAddOut(const Tensor& self, int64_t self_zero_point, int64
 
 // (self - zp) * (other - zp), rescaled, + output zero point, clamped to int8.
 Status CortexMQuantizedMulOut(const Tensor& self, int64_t self_zero_point, const Tensor& other,
-                              int64_t other_zero_point, int64_t output_zero_point, int64_t output_multiplier,
-                              int64_t output_shift, Tensor& out) {
+                              int64_t other_zero_point, int64_t output_zero_point,
+                              int64_t output_multiplier, int64_t output_shift, Tensor& out) {
   Pairwise pairs;
-  ESDK_RETURN_IF_ERROR(Int8Binary(self, self_zero_point, other, other_zero_point, output_zero_point, output_multiplier,
-                                  output_shift, out, &pairs));
+  ESDK_RETURN_IF_ERROR(Int8Binary(self, self_zero_point, other, other_zero_point, output_zero_point,
+                                  output_multiplier, output_shift, out, &pairs));
   const int8_t* a = self.Data<const int8_t>();
   const int8_t* b = other.Data<const int8_t>();
   int8_t* o = out.Data<int8_t>();
-  const int32_t azp = static_cast<int32_t>(self_zero_point), bzp = static_cast<int32_t>(other_zero_point);
-  const int32_t om = static_cast<int32_t>(output_multiplier), os = static_cast<int32_t>(output_shift);
+  const int32_t azp = static_cast<int32_t>(self_zero_point),
+                bzp = static_cast<int32_t>(other_zero_point);
+  const int32_t om = static_cast<int32_t>(output_multiplier),
+                os = static_cast<int32_t>(output_shift);
   const int32_t ozp = static_cast<int32_t>(output_zero_point);
   pairs.ForEach(out.numel, [&](size_t ia, size_t ib, size_t io) {
     const int32_t product = Requantize((a[ia] - azp) * (b[ib] - bzp), om, os);
@@ -199,30 +216,32 @@ Status CortexMQuantizedMulOut(const Tensor& self, int64_t self_zero_point, const
 // output_scale) + zero point (0 where the divisor is 0), saturated to the
 // dtype. Float arithmetic is the operator's definition here, not a shortcut.
 Status CortexMQuantizedDivOut(const Tensor& self, int64_t self_zero_point, const Tensor& other,
-                              int64_t other_zero_point, int64_t output_zero_point, double output_scale,
-                              Tensor& out) {
+                              int64_t other_zero_point, int64_t output_zero_point,
+                              double output_scale, Tensor& out) {
   if (self.dtype != other.dtype || self.dtype != out.dtype) {
     return Status::Error(ErrorCode::kInvalidArgument, "%s: self, other and out differ in dtype",
                          kCortexMQuantizedDivOutName);
   }
-  if (!self.SameShape(other)) return ShapeError("quantized_div: self and other differ in shape (no broadcasting)");
+  if (!self.SameShape(other))
+    return ShapeError("quantized_div: self and other differ in shape (no broadcasting)");
   Pairwise pairs;
   ESDK_RETURN_IF_ERROR(pairs.Init(self, other, out));
   const float scale = static_cast<float>(output_scale);
-  const int32_t azp = static_cast<int32_t>(self_zero_point), bzp = static_cast<int32_t>(other_zero_point);
+  const int32_t azp = static_cast<int32_t>(self_zero_point),
+                bzp = static_cast<int32_t>(other_zero_point);
   const int32_t ozp = static_cast<int32_t>(output_zero_point);
   if (self.dtype == ScalarType::kChar) {
     for (int64_t zp : {self_zero_point, other_zero_point, output_zero_point}) {
       ESDK_RETURN_IF_ERROR(ExpectZeroPoint(zp, "zero point"));
     }
-    Divide(self.Data<const int8_t>(), other.Data<const int8_t>(), out.Data<int8_t>(), pairs, out.numel, azp, bzp,
-           ozp, scale, -128.0f, 127.0f);
+    Divide(self.Data<const int8_t>(), other.Data<const int8_t>(), out.Data<int8_t>(), pairs,
+           out.numel, azp, bzp, ozp, scale, -128.0f, 127.0f);
   } else if (self.dtype == ScalarType::kShort) {
     for (int64_t zp : {self_zero_point, other_zero_point, output_zero_point}) {
       ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(zp, INT16_MIN, INT16_MAX, "zero point"));
     }
-    Divide(self.Data<const int16_t>(), other.Data<const int16_t>(), out.Data<int16_t>(), pairs, out.numel, azp,
-           bzp, ozp, scale, -32768.0f, 32767.0f);
+    Divide(self.Data<const int16_t>(), other.Data<const int16_t>(), out.Data<int16_t>(), pairs,
+           out.numel, azp, bzp, ozp, scale, -32768.0f, 32767.0f);
   } else {
     return DtypeError(kCortexMQuantizedDivOutName, self);
   }
@@ -235,8 +254,10 @@ Status CortexMQuantizedActivationOut(const Tensor& input, const Tensor& lut, Ten
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(lut, ScalarType::kChar, "lut"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(out, ScalarType::kChar, "out"));
   constexpr size_t kLutSize = 256;  // one entry per int8 value
-  if (lut.numel != kLutSize) return ShapeError("lut: 256 entries expected", static_cast<int64_t>(lut.numel));
-  if (!input.SameShapeAndLayout(out)) return ShapeError("quantized_activation: input and out differ in shape or dim order");
+  if (lut.numel != kLutSize)
+    return ShapeError("lut: 256 entries expected", static_cast<int64_t>(lut.numel));
+  if (!input.SameShapeAndLayout(out))
+    return ShapeError("quantized_activation: input and out differ in shape or dim order");
   const int8_t* in = input.Data<const int8_t>();
   const int8_t* table = lut.Data<const int8_t>();
   int8_t* o = out.Data<int8_t>();

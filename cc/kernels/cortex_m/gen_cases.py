@@ -26,13 +26,12 @@ import random
 import struct
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
-import torch
-from absl import app, flags
-
 # The passes package first: it imports the operators (registering
 # torch.ops.cortex_m) before the modules that look them up; importing the
 # operators first is circular in executorch 1.5.1.
 import executorch.backends.cortex_m.passes  # noqa: F401
+import torch
+from absl import app, flags
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("out", None, "Output case file.")
@@ -48,9 +47,17 @@ class Case:
     """One kernel call: `args` go to the kernel; the reference computes the
     expected output from `reference_args` (the same unless given)."""
 
-    def __init__(self, op: str, label: str, args: Sequence[Any], out_format: torch.memory_format = CF,
-                 expect_error: bool = False, out: Optional[torch.Tensor] = None,
-                 reference_args: Optional[Sequence[Any]] = None, ties: Optional[Callable[[], torch.Tensor]] = None):
+    def __init__(
+        self,
+        op: str,
+        label: str,
+        args: Sequence[Any],
+        out_format: torch.memory_format = CF,
+        expect_error: bool = False,
+        out: Optional[torch.Tensor] = None,
+        reference_args: Optional[Sequence[Any]] = None,
+        ties: Optional[Callable[[], torch.Tensor]] = None,
+    ):
         self.op, self.label, self.args, self.ties = op, label, list(args), ties
         self.out_format, self.expect_error, self.out = out_format, expect_error, out
         self.reference_args = list(reference_args) if reference_args is not None else self.args
@@ -65,8 +72,13 @@ def _tensor(t: torch.Tensor, is_out: bool) -> bytes:
     order = list(t.dim_order())
     memory = t.permute(order).contiguous() if t.dim() else t.contiguous()
     data = memory.numpy().tobytes()
-    return (struct.pack("<BBB", 4, _SCALAR_TYPES[t.dtype], t.dim()) + struct.pack(f"<{t.dim()}i", *t.shape)
-            + bytes(order) + struct.pack("<BI", int(is_out), len(data)) + data)
+    return (
+        struct.pack("<BBB", 4, _SCALAR_TYPES[t.dtype], t.dim())
+        + struct.pack(f"<{t.dim()}i", *t.shape)
+        + bytes(order)
+        + struct.pack("<BI", int(is_out), len(data))
+        + data
+    )
 
 
 def _value(v: Any) -> bytes:
@@ -103,11 +115,17 @@ def encode(case: Case) -> bytes:
         order = list(mask.dim_order())
         data = mask.permute(order).contiguous().to(torch.uint8).numpy().tobytes()
         ties = struct.pack("<BI", 1, len(data)) + data
-    return (_str(case.op) + _str(case.label) + struct.pack("<BI", int(case.expect_error), len(values))
-            + b"".join(values) + ties)
+    return (
+        _str(case.op)
+        + _str(case.label)
+        + struct.pack("<BI", int(case.expect_error), len(values))
+        + b"".join(values)
+        + ties
+    )
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def multiplier_shift(real: float) -> Tuple[int, int]:
     """real = multiplier * 2^(shift - 31), multiplier in [2^30, 2^31)."""
@@ -131,8 +149,13 @@ def activation(rng: random.Random) -> Tuple[int, int]:
 def per_channel(rng: random.Random, channels: int, accumulated: int) -> Tuple[torch.Tensor, torch.Tensor]:
     """Multipliers and shifts that bring sums of `accumulated` products back
     to int8's range, each channel its own scale."""
-    pairs = [multiplier_shift(rng.uniform(0.3, 3.0) / (128.0 * math.sqrt(max(accumulated, 1)))) for _ in range(channels)]
-    return (torch.tensor([m for m, _ in pairs], dtype=torch.int32), torch.tensor([s for _, s in pairs], dtype=torch.int32))
+    pairs = [
+        multiplier_shift(rng.uniform(0.3, 3.0) / (128.0 * math.sqrt(max(accumulated, 1)))) for _ in range(channels)
+    ]
+    return (
+        torch.tensor([m for m, _ in pairs], dtype=torch.int32),
+        torch.tensor([s for _, s in pairs], dtype=torch.int32),
+    )
 
 
 def bias(rng: random.Random, channels: int) -> Optional[torch.Tensor]:
@@ -169,6 +192,7 @@ def reference_conv_args(args: List[Any], weight_index: int, dilation_index: int)
 
 # ---------------------------------------------------------------- cases
 
+
 def conv_cases(rng: random.Random) -> List[Case]:
     cases = []
     for i in range(60):
@@ -188,32 +212,78 @@ def conv_cases(rng: random.Random) -> List[Case]:
         weight = int8(rng, (cout, kh, kw, cin // groups))
         mults, shifts = per_channel(rng, cout, kh * kw * cin // groups)
         lo, hi = activation(rng)
-        args = [x, weight, bias(rng, cout), [sh, sw], [ph, pw], [dh, dw], rng.randint(-127, 128),
-                rng.randint(-128, 127), mults, shifts, lo, hi, scratch()]
+        args = [
+            x,
+            weight,
+            bias(rng, cout),
+            [sh, sw],
+            [ph, pw],
+            [dh, dw],
+            rng.randint(-127, 128),
+            rng.randint(-128, 127),
+            mults,
+            shifts,
+            lo,
+            hi,
+            scratch(),
+        ]
         op = "cortex_m::quantized_conv2d_nhwc.out" if nhwc else "cortex_m::quantized_conv2d.out"
-        cases.append(Case(op, f"conv {i}: {n}x{cin}x{h}x{w} k{kh}x{kw} s{sh}{sw} p{ph}{pw} d{dh}{dw} g{groups}",
-                          args, CF if nhwc else CL, reference_args=reference_conv_args(args, 1, 5)))
+        cases.append(
+            Case(
+                op,
+                f"conv {i}: {n}x{cin}x{h}x{w} k{kh}x{kw} s{sh}{sw} p{ph}{pw} d{dh}{dw} g{groups}",
+                args,
+                CF if nhwc else CL,
+                reference_args=reference_conv_args(args, 1, 5),
+            )
+        )
     # A 1x1 convolution on a contiguous (not channels-last) input.
     x = int8(rng, (1, 8, 5, 5))
     m, s = per_channel(rng, 4, 8)
-    cases.append(Case("cortex_m::quantized_conv2d.out", "conv 1x1 contiguous input",
-                      [x, int8(rng, (4, 1, 1, 8)), None, [1, 1], [0, 0], [1, 1], 3, -2, m, s, -128, 127,
-                       scratch()], CF))
+    cases.append(
+        Case(
+            "cortex_m::quantized_conv2d.out",
+            "conv 1x1 contiguous input",
+            [x, int8(rng, (4, 1, 1, 8)), None, [1, 1], [0, 0], [1, 1], 3, -2, m, s, -128, 127, scratch()],
+            CF,
+        )
+    )
     # Refused: out of the wrong size, a shift outside [-31, 30], too few multipliers.
     x = int8(rng, (1, 4, 6, 6), CL)
     w = int8(rng, (2, 3, 3, 4))
     m, s = per_channel(rng, 2, 36)
     good = [x, w, None, [1, 1], [1, 1], [1, 1], 0, 0, m, s, -128, 127, scratch()]
-    cases.append(Case("cortex_m::quantized_conv2d.out", "conv refused: out 5x6 for a 6x6 result", good,
-                      expect_error=True, out=torch.zeros(1, 2, 5, 6, dtype=torch.int8)))
+    cases.append(
+        Case(
+            "cortex_m::quantized_conv2d.out",
+            "conv refused: out 5x6 for a 6x6 result",
+            good,
+            expect_error=True,
+            out=torch.zeros(1, 2, 5, 6, dtype=torch.int8),
+        )
+    )
     bad = list(good)
     bad[9] = torch.tensor([0, 40], dtype=torch.int32)
-    cases.append(Case("cortex_m::quantized_conv2d.out", "conv refused: shift 40", bad, expect_error=True,
-                      out=torch.zeros(1, 2, 6, 6, dtype=torch.int8)))
+    cases.append(
+        Case(
+            "cortex_m::quantized_conv2d.out",
+            "conv refused: shift 40",
+            bad,
+            expect_error=True,
+            out=torch.zeros(1, 2, 6, 6, dtype=torch.int8),
+        )
+    )
     bad = list(good)
     bad[8] = m[:1].clone()
-    cases.append(Case("cortex_m::quantized_conv2d.out", "conv refused: one multiplier for two channels", bad,
-                      expect_error=True, out=torch.zeros(1, 2, 6, 6, dtype=torch.int8)))
+    cases.append(
+        Case(
+            "cortex_m::quantized_conv2d.out",
+            "conv refused: one multiplier for two channels",
+            bad,
+            expect_error=True,
+            out=torch.zeros(1, 2, 6, 6, dtype=torch.int8),
+        )
+    )
     return cases
 
 
@@ -234,17 +304,43 @@ def depthwise_cases(rng: random.Random) -> List[Case]:
             x = x.permute(0, 2, 3, 1).contiguous()
         mults, shifts = per_channel(rng, cout, kh * kw)
         lo, hi = activation(rng)
-        args = [x, int8(rng, (1, kh, kw, cout)), bias(rng, cout), [sh, sw], [ph, pw], [dh, dw], dm,
-                rng.randint(-127, 128), rng.randint(-128, 127), mults, shifts, lo, hi, scratch()]
-        op = ("cortex_m::quantized_depthwise_conv2d_nhwc.out" if nhwc
-              else "cortex_m::quantized_depthwise_conv2d.out")
-        cases.append(Case(op, f"depthwise {i}: c{cin} m{dm} {h}x{w} k{kh}x{kw} s{sh}{sw} p{ph}{pw} d{dh}{dw}",
-                          args, CF if nhwc else CL, reference_args=reference_conv_args(args, 1, 5)))
+        args = [
+            x,
+            int8(rng, (1, kh, kw, cout)),
+            bias(rng, cout),
+            [sh, sw],
+            [ph, pw],
+            [dh, dw],
+            dm,
+            rng.randint(-127, 128),
+            rng.randint(-128, 127),
+            mults,
+            shifts,
+            lo,
+            hi,
+            scratch(),
+        ]
+        op = "cortex_m::quantized_depthwise_conv2d_nhwc.out" if nhwc else "cortex_m::quantized_depthwise_conv2d.out"
+        cases.append(
+            Case(
+                op,
+                f"depthwise {i}: c{cin} m{dm} {h}x{w} k{kh}x{kw} s{sh}{sw} p{ph}{pw} d{dh}{dw}",
+                args,
+                CF if nhwc else CL,
+                reference_args=reference_conv_args(args, 1, 5),
+            )
+        )
     x = int8(rng, (1, 4, 6, 6), CL)
     m, s = per_channel(rng, 8, 9)
-    cases.append(Case("cortex_m::quantized_depthwise_conv2d.out", "depthwise refused: depth_multiplier 3 for 4->8",
-                      [x, int8(rng, (1, 3, 3, 8)), None, [1, 1], [1, 1], [1, 1], 3, 0, 0, m, s, -128, 127,
-                       scratch()], expect_error=True, out=torch.zeros(1, 8, 6, 6, dtype=torch.int8)))
+    cases.append(
+        Case(
+            "cortex_m::quantized_depthwise_conv2d.out",
+            "depthwise refused: depth_multiplier 3 for 4->8",
+            [x, int8(rng, (1, 3, 3, 8)), None, [1, 1], [1, 1], [1, 1], 3, 0, 0, m, s, -128, 127, scratch()],
+            expect_error=True,
+            out=torch.zeros(1, 8, 6, 6, dtype=torch.int8),
+        )
+    )
     return cases
 
 
@@ -269,12 +365,32 @@ def transpose_conv_cases(rng: random.Random) -> List[Case]:
             x = x.permute(0, 2, 3, 1).contiguous()
         mults, shifts = per_channel(rng, cout, kh * kw * cin)
         lo, hi = activation(rng)
-        args = [x, int8(rng, (cout, kh, kw, cin)), bias(rng, cout), [sh, sw], [ph, pw], [oph, opw], [dh, dw],
-                rng.randint(-127, 128), rng.randint(-128, 127), mults, shifts, lo, hi, scratch(), scratch()]
-        op = ("cortex_m::quantized_transpose_conv2d_nhwc.out" if nhwc
-              else "cortex_m::quantized_transpose_conv2d.out")
-        cases.append(Case(op, f"transpose conv {i}: c{cin}->{cout} {h}x{w} k{kh}x{kw} s{sh}{sw} p{ph}{pw} "
-                          f"op{oph}{opw} d{dh}{dw}", args, CF if nhwc else CL))
+        args = [
+            x,
+            int8(rng, (cout, kh, kw, cin)),
+            bias(rng, cout),
+            [sh, sw],
+            [ph, pw],
+            [oph, opw],
+            [dh, dw],
+            rng.randint(-127, 128),
+            rng.randint(-128, 127),
+            mults,
+            shifts,
+            lo,
+            hi,
+            scratch(),
+            scratch(),
+        ]
+        op = "cortex_m::quantized_transpose_conv2d_nhwc.out" if nhwc else "cortex_m::quantized_transpose_conv2d.out"
+        cases.append(
+            Case(
+                op,
+                f"transpose conv {i}: c{cin}->{cout} {h}x{w} k{kh}x{kw} s{sh}{sw} p{ph}{pw} op{oph}{opw} d{dh}{dw}",
+                args,
+                CF if nhwc else CL,
+            )
+        )
     return cases
 
 
@@ -294,9 +410,13 @@ def linear_cases(rng: random.Random) -> List[Case]:
         m, s = multiplier_shift(rng.uniform(0.3, 3.0) / (128.0 * math.sqrt(k)))
         lo, hi = activation(rng)
         args = [x, w, b, kernel_sum, in_off, w_off, rng.randint(-128, 127), [m], [s], hi, lo]
-        cases.append(Case("cortex_m::quantized_linear.out",
-                          f"linear {i}: {lead}x{k} -> {n}, {'kernel_sum' if kernel_sum is not None else 'bias'}",
-                          args))
+        cases.append(
+            Case(
+                "cortex_m::quantized_linear.out",
+                f"linear {i}: {lead}x{k} -> {n}, {'kernel_sum' if kernel_sum is not None else 'bias'}",
+                args,
+            )
+        )
     return cases
 
 
@@ -305,8 +425,16 @@ def batch_matmul_cases(rng: random.Random) -> List[Case]:
     for i in range(20):
         b, m, k, n = rng.randint(1, 3), rng.randint(1, 7), rng.randint(1, 64), rng.randint(1, 7)
         mult, shift = multiplier_shift(rng.uniform(0.3, 3.0) / (128.0 * math.sqrt(k)))
-        args = [int8(rng, (b, m, k)), rng.randint(-127, 128), int8(rng, (b, n, k)), rng.randint(-127, 128),
-                rng.randint(-128, 127), mult, shift, scratch()]
+        args = [
+            int8(rng, (b, m, k)),
+            rng.randint(-127, 128),
+            int8(rng, (b, n, k)),
+            rng.randint(-127, 128),
+            rng.randint(-128, 127),
+            mult,
+            shift,
+            scratch(),
+        ]
         cases.append(Case("cortex_m::quantized_batch_matmul.out", f"batch matmul {i}: {b}x{m}x{k} @ {n}", args))
     return cases
 
@@ -329,11 +457,23 @@ def elementwise_cases(rng: random.Random) -> List[Case]:
         bm, bsh = multiplier_shift(sb / big)
         om, osh = multiplier_shift(big / ((1 << 20) * so))
         lo, hi = activation(rng)
-        cases.append(Case("cortex_m::quantized_add.out", f"add {i}: {shape}{' per-channel' if broadcast else ''}",
-                          [a, zps[0], am, ash, b, zps[1], bm, bsh, zps[2], om, osh, lo, hi], CL))
+        cases.append(
+            Case(
+                "cortex_m::quantized_add.out",
+                f"add {i}: {shape}{' per-channel' if broadcast else ''}",
+                [a, zps[0], am, ash, b, zps[1], bm, bsh, zps[2], om, osh, lo, hi],
+                CL,
+            )
+        )
         mm, ms = multiplier_shift(sa * sb / so)
-        cases.append(Case("cortex_m::quantized_mul.out", f"mul {i}: {shape}{' per-channel' if broadcast else ''}",
-                          [a, zps[0], b, zps[1], zps[2], mm, ms], CL))
+        cases.append(
+            Case(
+                "cortex_m::quantized_mul.out",
+                f"mul {i}: {shape}{' per-channel' if broadcast else ''}",
+                [a, zps[0], b, zps[1], zps[2], mm, ms],
+                CL,
+            )
+        )
     for i in range(10):
         shape = rng.choice([(4, 9), (1, 3, 5, 5), (17,)])
         for dtype in (torch.int8, torch.int16):
@@ -343,16 +483,35 @@ def elementwise_cases(rng: random.Random) -> List[Case]:
             b = torch.randint(info.min, info.max + 1, shape, dtype=dtype, generator=g)
             zb = rng.randint(-128, 127)
             b.view(-1)[:2] = zb  # a divisor of zero
-            cases.append(Case("cortex_m::quantized_div.out", f"div {i} {dtype}: {shape}",
-                              [a, rng.randint(-128, 127), b, zb, rng.randint(-128, 127), rng.uniform(1.0, 200.0)]))
-    lut = torch.tensor([max(-128, min(127, round(127 * math.tanh((v) / 32.0)))) for v in range(-128, 128)],
-                       dtype=torch.int8)
+            cases.append(
+                Case(
+                    "cortex_m::quantized_div.out",
+                    f"div {i} {dtype}: {shape}",
+                    [a, rng.randint(-128, 127), b, zb, rng.randint(-128, 127), rng.uniform(1.0, 200.0)],
+                )
+            )
+    lut = torch.tensor(
+        [max(-128, min(127, round(127 * math.tanh((v) / 32.0)))) for v in range(-128, 128)], dtype=torch.int8
+    )
     for i, shape in enumerate([(1, 8, 4, 4), (33,), (2, 3, 5)]):
         x = int8(rng, shape, CL if len(shape) == 4 else CF)
-        cases.append(Case("cortex_m::quantized_activation.out", f"activation {i}: {shape}", [x, lut],
-                          CL if len(shape) == 4 else CF))
-    cases.append(Case("cortex_m::quantized_activation.out", "activation refused: a 255-entry lut",
-                      [int8(rng, (9,)), lut[:255].clone()], expect_error=True, out=torch.zeros(9, dtype=torch.int8)))
+        cases.append(
+            Case(
+                "cortex_m::quantized_activation.out",
+                f"activation {i}: {shape}",
+                [x, lut],
+                CL if len(shape) == 4 else CF,
+            )
+        )
+    cases.append(
+        Case(
+            "cortex_m::quantized_activation.out",
+            "activation refused: a 255-entry lut",
+            [int8(rng, (9,)), lut[:255].clone()],
+            expect_error=True,
+            out=torch.zeros(9, dtype=torch.int8),
+        )
+    )
     for i in range(6):
         a = int8(rng, (1, 4, 3, 3), CL)
         other = int8(rng, (1,)) if i % 2 == 0 else int8(rng, (1, 4, 3, 3), CL)
@@ -367,15 +526,27 @@ def softmax_cases(rng: random.Random) -> List[Case]:
         shape = rng.choice([(1, 10), (3, 17), (2, 4, 6), (1, 1000)])
         dim = rng.choice([-1, len(shape) - 1] + ([0] if i % 5 == 4 else []))
         m, s = multiplier_shift(rng.uniform(0.02, 0.3) * (1 << (31 - 5)) / (1 << 31) * (1 << 31) / (1 << 26))
-        cases.append(Case("cortex_m::softmax.out", f"softmax {i}: {shape} dim {dim}",
-                          [int8(rng, shape), dim, rng.randint(-128, 127), -128, m, s, -128]))
+        cases.append(
+            Case(
+                "cortex_m::softmax.out",
+                f"softmax {i}: {shape} dim {dim}",
+                [int8(rng, shape), dim, rng.randint(-128, 127), -128, m, s, -128],
+            )
+        )
     return cases
 
 
 def layout_cases(rng: random.Random) -> List[Case]:
     cases = []
-    for i, (shape, perm) in enumerate([((2, 3, 4, 5), [0, 2, 3, 1]), ((2, 3, 4, 5), [0, 3, 1, 2]), ((3, 7), [1, 0]),
-                                       ((2, 3, 4), [2, 0, 1]), ((1, 8, 1, 1), [0, 2, 3, 1])]):
+    for i, (shape, perm) in enumerate(
+        [
+            ((2, 3, 4, 5), [0, 2, 3, 1]),
+            ((2, 3, 4, 5), [0, 3, 1, 2]),
+            ((3, 7), [1, 0]),
+            ((2, 3, 4), [2, 0, 1]),
+            ((1, 8, 1, 1), [0, 2, 3, 1]),
+        ]
+    ):
         cases.append(Case("cortex_m::transpose.out", f"transpose {i}: {shape} {perm}", [int8(rng, shape), perm]))
     x = int8(rng, (1, 5, 3, 4), CL)
     cases.append(Case("cortex_m::transpose.out", "transpose of a channels-last input", [x, [0, 2, 3, 1]]))
@@ -386,25 +557,35 @@ def layout_cases(rng: random.Random) -> List[Case]:
         x = int8(rng, shape, fmt)
         pre = [rng.randint(0, 2) for _ in range(4)]
         post = [rng.randint(0, 2) for _ in range(4)]
-        cases.append(Case("cortex_m::pad.out", f"pad {i}: {shape} {'channels-last' if fmt == CL else ''}",
-                          [x, pre, post, rng.randint(-128, 127)], fmt))
+        cases.append(
+            Case(
+                "cortex_m::pad.out",
+                f"pad {i}: {shape} {'channels-last' if fmt == CL else ''}",
+                [x, pre, post, rng.randint(-128, 127)],
+                fmt,
+            )
+        )
     return cases
 
 
-def avg_pool_ties(x: torch.Tensor, kernel: List[int], stride: List[int], padding: List[int], ceil: bool,
-                  zp: int, nhwc: bool) -> Callable[[], torch.Tensor]:
+def avg_pool_ties(
+    x: torch.Tensor, kernel: List[int], stride: List[int], padding: List[int], ceil: bool, zp: int, nhwc: bool
+) -> Callable[[], torch.Tensor]:
     """Where the mean of (q - zero point) over a window is exactly k + 1/2.
     The reference rounds (q - zp) * scale averaged in float32 and divided by
     the scale, so at those ties float error decides which way it goes; the
     kernel rounds the exact mean half to even. torch's own avg_pool2d in
     float64 finds them (|sum| < 2^14 and count <= 49: exact to 2^-30)."""
+
     def mask() -> torch.Tensor:
         nchw = x.permute(0, 3, 1, 2) if nhwc else x
-        mean = torch.nn.functional.avg_pool2d((nchw.to(torch.float64) - zp), kernel, stride, padding, ceil,
-                                              count_include_pad=False)
+        mean = torch.nn.functional.avg_pool2d(
+            (nchw.to(torch.float64) - zp), kernel, stride, padding, ceil, count_include_pad=False
+        )
         twice = mean * 2
         tie = (twice == torch.round(twice)) & (torch.remainder(twice, 2) == 1)
         return tie.permute(0, 2, 3, 1) if nhwc else tie
+
     return mask
 
 
@@ -423,17 +604,35 @@ def pool_cases(rng: random.Random) -> List[Case]:
         m, s = multiplier_shift(rng.uniform(0.01, 0.2))
         ceil = i % 4 == 1
         op = "cortex_m::quantized_avg_pool2d_nhwc.out" if nhwc else "cortex_m::quantized_avg_pool2d.out"
-        cases.append(Case(op, f"avg pool {i}: {tuple(x.shape)} k{kh}x{kw} s{sh}{sw} p{ph}{pw}{' ceil' if ceil else ''}",
-                          [x, [kh, kw], [sh, sw], [ph, pw], ceil, zp, m, s, scratch()], CF if nhwc else CL,
-                          ties=avg_pool_ties(x, [kh, kw], [sh, sw], [ph, pw], ceil, zp, nhwc)))
+        cases.append(
+            Case(
+                op,
+                f"avg pool {i}: {tuple(x.shape)} k{kh}x{kw} s{sh}{sw} p{ph}{pw}{' ceil' if ceil else ''}",
+                [x, [kh, kw], [sh, sw], [ph, pw], ceil, zp, m, s, scratch()],
+                CF if nhwc else CL,
+                ties=avg_pool_ties(x, [kh, kw], [sh, sw], [ph, pw], ceil, zp, nhwc),
+            )
+        )
         lo, hi = activation(rng)
         op = "cortex_m::quantized_max_pool2d_nhwc.out" if nhwc else "cortex_m::quantized_max_pool2d.out"
-        cases.append(Case(op, f"max pool {i}: {tuple(x.shape)} k{kh}x{kw} s{sh}{sw} p{ph}{pw}",
-                          [x, [kh, kw], [sh, sw], [ph, pw], [1, 1], False, zp, zp, lo, hi], CF if nhwc else CL))
+        cases.append(
+            Case(
+                op,
+                f"max pool {i}: {tuple(x.shape)} k{kh}x{kw} s{sh}{sw} p{ph}{pw}",
+                [x, [kh, kw], [sh, sw], [ph, pw], [1, 1], False, zp, zp, lo, hi],
+                CF if nhwc else CL,
+            )
+        )
     x = int8(rng, (1, 2, 6, 6), CL)
-    cases.append(Case("cortex_m::quantized_max_pool2d.out", "max pool refused: dilation 2",
-                      [x, [2, 2], [2, 2], [0, 0], [2, 2], False, 0, 0, -128, 127], expect_error=True,
-                      out=torch.zeros(1, 2, 2, 2, dtype=torch.int8)))
+    cases.append(
+        Case(
+            "cortex_m::quantized_max_pool2d.out",
+            "max pool refused: dilation 2",
+            [x, [2, 2], [2, 2], [0, 0], [2, 2], False, 0, 0, -128, 127],
+            expect_error=True,
+            out=torch.zeros(1, 2, 2, 2, dtype=torch.int8),
+        )
+    )
     return cases
 
 
@@ -443,16 +642,28 @@ def quantize_cases(rng: random.Random) -> List[Case]:
         g = torch.Generator().manual_seed(rng.randrange(1 << 30))
         x = (torch.randn(1, 3, 4, 5, generator=g) * 3).contiguous(memory_format=CL)
         scale, zp = rng.uniform(0.01, 0.1), rng.randint(-128, 127)
-        cases.append(Case("cortex_m::quantize_per_tensor.out", f"quantize {i}", [x, scale, zp, -128, 127, torch.int8], CL))
+        cases.append(
+            Case("cortex_m::quantize_per_tensor.out", f"quantize {i}", [x, scale, zp, -128, 127, torch.int8], CL)
+        )
         q = int8(rng, (1, 3, 4, 5), CL)
-        cases.append(Case("cortex_m::dequantize_per_tensor.out", f"dequantize {i}",
-                          [q, scale, zp, -128, 127, torch.int8], CL))
+        cases.append(
+            Case("cortex_m::dequantize_per_tensor.out", f"dequantize {i}", [q, scale, zp, -128, 127, torch.int8], CL)
+        )
     return cases
 
 
 FAMILIES: List[Callable[[random.Random], List[Case]]] = [
-    conv_cases, depthwise_cases, transpose_conv_cases, linear_cases, batch_matmul_cases, elementwise_cases,
-    softmax_cases, layout_cases, pool_cases, quantize_cases]
+    conv_cases,
+    depthwise_cases,
+    transpose_conv_cases,
+    linear_cases,
+    batch_matmul_cases,
+    elementwise_cases,
+    softmax_cases,
+    layout_cases,
+    pool_cases,
+    quantize_cases,
+]
 
 
 def all_cases(seed: int) -> List[Case]:

@@ -75,10 +75,21 @@ bool ReadValue(Reader& r, Owned& owned) {
   auto value = std::make_unique<Value>();
   const uint8_t tag = r.Get<uint8_t>();
   switch (tag) {
-    case 0: value->tag = Value::Tag::kNone; break;
-    case 1: value->tag = Value::Tag::kInt; value->i = r.Get<int64_t>(); break;
-    case 2: value->tag = Value::Tag::kDouble; value->d = r.Get<double>(); break;
-    case 3: value->tag = Value::Tag::kBool; value->b = r.Get<uint8_t>() != 0; break;
+    case 0:
+      value->tag = Value::Tag::kNone;
+      break;
+    case 1:
+      value->tag = Value::Tag::kInt;
+      value->i = r.Get<int64_t>();
+      break;
+    case 2:
+      value->tag = Value::Tag::kDouble;
+      value->d = r.Get<double>();
+      break;
+    case 3:
+      value->tag = Value::Tag::kBool;
+      value->b = r.Get<uint8_t>() != 0;
+      break;
     case 5: {
       auto list = std::make_unique<std::vector<int64_t>>(r.Get<uint32_t>());
       for (int64_t& v : *list) v = r.Get<int64_t>();
@@ -118,7 +129,8 @@ bool ReadValue(Reader& r, Owned& owned) {
       owned.tensors.push_back(std::move(t));
       break;
     }
-    default: return false;
+    default:
+      return false;
   }
   owned.values.push_back(std::move(value));
   return r.ok();
@@ -168,7 +180,8 @@ int Run(const std::vector<uint8_t>& file) {
     std::vector<Value*> args;
     for (auto& v : owned.values) args.push_back(v.get());
     const size_t dot = op.find('.');
-    const runtime::KernelEntry* kernel = Registry().Find(op.data(), dot, op.data() + dot + 1, op.size() - dot - 1);
+    const runtime::KernelEntry* kernel =
+        Registry().Find(op.data(), dot, op.data() + dot + 1, op.size() - dot - 1);
     Tally& t = tally[op];
     if (kernel == nullptr) {
       std::printf("FAIL %s: no kernel registered\n", op.c_str());
@@ -180,8 +193,10 @@ int Run(const std::vector<uint8_t>& file) {
     bool pass;
     if (expect_error) {
       pass = !status.ok();
-      if (!pass) std::printf("FAIL %s: accepted, expected an error\n", label.c_str());
-      else std::printf("ok   %s: %s\n", label.c_str(), status.message());
+      if (!pass)
+        std::printf("FAIL %s: accepted, expected an error\n", label.c_str());
+      else
+        std::printf("ok   %s: %s\n", label.c_str(), status.message());
     } else if (!status.ok()) {
       pass = false;
       std::printf("FAIL %s: %s\n", label.c_str(), status.message());
@@ -200,9 +215,9 @@ int Run(const std::vector<uint8_t>& file) {
       pass = differ == 0;
       t.tie_steps += tie_steps;
       if (!pass) {
-        std::printf("FAIL %s: %zu of %zu bytes differ, first at %zu: got %d, want %d\n", label.c_str(), differ,
-                    owned.expected.size(), first, static_cast<int8_t>(got[first]),
-                    static_cast<int8_t>(owned.expected[first]));
+        std::printf("FAIL %s: %zu of %zu bytes differ, first at %zu: got %d, want %d\n",
+                    label.c_str(), differ, owned.expected.size(), first,
+                    static_cast<int8_t>(got[first]), static_cast<int8_t>(owned.expected[first]));
       }
     }
     ++(pass ? t.passed : t.failed);
@@ -230,6 +245,7 @@ int main(int argc, char** argv) {
     std::printf("cannot read %s\n", argv[1]);
     return 2;
   }
-  const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)),
+                                  std::istreambuf_iterator<char>());
   return ethosu_sdk::kernels::Run(file);
 }

@@ -14,7 +14,9 @@ void ElementStrides(const Tensor& t, int64_t* strides) {
 }
 
 Status MakeView4(const Tensor& t, const int* dims, const char* what, View4* view) {
-  if (t.rank != 4) return Status::Error(ErrorCode::kInvalidArgument, "%s: a 4-D tensor, not %d-D", what, static_cast<int>(t.rank));
+  if (t.rank != 4)
+    return Status::Error(ErrorCode::kInvalidArgument, "%s: a 4-D tensor, not %d-D", what,
+                         static_cast<int>(t.rank));
   int64_t strides[runtime::kMaxRank];
   ElementStrides(t, strides);
   view->n = t.sizes[dims[0]];
@@ -37,17 +39,20 @@ Status ExpectType(const Tensor& t, ScalarType dtype, const char* what) {
 Status ExpectRange(int64_t v, int64_t lo, int64_t hi, const char* what) {
   if (v >= lo && v <= hi) return Status::Ok();
   return Status::Error(ErrorCode::kInvalidArgument, "%s is %lld, outside [%lld, %lld]", what,
-                       static_cast<long long>(v), static_cast<long long>(lo), static_cast<long long>(hi));
+                       static_cast<long long>(v), static_cast<long long>(lo),
+                       static_cast<long long>(hi));
 }
 
 Status ExpectChannels(const Tensor& t, int64_t count, const char* what) {
   ESDK_RETURN_IF_ERROR(ExpectType(t, ScalarType::kInt, what));
-  if (static_cast<int64_t>(t.numel) != count) return ShapeError(what, static_cast<int64_t>(t.numel), count);
+  if (static_cast<int64_t>(t.numel) != count)
+    return ShapeError(what, static_cast<int64_t>(t.numel), count);
   return Status::Ok();
 }
 
 Status Pair(IntList list, int64_t lo, const char* what, int32_t* first, int32_t* second) {
-  if (list.size() != 1 && list.size() != 2) return ShapeError(what, static_cast<int64_t>(list.size()));
+  if (list.size() != 1 && list.size() != 2)
+    return ShapeError(what, static_cast<int64_t>(list.size()));
   const int64_t a = list[0], b = list[list.size() - 1];
   constexpr int64_t kMax = 1 << 16;  // far beyond any image; keeps index arithmetic in int32
   ESDK_RETURN_IF_ERROR(ExpectRange(a, lo, kMax, what));

@@ -30,7 +30,8 @@ bool ChannelsLast(const Tensor& t) {
 Status CortexMTransposeOut(const Tensor& input, IntList perm, Tensor& out) {
   if (input.dtype != out.dtype) return DtypeError(kCortexMTransposeOutName, out);
   if (static_cast<int64_t>(perm.size()) != input.rank || out.rank != input.rank) {
-    return ShapeError("transpose: perm, input and out must have one rank", static_cast<int64_t>(perm.size()), input.rank);
+    return ShapeError("transpose: perm, input and out must have one rank",
+                      static_cast<int64_t>(perm.size()), input.rank);
   }
   bool seen[runtime::kMaxRank] = {};
   for (int32_t d = 0; d < input.rank; ++d) {
@@ -38,7 +39,8 @@ Status CortexMTransposeOut(const Tensor& input, IntList perm, Tensor& out) {
     ESDK_RETURN_IF_ERROR(NormalizeDim(perm[d], input.rank, &p));
     if (seen[p]) return ShapeError("transpose: perm is not a permutation", perm[d]);
     seen[p] = true;
-    if (out.sizes[d] != input.sizes[p]) return ShapeError("transpose: out's sizes are not the permuted input's", d);
+    if (out.sizes[d] != input.sizes[p])
+      return ShapeError("transpose: out's sizes are not the permuted input's", d);
   }
   int64_t in_strides[runtime::kMaxRank], out_strides[runtime::kMaxRank], from[runtime::kMaxRank];
   cortex_m::ElementStrides(input, in_strides);
@@ -64,12 +66,15 @@ Status CortexMTransposeOut(const Tensor& input, IntList perm, Tensor& out) {
   return Status::Ok();
 }
 
-Status CortexMPadOut(const Tensor& input, IntList pre_pad, IntList post_pad, int64_t pad_value, Tensor& out) {
+Status CortexMPadOut(const Tensor& input, IntList pre_pad, IntList post_pad, int64_t pad_value,
+                     Tensor& out) {
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(input, ScalarType::kChar, "input"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(out, ScalarType::kChar, "out"));
-  if (input.rank < 1 || input.rank > kPadRank || out.rank != input.rank) return ShapeError("pad: a 1-D to 4-D input", input.rank);
+  if (input.rank < 1 || input.rank > kPadRank || out.rank != input.rank)
+    return ShapeError("pad: a 1-D to 4-D input", input.rank);
   if (pre_pad.size() != kPadRank || post_pad.size() != kPadRank) {
-    return ShapeError("pad: four pre and four post pads", static_cast<int64_t>(pre_pad.size()), static_cast<int64_t>(post_pad.size()));
+    return ShapeError("pad: four pre and four post pads", static_cast<int64_t>(pre_pad.size()),
+                      static_cast<int64_t>(post_pad.size()));
   }
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(pad_value, -128, 127, "pad_value"));
   const bool nhwc = ChannelsLast(input);
@@ -80,7 +85,8 @@ Status CortexMPadOut(const Tensor& input, IntList pre_pad, IntList post_pad, int
     ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(pre_pad[slot], 0, 1 << 16, "pre_pad"));
     ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(post_pad[slot], 0, 1 << 16, "post_pad"));
     before[d] = static_cast<int32_t>(pre_pad[slot]);
-    if (out.sizes[d] != input.sizes[d] + pre_pad[slot] + post_pad[slot]) return ShapeError("pad: out's size", d, out.sizes[d]);
+    if (out.sizes[d] != input.sizes[d] + pre_pad[slot] + post_pad[slot])
+      return ShapeError("pad: out's size", d, out.sizes[d]);
   }
   int64_t in_strides[runtime::kMaxRank], out_strides[runtime::kMaxRank];
   cortex_m::ElementStrides(input, in_strides);

@@ -26,9 +26,9 @@ int64_t PoolSize(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ce
   return out;
 }
 
-Status Prepare(const Tensor& input, const Tensor& out, const int* dims, IntList kernel_size, IntList stride,
-               IntList padding, bool ceil_mode, int64_t dilation, cortex_m::View4* in, cortex_m::View4* o,
-               Window* w) {
+Status Prepare(const Tensor& input, const Tensor& out, const int* dims, IntList kernel_size,
+               IntList stride, IntList padding, bool ceil_mode, int64_t dilation,
+               cortex_m::View4* in, cortex_m::View4* o, Window* w) {
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(input, ScalarType::kChar, "input"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(out, ScalarType::kChar, "out"));
   ESDK_RETURN_IF_ERROR(cortex_m::MakeView4(input, dims, "input", in));
@@ -41,7 +41,8 @@ Status Prepare(const Tensor& input, const Tensor& out, const int* dims, IntList 
   }
   const int64_t oh = PoolSize(in->h, w->kernel_h, w->stride_h, w->pad_h, dilation, ceil_mode);
   const int64_t ow = PoolSize(in->w, w->kernel_w, w->stride_w, w->pad_w, dilation, ceil_mode);
-  if (o->n != in->n || o->c != in->c || o->h != oh || o->w != ow) return ShapeError("pooling: out's shape", oh, ow);
+  if (o->n != in->n || o->c != in->c || o->h != oh || o->w != ow)
+    return ShapeError("pooling: out's shape", oh, ow);
   return Status::Ok();
 }
 
@@ -62,98 +63,109 @@ void ForEachWindow(const cortex_m::View4& in, const cortex_m::View4& o, const Wi
   }
 }
 
-Status AvgPool(const int* dims, const Tensor& input, IntList kernel_size, IntList stride, IntList padding,
-               bool ceil_mode, int64_t zero_point, Tensor& out) {
+Status AvgPool(const int* dims, const Tensor& input, IntList kernel_size, IntList stride,
+               IntList padding, bool ceil_mode, int64_t zero_point, Tensor& out) {
   cortex_m::View4 in, o;
   Window w;
-  ESDK_RETURN_IF_ERROR(Prepare(input, out, dims, kernel_size, stride, padding, ceil_mode, 1, &in, &o, &w));
+  ESDK_RETURN_IF_ERROR(
+      Prepare(input, out, dims, kernel_size, stride, padding, ceil_mode, 1, &in, &o, &w));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(zero_point, -128, 127, "zero_point"));
   const int32_t zp = static_cast<int32_t>(zero_point);
   const int8_t* x = input.Data<const int8_t>();
   int8_t* y = out.Data<int8_t>();
-  ForEachWindow(in, o, w, [&](int32_t n, int32_t c, int32_t oh, int32_t ow, int32_t hs, int32_t he, int32_t ws,
-                              int32_t we) {
-    const int32_t count = (he - hs) * (we - ws);
-    int32_t sum = 0;
-    for (int32_t ih = hs; ih < he; ++ih) {
-      for (int32_t iw = ws; iw < we; ++iw) sum += x[in.Offset(n, c, ih, iw)] - zp;
-    }
-    int32_t mean = 0;
-    if (count > 0) {
-      // Floor division, then round half to even on the remainder.
-      mean = sum / count;
-      int32_t rem = sum % count;
-      if (rem < 0) {
-        rem += count;
-        --mean;
-      }
-      if (2 * rem > count || (2 * rem == count && (mean & 1) != 0)) ++mean;
-    }
-    y[o.Offset(n, c, oh, ow)] = static_cast<int8_t>(cortex_m::Clamp(mean + zp, -128, 127));
-  });
+  ForEachWindow(in, o, w,
+                [&](int32_t n, int32_t c, int32_t oh, int32_t ow, int32_t hs, int32_t he,
+                    int32_t ws, int32_t we) {
+                  const int32_t count = (he - hs) * (we - ws);
+                  int32_t sum = 0;
+                  for (int32_t ih = hs; ih < he; ++ih) {
+                    for (int32_t iw = ws; iw < we; ++iw) sum += x[in.Offset(n, c, ih, iw)] - zp;
+                  }
+                  int32_t mean = 0;
+                  if (count > 0) {
+                    // Floor division, then round half to even on the remainder.
+                    mean = sum / count;
+                    int32_t rem = sum % count;
+                    if (rem < 0) {
+                      rem += count;
+                      --mean;
+                    }
+                    if (2 * rem > count || (2 * rem == count && (mean & 1) != 0)) ++mean;
+                  }
+                  y[o.Offset(n, c, oh, ow)] =
+                      static_cast<int8_t>(cortex_m::Clamp(mean + zp, -128, 127));
+                });
   return Status::Ok();
 }
 
-Status MaxPool(const int* dims, const Tensor& input, IntList kernel_size, IntList stride, IntList padding,
-               IntList dilation, bool ceil_mode, int64_t input_zero_point, int64_t output_zero_point,
-               int64_t activation_min, int64_t activation_max, Tensor& out) {
+Status MaxPool(const int* dims, const Tensor& input, IntList kernel_size, IntList stride,
+               IntList padding, IntList dilation, bool ceil_mode, int64_t input_zero_point,
+               int64_t output_zero_point, int64_t activation_min, int64_t activation_max,
+               Tensor& out) {
   int32_t dh, dw;
   ESDK_RETURN_IF_ERROR(cortex_m::Pair(dilation, 1, "dilation", &dh, &dw));
   // What the reference refuses (ops/operators.py), refused alike.
   if (dh != 1 || dw != 1) return ShapeError("quantized_max_pool2d: dilation other than 1", dh, dw);
   if (ceil_mode) return ShapeError("quantized_max_pool2d: ceil_mode");
   if (input_zero_point != output_zero_point) {
-    return ShapeError("quantized_max_pool2d: input and output zero points differ", input_zero_point, output_zero_point);
+    return ShapeError("quantized_max_pool2d: input and output zero points differ", input_zero_point,
+                      output_zero_point);
   }
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectActivation(activation_min, activation_max));
   cortex_m::View4 in, o;
   Window w;
-  ESDK_RETURN_IF_ERROR(Prepare(input, out, dims, kernel_size, stride, padding, false, 1, &in, &o, &w));
-  const int32_t lo = static_cast<int32_t>(activation_min), hi = static_cast<int32_t>(activation_max);
+  ESDK_RETURN_IF_ERROR(
+      Prepare(input, out, dims, kernel_size, stride, padding, false, 1, &in, &o, &w));
+  const int32_t lo = static_cast<int32_t>(activation_min),
+                hi = static_cast<int32_t>(activation_max);
   const int8_t* x = input.Data<const int8_t>();
   int8_t* y = out.Data<int8_t>();
-  ForEachWindow(in, o, w, [&](int32_t n, int32_t c, int32_t oh, int32_t ow, int32_t hs, int32_t he, int32_t ws,
-                              int32_t we) {
-    int32_t max = -128;
-    for (int32_t ih = hs; ih < he; ++ih) {
-      for (int32_t iw = ws; iw < we; ++iw) {
-        const int32_t v = x[in.Offset(n, c, ih, iw)];
-        max = v > max ? v : max;
-      }
-    }
-    y[o.Offset(n, c, oh, ow)] = static_cast<int8_t>(cortex_m::Clamp(max, lo, hi));
-  });
+  ForEachWindow(in, o, w,
+                [&](int32_t n, int32_t c, int32_t oh, int32_t ow, int32_t hs, int32_t he,
+                    int32_t ws, int32_t we) {
+                  int32_t max = -128;
+                  for (int32_t ih = hs; ih < he; ++ih) {
+                    for (int32_t iw = ws; iw < we; ++iw) {
+                      const int32_t v = x[in.Offset(n, c, ih, iw)];
+                      max = v > max ? v : max;
+                    }
+                  }
+                  y[o.Offset(n, c, oh, ow)] = static_cast<int8_t>(cortex_m::Clamp(max, lo, hi));
+                });
   return Status::Ok();
 }
 
 }  // namespace
 
-Status CortexMQuantizedAvgPool2dOut(const Tensor& input, IntList kernel_size, IntList stride, IntList padding,
-                                    bool ceil_mode, int64_t zero_point, int64_t /*multiplier*/,
-                                    int64_t /*shift*/, const Tensor& /*scratch*/, Tensor& out) {
+Status CortexMQuantizedAvgPool2dOut(const Tensor& input, IntList kernel_size, IntList stride,
+                                    IntList padding, bool ceil_mode, int64_t zero_point,
+                                    int64_t /*multiplier*/, int64_t /*shift*/,
+                                    const Tensor& /*scratch*/, Tensor& out) {
   return AvgPool(cortex_m::kNchw, input, kernel_size, stride, padding, ceil_mode, zero_point, out);
 }
 
-Status CortexMQuantizedAvgPool2dNhwcOut(const Tensor& input, IntList kernel_size, IntList stride, IntList padding,
-                                        bool ceil_mode, int64_t zero_point, int64_t /*multiplier*/,
-                                        int64_t /*shift*/, const Tensor& /*scratch*/, Tensor& out) {
+Status CortexMQuantizedAvgPool2dNhwcOut(const Tensor& input, IntList kernel_size, IntList stride,
+                                        IntList padding, bool ceil_mode, int64_t zero_point,
+                                        int64_t /*multiplier*/, int64_t /*shift*/,
+                                        const Tensor& /*scratch*/, Tensor& out) {
   return AvgPool(cortex_m::kNhwc, input, kernel_size, stride, padding, ceil_mode, zero_point, out);
 }
 
-Status CortexMQuantizedMaxPool2dOut(const Tensor& input, IntList kernel_size, IntList stride, IntList padding,
-                                    IntList dilation, bool ceil_mode, int64_t input_zero_point,
-                                    int64_t output_zero_point, int64_t activation_min, int64_t activation_max,
-                                    Tensor& out) {
-  return MaxPool(cortex_m::kNchw, input, kernel_size, stride, padding, dilation, ceil_mode, input_zero_point,
-                 output_zero_point, activation_min, activation_max, out);
+Status CortexMQuantizedMaxPool2dOut(const Tensor& input, IntList kernel_size, IntList stride,
+                                    IntList padding, IntList dilation, bool ceil_mode,
+                                    int64_t input_zero_point, int64_t output_zero_point,
+                                    int64_t activation_min, int64_t activation_max, Tensor& out) {
+  return MaxPool(cortex_m::kNchw, input, kernel_size, stride, padding, dilation, ceil_mode,
+                 input_zero_point, output_zero_point, activation_min, activation_max, out);
 }
 
 Status CortexMQuantizedMaxPool2dNhwcOut(const Tensor& input, IntList kernel_size, IntList stride,
                                         IntList padding, IntList dilation, bool ceil_mode,
                                         int64_t input_zero_point, int64_t output_zero_point,
-                                        int64_t activation_min, int64_t activation_max, Tensor& out) {
-  return MaxPool(cortex_m::kNhwc, input, kernel_size, stride, padding, dilation, ceil_mode, input_zero_point,
-                 output_zero_point, activation_min, activation_max, out);
+                                        int64_t activation_min, int64_t activation_max,
+                                        Tensor& out) {
+  return MaxPool(cortex_m::kNhwc, input, kernel_size, stride, padding, dilation, ceil_mode,
+                 input_zero_point, output_zero_point, activation_min, activation_max, out);
 }
 
 }  // namespace ethosu_sdk::kernels

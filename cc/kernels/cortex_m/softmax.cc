@@ -21,13 +21,15 @@ constexpr float kOutputInvScale = 256.0f;   // 1 / CMSIS_SOFTMAX_SCALE
 
 }  // namespace
 
-Status CortexMSoftmaxOut(const Tensor& input, int64_t dim, int64_t input_zero_point, int64_t output_zero_point,
-                         int64_t input_multiplier, int64_t input_shift, int64_t /*diff_min*/, Tensor& out) {
+Status CortexMSoftmaxOut(const Tensor& input, int64_t dim, int64_t input_zero_point,
+                         int64_t output_zero_point, int64_t input_multiplier, int64_t input_shift,
+                         int64_t /*diff_min*/, Tensor& out) {
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(input, ScalarType::kChar, "input"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectType(out, ScalarType::kChar, "out"));
   if (!input.SameShape(out)) return ShapeError("softmax: input and out differ in shape");
   if (output_zero_point != kOutputZeroPoint) {
-    return cortex_m::ExpectRange(output_zero_point, kOutputZeroPoint, kOutputZeroPoint, "softmax output_zero_point");
+    return cortex_m::ExpectRange(output_zero_point, kOutputZeroPoint, kOutputZeroPoint,
+                                 "softmax output_zero_point");
   }
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(input_zero_point, -128, 127, "input_zero_point"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectRange(input_multiplier, 1, INT32_MAX, "input_multiplier"));
@@ -35,8 +37,10 @@ Status CortexMSoftmaxOut(const Tensor& input, int64_t dim, int64_t input_zero_po
   int32_t axis;
   ESDK_RETURN_IF_ERROR(NormalizeDim(dim, input.rank, &axis));
   // The scale, in double as the reference derives it, used as a float.
-  const double real = std::ldexp(static_cast<double>(input_multiplier) / 2147483648.0, static_cast<int>(input_shift));
-  const float scale = static_cast<float>(real / static_cast<double>(int64_t{1} << (31 - kInputIntegerBits)));
+  const double real = std::ldexp(static_cast<double>(input_multiplier) / 2147483648.0,
+                                 static_cast<int>(input_shift));
+  const float scale =
+      static_cast<float>(real / static_cast<double>(int64_t{1} << (31 - kInputIntegerBits)));
   int64_t in_strides[runtime::kMaxRank], out_strides[runtime::kMaxRank];
   cortex_m::ElementStrides(input, in_strides);
   cortex_m::ElementStrides(out, out_strides);
@@ -62,11 +66,13 @@ Status CortexMSoftmaxOut(const Tensor& input, int64_t dim, int64_t input_zero_po
       max = v > max ? v : max;
     }
     float sum = 0.0f;
-    for (int32_t i = 0; i < length; ++i) sum += std::exp(static_cast<float>(x[in_base + i * si] - zp) * scale - max);
+    for (int32_t i = 0; i < length; ++i)
+      sum += std::exp(static_cast<float>(x[in_base + i * si] - zp) * scale - max);
     for (int32_t i = 0; i < length; ++i) {
       const float p = std::exp(static_cast<float>(x[in_base + i * si] - zp) * scale - max) / sum;
       const float q = std::nearbyint(p * kOutputInvScale) + static_cast<float>(kOutputZeroPoint);
-      o[out_base + i * so] = static_cast<int8_t>(cortex_m::Clamp(static_cast<int32_t>(q), -128, 127));
+      o[out_base + i * so] =
+          static_cast<int8_t>(cortex_m::Clamp(static_cast<int32_t>(q), -128, 127));
     }
     NextCoord(coord, sizes, input.rank);
   }

@@ -46,9 +46,37 @@ DEFAULT_TOLERANCE = (1e-5, 1e-6)
 # formula: the two libraries' float32 evaluations differ by a few ulp.
 TRANSCENDENTAL_TOLERANCE = (1e-5, 1e-5)
 TRANSCENDENTAL = {
-    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "expm1",
-    "log", "log2", "log10", "log1p", "exp", "sigmoid", "tanh", "pow", "atan2", "logit", "elu", "gelu",
-    "rsqrt", "sqrt", "upsample_bilinear2d", "reciprocal", "div", "leaky_relu",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "erf",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "exp",
+    "sigmoid",
+    "tanh",
+    "pow",
+    "atan2",
+    "logit",
+    "elu",
+    "gelu",
+    "rsqrt",
+    "sqrt",
+    "upsample_bilinear2d",
+    "reciprocal",
+    "div",
+    "leaky_relu",
 }
 
 
@@ -70,16 +98,25 @@ TIE_ORDER_FREE = {"aten::topk.values"}
 # Kernels that take float32 only for now (they predate issue 31); their
 # integer samples are not run and COVERAGE.md's note lists them.
 FLOAT_ONLY = {
-    "mm", "bmm", "addmm", "nn.functional.conv2d", "nn.functional.avg_pool2d", "nn.functional.max_pool2d",
-    "nn.functional.linear", "nn.functional.batch_norm", "nn.functional.layer_norm", "amax", "sum", "mean",
+    "mm",
+    "bmm",
+    "addmm",
+    "nn.functional.conv2d",
+    "nn.functional.avg_pool2d",
+    "nn.functional.max_pool2d",
+    "nn.functional.linear",
+    "nn.functional.batch_norm",
+    "nn.functional.layer_norm",
+    "amax",
+    "sum",
+    "mean",
     "softmax",
 }
 # Samples ExecuTorch runs and ours refuses at load in one line, by design
 # for now: the message and the reason. Counted and printed, not failed.
 REFUSED_BY_OURS = {
-    "this kernel takes tensors in the default dim order only":
-        "a conversion into another dim order (x.float(memory_format=torch.channels_last)): "
-        "the runtime's kernels other than `dim_order: any` ones take the default dim order",
+    "this kernel takes tensors in the default dim order only": "a conversion into another dim order (x.float(memory_format=torch.channels_last)): "
+    "the runtime's kernels other than `dim_order: any` ones take the default dim order",
 }
 # OpInfo variants not run, with the reason.
 NOT_RUN = {"softmax.with_dtype": "a float64 softmax; the _softmax kernel takes float32 only"}
@@ -114,7 +151,9 @@ class _Calls(torch.nn.Module):
         return tuple(outputs)
 
 
-def _export(fn: Callable[..., Any], samples: Sequence[Any]) -> Tuple[bytes, List[torch.Tensor], Dict[str, int], torch.nn.Module]:
+def _export(
+    fn: Callable[..., Any], samples: Sequence[Any]
+) -> Tuple[bytes, List[torch.Tensor], Dict[str, int], torch.nn.Module]:
     """One program calling fn on every sample: its bytes, inputs and how many
     times it calls each operator."""
     from executorch.exir import EdgeCompileConfig, to_edge
@@ -144,6 +183,7 @@ def _export(fn: Callable[..., Any], samples: Sequence[Any]) -> Tuple[bytes, List
 
 def opinfos(names: Sequence[str]) -> List[Any]:
     from torch.testing._internal.common_methods_invocations import op_db
+
     wanted = set(names)
     return [op for op in op_db if op.name in wanted]
 
@@ -151,6 +191,7 @@ def opinfos(names: Sequence[str]) -> List[Any]:
 @dataclasses.dataclass
 class Case:
     """One exported program: the samples of one (OpInfo, dtype), or one sample."""
+
     name: str  # "gt/float32" or "gt/float32/3"
     calls: Dict[str, int]  # operator -> KernelCalls in the program
     pte: bytes
@@ -219,10 +260,13 @@ def reference(case: Case) -> Tuple[Optional[List[np.ndarray]], str]:
         os.close(read_end)
         try:
             from executorch.runtime import Runtime
+
             try:
                 method = Runtime.get().load_program(case.pte).load_method("forward")
                 outputs = method.execute([t.clone() for t in case.inputs])
-                result: Any = [o.contiguous().numpy() if isinstance(o, torch.Tensor) else np.asarray(o) for o in outputs]
+                result: Any = [
+                    o.contiguous().numpy() if isinstance(o, torch.Tensor) else np.asarray(o) for o in outputs
+                ]
             except Exception as e:  # the portable kernel refused the sample
                 result = f"{type(e).__name__}: {e}"
             with os.fdopen(write_end, "wb") as f:
@@ -245,8 +289,9 @@ def ours(runner: str, case: Case, workdir: str) -> protocol.Run:
     with open(pte_path, "wb") as f:
         f.write(case.pte)
     write_tensor_file(input_path, [t.numpy() for t in case.inputs])
-    run = subprocess.run([runner, f"--pte={pte_path}", f"--input={input_path}"], capture_output=True, text=True,
-                         timeout=60, check=False)
+    run = subprocess.run(
+        [runner, f"--pte={pte_path}", f"--input={input_path}"], capture_output=True, text=True, timeout=60, check=False
+    )
     parsed = protocol.parse(run.stdout)
     parsed.exit_status = run.returncode
     return parsed
@@ -292,8 +337,7 @@ def _check(runner: str, case: Case, implemented: Set[str], workdir: str, outcome
         if got.result == "ERROR" and got.exit_status != 0 and len(got.errors) == 1:
             outcome.refused_by_both += 1
             return None
-        return (f"ExecuTorch refused ({refusal[:100]}) but ours gave {got.result} with {len(got.errors)} "
-                "error line(s)")
+        return f"ExecuTorch refused ({refusal[:100]}) but ours gave {got.result} with {len(got.errors)} error line(s)"
     if got.result != "DONE" or got.exit_status != 0:
         for message, reason in REFUSED_BY_OURS.items():
             if len(got.errors) == 1 and message in got.errors[0]:

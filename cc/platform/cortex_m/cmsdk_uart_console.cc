@@ -12,7 +12,9 @@
 namespace ethosu_sdk::platform {
 namespace {
 
-volatile uint32_t& Reg(uintptr_t offset) { return *reinterpret_cast<volatile uint32_t*>(ESDK_UART_BASE + offset); }
+volatile uint32_t& Reg(uintptr_t offset) {
+  return *reinterpret_cast<volatile uint32_t*>(ESDK_UART_BASE + offset);
+}
 
 constexpr uintptr_t kData = 0x00;
 constexpr uintptr_t kState = 0x04;    // bit 0: transmit buffer full

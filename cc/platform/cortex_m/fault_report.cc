@@ -18,17 +18,28 @@ constexpr uintptr_t kBfar = 0xE000ED38;   // bus fault address
 
 const char* ExceptionName(uint32_t vector) {
   switch (vector) {
-    case 2: return "NMI";
-    case 3: return "HardFault";
-    case 4: return "MemManage";
-    case 5: return "BusFault";
-    case 6: return "UsageFault";
-    case 7: return "SecureFault";
-    case 11: return "SVCall";
-    case 12: return "DebugMonitor";
-    case 14: return "PendSV";
-    case 15: return "SysTick";
-    default: return vector >= 16 ? "IRQ" : "unknown";
+    case 2:
+      return "NMI";
+    case 3:
+      return "HardFault";
+    case 4:
+      return "MemManage";
+    case 5:
+      return "BusFault";
+    case 6:
+      return "UsageFault";
+    case 7:
+      return "SecureFault";
+    case 11:
+      return "SVCall";
+    case 12:
+      return "DebugMonitor";
+    case 14:
+      return "PendSV";
+    case 15:
+      return "SysTick";
+    default:
+      return vector >= 16 ? "IRQ" : "unknown";
   }
 }
 

@@ -17,7 +17,8 @@ constexpr uintptr_t kNvicIcpr = 0xE000E280;  // clear-pending
 constexpr uintptr_t kSysTickCsr = 0xE000E010;
 constexpr uintptr_t kSysTickRvr = 0xE000E014;
 constexpr uintptr_t kSysTickCvr = 0xE000E018;
-constexpr uint32_t kSysTickEnable = 1u << 0, kSysTickInterrupt = 1u << 1, kSysTickCoreClock = 1u << 2;
+constexpr uint32_t kSysTickEnable = 1u << 0, kSysTickInterrupt = 1u << 1,
+                   kSysTickCoreClock = 1u << 2;
 // ~8 ms at 32 MHz, 10 ms at 25 MHz: a timeout is noticed within one period.
 constexpr uint32_t kWakePeriodCycles = 250'000;
 

@@ -75,11 +75,12 @@ extern "C" [[noreturn]] void Reset_Handler() {
 // unexpected, report and exit. SysTick is the wake-up timer for WFI.
 // Listed in full (no constexpr function: the stack address is a link-time
 // constant, which only an aggregate initializer keeps out of run-time init).
-#define ESDK_IRQ8                                                                              \
+#define ESDK_IRQ8                                                                                \
   esdk_irq_dispatch, esdk_irq_dispatch, esdk_irq_dispatch, esdk_irq_dispatch, esdk_irq_dispatch, \
       esdk_irq_dispatch, esdk_irq_dispatch, esdk_irq_dispatch
 constexpr int kVectors = 16 + ethosu_sdk::platform::kNumExternalIrqs;
-static_assert(ethosu_sdk::platform::kNumExternalIrqs == 96, "the table below lists 12 x 8 interrupts");
+static_assert(ethosu_sdk::platform::kNumExternalIrqs == 96,
+              "the table below lists 12 x 8 interrupts");
 
 // VTOR needs the table aligned to its size rounded up to a power of two.
 __attribute__((section(".vectors"), used, aligned(512))) const Handler kVectorTable[kVectors] = {
@@ -91,13 +92,25 @@ __attribute__((section(".vectors"), used, aligned(512))) const Handler kVectorTa
     DefaultHandler,  // BusFault
     DefaultHandler,  // UsageFault
     DefaultHandler,  // SecureFault
-    nullptr, nullptr, nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
     DefaultHandler,  // SVCall
     DefaultHandler,  // DebugMonitor
     nullptr,
     DefaultHandler,  // PendSV
     esdk_systick,    // SysTick: the WFI wake-up timer
-    ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8,
-    ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8, ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
+    ESDK_IRQ8,
 };
 #undef ESDK_IRQ8

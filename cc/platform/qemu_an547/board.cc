@@ -31,7 +31,8 @@ uint64_t TimerTicksPerSecond() { return kCounterHz; }
 
 const char* BoardName() { return "qemu_an547"; }
 
-// Corstone-300's NPU slot (SSE-300), where the SDK's QEMU has its Ethos-U device: secure alias, IRQ 56.
+// Corstone-300's NPU slot (SSE-300), where the SDK's QEMU has its Ethos-U device: secure alias,
+// IRQ 56.
 NpuLocation BoardNpu() { return {0x58102000, 56}; }
 
 }  // namespace ethosu_sdk::platform

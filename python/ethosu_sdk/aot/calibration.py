@@ -80,13 +80,16 @@ def _arrays_of(path: str, preprocess: Optional[Preprocess]) -> list[Any]:
                 return [archive[name] for name in archive.files]
     except (OSError, ValueError, TensorFileError) as e:
         raise CalibrationError(f"calibration file {path}: {e}") from e
-    raise CalibrationError(f"calibration file {path}: not a .tensors, .npy or .npz file; for images or other "
-                           "data give a preprocessing function (calibration_preprocess = module:function) "
-                           "that turns a file into the model's inputs")
+    raise CalibrationError(
+        f"calibration file {path}: not a .tensors, .npy or .npz file; for images or other "
+        "data give a preprocessing function (calibration_preprocess = module:function) "
+        "that turns a file into the model's inputs"
+    )
 
 
-def load_sample(path: str, example_inputs: tuple[torch.Tensor, ...],
-                preprocess: Optional[Preprocess] = None) -> tuple[torch.Tensor, ...]:
+def load_sample(
+    path: str, example_inputs: tuple[torch.Tensor, ...], preprocess: Optional[Preprocess] = None
+) -> tuple[torch.Tensor, ...]:
     """One sample from one file, checked against the example inputs."""
     arrays = _arrays_of(path, preprocess)
     if len(arrays) != len(example_inputs):
@@ -121,7 +124,9 @@ def _directory_files(directory: str, take_all: bool) -> list[str]:
 
 
 def calibration_samples(
-    directory: Optional[str], files: Sequence[str], example_inputs: tuple[torch.Tensor, ...],
+    directory: Optional[str],
+    files: Sequence[str],
+    example_inputs: tuple[torch.Tensor, ...],
     preprocess: Optional[str] = None,
 ) -> Calibration:
     """Samples from `directory` and `files` (through `preprocess` when given),

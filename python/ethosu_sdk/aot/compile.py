@@ -27,10 +27,24 @@ import tempfile
 import time
 from typing import Callable, Iterator, Optional
 
-import numpy as np
 import torch
 
-from ethosu_sdk.aot import calibration, cortex_m, export, fast_scratch, layout, lowering, lowering_reference, lowering_workarounds, quantization, tuner, vela_capture, vela_workarounds, verify_data
+from ethosu_sdk import tuning_config
+from ethosu_sdk.aot import (
+    calibration,
+    cortex_m,
+    export,
+    fast_scratch,
+    layout,
+    lowering,
+    lowering_reference,
+    lowering_workarounds,
+    quantization,
+    tuner,
+    vela_capture,
+    vela_workarounds,
+    verify_data,
+)
 from ethosu_sdk.aot.errors import AotError, InvalidOptionError, ModelError, first_line
 from ethosu_sdk.aot.targets import QuantMode, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
@@ -103,11 +117,13 @@ def output_names(value) -> list[str]:
     return names
 
 
-def _stored(tensors: tuple[torch.Tensor, ...], qparams: list[tuple[float, int]],
-            dim_orders: list[tuple[int, ...]]) -> list[StoredTensor]:
+def _stored(
+    tensors: tuple[torch.Tensor, ...], qparams: list[tuple[float, int]], dim_orders: list[tuple[int, ...]]
+) -> list[StoredTensor]:
     """Tensor-file records in the program's memory order (layout.py)."""
-    return [StoredTensor(layout.in_memory_order(t, order), s, z)
-            for t, (s, z), order in zip(tensors, qparams, dim_orders)]
+    return [
+        StoredTensor(layout.in_memory_order(t, order), s, z) for t, (s, z), order in zip(tensors, qparams, dim_orders)
+    ]
 
 
 def _sha256(blob: bytes) -> str:
@@ -147,8 +163,9 @@ def compile_model(
     board = _board(options.board)
     budget_kib = options.sram_budget_kib or (board.sram_bytes // tuner.KIB if board else None)
     budget_bytes = tuner.check_request(target, budget_kib) if options.tune else 0
-    if mode is QuantMode.NONE and (options.calibration_dir or options.calibration_files
-                                   or options.calibration_preprocess):
+    if mode is QuantMode.NONE and (
+        options.calibration_dir or options.calibration_files or options.calibration_preprocess
+    ):
         raise InvalidOptionError("calibration data needs a quantized compilation (--quantize=int8 or a16w8)")
     output_dir = os.path.dirname(os.path.abspath(output_pte))
     if not os.path.isdir(output_dir):
@@ -167,9 +184,13 @@ def compile_model(
         loaded = load_model(options.model, seed=options.seed, state_dict_path=options.state_dict)
     inputs = loaded.example_inputs
     layout.apply(inputs, input_layout)  # a layout the model cannot take fails before any work
-    calibrated = calibration.calibration_samples(
-        options.calibration_dir, options.calibration_files, inputs,
-        options.calibration_preprocess) if mode is not QuantMode.NONE else None
+    calibrated = (
+        calibration.calibration_samples(
+            options.calibration_dir, options.calibration_files, inputs, options.calibration_preprocess
+        )
+        if mode is not QuantMode.NONE
+        else None
+    )
     samples = calibrated.samples if calibrated else []
     timings["load"] = time.monotonic() - t
 
@@ -181,7 +202,8 @@ def compile_model(
     if mode is QuantMode.NONE:
         with _phase(options.model, "exporting"):
             program_to_lower = export.export_program(
-                loaded.module, layout.apply(inputs, input_layout), options.strict_export)
+                loaded.module, layout.apply(inputs, input_layout), options.strict_export
+            )
             with torch.no_grad():
                 produced = loaded.module(*inputs)
                 expected, names = _as_tuple(produced), output_names(produced)
@@ -194,7 +216,8 @@ def compile_model(
             graph_module = export.export_for_quantization(loaded.module, inputs, options.strict_export)
             if target.kind is TargetKind.ETHOS_U:
                 workaround = vela_workarounds.avoid_unbind_matmul(
-                    graph_module, split_heads=target.family in ("ethos-u55", "ethos-u65"))
+                    graph_module, split_heads=target.family in ("ethos-u55", "ethos-u65")
+                )
                 if workaround:
                     workarounds.append(workaround)
                     progress(f"worked around Vela's unbind MatMul issue at {', '.join(workaround.nodes)}")
@@ -215,7 +238,8 @@ def compile_model(
             in_q, out_q = quantization.io_quantization(converted)
             # Quantized once in the model's own layout; only the export sees the layout.
             program_to_lower = export.export_program(
-                converted, layout.apply(inputs, input_layout), options.strict_export)
+                converted, layout.apply(inputs, input_layout), options.strict_export
+            )
         timings["quantize"] = time.monotonic() - t
         progress(f"quantized in {timings['quantize']:.1f} s")
 
@@ -227,12 +251,18 @@ def compile_model(
         clamped: list[str] = []  # backend nodes lowering_workarounds clamped (last lowering)
 
         def lower_once(program_to_lower, target, compile_spec, capture_dir):
-            with _phase(options.model, "lowering"), \
-                    vela_capture.capture_vela(os.path.join(staging, capture_dir),
-                                              verify=bool(options.verify_dir)) as partitions, \
-                    vela_capture.stdout_to_file(vela_log), \
-                    (lowering_workarounds.clamp_fused_activations() if options.lowering_workarounds
-                     else contextlib.nullcontext(lowering_workarounds.Applied())) as applied:
+            with (
+                _phase(options.model, "lowering"),
+                vela_capture.capture_vela(
+                    os.path.join(staging, capture_dir), verify=bool(options.verify_dir)
+                ) as partitions,
+                vela_capture.stdout_to_file(vela_log),
+                (
+                    lowering_workarounds.clamp_fused_activations()
+                    if options.lowering_workarounds
+                    else contextlib.nullcontext(lowering_workarounds.Applied())
+                ) as applied,
+            ):
                 if target.kind is TargetKind.CORTEX_M:
                     lowered = cortex_m.lower(converted, inputs, target.name)
                     # The reference is the lowered graph itself, run in Python
@@ -260,7 +290,8 @@ def compile_model(
                         progress(f"lowering with {other.value.upper()} input for the tuner")
                         with _phase(options.model, "exporting"):
                             other_program = export.export_program(
-                                converted, layout.apply(inputs, other), options.strict_export)
+                                converted, layout.apply(inputs, other), options.strict_export
+                            )
                         lowered[other] = lower_once(other_program, target, compile_spec, f"vela-{other.value}")
             timings["lower"] = time.monotonic() - t
             t = time.monotonic()
@@ -273,13 +304,16 @@ def compile_model(
                 edge, program, partitions = lowered[input_layout]
             else:
                 target = tuned
-                progress(f"lowering again: {input_layout.value.upper()} input, {target.memory_mode} "
-                         f"{' '.join(target.vela_flags)}")
+                progress(
+                    f"lowering again: {input_layout.value.upper()} input, {target.memory_mode} "
+                    f"{' '.join(target.vela_flags)}"
+                )
                 compile_spec = make_compile_spec(target, mode)
                 # A fresh export: lowering may rewrite the program it is given.
                 with _phase(options.model, "exporting"):
                     program_to_lower = export.export_program(
-                        converted, layout.apply(inputs, input_layout), options.strict_export)
+                        converted, layout.apply(inputs, input_layout), options.strict_export
+                    )
                 edge, program, partitions = lower_once(program_to_lower, target, compile_spec, "vela-tuned")
         pte = bytes(program.buffer)
         timings["lower"] = timings.get("lower", 0.0) + time.monotonic() - t
@@ -304,35 +338,50 @@ def compile_model(
             "tuning": tuning,
             "vela_workarounds": [w.as_summary() for w in workarounds],
             # ExecuTorch lowering fixes applied (lowering_workarounds.py).
-            "lowering_workarounds": [lowering_workarounds.Applied(nodes=list(clamped)).as_summary()]
-            if clamped else [],
+            "lowering_workarounds": [lowering_workarounds.Applied(nodes=list(clamped)).as_summary()] if clamped else [],
             # Region 2 the firmware must provide (Vela's arena cache); null off Ethos-U.
             "fast_scratch_bytes": fast_scratch.fast_scratch_bytes(compile_spec.compiler_flags)
-            if target.kind is TargetKind.ETHOS_U else None,
+            if target.kind is TargetKind.ETHOS_U
+            else None,
             "tosa_spec": str(compile_spec.tosa_spec)
-            if target.kind not in (TargetKind.CPU, TargetKind.CORTEX_M) else None,
+            if target.kind not in (TargetKind.CPU, TargetKind.CORTEX_M)
+            else None,
             "pte": {"file": os.path.basename(paths[".pte"]), "size_bytes": len(pte), "sha256": _sha256(pte)},
             "delegates": [{"backend": d.id, "payload_bytes": d.payload_size} for d in plan.delegates],
-            "fully_delegated": bool(plan.delegates) and all(
-                op.startswith("quantized_decomposed::") for op in plan.kernel_calls),
+            "fully_delegated": bool(plan.delegates)
+            and all(op.startswith("quantized_decomposed::") for op in plan.kernel_calls),
             "delegated_operators": delegated_ops,
             "cpu_operators": cpu_ops,
             "pte_kernel_calls": plan.kernel_calls,
             # shape: PyTorch's sizes; dim_order: how the program lays them out in memory.
-            "inputs": [{"shape": list(x.shape), "dim_order": list(info.dim_order), "scale": s, "zero_point": z}
-                       for x, info, (s, z) in zip(inputs, plan.inputs, in_q)],
+            "inputs": [
+                {"shape": list(x.shape), "dim_order": list(info.dim_order), "scale": s, "zero_point": z}
+                for x, info, (s, z) in zip(inputs, plan.inputs, in_q)
+            ],
             # name: the dict keys (and indices) of a model returning a dict or nested tuples.
-            "outputs": [{"name": n, "shape": list(y.shape), "dim_order": list(info.dim_order), "scale": s,
-                         "zero_point": z}
-                        for y, n, info, (s, z) in zip(expected, names, plan.outputs, out_q)],
+            "outputs": [
+                {"name": n, "shape": list(y.shape), "dim_order": list(info.dim_order), "scale": s, "zero_point": z}
+                for y, n, info, (s, z) in zip(expected, names, plan.outputs, out_q)
+            ],
             "vela": [dict(p.figures) for p in partitions],
             "vela_total": vela_capture.total_figures(partitions),
         }
 
         if options.eval_dir:
             quantized = None if mode is QuantMode.NONE else converted
-            summary["accuracy"] = _evaluate(options.eval_dir, options.host_runner, loaded.module, quantized,
-                                            inputs, expected, pte, in_q, plan, staging, progress)
+            summary["accuracy"] = _evaluate(
+                options.eval_dir,
+                options.host_runner,
+                loaded.module,
+                quantized,
+                inputs,
+                expected,
+                pte,
+                in_q,
+                plan,
+                staging,
+                progress,
+            )
 
         if board is not None:  # before anything is written: a model that cannot run there is an error
             try:
@@ -358,8 +407,12 @@ def compile_model(
             timings["verify_data"] = time.monotonic() - t
             t = time.monotonic()
             # PyTorch's quantized values per delegate: the lowering check.
-            lowering_reference.write(stage, partitions, lowering_reference.delegate_calls(
-                edge, layout.apply(inputs, input_layout)), first_export)
+            lowering_reference.write(
+                stage,
+                partitions,
+                lowering_reference.delegate_calls(edge, layout.apply(inputs, input_layout)),
+                first_export,
+            )
             timings["lowering_reference"] = time.monotonic() - t
             t = time.monotonic()
             os.makedirs(options.verify_dir, exist_ok=True)
@@ -378,14 +431,36 @@ def compile_model(
     return CompileResult(paths=paths, summary=summary, timings=timings)
 
 
-def _evaluate(eval_dir: str, host_runner: Optional[str], float_module, quantized, inputs, expected, pte: bytes,
-              in_q, plan, staging: str, progress: Callable[[str], None]) -> dict:
+def _evaluate(
+    eval_dir: str,
+    host_runner: Optional[str],
+    float_module,
+    quantized,
+    inputs,
+    expected,
+    pte: bytes,
+    in_q,
+    plan,
+    staging: str,
+    progress: Callable[[str], None],
+) -> dict:
     """Top-1 of every stage on --eval_data (python/ethosu_sdk/evaluate)."""
     from ethosu_sdk.evaluate import dataset, stages
 
     try:
-        return stages.evaluate(eval_dir, float_module, quantized, inputs, int(expected[0].numel()), pte,
-                               in_q, [i.dim_order for i in plan.inputs], host_runner, staging, progress)
+        return stages.evaluate(
+            eval_dir,
+            float_module,
+            quantized,
+            inputs,
+            int(expected[0].numel()),
+            pte,
+            in_q,
+            [i.dim_order for i in plan.inputs],
+            host_runner,
+            staging,
+            progress,
+        )
     except dataset.EvaluationError as e:
         raise InvalidOptionError(str(e)) from None
 
@@ -398,34 +473,51 @@ def _board(name: Optional[str]) -> Optional[board_memory.BoardMemory]:
     return board_memory.BOARD_MEMORY[name]
 
 
-def _tune(options: CompileOptions, target, mode: QuantMode, graphs: dict[str, list[bytes]], budget_bytes: int,
-          progress: Callable[[str], None]):
+def _tune(
+    options: CompileOptions,
+    target,
+    mode: QuantMode,
+    graphs: dict[str, list[bytes]],
+    budget_bytes: int,
+    progress: Callable[[str], None],
+):
     """The tuner's search on the TOSA graphs of the first lowerings (input
     layout -> graphs): the target with the winning Vela configuration, the
     winning input layout, and the search as a summary entry."""
+
     def flags_for(candidate: tuner.Candidate) -> list[str]:
         tried = dataclasses.replace(target, memory_mode=candidate.memory_mode, vela_flags=candidate.vela_flags)
         return list(make_compile_spec(tried, mode).compiler_flags)
 
-    progress(f"tuning the input layout and Vela's options within {budget_bytes // tuner.KIB} KiB of SRAM "
-             f"(time budget {options.tune_time_budget_s:.0f} s)")
+    progress(
+        f"tuning the input layout and Vela's options within {budget_bytes // tuner.KIB} KiB of SRAM "
+        f"(time budget {options.tune_time_budget_s:.0f} s)"
+    )
     trials, best = tuner.search(target, graphs, budget_bytes, options.tune_time_budget_s, flags_for, progress)
     if best is None:
         smallest = min((t.sram_need_kib for t in trials if t.error is None), default=None)
         needs = f"; the smallest SRAM figure tried was {smallest:,.0f} KiB" if smallest is not None else ""
-        raise InvalidOptionError(f"no Vela configuration fits {budget_bytes // tuner.KIB} KiB of SRAM{needs}: "
-                                 "raise --sram_budget_kib or pick a board with more SRAM")
+        raise InvalidOptionError(
+            f"no Vela configuration fits {budget_bytes // tuner.KIB} KiB of SRAM{needs}: "
+            "raise --sram_budget_kib or pick a board with more SRAM"
+        )
     progress(f"tuned: {best.candidate.describe()}, {best.figures.get('total_cycles')} cycles")
     rows = [trial.as_row(budget_bytes) for trial in trials]
-    entry = {"sram_budget_kib": budget_bytes // tuner.KIB, "time_budget_s": options.tune_time_budget_s,
-             "trials": rows, "chosen": trials.index(best)}
+    entry = {
+        "sram_budget_kib": budget_bytes // tuner.KIB,
+        "time_budget_s": options.tune_time_budget_s,
+        "trials": rows,
+        "chosen": trials.index(best),
+    }
     # The program a plain compilation would have shipped, to measure the gain against.
-    untuned = tuner.Candidate(str(target.memory_mode), tuner.DEFAULT_STRATEGY, None, next(iter(graphs)))
+    untuned = tuner.Candidate(str(target.memory_mode), tuning_config.DEFAULT_STRATEGY, None, next(iter(graphs)))
     if not target.vela_flags:
         entry["untuned"] = next((i for i, trial in enumerate(trials) if trial.candidate == untuned), None)
-    return (dataclasses.replace(target, memory_mode=best.candidate.memory_mode,
-                                vela_flags=best.candidate.vela_flags),
-            best.candidate.input_layout, entry)
+    return (
+        dataclasses.replace(target, memory_mode=best.candidate.memory_mode, vela_flags=best.candidate.vela_flags),
+        best.candidate.input_layout,
+        entry,
+    )
 
 
 def _write_intermediates(directory: str, staging: str, edge, target, partitions, vela_log: str) -> None:

@@ -40,8 +40,9 @@ def channels_last(t: torch.Tensor) -> torch.Tensor:
     return t.contiguous(memory_format=torch.channels_last) if t.dim() == 4 else t
 
 
-def quantize(module: torch.nn.Module, inputs: Sequence[torch.Tensor],
-             samples: Sequence[Sequence[torch.Tensor]] = ()) -> torch.fx.GraphModule:
+def quantize(
+    module: torch.nn.Module, inputs: Sequence[torch.Tensor], samples: Sequence[Sequence[torch.Tensor]] = ()
+) -> torch.fx.GraphModule:
     """PT2E with CortexMQuantizer on a channels-last copy of the model,
     calibrated on `samples` (the inputs when there are none)."""
     _register_operators()
@@ -84,7 +85,7 @@ def lower(converted: torch.nn.Module, inputs: Sequence[torch.Tensor], target: st
         expected = tuple(result) if isinstance(result, (tuple, list)) else (result,)
         lowered = EdgeProgramManager({"forward": transformed}, compile_config=config)
         program = lowered.to_executorch()
-        program.buffer  # serialise now, so errors surface here
+        _ = program.buffer  # serialise now, so errors surface here
     except Exception as e:
         message = str(e).strip().splitlines()[0] if str(e).strip() else ""
         raise LoweringError(f"lowering for {target} (cortex_m passes) failed ({type(e).__name__}): {message}") from e

@@ -1,6 +1,5 @@
 """Errors of the AOT flow: each maps to a clear message and a non-zero exit."""
 
-
 from ethosu_sdk.errors import SdkError
 
 

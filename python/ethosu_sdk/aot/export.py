@@ -8,7 +8,9 @@ from torch import nn
 from ethosu_sdk.aot.errors import ExportError
 
 
-def export_program(model: nn.Module, inputs: tuple[torch.Tensor, ...], strict: bool = False) -> torch.export.ExportedProgram:
+def export_program(
+    model: nn.Module, inputs: tuple[torch.Tensor, ...], strict: bool = False
+) -> torch.export.ExportedProgram:
     try:
         return torch.export.export(model, inputs, strict=strict)
     except Exception as e:
@@ -16,7 +18,9 @@ def export_program(model: nn.Module, inputs: tuple[torch.Tensor, ...], strict: b
         raise ExportError(f"torch.export failed ({type(e).__name__}): {first_line}") from e
 
 
-def export_for_quantization(model: nn.Module, inputs: tuple[torch.Tensor, ...], strict: bool = False) -> torch.fx.GraphModule:
+def export_for_quantization(
+    model: nn.Module, inputs: tuple[torch.Tensor, ...], strict: bool = False
+) -> torch.fx.GraphModule:
     """The exported graph as a module that prepare_pt2e accepts.
 
     With torch 2.13 + executorch 1.5.1 the module must be taken without guard

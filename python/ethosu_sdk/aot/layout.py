@@ -33,7 +33,8 @@ class InputLayout(enum.Enum):
             return cls(text.lower())
         except ValueError:
             raise InvalidOptionError(
-                f"unknown input layout {text!r}: use one of {', '.join(m.value for m in cls)}") from None
+                f"unknown input layout {text!r}: use one of {', '.join(m.value for m in cls)}"
+            ) from None
 
 
 def has_image_input(inputs: Sequence[torch.Tensor]) -> bool:
@@ -48,8 +49,10 @@ def apply(inputs: tuple[torch.Tensor, ...], layout: InputLayout) -> tuple[torch.
         return inputs
     if not has_image_input(inputs):
         shapes = ", ".join(str(list(x.shape)) for x in inputs)
-        raise InvalidOptionError(f"input layout nhwc needs a 4-D (N, C, H, W) input but the model takes {shapes}: "
-                                 "leave the input layout at nchw")
+        raise InvalidOptionError(
+            f"input layout nhwc needs a 4-D (N, C, H, W) input but the model takes {shapes}: "
+            "leave the input layout at nchw"
+        )
     return tuple(x.to(memory_format=torch.channels_last) if x.dim() == 4 else x for x in inputs)
 
 

@@ -35,7 +35,7 @@ def lower(exported_program: torch.export.ExportedProgram, target: Target, compil
             compile_config=EdgeCompileConfig(_check_ir_validity=False),
         )
         program = edge.to_executorch()
-        program.buffer  # serialise now, so errors surface here
+        _ = program.buffer  # serialise now, so errors surface here
     except Exception as e:
         message = str(e).strip().splitlines()[0] if str(e).strip() else ""
         raise LoweringError(f"lowering for {target.name} failed ({type(e).__name__}): {message}") from e
@@ -51,7 +51,11 @@ def delegation_counts(edge) -> tuple[dict[str, int], dict[str, int], int]:
     # Memory planning and tuple unpacking are not operators.
     bookkeeping = {"alloc", "getitem"}
     delegated = {op: b.delegated for op, b in sorted(info.delegation_by_operator.items()) if b.delegated}
-    cpu = {op: b.non_delegated for op, b in sorted(info.delegation_by_operator.items()) if b.non_delegated and op not in bookkeeping}
+    cpu = {
+        op: b.non_delegated
+        for op, b in sorted(info.delegation_by_operator.items())
+        if b.non_delegated and op not in bookkeeping
+    }
     return delegated, cpu, info.num_delegated_subgraphs
 
 

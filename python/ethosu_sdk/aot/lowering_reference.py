@@ -73,8 +73,9 @@ def delegate_calls(edge, program_inputs: tuple[torch.Tensor, ...]) -> list[tuple
     return seen
 
 
-def quantized_values(graph_module: torch.fx.GraphModule, inputs: list[torch.Tensor]) -> tuple[
-        dict[str, torch.Tensor], list[Optional[str]]]:
+def quantized_values(
+    graph_module: torch.fx.GraphModule, inputs: list[torch.Tensor]
+) -> tuple[dict[str, torch.Tensor], list[Optional[str]]]:
     """Runs a partition's graph; returns every quantize node's result by node
     name, and the node name behind each graph output (None: not a quantize)."""
     from torch.fx import Interpreter
@@ -117,10 +118,12 @@ def _feeding_roots(quantize: torch.fx.Node) -> list[str]:
 
 def _quant_args(node: torch.fx.Node) -> dict[str, Any]:
     scale, zero_point, qmin, qmax = (node.args[1:5] + (None,) * 4)[:4]
-    return {"scale": float(scale) if isinstance(scale, (int, float)) else None,
-            "zero_point": int(zero_point) if isinstance(zero_point, int) else None,
-            "qmin": int(qmin) if isinstance(qmin, int) else None,
-            "qmax": int(qmax) if isinstance(qmax, int) else None}
+    return {
+        "scale": float(scale) if isinstance(scale, (int, float)) else None,
+        "zero_point": int(zero_point) if isinstance(zero_point, int) else None,
+        "qmin": int(qmin) if isinstance(qmin, int) else None,
+        "qmax": int(qmax) if isinstance(qmax, int) else None,
+    }
 
 
 def _origin(node: torch.fx.Node, roots: list[str], first: dict[str, dict[str, Optional[str]]]) -> dict[str, Any]:
@@ -132,20 +135,30 @@ def _origin(node: torch.fx.Node, roots: list[str], first: dict[str, dict[str, Op
     if isinstance(kind, type):
         kind = kind.__name__
     root = first.get(roots[0], {}) if roots else {}
-    return {"module": path, "module_type": str(kind).rsplit(".", 1)[-1] if kind else None,
-            "op": root.get("op") or verify_data._op_name(producer.target),
-            "source": root.get("source") or verify_data.user_frame(producer.meta.get("stack_trace"))}
+    return {
+        "module": path,
+        "module_type": str(kind).rsplit(".", 1)[-1] if kind else None,
+        "op": root.get("op") or verify_data._op_name(producer.target),
+        "source": root.get("source") or verify_data.user_frame(producer.meta.get("stack_trace")),
+    }
 
 
 def integer_tosa_tensors(backend: dict[str, dict[str, Any]]) -> list[str]:
     """Backend node names (TOSA tensors) with 8- or 16-bit integer results, in graph order."""
-    return [name for name, origin in backend.items()
-            if origin.get("dtype") in ("int8", "int16") and origin.get("tosa_op") != "input"]
+    return [
+        name
+        for name, origin in backend.items()
+        if origin.get("dtype") in ("int8", "int16") and origin.get("tosa_op") != "input"
+    ]
 
 
-def entries_for(graph_module: torch.fx.GraphModule, values: dict[str, torch.Tensor],
-                outputs: list[Optional[str]], backend: dict[str, dict[str, Any]],
-                first: dict[str, dict[str, Optional[str]]]) -> list[dict[str, Any]]:
+def entries_for(
+    graph_module: torch.fx.GraphModule,
+    values: dict[str, torch.Tensor],
+    outputs: list[Optional[str]],
+    backend: dict[str, dict[str, Any]],
+    first: dict[str, dict[str, Optional[str]]],
+) -> list[dict[str, Any]]:
     """One entry per quantize result: which TOSA tensor should hold it."""
     candidates = integer_tosa_tensors(backend)
     entries = []
@@ -153,12 +166,19 @@ def entries_for(graph_module: torch.fx.GraphModule, values: dict[str, torch.Tens
         if node.name not in values:
             continue
         roots = _feeding_roots(node)
-        matching = [name for name in candidates if backend[name].get("root") in roots
-                    and backend[name].get("numel") == values[node.name].numel()]
+        matching = [
+            name
+            for name in candidates
+            if backend[name].get("root") in roots and backend[name].get("numel") == values[node.name].numel()
+        ]
         entry: dict[str, Any] = {
-            "node": node.name, "tosa": matching[-1] if matching else None,
+            "node": node.name,
+            "tosa": matching[-1] if matching else None,
             "output": outputs.index(node.name) if node.name in outputs else None,
-            "shape": list(values[node.name].shape), **_quant_args(node), **_origin(node, roots, first)}
+            "shape": list(values[node.name].shape),
+            **_quant_args(node),
+            **_origin(node, roots, first),
+        }
         entries.append(entry)
     # A TOSA tensor is the value of the last quantize node mapped to it: the
     # earlier ones are steps the lowering did not keep (a mean's sum before
@@ -170,8 +190,12 @@ def entries_for(graph_module: torch.fx.GraphModule, values: dict[str, torch.Tens
     return [e for e in entries if e["tosa"] is not None or e["output"] is not None]
 
 
-def write(directory: str, partitions: list, calls: list[tuple[Any, list[torch.Tensor]]],
-          first: dict[str, dict[str, Optional[str]]]) -> None:
+def write(
+    directory: str,
+    partitions: list,
+    calls: list[tuple[Any, list[torch.Tensor]]],
+    first: dict[str, dict[str, Optional[str]]],
+) -> None:
     """Adds each partition's PyTorch tensors to the verification directory
     (after verify_data.write: updates its manifest)."""
     manifest_path = os.path.join(directory, "manifest.json")

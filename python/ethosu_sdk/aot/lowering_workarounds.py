@@ -68,8 +68,12 @@ def clamp_fused_activations() -> Iterator[Applied]:
             return rescale, fake
         rescale.meta["val"] = fake  # the caller sets it only on the node returned
         with graph_module.graph.inserting_after(rescale):
-            clamp = create_node(graph=graph_module.graph, op_target=exir_ops.backend.tosa.CLAMP.default,
-                                args=(rescale, int(qparams.qmin), int(qparams.qmax)), from_node=source_node)
+            clamp = create_node(
+                graph=graph_module.graph,
+                op_target=exir_ops.backend.tosa.CLAMP.default,
+                args=(rescale, int(qparams.qmin), int(qparams.qmax)),
+                from_node=source_node,
+            )
         clamped = exir_ops.backend.tosa.CLAMP.default(fake, int(qparams.qmin), int(qparams.qmax))
         clamp.meta["val"] = clamped
         applied.nodes.append(source_node.name)

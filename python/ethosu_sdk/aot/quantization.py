@@ -92,7 +92,7 @@ def io_quantization(graph_module: torch.fx.GraphModule) -> tuple[list[tuple[floa
     outputs = []
     output_node = next(n for n in graph_module.graph.nodes if n.op == "output")
     results = output_node.args[0]
-    for value in (results if isinstance(results, (tuple, list)) else (results,)):
+    for value in results if isinstance(results, (tuple, list)) else (results,):
         is_dq = isinstance(value, torch.fx.Node) and value.target in per_tensor_dq
         outputs.append(params(value) if is_dq else (0.0, 0))
     return inputs, outputs

@@ -27,15 +27,15 @@ import time
 from typing import Callable, Mapping, Optional, Sequence, cast
 
 from ethosu_sdk.aot import vela_capture
-from ethosu_sdk.firmware import board_memory
 from ethosu_sdk.aot.errors import InvalidOptionError
 from ethosu_sdk.aot.targets import Target, TargetKind
+from ethosu_sdk.firmware import board_memory
+
 # The configuration space and Candidate live in the torch-free tuning_config,
-# which the report shares; re-exported here for the search's callers.
+# which the report shares.
 from ethosu_sdk.tuning_config import (
     CACHE_GRID_SMALLEST,
     CACHE_GRID_STEPS,
-    DEFAULT_STRATEGY,
     KIB,
     MEMORY_MODES,
     STRATEGIES,
@@ -103,14 +103,21 @@ def check_request(target: Target, budget_kib: Optional[int]) -> int:
     if target.kind is not TargetKind.ETHOS_U:
         raise InvalidOptionError(f"--tune searches Vela's options: it needs an Ethos-U target, not {target.name}")
     if not budget_kib or budget_kib <= 0:
-        raise InvalidOptionError("--tune needs --sram_budget_kib (the SRAM, KiB, the NPU may use on your board, "
-                                 "e.g. 384 for ExecuTorch's Dedicated_Sram_384KB) or --board (its whole SRAM)")
+        raise InvalidOptionError(
+            "--tune needs --sram_budget_kib (the SRAM, KiB, the NPU may use on your board, "
+            "e.g. 384 for ExecuTorch's Dedicated_Sram_384KB) or --board (its whole SRAM)"
+        )
     return budget_kib * KIB
 
 
-def search(target: Target, graphs: Mapping[str, list[bytes]], budget_bytes: int, time_budget_s: float,
-           flags_for: Callable[[Candidate], list[str]],
-           progress: Callable[[str], None]) -> tuple[list[Trial], Optional[Trial]]:
+def search(
+    target: Target,
+    graphs: Mapping[str, list[bytes]],
+    budget_bytes: int,
+    time_budget_s: float,
+    flags_for: Callable[[Candidate], list[str]],
+    progress: Callable[[str], None],
+) -> tuple[list[Trial], Optional[Trial]]:
     """Compiles every partition's TOSA graph (`graphs`: input layout -> the
     TOSA flatbuffers of that layout's lowering) under each candidate (until
     the time budget is spent); returns all trials and the winner (None when
@@ -121,8 +128,10 @@ def search(target: Target, graphs: Mapping[str, list[bytes]], budget_bytes: int,
     started = time.monotonic()
     for candidate in candidates(target, budget_bytes, tuple(graphs)):
         if time.monotonic() - started > time_budget_s:
-            progress(f"tuning: time budget of {time_budget_s:.0f} s spent; {candidate.describe()} and later "
-                     "configurations not tried")
+            progress(
+                f"tuning: time budget of {time_budget_s:.0f} s spent; {candidate.describe()} and later "
+                "configurations not tried"
+            )
             break
         t = time.monotonic()
         figures: list[dict[str, object]] = []
@@ -139,14 +148,18 @@ def search(target: Target, graphs: Mapping[str, list[bytes]], budget_bytes: int,
                     figures.append(vela_capture.read_summary_csv(summary))
         except Exception as e:  # Vela rejects configurations it cannot place (e.g. too little SRAM)
             error = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        trial = Trial(candidate, vela_capture.total_of(figures) if error is None else {},
-                      time.monotonic() - t, error)
+        trial = Trial(candidate, vela_capture.total_of(figures) if error is None else {}, time.monotonic() - t, error)
         trials.append(trial)
-        outcome = trial.error or (f"{trial.figures.get('total_cycles')} cycles, "
-                                  f"SRAM {trial.sram_need_kib:,.0f} KiB"
-                                  f"{'' if trial.fits(budget_bytes) else ' (over budget)'}")
+        outcome = trial.error or (
+            f"{trial.figures.get('total_cycles')} cycles, "
+            f"SRAM {trial.sram_need_kib:,.0f} KiB"
+            f"{'' if trial.fits(budget_bytes) else ' (over budget)'}"
+        )
         progress(f"tuning: {candidate.describe()}: {outcome}")
     fitting = [t for t in trials if t.fits(budget_bytes)]
-    best = min(fitting, key=lambda t: (float(cast(float, t.figures.get("total_cycles", float("inf")))), t.sram_need_kib),
-               default=None)
+    best = min(
+        fitting,
+        key=lambda t: (float(cast(float, t.figures.get("total_cycles", float("inf")))), t.sram_need_kib),
+        default=None,
+    )
     return trials, best

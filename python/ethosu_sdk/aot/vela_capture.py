@@ -92,14 +92,23 @@ def capture_vela(directory: str, verify: bool = False) -> Iterator[list[VelaPart
         os.makedirs(work, exist_ok=True)
         # A copy: vela_compile appends to the list it is given.
         flags = list(args) + ["--verbose-performance"] + (["--enable-debug-db"] if verify else [])
-        result = original(tosa_flatbuffer, flags, verbose=False, intermediate_path=work,
-                          block_placements=block_placements)
+        result = original(
+            tosa_flatbuffer, flags, verbose=False, intermediate_path=work, block_placements=block_placements
+        )
         files = csv_files(os.path.join(work, "output"))
         summary = summary_csv(files)
         figures = read_summary_csv(summary) if summary else {}
         debug_db = os.path.join(work, "output", "out_debug.xml")
-        partitions.append(VelaPartition(index, bytes(tosa_flatbuffer), figures, files, dict(pending),
-                                        debug_db if os.path.exists(debug_db) else None))
+        partitions.append(
+            VelaPartition(
+                index,
+                bytes(tosa_flatbuffer),
+                figures,
+                files,
+                dict(pending),
+                debug_db if os.path.exists(debug_db) else None,
+            )
+        )
         pending.clear()
         return result
 
@@ -133,8 +142,7 @@ def csv_files(output_dir: str) -> dict[str, str]:
     """Vela's CSV reports in its output directory: file name -> path."""
     if not os.path.isdir(output_dir):
         return {}
-    return {name: os.path.join(output_dir, name) for name in sorted(os.listdir(output_dir))
-            if name.endswith(".csv")}
+    return {name: os.path.join(output_dir, name) for name in sorted(os.listdir(output_dir)) if name.endswith(".csv")}
 
 
 def summary_csv(files: dict[str, str]) -> Optional[str]:

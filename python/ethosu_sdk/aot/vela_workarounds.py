@@ -106,9 +106,8 @@ def _slice_unbinds(graph_module: torch.fx.GraphModule) -> tuple[list[str], set[t
         for getitem in getitems:
             index = int(getitem.args[1])
             with graph.inserting_before(getitem):
-                part = graph.call_function(torch.ops.aten.slice.Tensor,
-                                           (view, 1, index * rows, (index + 1) * rows))
-            _copy_meta(getitem, part, view.meta["val"][:, index * rows:(index + 1) * rows])
+                part = graph.call_function(torch.ops.aten.slice.Tensor, (view, 1, index * rows, (index + 1) * rows))
+            _copy_meta(getitem, part, view.meta["val"][:, index * rows : (index + 1) * rows])
             slices.add(part)
             getitem.replace_all_uses_with(part)
             graph.erase_node(getitem)
@@ -149,10 +148,10 @@ def _split_heads(graph_module: torch.fx.GraphModule, slices: set[torch.fx.Node])
                 operands = []
                 for operand, value in ((a, va), (b, vb)):
                     piece = graph.call_function(torch.ops.aten.slice.Tensor, (operand, 1, head, head + 1))
-                    _copy_meta(node, piece, value[:, head:head + 1])
+                    _copy_meta(node, piece, value[:, head : head + 1])
                     operands.append(piece)
                 product = graph.call_function(node.target, tuple(operands))
-                _copy_meta(node, product, node.meta["val"][:, head:head + 1])
+                _copy_meta(node, product, node.meta["val"][:, head : head + 1])
                 heads.append(product)
             # Joined on axis 2, then viewed as (batch, heads, rows, columns):
             # Vela's U55 MatMul does not write at a batch (axis 1) offset.

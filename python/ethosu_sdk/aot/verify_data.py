@@ -65,8 +65,7 @@ def source_lines(graph_module: torch.fx.GraphModule) -> dict[str, dict[str, Opti
     lines = {}
     for node in graph_module.graph.nodes:
         if node.op == "call_function":
-            lines[node.name] = {"source": user_frame(node.meta.get("stack_trace")),
-                                "op": _op_name(node.target)}
+            lines[node.name] = {"source": user_frame(node.meta.get("stack_trace")), "op": _op_name(node.target)}
     return lines
 
 
@@ -111,8 +110,9 @@ def node_origins(graph_module: torch.fx.GraphModule) -> dict[str, dict[str, obje
     return origins
 
 
-def resolve_origins(raw: dict[str, dict[str, Optional[str]]],
-                    first: dict[str, dict[str, Optional[str]]]) -> dict[str, dict[str, Optional[str]]]:
+def resolve_origins(
+    raw: dict[str, dict[str, Optional[str]]], first: dict[str, dict[str, Optional[str]]]
+) -> dict[str, dict[str, Optional[str]]]:
     """Adds the source line and PyTorch operator from the first export."""
     resolved = {}
     for name, origin in raw.items():
@@ -148,8 +148,9 @@ def delegate_inputs(edge, program_inputs: tuple[torch.Tensor, ...]) -> list[list
         def run_node(self, n):
             if n.op == "call_function" and "executorch_call_delegate" in str(getattr(n.target, "__name__", n.target)):
                 args, _ = self.fetch_args_kwargs_from_env(n)
-                seen.append([_in_program_order(a, node) for a, node in zip(args[1:], n.args[1:])
-                             if isinstance(a, torch.Tensor)])
+                seen.append(
+                    [_in_program_order(a, node) for a, node in zip(args[1:], n.args[1:]) if isinstance(a, torch.Tensor)]
+                )
             return super().run_node(n)
 
     with torch.no_grad():
@@ -157,8 +158,13 @@ def delegate_inputs(edge, program_inputs: tuple[torch.Tensor, ...]) -> list[list
     return seen
 
 
-def write(directory: str, target: str, partitions: Iterable, inputs: list[list[torch.Tensor]],
-          first: dict[str, dict[str, Optional[str]]]) -> None:
+def write(
+    directory: str,
+    target: str,
+    partitions: Iterable,
+    inputs: list[list[torch.Tensor]],
+    first: dict[str, dict[str, Optional[str]]],
+) -> None:
     """Writes `directory` (see the module doc). `partitions` are
     vela_capture.VelaPartition; `inputs` from delegate_inputs."""
     os.makedirs(directory, exist_ok=True)
@@ -166,8 +172,14 @@ def write(directory: str, target: str, partitions: Iterable, inputs: list[list[t
     partitions = list(partitions)
     for p in partitions:
         stem = f"partition{p.index}"
-        entry: dict[str, Any] = {"index": p.index, "tosa": stem + ".tosa", "origins": stem + ".origins.json",
-                                 "debug_db": None, "inputs": None, "skipped": None}
+        entry: dict[str, Any] = {
+            "index": p.index,
+            "tosa": stem + ".tosa",
+            "origins": stem + ".origins.json",
+            "debug_db": None,
+            "inputs": None,
+            "skipped": None,
+        }
         with open(os.path.join(directory, entry["tosa"]), "wb") as f:
             f.write(p.tosa_flatbuffer)
         with open(os.path.join(directory, entry["origins"]), "w") as f:
@@ -177,16 +189,16 @@ def write(directory: str, target: str, partitions: Iterable, inputs: list[list[t
             with open(p.debug_db, "rb") as src, open(os.path.join(directory, entry["debug_db"]), "wb") as dst:
                 dst.write(src.read())
         if len(inputs) != len(partitions):
-            entry["skipped"] = (f"the program has {len(inputs)} delegate calls for {len(partitions)} "
-                                "Vela partitions: inputs unknown")
+            entry["skipped"] = (
+                f"the program has {len(inputs)} delegate calls for {len(partitions)} Vela partitions: inputs unknown"
+            )
         elif any(t.dtype not in (torch.int8, torch.int16, torch.int32) for t in inputs[p.index]):
             entry["skipped"] = "a delegate input is not an integer tensor"
         else:
             entry["inputs"] = stem + ".inputs.tensors"
             with open(os.path.join(directory, entry["inputs"]), "wb") as f:
                 # In memory order: what the delegate reads (layout.py).
-                f.write(encode([layout.in_memory_order(t, t.dim_order() if t.dim() else ())
-                                for t in inputs[p.index]]))
+                f.write(encode([layout.in_memory_order(t, t.dim_order() if t.dim() else ()) for t in inputs[p.index]]))
         entries.append(entry)
     manifest = {"format_version": FORMAT_VERSION, "target": target, "partitions": entries}
     with open(os.path.join(directory, "manifest.json"), "w") as f:

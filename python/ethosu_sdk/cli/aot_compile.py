@@ -21,63 +21,116 @@ from absl import app, flags, logging
 from ethosu_sdk.aot import ALL_TARGETS, AotError, CompileOptions, QuantMode, compile_model
 from ethosu_sdk.aot.errors import first_line
 from ethosu_sdk.cli.held_back import held_back_output
+from ethosu_sdk.errors import SdkError
 from ethosu_sdk.models import UnknownModelError, model_names
 from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.worker import server
-from ethosu_sdk.errors import SdkError
 
 FLAGS = flags.FLAGS
-flags.DEFINE_string("model", None, f"Zoo model ({', '.join(model_names())}), package.module:function "
-                    "returning (nn.Module, example input tuple), a Python file defining ModelUnderTest and "
-                    "ModelInputs (ExecuTorch's convention), or a torch.export.save'd FILE.pt2 (float).")
+flags.DEFINE_string(
+    "model",
+    None,
+    f"Zoo model ({', '.join(model_names())}), package.module:function "
+    "returning (nn.Module, example input tuple), a Python file defining ModelUnderTest and "
+    "ModelInputs (ExecuTorch's convention), or a torch.export.save'd FILE.pt2 (float).",
+)
 flags.DEFINE_string("target", None, f"One of: {', '.join(ALL_TARGETS)}.")
-flags.DEFINE_enum("quantize", "int8", [m.value for m in QuantMode],
-                  "int8: int8 activations, symmetric per-channel int8 weights; a16w8: int16 activations; "
-                  "none: float (TOSA-1.0+FP and cpu only).")
-flags.DEFINE_string("calibration_dir", None, "Directory of calibration samples, one file each: .tensors, .npy "
-                    "(one input) or .npz (one array per input), or any files with --calibration_preprocess "
-                    "(default: the example input).")
-flags.DEFINE_multi_string("calibration_file", [], "A calibration sample file (repeatable; adds to "
-                          "--calibration_dir).")
-flags.DEFINE_string("calibration_preprocess", None, "module:function or FILE.py:function called with each "
-                    "calibration file's path, returning the model's inputs (e.g. decode and normalise an image).")
+flags.DEFINE_enum(
+    "quantize",
+    "int8",
+    [m.value for m in QuantMode],
+    "int8: int8 activations, symmetric per-channel int8 weights; a16w8: int16 activations; "
+    "none: float (TOSA-1.0+FP and cpu only).",
+)
+flags.DEFINE_string(
+    "calibration_dir",
+    None,
+    "Directory of calibration samples, one file each: .tensors, .npy "
+    "(one input) or .npz (one array per input), or any files with --calibration_preprocess "
+    "(default: the example input).",
+)
+flags.DEFINE_multi_string("calibration_file", [], "A calibration sample file (repeatable; adds to --calibration_dir).")
+flags.DEFINE_string(
+    "calibration_preprocess",
+    None,
+    "module:function or FILE.py:function called with each "
+    "calibration file's path, returning the model's inputs (e.g. decode and normalise an image).",
+)
 flags.DEFINE_string("system_config", None, "Vela system config (Ethos-U; default per family, as ExecuTorch).")
 flags.DEFINE_string("memory_mode", None, "Vela memory mode (Ethos-U; default per family, as ExecuTorch).")
 flags.DEFINE_string("state_dict", None, "Optional torch.save'd state dict to load into the model.")
 flags.DEFINE_string("intermediates_dir", None, "Write TOSA flatbuffers, Vela reports and the delegation table here.")
-flags.DEFINE_enum("verify", "fail", ["fail", "warn", "off"],
-                  "Ethos-U: run each delegate on the functional NPU model and compare it bit for bit, layer by "
-                  "layer, with the TOSA reference model (python/ethosu_sdk/verify); fail: a difference is an "
-                  "error, warn: it is reported. Needs --npu_run (found in the runfiles under bazel run).")
-flags.DEFINE_string("verify_dir", None, "Write the verification's inputs here (ethosu_model runs it as an "
-                    "action of its own: with --verify=off).")
-flags.DEFINE_string("eval_data", None, "Directory of labelled samples, one .npz each (an array 'label', the "
-                    "class index, and one array per input; python/ethosu_sdk/evaluate/dataset.py): top-1 of the "
-                    "float model, the quantized graph and the compiled program (needs --host_runner, found in "
-                    "the runfiles under bazel run).")
+flags.DEFINE_enum(
+    "verify",
+    "fail",
+    ["fail", "warn", "off"],
+    "Ethos-U: run each delegate on the functional NPU model and compare it bit for bit, layer by "
+    "layer, with the TOSA reference model (python/ethosu_sdk/verify); fail: a difference is an "
+    "error, warn: it is reported. Needs --npu_run (found in the runfiles under bazel run).",
+)
+flags.DEFINE_string(
+    "verify_dir",
+    None,
+    "Write the verification's inputs here (ethosu_model runs it as an action of its own: with --verify=off).",
+)
+flags.DEFINE_string(
+    "eval_data",
+    None,
+    "Directory of labelled samples, one .npz each (an array 'label', the "
+    "class index, and one array per input; python/ethosu_sdk/evaluate/dataset.py): top-1 of the "
+    "float model, the quantized graph and the compiled program (needs --host_runner, found in "
+    "the runfiles under bazel run).",
+)
 flags.DEFINE_string("host_runner", None, "The host runner for --eval_data (//cc/runner:host_runner).")
 flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//sim/host:npu_run).")
-flags.DEFINE_bool("lowering_workarounds", True, "Apply the SDK's fixes of ExecuTorch lowering bugs "
-                  "(python/ethosu_sdk/aot/lowering_workarounds.py); --nolowering_workarounds shows what they fix.")
+flags.DEFINE_bool(
+    "lowering_workarounds",
+    True,
+    "Apply the SDK's fixes of ExecuTorch lowering bugs "
+    "(python/ethosu_sdk/aot/lowering_workarounds.py); --nolowering_workarounds shows what they fix.",
+)
 flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
 flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
 flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
-flags.DEFINE_enum("input_layout", "nchw", ["nchw", "nhwc"],
-                  "Memory layout of 4-D (image) inputs: nchw (PyTorch's) or nhwc (channels-last: the program "
-                  "takes pixels with their channels innermost, and the NPU skips its input transpose).")
-flags.DEFINE_bool("tune", False, "Search the input layout and Vela's options (memory mode, optimisation strategy, "
-                  "arena cache size) for the lowest total_cycles within --sram_budget_kib; the search goes "
-                  "into the summary.")
-flags.DEFINE_integer("sram_budget_kib", None, "With --tune: the SRAM (KiB) the NPU may use on the board "
-                     "(default with --board: the board's SRAM).")
-flags.DEFINE_string("board", None, "The board the model will run on (qemu_an547, corstone300, corstone320): "
-                    "compiling fails, naming the sizes, when Vela's schedule does not fit its memories.")
+flags.DEFINE_enum(
+    "input_layout",
+    "nchw",
+    ["nchw", "nhwc"],
+    "Memory layout of 4-D (image) inputs: nchw (PyTorch's) or nhwc (channels-last: the program "
+    "takes pixels with their channels innermost, and the NPU skips its input transpose).",
+)
+flags.DEFINE_bool(
+    "tune",
+    False,
+    "Search the input layout and Vela's options (memory mode, optimisation strategy, "
+    "arena cache size) for the lowest total_cycles within --sram_budget_kib; the search goes "
+    "into the summary.",
+)
+flags.DEFINE_integer(
+    "sram_budget_kib",
+    None,
+    "With --tune: the SRAM (KiB) the NPU may use on the board (default with --board: the board's SRAM).",
+)
+flags.DEFINE_string(
+    "board",
+    None,
+    "The board the model will run on (qemu_an547, corstone300, corstone320): "
+    "compiling fails, naming the sizes, when Vela's schedule does not fit its memories.",
+)
 flags.DEFINE_float("tune_time_budget_s", 600.0, "With --tune: stop trying configurations after this many seconds.")
 flags.DEFINE_string("timings_json", None, "Also write the step timings (seconds) to this JSON file.")
-flags.DEFINE_bool("quiet", False, "Print nothing on success; on failure, print only the error line "
-                  "(for build actions; with --verbose, everything that was held back).")
-flags.DEFINE_bool("verbose", False, "Show the INFO and WARNING logs of ExecuTorch's Arm backend, the quantizer "
-                  "and torch, and on failure the traceback.")
+flags.DEFINE_bool(
+    "quiet",
+    False,
+    "Print nothing on success; on failure, print only the error line "
+    "(for build actions; with --verbose, everything that was held back).",
+)
+flags.DEFINE_bool(
+    "verbose",
+    False,
+    "Show the INFO and WARNING logs of ExecuTorch's Arm backend, the quantizer "
+    "and torch, and on failure the traceback.",
+)
 flags.mark_flags_as_required(["model", "target", "output"])
 
 
@@ -137,11 +190,16 @@ def _main(argv: list[str]) -> int:
     npu_run = _npu_run_or_none()
     if npu_run is None and FLAGS.verify != "off" and FLAGS.target.startswith("ethos-u"):
         if FLAGS["verify"].present:  # asked for: an error
-            raise AotError("--verify needs the NPU model binary: pass --npu_run=PATH (tools/bazel build "
-                           "//sim/host:npu_run), or --verify=off")
+            raise AotError(
+                "--verify needs the NPU model binary: pass --npu_run=PATH (tools/bazel build "
+                "//sim/host:npu_run), or --verify=off"
+            )
         # The default, where the binary is not installed (e.g. the wheel alone): said, not an error.
-        print("[aot] verification skipped: the NPU model binary is not here (--npu_run=PATH, from "
-              "//sim/host:npu_run, turns it on)", file=sys.stderr)
+        print(
+            "[aot] verification skipped: the NPU model binary is not here (--npu_run=PATH, from "
+            "//sim/host:npu_run, turns it on)",
+            file=sys.stderr,
+        )
     options = CompileOptions(
         model=FLAGS.model,
         target=FLAGS.target,
@@ -169,21 +227,34 @@ def _main(argv: list[str]) -> int:
     summary = result.summary
     t = result.timings
     cpu = ", ".join(f"{op} x{n}" for op, n in summary["pte_kernel_calls"].items()) or "none"
-    print(f"[aot] {summary['model']} -> {summary['target']}: {len(summary['delegates'])} delegate(s), "
-          f"CPU operators: {cpu}", file=sys.stderr)
+    print(
+        f"[aot] {summary['model']} -> {summary['target']}: {len(summary['delegates'])} delegate(s), "
+        f"CPU operators: {cpu}",
+        file=sys.stderr,
+    )
     figures = summary["vela_total"]
     if figures:
-        print(f"[aot] Vela: inference {figures.get('total_cycles')} cycles (compute {figures.get('npu_cycles')}, "
-              f"the rest memory stalls), {figures.get('macs')} MACs, "
-              f"SRAM {figures.get('sram_used_kib')} KiB, DRAM {figures.get('dram_used_kib')} KiB", file=sys.stderr)
+        print(
+            f"[aot] Vela: inference {figures.get('total_cycles')} cycles (compute {figures.get('npu_cycles')}, "
+            f"the rest memory stalls), {figures.get('macs')} MACs, "
+            f"SRAM {figures.get('sram_used_kib')} KiB, DRAM {figures.get('dram_used_kib')} KiB",
+            file=sys.stderr,
+        )
     tuning = summary.get("tuning")
     if tuning:
         chosen = tuning["trials"][tuning["chosen"]]
-        print(f"[aot] tuned: {chosen.get('total_cycles')} cycles, {report_tuning.choice_line(tuning)} "
-              f"({sum(1 for r in tuning['trials'] if r['fits'])} of them fit)", file=sys.stderr)
-    print(f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
-          f"lower {t['lower']:.2f} s" + (f", tune {t['tune']:.2f} s" if "tune" in t else "") +
-          f", total {t['total']:.2f} s", file=sys.stderr)
+        print(
+            f"[aot] tuned: {chosen.get('total_cycles')} cycles, {report_tuning.choice_line(tuning)} "
+            f"({sum(1 for r in tuning['trials'] if r['fits'])} of them fit)",
+            file=sys.stderr,
+        )
+    print(
+        f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
+        f"lower {t['lower']:.2f} s"
+        + (f", tune {t['tune']:.2f} s" if "tune" in t else "")
+        + f", total {t['total']:.2f} s",
+        file=sys.stderr,
+    )
     if summary.get("accuracy"):
         from ethosu_sdk.evaluate import summary_text
 
@@ -199,8 +270,7 @@ def _main(argv: list[str]) -> int:
 
         stem = FLAGS.output[: -len(".pte")]
         assert npu_run is not None  # _verify_dir gives a directory only with the binary
-        code, text, _ = verify.run(FLAGS.output, options.verify_dir, npu_run, FLAGS.verify,
-                                   stem + ".verification.json")
+        code, text, _ = verify.run(FLAGS.output, options.verify_dir, npu_run, FLAGS.verify, stem + ".verification.json")
         if code != 0:
             raise VerificationFailed(text)  # printed whole, even with --quiet
         print(text, file=sys.stderr)

@@ -19,27 +19,33 @@ from typing import Callable, TypeVar
 
 from absl import app, flags
 
+from ethosu_sdk.errors import SdkError
 from ethosu_sdk.evaluate import summary_text
 from ethosu_sdk.report import html_report
 from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.runner import boards, elf_size, model_run, protocol, simulate
 from ethosu_sdk.tensors import tensor_file
-from ethosu_sdk.errors import SdkError
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("name", "model", "Name of the run (report title, report directory).")
 flags.DEFINE_string("elf", None, "Firmware image.", required=True)
 flags.DEFINE_enum("board", "qemu_an547", sorted(boards.BOARDS), "Board to simulate.")
-flags.DEFINE_bool("fvp", False, "Run on Arm's FVP of the board where it has one (corstone300, corstone320) "
-                  "instead of the SDK's QEMU machine.")
+flags.DEFINE_bool(
+    "fvp",
+    False,
+    "Run on Arm's FVP of the board where it has one (corstone300, corstone320) instead of the SDK's QEMU machine.",
+)
 flags.DEFINE_string("summary", None, "The model's AOT summary (.summary.json).", required=True)
 flags.DEFINE_string("expected", None, "The reference output (.expected.tensors).", required=True)
 flags.DEFINE_string("intermediates", None, "The model's intermediates directory (Vela CSVs), if built.")
 flags.DEFINE_string("verification", None, "The model's verification report (.verification.json), if any.")
 flags.DEFINE_string("charts", None, "The model's charts, rendered at build time (default: rendered here).")
-flags.DEFINE_string("report_dir", None,
-                    "Where to write the HTML report (default: bazel-reports/NAME in the workspace under "
-                    "`bazel run`, the test's undeclared outputs under `bazel test`).")
+flags.DEFINE_string(
+    "report_dir",
+    None,
+    "Where to write the HTML report (default: bazel-reports/NAME in the workspace under "
+    "`bazel run`, the test's undeclared outputs under `bazel test`).",
+)
 flags.DEFINE_float("timeout", 900.0, "Seconds before the simulation is stopped.")
 flags.DEFINE_string("size_tool", "arm-none-eabi-size", "Prints an ELF's section sizes (Berkeley format).")
 flags.DEFINE_string("npu", None, "The board's Ethos-U, e.g. ethos-u85-256 (default: the board's own).")
@@ -62,7 +68,10 @@ def _count(n: float) -> str:
 def _operators(counts: dict[str, int]) -> str:
     # "aten_convolution_default" -> "convolution"
     def short(name: str) -> str:
-        return re.sub(r"_(default|tensor|Tensor)$", "", re.sub(r"^(aten|quantized_decomposed|dim_order_ops)_", "", name))
+        return re.sub(
+            r"_(default|tensor|Tensor)$", "", re.sub(r"^(aten|quantized_decomposed|dim_order_ops)_", "", name)
+        )
+
     return ", ".join(f"{short(k)} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
@@ -108,13 +117,16 @@ def _check_report_dir(directory: str) -> None:
     while not os.path.exists(existing):
         existing = os.path.dirname(existing)
     if not os.path.isdir(existing) or not os.access(existing, os.W_OK | os.X_OK):
-        raise RunModelError(f"cannot write the report to {directory}: {existing} is not a writable directory; "
-                            "give --report_dir=DIR somewhere writable")
+        raise RunModelError(
+            f"cannot write the report to {directory}: {existing} is not a writable directory; "
+            "give --report_dir=DIR somewhere writable"
+        )
     try:  # permission bits say yes on read-only mounts and in /proc
         tempfile.TemporaryDirectory(prefix=".report-", dir=existing).cleanup()
     except OSError as e:
-        raise RunModelError(f"cannot write the report to {directory}: {e.strerror}; "
-                            "give --report_dir=DIR somewhere writable") from e
+        raise RunModelError(
+            f"cannot write the report to {directory}: {e.strerror}; give --report_dir=DIR somewhere writable"
+        ) from e
 
 
 def _load_json(path: str) -> dict:
@@ -130,13 +142,26 @@ def _verification(path: str | None) -> dict[str, object]:
     if not path:
         return {}
     report = _load_any_json(path)
-    rows = [[p["index"], i, layer["module"] or "<model>", layer["op"] or layer["operator"], layer["source"] or "",
-             layer["tensor"], layer["elements"] if layer["compared"] else "", layer["differing"] if layer["compared"]
-             else layer["note"], " ".join(f"{int(d):+d}:{c}" for d, c in sorted(layer["histogram"].items(),
-                                                                             key=lambda kv: int(kv[0])))]
-            for p in report["partitions"] for i, layer in enumerate(p["layers"])]
-    return {"verification": report["summary"], "verification_rows": rows,
-            "layer_origins": html_report.layer_origins(report)}
+    rows = [
+        [
+            p["index"],
+            i,
+            layer["module"] or "<model>",
+            layer["op"] or layer["operator"],
+            layer["source"] or "",
+            layer["tensor"],
+            layer["elements"] if layer["compared"] else "",
+            layer["differing"] if layer["compared"] else layer["note"],
+            " ".join(f"{int(d):+d}:{c}" for d, c in sorted(layer["histogram"].items(), key=lambda kv: int(kv[0]))),
+        ]
+        for p in report["partitions"]
+        for i, layer in enumerate(p["layers"])
+    ]
+    return {
+        "verification": report["summary"],
+        "verification_rows": rows,
+        "layer_origins": html_report.layer_origins(report),
+    }
 
 
 def _load_any_json(path: str) -> dict:
@@ -153,13 +178,17 @@ def main(argv: list[str]) -> int:
     npu_library = FLAGS.npu_library or boards.default_npu_library()
     try:
         if FLAGS.npu and npu is None:
-            raise RunModelError(f"--npu={FLAGS.npu} is not an Ethos-U configuration "
-                                "(ethos-u55-128, ethos-u85-256, ...)")
+            raise RunModelError(
+                f"--npu={FLAGS.npu} is not an Ethos-U configuration (ethos-u55-128, ethos-u85-256, ...)"
+            )
         _check_report_dir(FLAGS.report_dir or default_report_dir(FLAGS.name))
         summary = _read_input("summary", FLAGS.summary, _load_json)
         expected = _read_input("expected", FLAGS.expected, tensor_file.read_tensor_file)
-        command = board.command(boards.RunOptions(elf=FLAGS.elf, npu=npu, timeout=FLAGS.timeout,
-                                                  simulator=FLAGS.simulator, npu_library=npu_library))
+        command = board.command(
+            boards.RunOptions(
+                elf=FLAGS.elf, npu=npu, timeout=FLAGS.timeout, simulator=FLAGS.simulator, npu_library=npu_library
+            )
+        )
     except (RunModelError, boards.NotAFirmware) as e:
         print(f"run_model: error: {e}", file=sys.stderr)
         return 2
@@ -171,7 +200,9 @@ def main(argv: list[str]) -> int:
 
     # 1. Quantize and lower.
     if str(target).startswith("cortex-m"):
-        say("[1/4] Quantize (PT2E, CortexMQuantizer) and lower (ExecuTorch's cortex_m passes: cortex_m:: int8 operators)")
+        say(
+            "[1/4] Quantize (PT2E, CortexMQuantizer) and lower (ExecuTorch's cortex_m passes: cortex_m:: int8 operators)"
+        )
     elif summary.get("quantize", "none") != "none":
         say("[1/4] Quantize (PT2E, EthosUQuantizer) and lower (ExecuTorch Arm backend: TOSA, then Vela)")
     else:
@@ -179,8 +210,14 @@ def main(argv: list[str]) -> int:
     delegates = summary.get("delegates", [])
     delegated = summary.get("delegated_operators", {})
     on_cpu = summary.get("cpu_operators", {})
-    say(f"      delegates: {len(delegates)}" +
-        (f" ({', '.join(d['backend'] + ' ' + _count(d['payload_bytes']) + ' B' for d in delegates)})" if delegates else ""))
+    say(
+        f"      delegates: {len(delegates)}"
+        + (
+            f" ({', '.join(d['backend'] + ' ' + _count(d['payload_bytes']) + ' B' for d in delegates)})"
+            if delegates
+            else ""
+        )
+    )
     say(f"      delegated operators: {sum(delegated.values())} ({_operators(delegated)})")
     say(f"      left on the CPU: {_operators(on_cpu) or 'none'}")
     say(f"      .pte: {_count(summary['pte']['size_bytes'])} bytes")
@@ -202,10 +239,16 @@ def main(argv: list[str]) -> int:
         total = sum(p.get("total_cycles", p.get("npu_cycles", 0)) for p in vela)
         macs = sum(p.get("macs", 0) for p in vela)
         clock = v.get("core_clock_hz", 0) or 1
-        say(f"[2/4] Vela's estimate ({v.get('accelerator_configuration')}, {v.get('system_config')}, "
-            f"{v.get('memory_mode')}, {clock / 1e9:g} GHz)")
-        estimates.append(("inference", f"{_count(total)} cycles ({total / clock * 1e3:.2f} ms at "
-                                       f"{clock / 1e6:g} MHz; Vela's total_cycles)"))
+        say(
+            f"[2/4] Vela's estimate ({v.get('accelerator_configuration')}, {v.get('system_config')}, "
+            f"{v.get('memory_mode')}, {clock / 1e9:g} GHz)"
+        )
+        estimates.append(
+            (
+                "inference",
+                f"{_count(total)} cycles ({total / clock * 1e3:.2f} ms at {clock / 1e6:g} MHz; Vela's total_cycles)",
+            )
+        )
         estimates.append(("of which", f"compute {_count(cycles)} cycles, memory stalls {_count(total - cycles)}"))
         peak = _PEAK_MACS.search(target)
         if peak and cycles:
@@ -213,9 +256,12 @@ def main(argv: list[str]) -> int:
             estimates.append(("MACs", f"{_count(macs)}, {utilisation:.1f}% of the peak {peak.group(1)} MACs/cycle"))
         estimates.append(("SRAM used", f"{sum(p.get('sram_used_kib', 0) for p in vela):,.0f} KiB"))
         estimates.append(("DRAM used", f"{sum(p.get('dram_used_kib', 0) for p in vela):,.0f} KiB"))
-        for key, label in (("sram_total_bytes", "SRAM traffic"), ("dram_total_bytes", "DRAM traffic"),
-                           ("on_chip_flash_total_bytes", "on-chip flash traffic"),
-                           ("off_chip_flash_total_bytes", "off-chip flash traffic")):
+        for key, label in (
+            ("sram_total_bytes", "SRAM traffic"),
+            ("dram_total_bytes", "DRAM traffic"),
+            ("on_chip_flash_total_bytes", "on-chip flash traffic"),
+            ("off_chip_flash_total_bytes", "off-chip flash traffic"),
+        ):
             if traffic.get(key):
                 estimates.append((label, f"{_count(traffic[key])} bytes"))
         tuning = summary.get("tuning")
@@ -231,9 +277,14 @@ def main(argv: list[str]) -> int:
         sizes: elf_size.ImageSizes | None = elf_size.image_sizes(FLAGS.elf, FLAGS.size_tool)
     except (OSError, subprocess.CalledProcessError):
         sizes = None
-    say(f"[3/4] Firmware for {board.name}: " +
-        (f"text {_count(sizes.text)}, data {_count(sizes.data)}, bss {_count(sizes.bss)} bytes"
-         if sizes else "(size tool unavailable)"))
+    say(
+        f"[3/4] Firmware for {board.name}: "
+        + (
+            f"text {_count(sizes.text)}, data {_count(sizes.data)}, bss {_count(sizes.bss)} bytes"
+            if sizes
+            else "(size tool unavailable)"
+        )
+    )
 
     # 4. The run.
     where = board.description
@@ -253,8 +304,11 @@ def main(argv: list[str]) -> int:
     try:
         run = protocol.parse(output)
     except protocol.ProtocolError as bad:
-        print(f"run_model: error: the firmware's console output is not a well-formed run ({bad}); the console "
-              "lines above show where it went wrong", file=sys.stderr)
+        print(
+            f"run_model: error: the firmware's console output is not a well-formed run ({bad}); the console "
+            "lines above show where it went wrong",
+            file=sys.stderr,
+        )
         return 2
     verdict = model_run.check_outputs(run, expected)
     figures: list[tuple[str, str]] = [("board", where), ("simulation wall time", f"{wall:.1f} s")]
@@ -271,8 +325,10 @@ def main(argv: list[str]) -> int:
         unit = "steps" if c.scale > 0 else "absolute"
         name = names[c.index] if c.index < len(names) else None
         label = f"output {c.index}" + (f" ({name})" if name and name != f"output{c.index}" else "")
-        line = (f"{label}: {c.within}/{c.elements} {c.rule}, "
-                f"{c.bit_exact} bit-exact, max difference {c.max_difference:.3g} {unit}")
+        line = (
+            f"{label}: {c.within}/{c.elements} {c.rule}, "
+            f"{c.bit_exact} bit-exact, max difference {c.max_difference:.3g} {unit}"
+        )
         say("      " + line)
         figures.append((f"{label} vs reference", line.split(": ", 1)[1]))
     device = model_run.npu_figures(run)
@@ -280,34 +336,46 @@ def main(argv: list[str]) -> int:
         found = boards.parse_npu(device.npu)
         title = found.title if found else device.npu
         events = ", ".join(f"{name} {_count(count)}" for name, count in device.events.items())
-        say(f"      NPU: {title} (from its ID/CONFIG registers), {device.jobs} job(s); "
-            f"PMU cycle counter {_count(device.cycles)}" + (f"; events: {events}" if events else ""))
+        say(
+            f"      NPU: {title} (from its ID/CONFIG registers), {device.jobs} job(s); "
+            f"PMU cycle counter {_count(device.cycles)}" + (f"; events: {events}" if events else "")
+        )
         figures.append(("NPU found by the driver", f"{title}, {device.jobs} job(s)"))
         figures.append(("NPU PMU cycle counter", _count(device.cycles)))
         figures += [(f"NPU PMU event {name}", _count(count)) for name, count in device.events.items()]
     cost = model_run.costs(run)
     if cost:
-        say(f"      CPU instructions: {_count(cost.cpu_instructions)} per inference "
+        say(
+            f"      CPU instructions: {_count(cost.cpu_instructions)} per inference "
             f"(QEMU -icount; of which {_count(cost.npu_call_instructions)} in the NPU calls: "
-            "copies, cache maintenance, driver)")
+            "copies, cache maintenance, driver)"
+        )
         figures.append(("CPU instructions per inference", _count(cost.cpu_instructions)))
         figures.append(("of which NPU calls (instructions)", _count(cost.npu_call_instructions)))
     memory = run.records.get("MEMORY", {})
     if memory:
-        say(f"      memory: program {_count(memory['program'])}, planned arena {_count(memory['planned'])}, "
+        say(
+            f"      memory: program {_count(memory['program'])}, planned arena {_count(memory['planned'])}, "
             f"runtime arena {_count(memory['runtime_arena_used'])} of {_count(memory['runtime_arena'])} "
             f"(NPU scratch {_count(memory['npu_scratch'])}), peak {_count(memory['peak'])} bytes"
-            + (f"; NPU fast scratch (SRAM) {_count(memory['fast_scratch'])} bytes" if memory.get("fast_scratch") else ""))
+            + (
+                f"; NPU fast scratch (SRAM) {_count(memory['fast_scratch'])} bytes"
+                if memory.get("fast_scratch")
+                else ""
+            )
+        )
         for key in ("program", "planned", "runtime_arena_used", "npu_scratch", "fast_scratch", "peak"):
             if key in memory:
                 figures.append((f"memory: {key.replace('_', ' ')} (bytes)", _count(memory[key])))
     if sizes:
-        figures.append(("firmware text / data / bss (bytes)", f"{_count(sizes.text)} / {_count(sizes.data)} / {_count(sizes.bss)}"))
+        figures.append(
+            ("firmware text / data / bss (bytes)", f"{_count(sizes.text)} / {_count(sizes.data)} / {_count(sizes.bss)}")
+        )
     result = "PASS" if verdict.passed else "FAIL"
     say(f"      {result}: {verdict.reason}")
     # A program built with verify = "warn" although the functional model
     # could not check it: the run says so beside its verdict.
-    for line in (_load_any_json(FLAGS.verification).get("not_modelled") or [] if FLAGS.verification else []):
+    for line in _load_any_json(FLAGS.verification).get("not_modelled") or [] if FLAGS.verification else []:
         say(f"      NOT VERIFIED: {line}")
         figures.append(("not verified at build time", line))
 
@@ -316,17 +384,19 @@ def main(argv: list[str]) -> int:
         verdict=result,
         figures=figures,
         estimates=estimates,
-        delegation=[(k, "NPU", v) for k, v in sorted(delegated.items())] +
-                   [(k, "CPU", v) for k, v in sorted(on_cpu.items())],
+        delegation=[(k, "NPU", v) for k, v in sorted(delegated.items())]
+        + [(k, "CPU", v) for k, v in sorted(on_cpu.items())],
         layers=html_report.read_layers(FLAGS.intermediates),
         tuning=report_tuning.rows(summary.get("tuning")),
         **_verification(FLAGS.verification),
-        notes=["Inference cycles (Vela's total_cycles: compute and memory stalls), compute cycles and memory "
-               "traffic in Vela's section are Vela's estimates. The firmware drives the "
-               "Ethos-U through its registers; on QEMU the NPU is the SDK's Ethos-U device, which executes the "
-               "command stream with the functional model (bit-exact, verified against the TOSA reference model; "
-               "not cycle-accurate). Its PMU cycle counter is the device's idealised count "
-               "(sim/device/README.md), never a measured hardware figure."],
+        notes=[
+            "Inference cycles (Vela's total_cycles: compute and memory stalls), compute cycles and memory "
+            "traffic in Vela's section are Vela's estimates. The firmware drives the "
+            "Ethos-U through its registers; on QEMU the NPU is the SDK's Ethos-U device, which executes the "
+            "command stream with the functional model (bit-exact, verified against the TOSA reference model; "
+            "not cycle-accurate). Its PMU cycle counter is the device's idealised count "
+            "(sim/device/README.md), never a measured hardware figure."
+        ],
     )
     page = html_report.write(report, FLAGS.report_dir or default_report_dir(FLAGS.name), FLAGS.charts)
     say(f"Report: {page}")

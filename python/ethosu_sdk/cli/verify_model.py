@@ -25,8 +25,12 @@ flags.DEFINE_string("verify_dir", None, "The AOT step's verification inputs (aot
 flags.DEFINE_string("npu_run", None, "The NPU model binary (//sim/host:npu_run).")
 flags.DEFINE_enum("mode", "fail", list(verify.MODES), "fail: exit 1 on a difference; warn: report it, exit 0.")
 flags.DEFINE_string("report_json", None, "Write the per-layer table as JSON here.")
-flags.DEFINE_bool("quiet", False, "Print nothing when everything is bit-exact (the JSON report has the table); "
-                  "hold back the reference model's own messages (build actions).")
+flags.DEFINE_bool(
+    "quiet",
+    False,
+    "Print nothing when everything is bit-exact (the JSON report has the table); "
+    "hold back the reference model's own messages (build actions).",
+)
 flags.DEFINE_integer("inject", None, "Tests only: plant a one-step fault in NPU operation N (npu_run --inject).")
 flags.mark_flags_as_required(["pte", "verify_dir", "npu_run"])
 

@@ -35,7 +35,7 @@ def _module_of(node: fx.Node) -> tuple[str, str]:
         return "", ""
     path, kind = next(reversed(stack.values()))
     kind = kind.__name__ if isinstance(kind, type) else str(kind).rsplit(".", 1)[-1]
-    return (path[len(_SELF_PREFIX):] if path.startswith(_SELF_PREFIX) else path), kind
+    return (path[len(_SELF_PREFIX) :] if path.startswith(_SELF_PREFIX) else path), kind
 
 
 def quantized_activations(graph_module: fx.GraphModule) -> dict[str, tuple[str, fx.Node, fx.Node]]:
@@ -75,8 +75,9 @@ def _add(sums: list[float], f: torch.Tensor, q: torch.Tensor) -> None:
     sums[1] += float(((f.double() - q.double()) ** 2).sum())
 
 
-def layer_sqnr(float_module: torch.nn.Module, quantized: fx.GraphModule,
-               samples: Sequence[tuple[torch.Tensor, ...]]) -> list[dict[str, Any]]:
+def layer_sqnr(
+    float_module: torch.nn.Module, quantized: fx.GraphModule, samples: Sequence[tuple[torch.Tensor, ...]]
+) -> list[dict[str, Any]]:
     """One row per quantized module output, lowest SQNR first."""
     modules = dict(float_module.named_modules())
     activations = quantized_activations(quantized)
@@ -84,8 +85,11 @@ def layer_sqnr(float_module: torch.nn.Module, quantized: fx.GraphModule,
     cumulative = {p: [0.0, 0.0] for p in activations}
     elements = {p: 0 for p in activations}
     floats: dict[str, torch.Tensor] = {}
-    hooks = [modules[p].register_forward_hook(lambda _m, _i, out, p=p: floats.__setitem__(p, out))
-             for p in activations if p in modules]
+    hooks = [
+        modules[p].register_forward_hook(lambda _m, _i, out, p=p: floats.__setitem__(p, out))
+        for p in activations
+        if p in modules
+    ]
     wanted = {n for _, before, after in activations.values() for n in (before, after)}
     try:
         with torch.no_grad():
@@ -105,9 +109,15 @@ def layer_sqnr(float_module: torch.nn.Module, quantized: fx.GraphModule,
         for hook in hooks:
             hook.remove()
     rows: list[dict[str, Any]] = [
-        {"module": path, "module_type": kind, "elements": elements[path], "sqnr_db": _db(*local[path]),
-         "cumulative_sqnr_db": _db(*cumulative[path]) if cumulative[path][0] else None}
-        for path, (kind, _, _) in activations.items()]
+        {
+            "module": path,
+            "module_type": kind,
+            "elements": elements[path],
+            "sqnr_db": _db(*local[path]),
+            "cumulative_sqnr_db": _db(*cumulative[path]) if cumulative[path][0] else None,
+        }
+        for path, (kind, _, _) in activations.items()
+    ]
     return sorted(rows, key=_worst_first)
 
 

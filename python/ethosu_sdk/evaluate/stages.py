@@ -36,24 +36,32 @@ def module_predictions(module: Callable, samples: Sequence[Sample]) -> list[int]
         return [int(torch.argmax(_as_tuple(module(*s.inputs))[0].reshape(-1))) for s in samples]
 
 
-def program_predictions(host_runner: str, pte_path: str, samples: Sequence[Sample],
-                        input_qparams: Sequence[tuple[float, int]], dim_orders: Sequence[Sequence[int]],
-                        work: str) -> list[int]:
+def program_predictions(
+    host_runner: str,
+    pte_path: str,
+    samples: Sequence[Sample],
+    input_qparams: Sequence[tuple[float, int]],
+    dim_orders: Sequence[Sequence[int]],
+    work: str,
+) -> list[int]:
     """The class the compiled program ranks first for each sample, run by the
     host runner (inputs in the program's memory order, as the firmware takes them)."""
     predictions = []
     input_path = os.path.join(work, "input.tensors")
     for sample in samples:
-        stored = [StoredTensor(np.ascontiguousarray(t.numpy().transpose(order)), s, z)
-                  for t, (s, z), order in zip(sample.inputs, input_qparams, dim_orders)]
+        stored = [
+            StoredTensor(np.ascontiguousarray(t.numpy().transpose(order)), s, z)
+            for t, (s, z), order in zip(sample.inputs, input_qparams, dim_orders)
+        ]
         with open(input_path, "wb") as f:
             f.write(encode(stored))
         argv = [host_runner, f"--pte={pte_path}", f"--input={input_path}"]
         try:
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=HOST_RUNNER_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            raise EvaluationError(f"evaluation sample {sample.name}: the host runner did not finish in "
-                                  f"{HOST_RUNNER_TIMEOUT_S:.0f} s") from None
+            raise EvaluationError(
+                f"evaluation sample {sample.name}: the host runner did not finish in {HOST_RUNNER_TIMEOUT_S:.0f} s"
+            ) from None
         except OSError as e:
             raise EvaluationError(f"cannot run the host runner {host_runner!r}: {e.strerror or e}") from e
         run = protocol.parse(proc.stdout)
@@ -64,11 +72,19 @@ def program_predictions(host_runner: str, pte_path: str, samples: Sequence[Sampl
     return predictions
 
 
-def evaluate(directory: str, float_module: torch.nn.Module, quantized: Optional[Callable],
-             example_inputs: tuple[torch.Tensor, ...], classes: int, pte: bytes,
-             input_qparams: Sequence[tuple[float, int]], dim_orders: Sequence[Sequence[int]],
-             host_runner: Optional[str], work_dir: str,
-             progress: Callable[[str], None] = lambda _: None) -> dict[str, object]:
+def evaluate(
+    directory: str,
+    float_module: torch.nn.Module,
+    quantized: Optional[Callable],
+    example_inputs: tuple[torch.Tensor, ...],
+    classes: int,
+    pte: bytes,
+    input_qparams: Sequence[tuple[float, int]],
+    dim_orders: Sequence[Sequence[int]],
+    host_runner: Optional[str],
+    work_dir: str,
+    progress: Callable[[str], None] = lambda _: None,
+) -> dict[str, object]:
     """The summary's `accuracy` entry: top-1 per stage on `directory`
     (dataset.py). The program stage needs `host_runner`; without one it is
     null and `program_note` says why. `layers`: of a quantized compilation,
@@ -87,9 +103,16 @@ def evaluate(directory: str, float_module: torch.nn.Module, quantized: Optional[
             pte_path = os.path.join(work, "program.pte")
             with open(pte_path, "wb") as f:
                 f.write(pte)
-            stages["program"] = top1(program_predictions(host_runner, pte_path, samples, input_qparams,
-                                                         dim_orders, work), samples)
+            stages["program"] = top1(
+                program_predictions(host_runner, pte_path, samples, input_qparams, dim_orders, work), samples
+            )
     else:
         note = "not run: no host runner (--host_runner=PATH, //cc/runner:host_runner)"
-    return {"source": os.path.basename(os.path.normpath(directory)), "samples": len(samples),
-            "classes": classes, "stages": stages, "program_note": note, "layers": layers}
+    return {
+        "source": os.path.basename(os.path.normpath(directory)),
+        "samples": len(samples),
+        "classes": classes,
+        "stages": stages,
+        "program_note": note,
+        "layers": layers,
+    }

@@ -7,21 +7,27 @@ WORST_LAYERS = 3  # the CLI names this many; the summary keeps every layer
 
 def summary_lines(accuracy: dict) -> list[str]:
     """One line per stage, as the CLI prints them."""
-    names = {"float": "float model", "quantized": "PT2E quantized graph",
-             "program": "compiled program (host runner, functional NPU model)"}
+    names = {
+        "float": "float model",
+        "quantized": "PT2E quantized graph",
+        "program": "compiled program (host runner, functional NPU model)",
+    }
     lines = []
     # The flow's order, whatever order the summary's JSON keeps its keys in.
     order = [stage for stage in names if stage in accuracy["stages"]]
     for stage in order + sorted(set(accuracy["stages"]) - set(order)):
         figures = accuracy["stages"][stage]
-        lines.append(f"top-1 {100 * figures['top1']:.2f}% ({figures['correct']}/{figures['samples']}): "
-                     f"{names.get(stage, stage)}")
+        lines.append(
+            f"top-1 {100 * figures['top1']:.2f}% ({figures['correct']}/{figures['samples']}): {names.get(stage, stage)}"
+        )
     if accuracy.get("program_note"):
         lines.append(f"compiled program: {accuracy['program_note']}")
     worst = (accuracy.get("layers") or [])[:WORST_LAYERS]
     if worst:
-        lines.append("lowest quantization SQNR: " + ", ".join(
-            f"{r['module']} ({r['module_type']}) {_db(r['sqnr_db'])}" for r in worst))
+        lines.append(
+            "lowest quantization SQNR: "
+            + ", ".join(f"{r['module']} ({r['module_type']}) {_db(r['sqnr_db'])}" for r in worst)
+        )
     return lines
 
 

@@ -11,6 +11,7 @@ Vela scheduled it; the firmware build stops here instead, naming the sizes.
 from __future__ import annotations
 
 import dataclasses
+
 from ethosu_sdk.errors import SdkError
 
 KIB = 1024
@@ -19,8 +20,8 @@ KIB = 1024
 @dataclasses.dataclass(frozen=True)
 class BoardMemory:
     name: str
-    sram_bytes: int   # SRAM the NPU can reach (Vela's "SRAM")
-    dram_bytes: int   # external memory (Vela's DRAM and off-chip flash live here on these boards)
+    sram_bytes: int  # SRAM the NPU can reach (Vela's "SRAM")
+    dram_bytes: int  # external memory (Vela's DRAM and off-chip flash live here on these boards)
 
 
 BOARD_MEMORY = {
@@ -62,17 +63,17 @@ def check_fits(summary: dict, board: str) -> None:
         split = f": {_kib(arena / KIB)} of tensors, {_kib(constants / KIB)} of weights" if constants else ""
         # The U55 has no dedicated SRAM port, so no SRAM-as-cache mode.
         if str(summary.get("target", "")).startswith("ethos-u55"):
-            remedy = (f"tune it for the board (ethosu_model(tune = True, board = \"{board}\")): a smaller "
-                      "schedule may fit")
+            remedy = f'tune it for the board (ethosu_model(tune = True, board = "{board}")): a smaller schedule may fit'
         else:
-            remedy = ("compile it with memory_mode = \"Dedicated_Sram_384KB\" (SRAM as a cache, feature maps "
-                      "in DRAM)")
+            remedy = 'compile it with memory_mode = "Dedicated_Sram_384KB" (SRAM as a cache, feature maps in DRAM)'
         raise ModelDoesNotFit(
             f"model {summary.get('model')!r} needs {_kib(sram / KIB)} of SRAM (Vela, memory mode {mode}{split}) "
-            f"but board {board} has {_kib(memory.sram_bytes / KIB)}: {remedy}, or use a board with more SRAM")
+            f"but board {board} has {_kib(memory.sram_bytes / KIB)}: {remedy}, or use a board with more SRAM"
+        )
     dram = sum(float(figures.get(key, 0)) for key in ("dram_used_kib", "off_chip_flash_used_kib")) * KIB
     if dram > memory.dram_bytes:
         raise ModelDoesNotFit(
             f"model {summary.get('model')!r} needs {_kib(dram / KIB)} of external memory (Vela: DRAM and "
             f"off-chip flash) but board {board} has {_kib(memory.dram_bytes / KIB)}: the model is too large "
-            f"for this board")
+            f"for this board"
+        )

@@ -20,22 +20,30 @@ import struct
 import sys
 
 from absl import app, flags
+from executorch_program import program_generated as fb
 
 from ethosu_sdk.firmware.board_memory import BOARD_MEMORY, ModelDoesNotFit, check_fits
 from ethosu_sdk.pte import reader
-from executorch_program import program_generated as fb
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("pte", None, "The program whose planned buffers to allocate.", required=True)
 flags.DEFINE_string("method", "forward", "Method (execution plan) to run.")
-flags.DEFINE_integer("runtime_arena_bytes", 0,
-                     "Runtime arena: method state, delegate handles and NPU scratch; 0: computed from the .pte.")
-flags.DEFINE_integer("fast_scratch_bytes", -1,
-                     "NPU fast scratch (Vela's region 2) in the board's SRAM; -1: the summary's "
-                     "fast_scratch_bytes.")
+flags.DEFINE_integer(
+    "runtime_arena_bytes",
+    0,
+    "Runtime arena: method state, delegate handles and NPU scratch; 0: computed from the .pte.",
+)
+flags.DEFINE_integer(
+    "fast_scratch_bytes",
+    -1,
+    "NPU fast scratch (Vela's region 2) in the board's SRAM; -1: the summary's fast_scratch_bytes.",
+)
 flags.DEFINE_string("out", None, "Output .cc file.", required=True)
-flags.DEFINE_string("summary", None, "aot_compile's summary of the model: with --board, its Vela memory "
-                    "figures must fit the board's memories.")
+flags.DEFINE_string(
+    "summary",
+    None,
+    "aot_compile's summary of the model: with --board, its Vela memory figures must fit the board's memories.",
+)
 flags.DEFINE_enum("board", None, sorted(BOARD_MEMORY), "The board the firmware is built for.")
 
 # Vela payload blocks (executorch/backends/arm/arm_vela.py): 16-byte name,
@@ -60,7 +68,7 @@ def npu_scratch_bytes(payload: bytes) -> int:
     while at + _BLOCK_HEADER.size <= len(payload):
         name, length = _BLOCK_HEADER.unpack_from(payload, at)
         name = name.split(b"\0", 1)[0]
-        body = payload[at + _BLOCK_HEADER.size:at + _BLOCK_HEADER.size + length]
+        body = payload[at + _BLOCK_HEADER.size : at + _BLOCK_HEADER.size + length]
         at += _BLOCK_HEADER.size + _align(length, 16)
         if name == b"scratch_size" and len(body) == 4:
             scratch = struct.unpack("<I", body)[0]
@@ -112,8 +120,10 @@ def render(planned: list[int], runtime_arena_bytes: int, fast_scratch_bytes: int
     lines += ["", f"Span<uint8_t> planned[{max(len(planned), 1)}] = {{"]
     lines += [f"    {{planned_{i}, {size}}}," for i, size in enumerate(planned)]
     lines += ["};", "", "}  // namespace", "", "namespace ethosu_sdk::firmware {", ""]
-    lines.append(f"const FirmwareMemory kMemory = {{{{planned, {len(planned)}}}, "
-                 f"{{runtime_arena, {runtime_arena_bytes}}}, {fast_scratch}}};")
+    lines.append(
+        f"const FirmwareMemory kMemory = {{{{planned, {len(planned)}}}, "
+        f"{{runtime_arena, {runtime_arena_bytes}}}, {fast_scratch}}};"
+    )
     lines += ["", "}  // namespace ethosu_sdk::firmware", ""]
     return "\n".join(lines)
 

@@ -14,8 +14,10 @@ class DigitsCnn(nn.Module):
     def __init__(self, num_classes: int = 10):
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(1, 16, kernel_size=3, padding=1), nn.ReLU(),
-            nn.Conv2d(16, 32, kernel_size=3, padding=1), nn.ReLU(),
+            nn.Conv2d(1, 16, kernel_size=3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(16, 32, kernel_size=3, padding=1),
+            nn.ReLU(),
             nn.MaxPool2d(2),  # 8x8 -> 4x4
         )
         self.classifier = nn.Linear(32 * 4 * 4, num_classes)

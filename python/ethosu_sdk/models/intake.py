@@ -42,7 +42,7 @@ def is_model_file(name: str) -> bool:
 
 
 def describe(value: object) -> str:
-    """"tuple of (Linear, str)": what model code returned, in one line."""
+    """ "tuple of (Linear, str)": what model code returned, in one line."""
     if isinstance(value, (tuple, list)):
         return f"{type(value).__name__} of ({', '.join(type(v).__name__ for v in value)})"
     return f"a {type(value).__name__}"
@@ -125,8 +125,10 @@ def load_python_file(path: str, seed: int) -> tuple[nn.Module, tuple[Any, ...]]:
         raise ModelFileError(f"{path} has no {' or '.join(missing)}: a model file must {usage}")
     model = module.ModelUnderTest
     if isinstance(model, type) and issubclass(model, nn.Module):
-        raise ModelFileError(f"{path}: ModelUnderTest is the class {model.__name__}, not an instance; "
-                             f"write ModelUnderTest = {model.__name__}(...)")
+        raise ModelFileError(
+            f"{path}: ModelUnderTest is the class {model.__name__}, not an instance; "
+            f"write ModelUnderTest = {model.__name__}(...)"
+        )
     if not isinstance(model, nn.Module):
         raise ModelFileError(f"{path}: ModelUnderTest is {describe(model)}; a model file must {usage}")
     return model, _inputs_tuple(module.ModelInputs, f"{path}: ModelInputs")
@@ -139,16 +141,21 @@ def load_exported_program(path: str) -> tuple[nn.Module, tuple[Any, ...]]:
         program = torch.export.load(path)
     except Exception as e:  # torch raises zipfile, pickle and runtime errors alike
         detail = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise ModelFileError(f"{path} is not a torch.export program ({detail}): save one with "
-                             "torch.export.save(torch.export.export(model, inputs), PATH)") from e
+        raise ModelFileError(
+            f"{path} is not a torch.export program ({detail}): save one with "
+            "torch.export.save(torch.export.export(model, inputs), PATH)"
+        ) from e
     examples = program.example_inputs
     if examples is None:
-        raise ModelFileError(f"{path} carries no example inputs: export it with example inputs "
-                             "(torch.export.export(model, inputs)) and save that program")
+        raise ModelFileError(
+            f"{path} carries no example inputs: export it with example inputs "
+            "(torch.export.export(model, inputs)) and save that program"
+        )
     args, kwargs = examples
     if kwargs:
-        raise ModelFileError(f"{path} takes keyword inputs ({', '.join(sorted(kwargs))}); "
-                             "only positional tensor inputs are supported")
+        raise ModelFileError(
+            f"{path} takes keyword inputs ({', '.join(sorted(kwargs))}); only positional tensor inputs are supported"
+        )
     inputs = _inputs_tuple(args, f"{path}: the saved example inputs")
     # A float program: quantization re-exports the module it describes.
     return program.module(), inputs

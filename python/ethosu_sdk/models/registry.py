@@ -17,6 +17,7 @@ from typing import Callable, Optional
 import torch
 from torch import nn
 
+from ethosu_sdk.errors import SdkError
 from ethosu_sdk.models import intake
 from ethosu_sdk.models.attention import TransformerBlock
 from ethosu_sdk.models.digits_cnn import DigitsCnn
@@ -24,7 +25,6 @@ from ethosu_sdk.models.kws_dscnn import KwsDsCnn
 from ethosu_sdk.models.mlp import MlpSoftmax
 from ethosu_sdk.models.mobilenet_v2 import MobileNetV2
 from ethosu_sdk.models.resnet_blocks import ResidualNet
-from ethosu_sdk.errors import SdkError
 
 
 class UnknownModelError(SdkError, KeyError):
@@ -55,19 +55,27 @@ class LoadedModel:
 ZOO: dict[str, ZooEntry] = {
     e.name: e
     for e in [
-        ZooEntry("mobilenet_v2", "MobileNetV2 1.0 (torchvision layout), 224x224 RGB, 1000 classes",
-                 MobileNetV2, ((1, 3, 224, 224),)),
-        ZooEntry("kws_dscnn", "keyword spotting DS-CNN, 49x10 MFCC, 12 classes",
-                 KwsDsCnn, ((1, 1, 49, 10),)),
-        ZooEntry("resnet_blocks", "3 residual basic blocks with add, 32x32 RGB, 10 classes",
-                 ResidualNet, ((1, 3, 32, 32),)),
-        ZooEntry("digits_cnn", "small CNN for 8x8 handwritten digits (scikit-learn's load_digits), 10 classes; "
-                 "trained weights: examples/digits/digits_cnn.pt",
-                 DigitsCnn, ((1, 1, 8, 8),)),
-        ZooEntry("mlp_softmax", "MLP 64-128-64-10 with softmax",
-                 MlpSoftmax, ((1, 64),)),
-        ZooEntry("transformer_block", "pre-norm transformer block, 16 tokens x 32, 4 heads",
-                 TransformerBlock, ((1, 16, 32),)),
+        ZooEntry(
+            "mobilenet_v2",
+            "MobileNetV2 1.0 (torchvision layout), 224x224 RGB, 1000 classes",
+            MobileNetV2,
+            ((1, 3, 224, 224),),
+        ),
+        ZooEntry("kws_dscnn", "keyword spotting DS-CNN, 49x10 MFCC, 12 classes", KwsDsCnn, ((1, 1, 49, 10),)),
+        ZooEntry(
+            "resnet_blocks", "3 residual basic blocks with add, 32x32 RGB, 10 classes", ResidualNet, ((1, 3, 32, 32),)
+        ),
+        ZooEntry(
+            "digits_cnn",
+            "small CNN for 8x8 handwritten digits (scikit-learn's load_digits), 10 classes; "
+            "trained weights: examples/digits/digits_cnn.pt",
+            DigitsCnn,
+            ((1, 1, 8, 8),),
+        ),
+        ZooEntry("mlp_softmax", "MLP 64-128-64-10 with softmax", MlpSoftmax, ((1, 64),)),
+        ZooEntry(
+            "transformer_block", "pre-norm transformer block, 16 tokens x 32, 4 heads", TransformerBlock, ((1, 16, 32),)
+        ),
     ]
 }
 

@@ -21,8 +21,11 @@ def main(argv: list[str]) -> int:
         print(f"pte_info: error: cannot read {path}: {e.strerror or e}", file=sys.stderr)
         return 1
     except PteError as e:
-        print(f"pte_info: error: {path} is not a valid ExecuTorch program ({e}): give a .pte that "
-              "aot_compile or ExecuTorch wrote", file=sys.stderr)
+        print(
+            f"pte_info: error: {path} is not a valid ExecuTorch program ({e}): give a .pte that "
+            "aot_compile or ExecuTorch wrote",
+            file=sys.stderr,
+        )
         return 1
     info = dataclasses.asdict(program)
     for plan in info["plans"]:

@@ -15,6 +15,7 @@ import struct
 from typing import Optional
 
 from executorch_program import program_generated as fb
+
 from ethosu_sdk.errors import SdkError
 
 FILE_IDENTIFIER_OFFSET = 4
@@ -174,7 +175,7 @@ def parse_pte(blob: bytes) -> PteProgram:
     """Parses the bytes of a `.pte` file."""
     if len(blob) < 8 + _EXTENDED_HEADER.size:
         raise PteError(f"{len(blob)} bytes is too short for a .pte")
-    identifier = blob[FILE_IDENTIFIER_OFFSET:FILE_IDENTIFIER_OFFSET + 4]
+    identifier = blob[FILE_IDENTIFIER_OFFSET : FILE_IDENTIFIER_OFFSET + 4]
     if not identifier.startswith(b"ET"):
         raise PteError(f"file identifier {identifier!r} is not an ExecuTorch program's (ET..)")
     program_size, base = len(blob), 0
@@ -187,8 +188,9 @@ def parse_pte(blob: bytes) -> PteProgram:
         program_size, base = size, segment_base
     try:
         program = fb.Program.GetRootAs(blob[:program_size], 0)
-        plans = tuple(_read_plan(program, program.ExecutionPlan(i), blob, base)
-                      for i in range(program.ExecutionPlanLength()))
+        plans = tuple(
+            _read_plan(program, program.ExecutionPlan(i), blob, base) for i in range(program.ExecutionPlanLength())
+        )
         segments = tuple(_segment_range(program, i, base, len(blob)) for i in range(program.SegmentsLength()))
         version = program.Version()
     except PteError:
@@ -215,9 +217,10 @@ def delegate_payload(blob: bytes, program: PteProgram, plan: str = "forward", in
     """Returns the processed bytes of a delegate (segment-stored or inline)."""
     delegate = program.plan(plan).delegates[index]
     if delegate.location == "segment":
-        return blob[delegate.payload_offset:delegate.payload_offset + delegate.payload_size]
-    raw = fb.Program.GetRootAs(blob[:program.program_size], 0)
-    fb_plan = next(raw.ExecutionPlan(i) for i in range(raw.ExecutionPlanLength())
-                   if _text(raw.ExecutionPlan(i).Name()) == plan)
+        return blob[delegate.payload_offset : delegate.payload_offset + delegate.payload_size]
+    raw = fb.Program.GetRootAs(blob[: program.program_size], 0)
+    fb_plan = next(
+        raw.ExecutionPlan(i) for i in range(raw.ExecutionPlanLength()) if _text(raw.ExecutionPlan(i).Name()) == plan
+    )
     data = raw.BackendDelegateData(fb_plan.Delegates(index).Processed().Index())
     return data.DataAsNumpy().tobytes()

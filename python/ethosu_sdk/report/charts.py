@@ -45,8 +45,15 @@ def cycles_per_layer(layers: list[Layer], title: str, names: Sequence[str] = ())
     costliest = sorted(range(len(layers)), key=lambda i: -cycles[i])[:_NAMED_LAYERS]
     for i in costliest:
         if i < len(names) and names[i]:
-            axes.annotate(names[i], (i, cycles[i]), textcoords="offset points", xytext=(0, 2),
-                          ha="center", fontsize=7, rotation=20)
+            axes.annotate(
+                names[i],
+                (i, cycles[i]),
+                textcoords="offset points",
+                xytext=(0, 2),
+                ha="center",
+                fontsize=7,
+                rotation=20,
+            )
     if names:
         axes.set_ylim(top=max(cycles, default=0) * 1.2 or 1)  # room for the labels
     axes.set_xlabel("layer (network order)")

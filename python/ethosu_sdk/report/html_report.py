@@ -17,9 +17,9 @@ from ethosu_sdk.report.vela_layers import Layer
 @dataclasses.dataclass
 class Report:
     title: str
-    verdict: str | None                      # "PASS" / "FAIL" / None (no run)
-    figures: Sequence[tuple[str, str]]        # the run: label, value
-    estimates: Sequence[tuple[str, str]]      # Vela's: label, value
+    verdict: str | None  # "PASS" / "FAIL" / None (no run)
+    figures: Sequence[tuple[str, str]]  # the run: label, value
+    estimates: Sequence[tuple[str, str]]  # Vela's: label, value
     delegation: Sequence[tuple[str, str, int]]  # operator, where it runs, count
     layers: Sequence[Layer]
     notes: Sequence[str] = ()
@@ -54,7 +54,9 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
         cells = []
         for value in row:
             css = ' class="num"' if isinstance(value, (int, float)) else ""
-            text = f"{value:,}" if isinstance(value, int) else (f"{value:.1f}" if isinstance(value, float) else str(value))
+            text = (
+                f"{value:,}" if isinstance(value, int) else (f"{value:.1f}" if isinstance(value, float) else str(value))
+            )
             cells.append(f"<td{css}>{html.escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
@@ -90,12 +92,16 @@ def layer_origins(verification: dict) -> dict[str, tuple[str, str]]:
     """TOSA tensor -> (PyTorch module path, operator) from a
     `<name>.verification.json`: Vela's per-layer CSV names a layer by the
     TOSA tensor it writes."""
-    return {layer["tensor"]: (layer["module"] or "<model>", layer["op"] or "")
-            for p in verification["partitions"] for layer in p["layers"]}
+    return {
+        layer["tensor"]: (layer["module"] or "<model>", layer["op"] or "")
+        for p in verification["partitions"]
+        for layer in p["layers"]
+    }
 
 
-def render_charts(layers: Sequence[Layer],
-                  origins: Mapping[str, tuple[str, str]] | None = None) -> dict[str, tuple[str, bytes]]:
+def render_charts(
+    layers: Sequence[Layer], origins: Mapping[str, tuple[str, str]] | None = None
+) -> dict[str, tuple[str, bytes]]:
     """The chart PNGs of the NPU layers (empty without any)."""
     npu_layers = _npu_layers(layers)
     if not npu_layers:
@@ -103,15 +109,24 @@ def render_charts(layers: Sequence[Layer],
     # matplotlib takes seconds to import: only the build action that renders
     # charts pays for it (python/ethosu_sdk/report/render_charts.py).
     from ethosu_sdk.report import charts  # pylint: disable=import-outside-toplevel
+
     return {
-        "npu_cycles.png": (CHARTS["npu_cycles.png"],
-                           charts.cycles_per_layer(npu_layers, "NPU cycles per layer (Vela estimate)",
-                                                   [(origins or {}).get(layer.name, ("", ""))[0]
-                                                    for layer in npu_layers])),
-        "memory_accesses.png": (CHARTS["memory_accesses.png"],
-                                charts.memory_accesses_per_layer(npu_layers, "SRAM / DRAM accesses per layer")),
-        "mac_utilisation.png": (CHARTS["mac_utilisation.png"],
-                                charts.mac_utilisation_per_layer(npu_layers, "MAC utilisation per layer")),
+        "npu_cycles.png": (
+            CHARTS["npu_cycles.png"],
+            charts.cycles_per_layer(
+                npu_layers,
+                "NPU cycles per layer (Vela estimate)",
+                [(origins or {}).get(layer.name, ("", ""))[0] for layer in npu_layers],
+            ),
+        ),
+        "memory_accesses.png": (
+            CHARTS["memory_accesses.png"],
+            charts.memory_accesses_per_layer(npu_layers, "SRAM / DRAM accesses per layer"),
+        ),
+        "mac_utilisation.png": (
+            CHARTS["mac_utilisation.png"],
+            charts.mac_utilisation_per_layer(npu_layers, "MAC utilisation per layer"),
+        ),
     }
 
 
@@ -149,32 +164,91 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     if report.estimates:
         parts += ["<h2>Vela's estimate</h2>", _table(["figure", "value"], report.estimates)]
     if report.tuning:
-        parts += ["<h2>Tuning: input layouts and Vela configurations tried</h2>",
-                  _table(["input layout", "memory mode", "optimise", "arena cache KiB", "total cycles", "compute cycles",
-                          "SRAM KiB", "DRAM KiB", "fits", "Vela s", "choice"], report.tuning)]
+        parts += [
+            "<h2>Tuning: input layouts and Vela configurations tried</h2>",
+            _table(
+                [
+                    "input layout",
+                    "memory mode",
+                    "optimise",
+                    "arena cache KiB",
+                    "total cycles",
+                    "compute cycles",
+                    "SRAM KiB",
+                    "DRAM KiB",
+                    "fits",
+                    "Vela s",
+                    "choice",
+                ],
+                report.tuning,
+            ),
+        ]
     if report.verification:
-        parts += ["<h2>Verification against the TOSA reference model</h2>",
-                  f"<p>{html.escape(report.verification)}</p>"]
+        parts += [
+            "<h2>Verification against the TOSA reference model</h2>",
+            f"<p>{html.escape(report.verification)}</p>",
+        ]
         if report.verification_rows:
-            parts.append(_table(["partition", "#", "module (PyTorch)", "operator", "source", "TOSA tensor",
-                                 "elements", "differ", "histogram (model - reference: count)"],
-                                report.verification_rows))
+            parts.append(
+                _table(
+                    [
+                        "partition",
+                        "#",
+                        "module (PyTorch)",
+                        "operator",
+                        "source",
+                        "TOSA tensor",
+                        "elements",
+                        "differ",
+                        "histogram (model - reference: count)",
+                    ],
+                    report.verification_rows,
+                )
+            )
     if report.delegation:
         parts += ["<h2>Delegation map</h2>", _table(["operator", "runs on", "count"], report.delegation)]
     if pngs:
         parts.append("<h2>Per layer</h2>")
         parts += [_chart(png, alt) for alt, png in pngs.values()]
         origins = report.layer_origins
-        rows = [(i, *origins.get(layer.name, ("", "")), layer.name, layer.operator, layer.cycles, layer.macs,
-                 layer.mac_utilisation, layer.sram_accesses, layer.dram_accesses)
-                for i, layer in enumerate(npu_layers)]
-        parts.append(_table(["#", "module (PyTorch)", "PyTorch op", "TOSA tensor", "Vela operator", "NPU cycles",
-                             "MACs", "MAC util %", "SRAM acc.", "DRAM acc."], rows))
+        rows = [
+            (
+                i,
+                *origins.get(layer.name, ("", "")),
+                layer.name,
+                layer.operator,
+                layer.cycles,
+                layer.macs,
+                layer.mac_utilisation,
+                layer.sram_accesses,
+                layer.dram_accesses,
+            )
+            for i, layer in enumerate(npu_layers)
+        ]
+        parts.append(
+            _table(
+                [
+                    "#",
+                    "module (PyTorch)",
+                    "PyTorch op",
+                    "TOSA tensor",
+                    "Vela operator",
+                    "NPU cycles",
+                    "MACs",
+                    "MAC util %",
+                    "SRAM acc.",
+                    "DRAM acc.",
+                ],
+                rows,
+            )
+        )
     parts += [f"<p class='note'>{html.escape(note)}</p>" for note in report.notes]
     # Lets a headless browser (tests) confirm every chart decoded.
-    parts.append("<script>window.addEventListener('load', () => { document.body.dataset.chartsLoaded = "
-                 "[...document.querySelectorAll('img.chart')].filter(i => i.complete && i.naturalWidth > 0)"
-                 ".length; });</script>")
+    parts.append(
+        "<script>window.addEventListener('load', () => { document.body.dataset.chartsLoaded = "
+        "[...document.querySelectorAll('img.chart')].filter(i => i.complete && i.naturalWidth > 0)"
+        ".length; });</script>"
+    )
     parts.append("</body></html>")
     page = os.path.join(directory, "index.html")
     with open(page, "w", encoding="utf-8") as f:

@@ -15,8 +15,9 @@ from ethosu_sdk.report import html_report
 FLAGS = flags.FLAGS
 flags.DEFINE_string("intermediates", None, "The model's intermediates directory (Vela CSVs).", required=True)
 flags.DEFINE_string("out_dir", None, "Where to write the chart PNGs.", required=True)
-flags.DEFINE_string("verification", None,
-                    "The model's <name>.verification.json: names the costliest layers by PyTorch module.")
+flags.DEFINE_string(
+    "verification", None, "The model's <name>.verification.json: names the costliest layers by PyTorch module."
+)
 
 
 def main(argv: list[str]) -> int:

@@ -9,7 +9,7 @@ from ethosu_sdk.tuning_config import KIB, Candidate
 
 
 def configuration(trial: Mapping[str, object]) -> str:
-    """"NHWC input, Dedicated_Sram, arena cache 288 KiB" for one trial."""
+    """ "NHWC input, Dedicated_Sram, arena cache 288 KiB" for one trial."""
     return Candidate.from_row(trial).describe()
 
 
@@ -29,8 +29,10 @@ def choice_line(tuning: Mapping[str, object]) -> str:
     """One line: what was chosen, against what, out of how many."""
     trials = tuning["trials"]
     chosen = trials[tuning["chosen"]]  # type: ignore[index]
-    line = f"{configuration(chosen)}, the fastest of {len(trials)} configurations tried within " \
-           f"{tuning['sram_budget_kib']:,} KiB of SRAM"  # type: ignore[arg-type]
+    line = (
+        f"{configuration(chosen)}, the fastest of {len(trials)} configurations tried within "
+        f"{tuning['sram_budget_kib']:,} KiB of SRAM"
+    )  # type: ignore[arg-type]
     if tuning.get("untuned") is None:
         return line
     untuned = trials[tuning["untuned"]]  # type: ignore[index]
@@ -48,11 +50,19 @@ def rows(tuning: Optional[Mapping[str, object]]) -> list[list[object]]:
     for index, trial in enumerate(tuning["trials"]):  # type: ignore[arg-type]
         cache = trial.get("arena_cache_bytes")
         mark = "chosen" if index == tuning["chosen"] else ("untuned" if index == tuning.get("untuned") else "")
-        table.append([str(trial.get("input_layout", "nchw")).upper(), trial["memory_mode"], trial["optimise"],
-                      cache // KIB if cache else "",
-                      f"{trial['total_cycles']:,}" if "total_cycles" in trial else trial.get("error", ""),
-                      f"{trial['npu_cycles']:,}" if "npu_cycles" in trial else "",
-                      f"{trial['sram_need_kib']:,.0f}" if "sram_need_kib" in trial else "",
-                      f"{trial['dram_used_kib']:,.0f}" if "dram_used_kib" in trial else "",
-                      "yes" if trial["fits"] else "no", trial["vela_seconds"], mark])
+        table.append(
+            [
+                str(trial.get("input_layout", "nchw")).upper(),
+                trial["memory_mode"],
+                trial["optimise"],
+                cache // KIB if cache else "",
+                f"{trial['total_cycles']:,}" if "total_cycles" in trial else trial.get("error", ""),
+                f"{trial['npu_cycles']:,}" if "npu_cycles" in trial else "",
+                f"{trial['sram_need_kib']:,.0f}" if "sram_need_kib" in trial else "",
+                f"{trial['dram_used_kib']:,.0f}" if "dram_used_kib" in trial else "",
+                "yes" if trial["fits"] else "no",
+                trial["vela_seconds"],
+                mark,
+            ]
+        )
     return table

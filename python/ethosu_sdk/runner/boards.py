@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 from typing import Callable
+
 from ethosu_sdk.errors import SdkError
 
 
@@ -37,13 +38,15 @@ def check_firmware(path: str) -> None:
     except OSError as e:
         raise NotAFirmware(f"cannot read the firmware --elf={path}: {e.strerror}") from e
     if magic != b"\x7fELF":
-        raise NotAFirmware(f"--elf={path} is not an ELF file: give the firmware image that firmware_image or "
-                           "ethosu_firmware builds")
+        raise NotAFirmware(
+            f"--elf={path} is not an ELF file: give the firmware image that firmware_image or ethosu_firmware builds"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
 class Npu:
     """An Ethos-U configuration: product ("ethos-u85") and MACs per cycle."""
+
     product: str
     macs: int
 
@@ -98,7 +101,7 @@ DEFAULT_NPU = Npu("ethos-u55", 128)
 
 
 def parse_npu(name: str | None) -> Npu | None:
-    """"ethos-u85-256" -> Npu; None for targets without an Ethos-U ("cpu", TOSA)."""
+    """ "ethos-u85-256" -> Npu; None for targets without an Ethos-U ("cpu", TOSA)."""
     if not name:
         return None
     match = _NPU_NAME.match(name)
@@ -108,19 +111,19 @@ def parse_npu(name: str | None) -> Npu | None:
 @dataclasses.dataclass(frozen=True)
 class RunOptions:
     elf: str
-    npu: Npu | None = None        # the board's Ethos-U (default: the board's own)
+    npu: Npu | None = None  # the board's Ethos-U (default: the board's own)
     timeout: float = 300.0
     simulator: str | None = None  # the simulator binary (default: the board's own)
     npu_library: str | None = None  # QEMU: the device core (default: from the runfiles)
-    never_complete: bool = False    # QEMU: fault injection, the NPU never finishes
+    never_complete: bool = False  # QEMU: fault injection, the NPU never finishes
 
 
 @dataclasses.dataclass(frozen=True)
 class Board:
     name: str
     description: str
-    simulator: str             # executable name looked up on PATH
-    path_variable: str         # environment variable that may name it instead
+    simulator: str  # executable name looked up on PATH
+    path_variable: str  # environment variable that may name it instead
     install_hint: str
     arguments: Callable[[RunOptions], list[str]]
     # Whether the simulator's own exit status is the firmware's. FVPs end with
@@ -138,15 +141,19 @@ class Board:
         if configured:
             if not (os.path.isfile(configured) and os.access(configured, os.X_OK)):
                 source = f"{self.path_variable}=" if from_environment else "the simulator "
-                fix = (f"unset {self.path_variable} or point it at a {self.simulator}" if from_environment
-                       else f"give the path of a {self.simulator}")
+                fix = (
+                    f"unset {self.path_variable} or point it at a {self.simulator}"
+                    if from_environment
+                    else f"give the path of a {self.simulator}"
+                )
                 raise SimulatorNotFound(f"{source}{configured} is not an executable file: {fix}")
             return configured
         found = shutil.which(self.simulator)
         if found is None:
             raise SimulatorNotFound(
                 f"{self.simulator} not found on PATH (board {self.name}: {self.description}). "
-                f"{self.install_hint} Or set {self.path_variable}=/path/to/{self.simulator}.")
+                f"{self.install_hint} Or set {self.path_variable}=/path/to/{self.simulator}."
+            )
         return found
 
     def command(self, options: RunOptions) -> list[str]:
@@ -166,38 +173,52 @@ class Board:
 # alone, and the UART already waits for its chardev (its TX-full flag).
 # The runner's README says why this and not a file or a memory region.
 CONSOLE_ARGUMENTS = (
-    "-display", "none",
-    "-monitor", "none",
-    "-serial", "file:/dev/stdout",
-    "-semihosting-config", "enable=on,target=native",
+    "-display",
+    "none",
+    "-monitor",
+    "none",
+    "-serial",
+    "file:/dev/stdout",
+    "-semihosting-config",
+    "enable=on,target=native",
     # The Ethos-U device says why a job faulted (an NPU feature the
     # functional model lacks, a bus error) as a guest error, which QEMU
     # drops unless asked: the driver alone can only name the STATUS bits.
-    "-d", "guest_errors",
+    "-d",
+    "guest_errors",
 )
 
 
 def _qemu_arguments(machine: str, default_npu: Npu) -> Callable[[RunOptions], list[str]]:
     """QEMU's flags for `machine`, its Ethos-U device configured as the
     firmware's NPU (default: the board's own)."""
+
     def arguments(options: RunOptions) -> list[str]:
         # -icount shift=0,sleep=off: one virtual nanosecond per instruction and
         # no real time leaking in, so the board's timer counts instructions and
         # every run is deterministic.
         args = [
-            "-M", machine,
+            "-M",
+            machine,
             *CONSOLE_ARGUMENTS,
-            "-icount", "shift=0,sleep=off",
+            "-icount",
+            "shift=0,sleep=off",
         ]
         library = options.npu_library or default_npu_library()
         if library:
             npu = options.npu or default_npu
-            args += ["-global", f"ethos-u-npu.library={os.path.abspath(library)}",
-                     "-global", f"ethos-u-npu.product={npu.product}",
-                     "-global", f"ethos-u-npu.macs={npu.macs}"]
+            args += [
+                "-global",
+                f"ethos-u-npu.library={os.path.abspath(library)}",
+                "-global",
+                f"ethos-u-npu.product={npu.product}",
+                "-global",
+                f"ethos-u-npu.macs={npu.macs}",
+            ]
             if options.never_complete:
                 args += ["-global", "ethos-u-npu.x-never-complete=on"]
         return args + ["-kernel", options.elf]
+
     return arguments
 
 
@@ -218,11 +239,11 @@ def _fvp_arguments(board_prefix: str, cpu: str, npu: str, default_macs: int) -> 
         for setting in settings:
             args += ["-C", setting]
         return args + ["-a", options.elf, "--timelimit", str(int(options.timeout))]
+
     return arguments
 
 
-_FVP_HINT = ("Arm's Corstone FVPs are a separate download from Arm's developer site; "
-             "install one and put it on PATH.")
+_FVP_HINT = "Arm's Corstone FVPs are a separate download from Arm's developer site; install one and put it on PATH."
 
 QEMU_AN547 = Board(
     name="qemu_an547",
@@ -266,8 +287,7 @@ CORSTONE320_FVP = Board(
     simulator="FVP_Corstone_SSE-320",
     path_variable="ETHOSU_SDK_FVP_CORSTONE320",
     install_hint=_FVP_HINT,
-    arguments=_fvp_arguments("mps4_board", "mps4_board.subsystem.cpu0",
-                             "mps4_board.subsystem.ethosu", 256),
+    arguments=_fvp_arguments("mps4_board", "mps4_board.subsystem.cpu0", "mps4_board.subsystem.ethosu", 256),
     propagates_exit_status=False,
 )
 

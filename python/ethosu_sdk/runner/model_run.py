@@ -23,11 +23,11 @@ ABSOLUTE_FLOOR = 1e-6
 class OutputCheck:
     index: int
     elements: int
-    bit_exact: int          # elements with identical bits
-    within: int             # elements within tolerance: one quantization step, or the float rule
-    max_difference: float   # largest difference, in quantization steps (quantized) or absolute
-    scale: float            # quantization step of the output (0: not quantized)
-    rule: str               # how `within` was judged, in words
+    bit_exact: int  # elements with identical bits
+    within: int  # elements within tolerance: one quantization step, or the float rule
+    max_difference: float  # largest difference, in quantization steps (quantized) or absolute
+    scale: float  # quantization step of the output (0: not quantized)
+    rule: str  # how `within` was judged, in words
 
     @property
     def passed(self) -> bool:
@@ -58,8 +58,11 @@ def check_outputs(run: protocol.Run, expected: list[tensor_file.StoredTensor]) -
             return Verdict(False, checks, f"output {index}: shape or dtype differs from the reference")
         diff = np.abs(actual.astype(np.float64) - want.astype(np.float64))
         step = float(reference.scale or 0.0)
-        same_bits = np.all(actual.reshape(-1).view(np.uint8).reshape(actual.size, -1) ==
-                           want.reshape(-1).view(np.uint8).reshape(want.size, -1), axis=1)
+        same_bits = np.all(
+            actual.reshape(-1).view(np.uint8).reshape(actual.size, -1)
+            == want.reshape(-1).view(np.uint8).reshape(want.size, -1),
+            axis=1,
+        )
         bit_exact = int(same_bits.sum())
         if step > 0:  # dequantized output: in quantization steps
             measure, rule = diff / step, "within one quantization step"
@@ -69,15 +72,24 @@ def check_outputs(run: protocol.Run, expected: list[tensor_file.StoredTensor]) -
             within = int(np.sum(diff <= RELATIVE_TOLERANCE * np.abs(want) + ABSOLUTE_FLOOR))
         else:  # integers: exactly
             measure, rule, within = diff, "equal", bit_exact
-        checks.append(OutputCheck(index, int(actual.size), bit_exact, within,
-                                  float(measure.max()) if measure.size else 0.0, step, rule))
+        checks.append(
+            OutputCheck(
+                index, int(actual.size), bit_exact, within, float(measure.max()) if measure.size else 0.0, step, rule
+            )
+        )
     failed = [c for c in checks if not c.passed]
     if failed:
         c = failed[0]
-        return Verdict(False, checks, f"output {c.index}: {c.elements - c.within} of {c.elements} elements not "
-                                      f"{c.rule} of the reference")
-    return Verdict(True, checks, "every output matches the reference (" +
-                   "; ".join(f"output {c.index} {c.rule}" for c in checks) + ")")
+        return Verdict(
+            False,
+            checks,
+            f"output {c.index}: {c.elements - c.within} of {c.elements} elements not {c.rule} of the reference",
+        )
+    return Verdict(
+        True,
+        checks,
+        "every output matches the reference (" + "; ".join(f"output {c.index} {c.rule}" for c in checks) + ")",
+    )
 
 
 def top_k(values: np.ndarray, k: int = 5) -> list[tuple[int, float]]:
@@ -119,10 +131,11 @@ def costs(run: protocol.Run) -> Costs | None:
 @dataclasses.dataclass
 class NpuFigures:
     """The `ESDK NPU` record: what the driver found and its PMU counters."""
-    npu: str                  # "ethos-u85-256", or "none" when no job ran
+
+    npu: str  # "ethos-u85-256", or "none" when no job ran
     jobs: int
-    cycles: int               # PMCCNTR summed over the jobs
-    events: dict[str, int]    # PMU event name -> count
+    cycles: int  # PMCCNTR summed over the jobs
+    events: dict[str, int]  # PMU event name -> count
 
 
 def npu_figures(run: protocol.Run) -> NpuFigures | None:

@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 
 import numpy as np
+
 from ethosu_sdk.errors import SdkError
 
 _DTYPES = {
-    "uint8": np.uint8, "int8": np.int8, "int16": np.int16, "int32": np.int32,
-    "int64": np.int64, "float32": np.float32, "float64": np.float64, "bool": np.bool_,
+    "uint8": np.uint8,
+    "int8": np.int8,
+    "int16": np.int16,
+    "int32": np.int32,
+    "int64": np.int64,
+    "float32": np.float32,
+    "float64": np.float64,
+    "bool": np.bool_,
 }
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -26,15 +32,15 @@ class Comparison:
     index: int
     passed: bool
     mismatches: int
-    rule: str      # exact / rel1e-5 / q1step
-    exact: int     # elements with identical bits
+    rule: str  # exact / rel1e-5 / q1step
+    exact: int  # elements with identical bits
 
 
 @dataclasses.dataclass
 class Run:
     outputs: dict[int, np.ndarray] = dataclasses.field(default_factory=dict)
     comparisons: list[Comparison] = dataclasses.field(default_factory=list)
-    result: str | None = None          # PASS / FAIL / ERROR / DONE
+    result: str | None = None  # PASS / FAIL / ERROR / DONE
     errors: list[str] = dataclasses.field(default_factory=list)
     ticks: list[int] = dataclasses.field(default_factory=list)  # per iteration
     ticks_per_second: int | None = None
@@ -81,8 +87,15 @@ def parse(text: str) -> Run:
                 words[index] += values
             elif key == "COMPARE":
                 positional, named = _fields(rest)
-                run.comparisons.append(Comparison(int(positional[0]), positional[1] == "PASS",
-                                                  int(named["mismatches"]), named["rule"], int(named["exact"])))
+                run.comparisons.append(
+                    Comparison(
+                        int(positional[0]),
+                        positional[1] == "PASS",
+                        int(named["mismatches"]),
+                        named["rule"],
+                        int(named["exact"]),
+                    )
+                )
             elif key == "TIME":
                 _, named = _fields(rest)
                 run.ticks.append(int(named["ticks"]))

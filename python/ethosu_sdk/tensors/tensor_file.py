@@ -14,6 +14,7 @@ import tempfile
 from typing import Iterable, Sequence
 
 import numpy as np
+
 from ethosu_sdk.errors import SdkError
 
 MAGIC = b"ESDKTEN1"
@@ -88,9 +89,7 @@ def encode(tensors: Iterable[StoredTensor | np.ndarray]) -> bytes:
         sizes = list(data.shape) + [0] * (MAX_RANK - data.ndim)
         payload = data.astype(SCALAR_TYPE_TO_DTYPE[scalar_type], copy=False).tobytes()
         parts.append(
-            _RECORD_HEADER.pack(
-                scalar_type, data.ndim, *sizes, float(item.scale), int(item.zero_point), len(payload)
-            )
+            _RECORD_HEADER.pack(scalar_type, data.ndim, *sizes, float(item.scale), int(item.zero_point), len(payload))
         )
         parts.append(payload)
         parts.append(b"\0" * (-len(payload) % 8))
@@ -124,9 +123,7 @@ def decode(blob: bytes) -> list[StoredTensor]:
         shape = tuple(sizes[:rank])
         elements = int(np.prod(shape, dtype=np.int64)) if rank else 1
         if nbytes != elements * dtype.itemsize:
-            raise TensorFileError(
-                f"tensor {index}: data size {nbytes} != {elements} elements x {dtype.itemsize} bytes"
-            )
+            raise TensorFileError(f"tensor {index}: data size {nbytes} != {elements} elements x {dtype.itemsize} bytes")
         offset += _RECORD_HEADER.size
         if offset + nbytes > len(blob):
             raise TensorFileError(f"tensor {index}: data runs past the end of the file")

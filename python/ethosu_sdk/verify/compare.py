@@ -28,8 +28,9 @@ _MEMORY_TYPES = {"Int8": "<i1", "UInt8": "<u1", "Int16": "<i2", "Int32": "<i4"}
 # Why a layer is checked through its readers instead of compared (the
 # table here and verify.py's report).
 INTERNAL_NOTE = "Vela-internal tensor: checked through the layers that read it"
-UNEXPORTED_NOTE = ("INT48 accumulators, which the TOSA reference model cannot export: "
-                   "checked through the layers that read them")
+UNEXPORTED_NOTE = (
+    "INT48 accumulators, which the TOSA reference model cannot export: checked through the layers that read them"
+)
 
 
 @dataclasses.dataclass
@@ -72,7 +73,7 @@ def _made_by_vela(name: str, reference: Dict[str, np.ndarray]) -> bool:
     if name.startswith("#"):
         return True
     for known in reference:
-        suffix = name[len(known) + 1:] if name.startswith(known + "_") else ""
+        suffix = name[len(known) + 1 :] if name.startswith(known + "_") else ""
         if suffix and not suffix.isdigit():
             return True
     return False
@@ -125,8 +126,9 @@ def _written_width(op: TracedOperation, element_bytes: int) -> int:
     return element_bytes
 
 
-def _from_memory(ops: List[TracedOperation], shape: Tuple[int, ...],
-                 placement: Optional[TensorPlacement]) -> Union[np.ndarray, str]:
+def _from_memory(
+    ops: List[TracedOperation], shape: Tuple[int, ...], placement: Optional[TensorPlacement]
+) -> Union[np.ndarray, str]:
     if placement is None:
         return "written in pieces but not in Vela's tensor table"
     size = _ELEMENT_BYTES.get(placement.dtype)
@@ -162,9 +164,12 @@ def _from_memory(ops: List[TracedOperation], shape: Tuple[int, ...],
     return values[index]
 
 
-def compare_layers(layers: List[Layer], trace: List[TracedOperation],
-                   reference: Dict[str, np.ndarray],
-                   placements: Dict[str, TensorPlacement]) -> List[LayerResult]:
+def compare_layers(
+    layers: List[Layer],
+    trace: List[TracedOperation],
+    reference: Dict[str, np.ndarray],
+    placements: Dict[str, TensorPlacement],
+) -> List[LayerResult]:
     if not layers:
         raise ValueError("no layers in the debug database")
     ends = [layer.command_offset for layer in layers]
@@ -209,12 +214,13 @@ def compare_layers(layers: List[Layer], trace: List[TracedOperation],
         # One operation's OFM is the tensor, unless it is a Transpose whose
         # OFM has another shape: Vela's U55 Transpose writes through strides
         # that reorder the axes, so only memory holds the tensor's order.
-        transposed = any(layers[i].operator == "Transpose" for i in group) and _squeezed(ops[-1].ofm.shape) != _squeezed(want.shape)
+        transposed = any(layers[i].operator == "Transpose" for i in group) and _squeezed(
+            ops[-1].ofm.shape
+        ) != _squeezed(want.shape)
         # A Reverse on U55 is an operation writing through a negative
         # stride: its OFM, in the operation's own order, is the tensor
         # unflipped, so memory holds the tensor's order there too.
-        reversed_in_memory = (any(layers[i].operator == "Reverse" for i in group)
-                              and first.tensor in placements)
+        reversed_in_memory = any(layers[i].operator == "Reverse" for i in group) and first.tensor in placements
         model: Union[np.ndarray, str]
         if len(ops) == 1 and ops[0].ofm.size == want.size and not transposed and not reversed_in_memory:
             model = ops[0].ofm.reshape(want.shape)
@@ -232,12 +238,13 @@ def compare_layers(layers: List[Layer], trace: List[TracedOperation],
 
 def format_table(results: List[LayerResult]) -> str:
     """One line per layer; differing layers carry their histogram."""
-    lines = [f"{'#':>3} {'offset':>6} {'ops':>4}  {'operator':<16} {'tensor':<28} {'shape':<16} "
-             f"{'elements':>9} {'differ':>8}  histogram (model - reference: count)"]
+    lines = [
+        f"{'#':>3} {'offset':>6} {'ops':>4}  {'operator':<16} {'tensor':<28} {'shape':<16} "
+        f"{'elements':>9} {'differ':>8}  histogram (model - reference: count)"
+    ]
     for i, r in enumerate(results):
         shape = "x".join(map(str, r.shape))
-        head = (f"{i:>3} {r.command_offset:>6} {r.operations:>4}  {r.operator:<16} "
-                f"{r.tensor:<28} {shape:<16}")
+        head = f"{i:>3} {r.command_offset:>6} {r.operations:>4}  {r.operator:<16} {r.tensor:<28} {shape:<16}"
         if r.internal:
             lines.append(f"{head} {INTERNAL_NOTE}")
         elif r.unexported:

@@ -118,8 +118,9 @@ def _squeezed(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(d for d in shape if d != 1)
 
 
-def compare(entries: list[dict[str, Any]], pytorch: list[np.ndarray], reference: dict[str, np.ndarray],
-            output_names: list[str]) -> list[LoweredTensor]:
+def compare(
+    entries: list[dict[str, Any]], pytorch: list[np.ndarray], reference: dict[str, np.ndarray], output_names: list[str]
+) -> list[LoweredTensor]:
     """Each entry (lowering_reference.py) against the reference model's
     tensor; in the partition graph's order, so the first divergence is the
     earliest."""
@@ -129,8 +130,15 @@ def compare(entries: list[dict[str, Any]], pytorch: list[np.ndarray], reference:
     for entry, values in zip(entries, pytorch):
         output = entry.get("output")
         name = output_names[output] if output is not None and output < len(output_names) else entry.get("tosa")
-        result = LoweredTensor(name or "", entry["node"], entry.get("module") or "", entry.get("module_type"),
-                               entry.get("op"), entry.get("source"), output)
+        result = LoweredTensor(
+            name or "",
+            entry["node"],
+            entry.get("module") or "",
+            entry.get("module_type"),
+            entry.get("op"),
+            entry.get("source"),
+            output,
+        )
         results.append(result)
         tosa = reference.get(name or "")
         if tosa is None:
@@ -148,8 +156,9 @@ def compare(entries: list[dict[str, Any]], pytorch: list[np.ndarray], reference:
     return results
 
 
-def check_partition(directory: str, entry: dict[str, Any], reference: dict[str, np.ndarray],
-                    output_names: list[str]) -> tuple[list[LoweredTensor], Optional[str]]:
+def check_partition(
+    directory: str, entry: dict[str, Any], reference: dict[str, np.ndarray], output_names: list[str]
+) -> tuple[list[LoweredTensor], Optional[str]]:
     """The partition's lowering check from its manifest entry; (results,
     why not checked)."""
     if entry.get("pytorch_skipped"):
@@ -169,9 +178,15 @@ def first_divergence(results: list[LoweredTensor]) -> Optional[LoweredTensor]:
 def describe(result: LoweredTensor, partition: int) -> str:
     """The failure line's detail for a diverging tensor."""
     where = f"output {result.output}" if result.output is not None else "tensor"
-    return (f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
-            f"(partition {partition}): {result.beyond_tolerance} of {result.elements} elements differ from "
-            f"PyTorch's quantized graph by more than {TOLERANCE_STEPS} step (up to {result.max_steps}"
-            + ("" if result.output is not None else
-               f"; beyond the drift of earlier layers: over {DRIFT_MAX_STEPS} steps or "
-               f"{DRIFT_FRACTION:.0%} of the elements") + ")")
+    return (
+        f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
+        f"(partition {partition}): {result.beyond_tolerance} of {result.elements} elements differ from "
+        f"PyTorch's quantized graph by more than {TOLERANCE_STEPS} step (up to {result.max_steps}"
+        + (
+            ""
+            if result.output is not None
+            else f"; beyond the drift of earlier layers: over {DRIFT_MAX_STEPS} steps or "
+            f"{DRIFT_FRACTION:.0%} of the elements"
+        )
+        + ")"
+    )

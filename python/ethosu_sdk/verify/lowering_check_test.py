@@ -10,8 +10,15 @@ from ethosu_sdk.verify import lowering_check
 
 
 def _entry(**kwargs) -> dict:
-    entry = {"node": "q1", "tosa": "t1", "output": None, "module": "block.act", "module_type": "ReLU",
-             "op": "relu", "source": "model.py:7"}
+    entry = {
+        "node": "q1",
+        "tosa": "t1",
+        "output": None,
+        "module": "block.act",
+        "module_type": "ReLU",
+        "op": "relu",
+        "source": "model.py:7",
+    }
     entry.update(kwargs)
     return entry
 
@@ -72,7 +79,8 @@ def test_output_entry_reads_the_graph_output_by_position() -> None:
 
 
 def test_tensors_that_cannot_correspond_are_not_compared() -> None:
-    results = lowering_check.compare([_entry(), _entry(tosa="absent")], [_nchw(), _nchw()],
-                                     {"t1": np.zeros((7,), np.int8)}, [])
+    results = lowering_check.compare(
+        [_entry(), _entry(tosa="absent")], [_nchw(), _nchw()], {"t1": np.zeros((7,), np.int8)}, []
+    )
     assert [r.note is not None for r in results] == [True, True]
     assert lowering_check.first_divergence(results) is None

@@ -49,20 +49,17 @@ def with_all_results_as_outputs(graph: bytes) -> tuple[bytes, List[str]]:
         src = os.path.join(work, "graph.tosa")
         with open(src, "wb") as f:
             f.write(graph)
-        subprocess.run([_flatc(), "--json", "--strict-json", "--raw-binary", "-o", work, schema,
-                        "--", src], check=True)
+        subprocess.run([_flatc(), "--json", "--strict-json", "--raw-binary", "-o", work, schema, "--", src], check=True)
         with open(os.path.join(work, "graph.json")) as f:
             doc = json.load(f)
         blocks = [b for r in doc["regions"] for b in r["blocks"]]
         if len(blocks) != 1:
             raise ValueError(f"expected one basic block, got {len(blocks)}")
-        names = [out for op in blocks[0]["operators"] if op["op"] not in _NOT_RESULTS
-                 for out in op["outputs"]]
+        names = [out for op in blocks[0]["operators"] if op["op"] not in _NOT_RESULTS for out in op["outputs"]]
         blocks[0]["outputs"] = names
         with open(os.path.join(work, "all.json"), "w") as f:
             json.dump(doc, f)
-        subprocess.run([_flatc(), "--binary", "-o", work, schema, os.path.join(work, "all.json")],
-                       check=True)
+        subprocess.run([_flatc(), "--binary", "-o", work, schema, os.path.join(work, "all.json")], check=True)
         with open(os.path.join(work, "all.tosa"), "rb") as f:
             return f.read(), names
 

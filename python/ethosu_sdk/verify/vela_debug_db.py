@@ -67,6 +67,9 @@ def read_placements(path: str) -> Dict[str, TensorPlacement]:
     """Arena placement of each tensor Vela allocated, by name."""
     tables = _tables(path)
     _require(tables, path, "tensors")
-    return {row["name"]: TensorPlacement(int(row["start_address"], 16), int(row["size"], 16),
-                                         row["format"], row["data_type"])
-            for row in tables["tensors"]}
+    return {
+        row["name"]: TensorPlacement(
+            int(row["start_address"], 16), int(row["size"], 16), row["format"], row["data_type"]
+        )
+        for row in tables["tensors"]
+    }

@@ -91,8 +91,7 @@ class Partition:
 
     @property
     def exact(self) -> bool:
-        return (all(o["differing"] == 0 for o in self.outputs)
-                and all(layer.differing == 0 for layer in self.layers))
+        return all(o["differing"] == 0 for o in self.outputs) and all(layer.differing == 0 for layer in self.layers)
 
 
 @dataclasses.dataclass
@@ -142,34 +141,55 @@ class Report:
         return {
             "format_version": REPORT_FORMAT_VERSION,
             "mode": mode,
-            "status": ("fail" if not self.passed or (self.not_modelled and mode == "fail") else "pass" if self.complete
-                       else "skipped" if all(p.skipped for p in self.partitions) else "pass (partly skipped)"),
+            "status": (
+                "fail"
+                if not self.passed or (self.not_modelled and mode == "fail")
+                else "pass"
+                if self.complete
+                else "skipped"
+                if all(p.skipped for p in self.partitions)
+                else "pass (partly skipped)"
+            ),
             "summary": summary_line(self),
             "not_modelled": self.not_modelled,
             "seconds": round(self.seconds, 3),
-            "first_difference": None if first is None else {
+            "first_difference": None
+            if first is None
+            else {
                 "partition": first[0].index,
                 "layer": dict(dataclasses.asdict(first[1]), differing=first[1].differing) if first[1] else None,
                 "output": first[2],
             },
-            "first_lowering_divergence": None if diverging is None else dict(
-                diverging[1].as_json(), partition=diverging[0].index),
-            "partitions": [{
-                "index": p.index,
-                "skipped": p.skipped,
-                "not_modelled": p.not_modelled,
-                "outputs": p.outputs,
-                "layers_note": p.layers_note,
-                "lowering": [t.as_json() for t in p.lowering],
-                "lowering_note": p.lowering_note,
-                "seconds": {k: round(v, 3) for k, v in p.timings.items()},
-                "layers": [dict(dataclasses.asdict(layer), differing=layer.differing) for layer in p.layers],
-            } for p in self.partitions],
+            "first_lowering_divergence": None
+            if diverging is None
+            else dict(diverging[1].as_json(), partition=diverging[0].index),
+            "partitions": [
+                {
+                    "index": p.index,
+                    "skipped": p.skipped,
+                    "not_modelled": p.not_modelled,
+                    "outputs": p.outputs,
+                    "layers_note": p.layers_note,
+                    "lowering": [t.as_json() for t in p.lowering],
+                    "lowering_note": p.lowering_note,
+                    "seconds": {k: round(v, 3) for k, v in p.timings.items()},
+                    "layers": [dict(dataclasses.asdict(layer), differing=layer.differing) for layer in p.layers],
+                }
+                for p in self.partitions
+            ],
         }
 
 
-def _run_npu(npu_run: str, payload: bytes, inputs: list[np.ndarray], outputs: list[np.ndarray], work: str,
-             trace: Optional[str], inject: Optional[int], fast_scratch: int = 0) -> tuple[list[dict[str, Any]], str]:
+def _run_npu(
+    npu_run: str,
+    payload: bytes,
+    inputs: list[np.ndarray],
+    outputs: list[np.ndarray],
+    work: str,
+    trace: Optional[str],
+    inject: Optional[int],
+    fast_scratch: int = 0,
+) -> tuple[list[dict[str, Any]], str]:
     payload_path = os.path.join(work, "payload.bin")
     with open(payload_path, "wb") as f:
         f.write(payload)
@@ -194,20 +214,30 @@ def _run_npu(npu_run: str, payload: bytes, inputs: list[np.ndarray], outputs: li
     for result, text in zip([r for r in results if r["differing"]], histograms):
         result["histogram"] = {int(d): int(c) for d, c in (item.split(":") for item in text.split())}
     if not results and proc.stderr.startswith("execute: "):
-        raise NotModelled(proc.stderr.strip()[len("execute: "):])
+        raise NotModelled(proc.stderr.strip()[len("execute: ") :])
     if len(results) != len(outputs):
         raise VerifyError(f"the NPU model did not compare the outputs: {log.strip()}")
     return results, log
 
 
 def _layers(db: str, trace: str, reference: dict[str, np.ndarray], origins: dict[str, dict]) -> list[Layer]:
-    results = compare.compare_layers(vela_debug_db.read_layers(db), layer_trace.read_trace(trace), reference,
-                                     vela_debug_db.read_placements(db))
+    results = compare.compare_layers(
+        vela_debug_db.read_layers(db), layer_trace.read_trace(trace), reference, vela_debug_db.read_placements(db)
+    )
     layers = []
     for r in results:
         origin = origins.get(r.tensor, {})
-        layer = Layer(r.tensor, r.operator, r.operations, origin.get("module", ""), origin.get("module_type"),
-                      origin.get("op"), origin.get("source"), r.elements, dict(r.histogram))
+        layer = Layer(
+            r.tensor,
+            r.operator,
+            r.operations,
+            origin.get("module", ""),
+            origin.get("module_type"),
+            origin.get("op"),
+            origin.get("source"),
+            r.elements,
+            dict(r.histogram),
+        )
         if r.internal:
             layer.compared, layer.note = False, compare.INTERNAL_NOTE
         elif r.unexported:
@@ -239,13 +269,27 @@ def _failing_operator(db: Optional[str], trace: Optional[str], origins_path: Opt
     # Vela may name the tensor after its TOSA source plus a suffix ("_int8").
     key = max((name for name in origins if layer.tensor.startswith(name)), key=len, default="")
     origin = origins.get(layer.tensor) or origins.get(key, {})
-    what = Layer(layer.tensor, layer.operator, 0, origin.get("module", ""), origin.get("module_type"),
-                 origin.get("op"), origin.get("source"))
+    what = Layer(
+        layer.tensor,
+        layer.operator,
+        0,
+        origin.get("module", ""),
+        origin.get("module_type"),
+        origin.get("op"),
+        origin.get("source"),
+    )
     return f"the PyTorch operator {what.op or '?'} of {what.name()} (Vela {layer.operator}, TOSA tensor {layer.tensor})"
 
 
-def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_run: str, work: str,
-                     inject: Optional[int] = None, fast_scratch: int = 0) -> Partition:
+def verify_partition(
+    entry: dict[str, Any],
+    directory: str,
+    payload: bytes,
+    npu_run: str,
+    work: str,
+    inject: Optional[int] = None,
+    fast_scratch: int = 0,
+) -> Partition:
     result = Partition(entry["index"])
     if entry.get("skipped"):
         result.skipped = entry["skipped"]
@@ -280,13 +324,15 @@ def verify_partition(entry: dict[str, Any], directory: str, payload: bytes, npu_
     trace = os.path.join(work, "layers.trace") if db else None
     t = time.monotonic()
     try:
-        result.outputs, result.npu_log = _run_npu(npu_run, payload, inputs, outputs, work, trace, inject,
-                                                     fast_scratch)
+        result.outputs, result.npu_log = _run_npu(npu_run, payload, inputs, outputs, work, trace, inject, fast_scratch)
     except NotModelled as e:
-        operator = _failing_operator(db, trace, os.path.join(directory, entry["origins"])
-                                     if entry.get("origins") else None)
-        result.not_modelled = (f"partition {result.index}: the functional NPU model lacks an NPU feature that "
-                               f"{operator} needs ({e}), so this program cannot be verified")
+        operator = _failing_operator(
+            db, trace, os.path.join(directory, entry["origins"]) if entry.get("origins") else None
+        )
+        result.not_modelled = (
+            f"partition {result.index}: the functional NPU model lacks an NPU feature that "
+            f"{operator} needs ({e}), so this program cannot be verified"
+        )
         result.skipped = f"not verified: {result.not_modelled}"
         return result
     result.timings["npu_model"] = time.monotonic() - t
@@ -325,8 +371,9 @@ def verify(pte_path: str, directory: str, npu_run: str, inject: Optional[int] = 
     ethosu = [i for i, d in enumerate(plan.delegates) if d.id == "EthosUBackend"]
     entries = manifest["partitions"]
     if len(ethosu) != len(entries):
-        raise VerifyError(f"the .pte has {len(ethosu)} Ethos-U delegates, the AOT step captured "
-                          f"{len(entries)} Vela partitions")
+        raise VerifyError(
+            f"the .pte has {len(ethosu)} Ethos-U delegates, the AOT step captured {len(entries)} Vela partitions"
+        )
     partitions = []
     for entry, delegate_index in zip(entries, ethosu):
         payload = delegate_payload(blob, program, index=delegate_index)
@@ -338,8 +385,7 @@ def verify(pte_path: str, directory: str, npu_run: str, inject: Optional[int] = 
 def summary_line(report: Report) -> str:
     """The first line of the verification's output."""
     if report.not_modelled:
-        return ("verification FAILED: " + "; ".join(report.not_modelled) +
-                '; set verify = "warn" to build it unverified')
+        return "verification FAILED: " + "; ".join(report.not_modelled) + '; set verify = "warn" to build it unverified'
     checked = [p for p in report.partitions if p.skipped is None]
     skipped = [p.index for p in report.partitions if p.skipped is not None]
     note = f"; partitions {skipped} skipped (see the table)" if skipped else ""
@@ -353,17 +399,23 @@ def summary_line(report: Report) -> str:
         layers = sum(1 for p in checked for layer in p.layers if layer.compared)
         outputs = sum(len(p.outputs) for p in checked)
         lowered = sum(1 for p in checked for t in p.lowering if t.note is None)
-        return (f"verification passed: {len(checked)} Ethos-U partition(s), {layers} layers and {outputs} "
-                f"output(s) bit-exact against the TOSA reference model, {lowered} TOSA tensor(s) within "
-                f"{lowering_check.TOLERANCE_STEPS} step of PyTorch's quantized graph{note}")
+        return (
+            f"verification passed: {len(checked)} Ethos-U partition(s), {layers} layers and {outputs} "
+            f"output(s) bit-exact against the TOSA reference model, {lowered} TOSA tensor(s) within "
+            f"{lowering_check.TOLERANCE_STEPS} step of PyTorch's quantized graph{note}"
+        )
     partition, layer, output = first
     if layer is not None:
-        return (f"verification FAILED: {NPU_HALF}: first differing layer {layer.name()}, TOSA tensor {layer.tensor} "
-                f"(Vela {layer.operator}, partition {partition.index}): {layer.differing} of {layer.elements} "
-                f"elements differ from the TOSA reference model{note}")
+        return (
+            f"verification FAILED: {NPU_HALF}: first differing layer {layer.name()}, TOSA tensor {layer.tensor} "
+            f"(Vela {layer.operator}, partition {partition.index}): {layer.differing} of {layer.elements} "
+            f"elements differ from the TOSA reference model{note}"
+        )
     assert output is not None
-    return (f"verification FAILED: {NPU_HALF}: partition {partition.index} output {output['index']}: {output['differing']} "
-            f"of {output['elements']} elements differ from the TOSA reference model{note}")
+    return (
+        f"verification FAILED: {NPU_HALF}: partition {partition.index} output {output['index']}: {output['differing']} "
+        f"of {output['elements']} elements differ from the TOSA reference model{note}"
+    )
 
 
 def _histogram(histogram: dict[int, int]) -> str:
@@ -384,13 +436,18 @@ def _lowering_table(p: Partition) -> list[str]:
     """The lowering check's rows: each TOSA tensor against PyTorch."""
     if p.lowering_note:
         return [f"  {lowering_check.HALF}: not checked: {p.lowering_note}"]
-    lines = [f"  {lowering_check.HALF}:",
-             f"  {'module (PyTorch)':<28} {'operator':<14} {'TOSA tensor':<32} {'elements':>9} {'max':>4}  "
-             "histogram (TOSA - PyTorch: count)"]
+    lines = [
+        f"  {lowering_check.HALF}:",
+        f"  {'module (PyTorch)':<28} {'operator':<14} {'TOSA tensor':<32} {'elements':>9} {'max':>4}  "
+        "histogram (TOSA - PyTorch: count)",
+    ]
     for t in p.lowering:
         head = f"  {t.module or '<model>':<28} {(t.op or ''):<14} {t.tensor:<32}"
-        lines.append(f"{head} not compared: {t.note}" if t.note else
-                     f"{head} {t.elements:>9} {t.max_steps:>4}  {_short_histogram(t.histogram)}")
+        lines.append(
+            f"{head} not compared: {t.note}"
+            if t.note
+            else f"{head} {t.elements:>9} {t.max_steps:>4}  {_short_histogram(t.histogram)}"
+        )
     return lines
 
 
@@ -403,11 +460,12 @@ def format_report(report: Report) -> str:
             continue
         lines.append(f"partition {p.index}:")
         if p.layers:
-            lines.append(f"  {'#':>3} {'module (PyTorch)':<28} {'operator':<22} {'TOSA tensor':<32} "
-                         f"{'elements':>9} {'differ':>7}  histogram (model - reference: count)")
+            lines.append(
+                f"  {'#':>3} {'module (PyTorch)':<28} {'operator':<22} {'TOSA tensor':<32} "
+                f"{'elements':>9} {'differ':>7}  histogram (model - reference: count)"
+            )
             for i, layer in enumerate(p.layers):
-                head = (f"  {i:>3} {layer.module or '<model>':<28} "
-                        f"{(layer.op or layer.operator):<22} {layer.tensor:<32}")
+                head = f"  {i:>3} {layer.module or '<model>':<28} {(layer.op or layer.operator):<22} {layer.tensor:<32}"
                 if not layer.compared:
                     lines.append(f"{head} {layer.note}")
                 else:
@@ -415,14 +473,22 @@ def format_report(report: Report) -> str:
         elif p.layers_note:
             lines.append(f"  {p.layers_note}")
         for o in p.outputs:
-            lines.append(f"  output {o['index']}: {o['differing']} of {o['elements']} elements differ"
-                         + (f"  {_histogram(o['histogram'])}" if o["histogram"] else ""))
+            lines.append(
+                f"  output {o['index']}: {o['differing']} of {o['elements']} elements differ"
+                + (f"  {_histogram(o['histogram'])}" if o["histogram"] else "")
+            )
         lines += _lowering_table(p)
     return "\n".join(lines)
 
 
-def run(pte_path: str, directory: str, npu_run: str, mode: str, report_json: Optional[str] = None,
-        inject: Optional[int] = None) -> tuple[int, str, bool]:
+def run(
+    pte_path: str,
+    directory: str,
+    npu_run: str,
+    mode: str,
+    report_json: Optional[str] = None,
+    inject: Optional[int] = None,
+) -> tuple[int, str, bool]:
     """Verifies and writes the JSON report. Returns (exit status for `mode`:
     1 only on a difference with "fail"; the summary line and the table;
     whether everything was verified and bit-exact). A partition whose

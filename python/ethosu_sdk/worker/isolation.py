@@ -47,8 +47,9 @@ class _LoggerState:
 
     @staticmethod
     def of(logger: logging.Logger) -> "_LoggerState":
-        return _LoggerState(logger.level, tuple(logger.handlers), tuple(logger.filters),
-                            logger.propagate, logger.disabled)
+        return _LoggerState(
+            logger.level, tuple(logger.handlers), tuple(logger.filters), logger.propagate, logger.disabled
+        )
 
     def apply(self, logger: logging.Logger) -> None:
         logger.setLevel(self.level)
@@ -62,8 +63,9 @@ _FRESH_LOGGER = _LoggerState(logging.NOTSET, (), (), True, False)
 
 
 def _loggers() -> dict[str, logging.Logger]:
-    found = {name: logger for name, logger in logging.root.manager.loggerDict.items()
-             if isinstance(logger, logging.Logger)}
+    found = {
+        name: logger for name, logger in logging.root.manager.loggerDict.items() if isinstance(logger, logging.Logger)
+    }
     found[""] = logging.root
     return found
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from typing import BinaryIO, Iterator
+
 from ethosu_sdk.errors import SdkError
 
 

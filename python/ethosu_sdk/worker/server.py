@@ -75,8 +75,14 @@ def serve(main: Main, program: str, startup_args: Sequence[str]) -> int:
         started = time.monotonic()
         response = handle(main, [program, *startup_args, *request.arguments], baseline)
         if request.verbosity > 0:  # --worker_verbose: a line in the worker's log
-            print(f"{os.path.basename(program)} worker {os.getpid()}: request {request.request_id} "
-                  f"exit {response.exit_code} in {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
-        protocol.write_response(responses, protocol.WorkResponse(
-            exit_code=response.exit_code, output=response.output, request_id=request.request_id))
+            print(
+                f"{os.path.basename(program)} worker {os.getpid()}: request {request.request_id} "
+                f"exit {response.exit_code} in {time.monotonic() - started:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+        protocol.write_response(
+            responses,
+            protocol.WorkResponse(exit_code=response.exit_code, output=response.output, request_id=request.request_id),
+        )
     return 0

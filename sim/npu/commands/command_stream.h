@@ -18,8 +18,8 @@ constexpr uint16_t kFirstRegisterOpcode = 256;
 // Decodes from word *at until NPU_OP_STOP or a failure; *at is left on that
 // command. `run(opcode, param, byte_offset)` executes an operation command.
 template <typename Run>
-Status DecodeCommands(bool u55, const uint32_t* words, size_t count, RegisterFile* regs,
-                      size_t* at, Run run) {
+Status DecodeCommands(bool u55, const uint32_t* words, size_t count, RegisterFile* regs, size_t* at,
+                      Run run) {
   using namespace u85;
   for (size_t& i = *at; i < count; ++i) {
     const uint32_t word = words[i];
@@ -33,7 +33,8 @@ Status DecodeCommands(bool u55, const uint32_t* words, size_t count, RegisterFil
       if (opcode == kOpStop) return Status::Ok();
       if (opcode < kFirstRegisterOpcode) {
         Status status = run(opcode, param, uint32_t(4 * i));
-        if (!status.ok()) return Status::Error(status.code(), "word %u: %s", unsigned(i), status.message())
+        if (!status.ok())
+          return Status::Error(status.code(), "word %u: %s", unsigned(i), status.message())
               .WithCommandOffset(status.command_offset());
       } else {
         regs->cmd0[opcode] = param;
@@ -41,8 +42,7 @@ Status DecodeCommands(bool u55, const uint32_t* words, size_t count, RegisterFil
     } else if (control == kCmd1Control) {
       if (i + 1 >= count) return StreamError("command stream ends inside a command");
       if (!IsKnownCmd1(opcode)) {
-        return StreamError("unknown command 0x%03x (with payload) at word %u", opcode,
-                           unsigned(i));
+        return StreamError("unknown command 0x%03x (with payload) at word %u", opcode, unsigned(i));
       }
       if (opcode == kOpBranch) {
         return Status::Error(ErrorCode::kNpuUnsupported, "NPU_OP_BRANCH not supported");

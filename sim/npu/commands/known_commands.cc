@@ -16,11 +16,13 @@ bool ReservedCmd0(uint16_t op) {
 
 bool IsKnownCmd0(uint16_t op) {
   if (ReservedCmd0(op)) return false;
-  return op <= kOpResize ? op != kReservedOp : (op >= kOpDmaStart && op <= kOpPmuMask) ||
-         (op >= kIfmPadTop && op <= kIfmRegion) || (op >= kOfmWidthM1 && op <= kOfmRegion) ||
-         (op >= kKernelWidthM1 && op <= kDma0IdxRegion) || op == kIfm2Broadcast ||
-         op == kIfm2Precision || op == kIfm2ZeroPoint ||
-         (op >= kIfm2Width0M1 && op <= kIfm2Height1M1) || op == kIfm2Region;
+  return op <= kOpResize
+             ? op != kReservedOp
+             : (op >= kOpDmaStart && op <= kOpPmuMask) || (op >= kIfmPadTop && op <= kIfmRegion) ||
+                   (op >= kOfmWidthM1 && op <= kOfmRegion) ||
+                   (op >= kKernelWidthM1 && op <= kDma0IdxRegion) || op == kIfm2Broadcast ||
+                   op == kIfm2Precision || op == kIfm2ZeroPoint ||
+                   (op >= kIfm2Width0M1 && op <= kIfm2Height1M1) || op == kIfm2Region;
 }
 
 bool IsKnownCmd1(uint16_t op) {

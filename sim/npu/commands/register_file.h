@@ -57,7 +57,8 @@ struct RegisterFile {
   // map backwards (how Vela reverses a U55 OFM along H or W).
   int64_t Stride(uint16_t reg) const {
     const uint64_t value = Address(reg);
-    return (value & kStrideSignBit) != 0 ? int64_t(value) - int64_t(kStrideSignBit << 1) : int64_t(value);
+    return (value & kStrideSignBit) != 0 ? int64_t(value) - int64_t(kStrideSignBit << 1)
+                                         : int64_t(value);
   }
   static constexpr uint64_t kStrideSignBit = uint64_t(1) << 39;
 };

@@ -13,7 +13,11 @@ namespace u55 {
 using namespace u85;  // shared opcode numbers and fields
 
 enum Cmd0U55 : uint16_t {
-  kIbEnd = 269, kParallelMode = 291, kAbStart = 301, kIfm2Scalar = 385, kIbStart = 397,
+  kIbEnd = 269,
+  kParallelMode = 291,
+  kAbStart = 301,
+  kIfm2Scalar = 385,
+  kIbStart = 397,
 };
 
 // Opcodes the U55/U65 command set has and U85's has not.
@@ -36,8 +40,12 @@ constexpr Field kIfm2IsScalar{kIfm2Broadcast, 7, 1};
 
 // ACTIVATION clip range bits 14:12 (U85: bit 12, no clip).
 constexpr Field kActivationClipRange{kActivation, 12, 3};
-enum ClipRange : uint32_t { kClipOfm = 0, kClipForceUint8 = 2, kClipForceInt8 = 3,
-                            kClipForceInt16 = 5 };
+enum ClipRange : uint32_t {
+  kClipOfm = 0,
+  kClipForceUint8 = 2,
+  kClipForceInt8 = 3,
+  kClipForceInt16 = 5
+};
 constexpr uint32_t kActivationTanh = 3, kActivationSigmoid = 4, kActivationTable0 = 16,
                    kActivationTable7 = 23;
 

@@ -61,7 +61,8 @@ void StoreVector(const Operation& op, const Requant& r, const uint32_t* sums, in
                  uint8_t* out) {
   const OutputStage& o = op.output;
   auto scalar = [&](int c) {
-    out[c - first] = uint8_t(o.Finish(r.scales[c].Apply(WithBias(op.u55, sums[c], r.scales[c].bias))));
+    out[c - first] =
+        uint8_t(o.Finish(r.scales[c].Apply(WithBias(op.u55, sums[c], r.scales[c].bias))));
   };
   int c = first;
   for (; c + 8 <= last; c += 8) {
@@ -88,7 +89,8 @@ void StoreChannels(const Operation& op, const Requant& r, int y, int x, const ui
   if (r.vector) {  // 8-bit: dense, or bricks of 16 contiguous channels
     if (!ofm.brick) return StoreVector(op, r, sums, 0, ofm.depth, row);
     for (int c = 0; c < ofm.depth; c += 16) {
-      StoreVector(op, r, sums, c, c + 16 < ofm.depth ? c + 16 : ofm.depth, row + ofm.ChannelOffset(c));
+      StoreVector(op, r, sums, c, c + 16 < ofm.depth ? c + 16 : ofm.depth,
+                  row + ofm.ChannelOffset(c));
     }
     return;
   }

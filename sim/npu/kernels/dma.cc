@@ -38,7 +38,8 @@ Status RunDma(Context& ctx, RunStats* stats) {
     target = ctx.lut + offset;
   } else {
     if (to.data == nullptr || !to.writable || dst_addr > to.size || length > to.size - dst_addr) {
-      return Status::Error(ErrorCode::kNpuBusError, "DMA destination outside writable region %d", dst);
+      return Status::Error(ErrorCode::kNpuBusError, "DMA destination outside writable region %d",
+                           dst);
     }
     target = to.data + dst_addr;
   }

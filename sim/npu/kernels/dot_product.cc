@@ -10,8 +10,9 @@ namespace {
 
 using DotFunction = void (*)(const int16_t*, const int16_t*, size_t, size_t, int, uint32_t*);
 
-[[maybe_unused]] [[maybe_unused]] void DotPortable(const int16_t* a, const int16_t* rows, size_t stride, size_t n, int count,
-                 uint32_t* out) {
+[[maybe_unused]] [[maybe_unused]] void DotPortable(const int16_t* a, const int16_t* rows,
+                                                   size_t stride, size_t n, int count,
+                                                   uint32_t* out) {
   for (int r = 0; r < count; ++r) {
     const int16_t* w = rows + size_t(r) * stride;
     uint32_t sum = 0;
@@ -37,10 +38,16 @@ void DotSse2(const int16_t* a, const int16_t* rows, size_t stride, size_t n, int
     __m128i s0 = _mm_setzero_si128(), s1 = s0, s2 = s0, s3 = s0;
     for (size_t j = 0; j < n; j += 8) {
       const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j));
-      s0 = _mm_add_epi32(s0, _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j))));
-      s1 = _mm_add_epi32(s1, _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + stride + j))));
-      s2 = _mm_add_epi32(s2, _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2 * stride + j))));
-      s3 = _mm_add_epi32(s3, _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 3 * stride + j))));
+      s0 = _mm_add_epi32(
+          s0, _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j))));
+      s1 = _mm_add_epi32(
+          s1, _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + stride + j))));
+      s2 = _mm_add_epi32(
+          s2,
+          _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 2 * stride + j))));
+      s3 = _mm_add_epi32(
+          s3,
+          _mm_madd_epi16(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 3 * stride + j))));
     }
     out[r] = Sum128(s0);
     out[r + 1] = Sum128(s1);
@@ -51,8 +58,9 @@ void DotSse2(const int16_t* a, const int16_t* rows, size_t stride, size_t n, int
     const int16_t* w = rows + size_t(r) * stride;
     __m128i s = _mm_setzero_si128();
     for (size_t j = 0; j < n; j += 8) {
-      s = _mm_add_epi32(s, _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j)),
-                                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j))));
+      s = _mm_add_epi32(s,
+                        _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j)),
+                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j))));
     }
     out[r] = Sum128(s);
   }
@@ -65,18 +73,25 @@ __attribute__((target("avx2"))) uint32_t Sum256(__m256i v) {
   return uint32_t(_mm_cvtsi128_si32(s));
 }
 
-__attribute__((target("avx2"))) void DotAvx2(const int16_t* a, const int16_t* rows,
-                                             size_t stride, size_t n, int count, uint32_t* out) {
+__attribute__((target("avx2"))) void DotAvx2(const int16_t* a, const int16_t* rows, size_t stride,
+                                             size_t n, int count, uint32_t* out) {
   int r = 0;
   for (; r + 4 <= count; r += 4) {
     const int16_t* w = rows + size_t(r) * stride;
     __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
     for (size_t j = 0; j < n; j += 16) {
       const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j));
-      s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j))));
-      s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + stride + j))));
-      s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 2 * stride + j))));
-      s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 3 * stride + j))));
+      s0 = _mm256_add_epi32(
+          s0, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j))));
+      s1 = _mm256_add_epi32(
+          s1, _mm256_madd_epi16(
+                  x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + stride + j))));
+      s2 = _mm256_add_epi32(
+          s2, _mm256_madd_epi16(
+                  x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 2 * stride + j))));
+      s3 = _mm256_add_epi32(
+          s3, _mm256_madd_epi16(
+                  x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 3 * stride + j))));
     }
     out[r] = Sum256(s0);
     out[r + 1] = Sum256(s1);
@@ -87,8 +102,9 @@ __attribute__((target("avx2"))) void DotAvx2(const int16_t* a, const int16_t* ro
     const int16_t* w = rows + size_t(r) * stride;
     __m256i s = _mm256_setzero_si256();
     for (size_t j = 0; j < n; j += 16) {
-      s = _mm256_add_epi32(s, _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j)),
-                                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j))));
+      s = _mm256_add_epi32(
+          s, _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j)),
+                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j))));
     }
     out[r] = Sum256(s);
   }

@@ -54,7 +54,8 @@ void RunResize(const Operation& op) {
         int64_t acc = 0;
         if (bilinear) {
           const int64_t wy0 = ay.scale_n - sy.fraction, wx0 = ax.scale_n - sx.fraction;
-          acc = value(sy.first, sx.first) * wy0 * wx0 + value(sy.first, sx.second) * wy0 * sx.fraction +
+          acc = value(sy.first, sx.first) * wy0 * wx0 +
+                value(sy.first, sx.second) * wy0 * sx.fraction +
                 value(sy.second, sx.first) * sy.fraction * wx0 +
                 value(sy.second, sx.second) * sy.fraction * sx.fraction;
         } else {

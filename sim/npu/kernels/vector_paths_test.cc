@@ -27,7 +27,8 @@ uint32_t Next() {
 
 int64_t Expected(uint32_t sum, const npu::ChannelScale& s, npu::RoundMode mode, bool u55,
                  int32_t zp, int32_t lo, int32_t hi) {
-  const int64_t acc = u55 ? int64_t(int32_t(sum)) + s.bias : int64_t(int32_t(sum + uint32_t(s.bias)));
+  const int64_t acc =
+      u55 ? int64_t(int32_t(sum)) + s.bias : int64_t(int32_t(sum + uint32_t(s.bias)));
   const int64_t v = npu::ScaleAndRound(acc, s.scale, s.shift, mode) + zp;
   return v < lo ? lo : v > hi ? hi : v;
 }
@@ -65,9 +66,9 @@ void Requantize() {
       for (int k = 0; k < 8; ++k) {
         const int c = first + k;
         if (out[k] != uint8_t(Expected(sums[c], scales[c], mode, u55, zp, lo, hi))) {
-          std::printf("channel %d: sum %u scale %u shift %d bias %lld mode %d u55 %d\n", c,
-                      sums[c], scales[c].scale, scales[c].shift, (long long)scales[c].bias,
-                      int(mode), int(u55));
+          std::printf("channel %d: sum %u scale %u shift %d bias %lld mode %d u55 %d\n", c, sums[c],
+                      scales[c].scale, scales[c].shift, (long long)scales[c].bias, int(mode),
+                      int(u55));
           Expect(false, "vector requantisation equals ScaleAndRound");
           return;
         }
@@ -84,8 +85,9 @@ void Dot() {
     const size_t n = npu::kDotBlock * (1 + Next() % (kMaxN / npu::kDotBlock));
     const int rows = 1 + int(Next() % 11);  // blocks of four and a remainder
     std::vector<int16_t> a(n), w(n * size_t(rows));
-    for (int16_t& v : a) v = int16_t(int32_t(Next() % 1021) - 510);  // 8-bit values minus a zero point
-    for (int16_t& v : w) v = int16_t(Next());                        // any int16 weight
+    for (int16_t& v : a)
+      v = int16_t(int32_t(Next() % 1021) - 510);  // 8-bit values minus a zero point
+    for (int16_t& v : w) v = int16_t(Next());     // any int16 weight
     std::vector<uint32_t> got(static_cast<size_t>(rows));
     npu::DotRows(a.data(), w.data(), n, n, rows, got.data());
     for (int r = 0; r < rows; ++r) {

@@ -7,13 +7,12 @@ namespace {
 // activation_transpose: destination (H, W, C) takes these source axes
 // (0 = H, 1 = W, 2 = C). Encodings 4 and 5 are unused.
 constexpr int kTransposeAxes[8][3] = {
-    {0, 1, 2},  // HWC
-    {1, 0, 2},  // WHC
-    {0, 2, 1},  // HCW
-    {1, 2, 0},  // WCH
-    {0, 1, 2}, {0, 1, 2},
-    {2, 0, 1},  // CHW
-    {2, 1, 0},  // CWH
+    {0, 1, 2},                        // HWC
+    {1, 0, 2},                        // WHC
+    {0, 2, 1},                        // HCW
+    {1, 2, 0},                        // WCH
+    {0, 1, 2}, {0, 1, 2}, {2, 0, 1},  // CHW
+    {2, 1, 0},                        // CWH
 };
 
 struct Range {
@@ -50,12 +49,14 @@ Status FeatureMap::Validate(const Extent& box, bool write) const {
   if (box.empty()) return Status::Ok();
   if (region == nullptr || region->data == nullptr) {
     if (chained) return StreamError("chain buffer not produced by a previous operation");
-    return Status::Error(ErrorCode::kNpuBusError, "feature map uses unbound region %d", region_index);
+    return Status::Error(ErrorCode::kNpuBusError, "feature map uses unbound region %d",
+                         region_index);
   }
   if (write && !region->writable) {
     return Status::Error(ErrorCode::kNpuBusError, "write to read-only region %d", region_index);
   }
-  if (chained && (box.height > chain_height || box.width > chain_width || box.depth > chain_depth)) {
+  if (chained &&
+      (box.height > chain_height || box.width > chain_width || box.depth > chain_depth)) {
     return StreamError("chain buffer access %dx%dx%d outside %dx%dx%d", box.height, box.width,
                        box.depth, chain_height, chain_width, chain_depth);
   }
@@ -86,7 +87,8 @@ Status FeatureMap::Validate(const Extent& box, bool write) const {
   if (brick) {
     const int last_brick = (c - 1) / 16, last_lane = (c - 1) % 16;
     const int64_t last_brick_offset = last_brick * stride_c;
-    channels = Add(Range{last_brick_offset, last_brick_offset}, Scaled(last_lane + 1, element_bytes));
+    channels =
+        Add(Range{last_brick_offset, last_brick_offset}, Scaled(last_lane + 1, element_bytes));
     if (last_brick > 0) {
       channels = Union(channels, Add(Scaled(last_brick, stride_c), Scaled(16, element_bytes)));
     }
@@ -103,10 +105,9 @@ Status FeatureMap::Validate(const Extent& box, bool write) const {
     const int64_t first = int64_t(base[t]) + r.lo, last = int64_t(base[t]) + r.hi;
     if (first < 0 || uint64_t(last) + uint64_t(element_bytes) > region->size) {
       if (chained) return StreamError("chain buffer not produced by a previous operation");
-      return Status::Error(ErrorCode::kNpuBusError,
-                           "feature map access at 0x%llx outside region %d (%u bytes)",
-                           (unsigned long long)(first < 0 ? first : last), region_index,
-                           unsigned(region->size));
+      return Status::Error(
+          ErrorCode::kNpuBusError, "feature map access at 0x%llx outside region %d (%u bytes)",
+          (unsigned long long)(first < 0 ? first : last), region_index, unsigned(region->size));
     }
   }
   return Status::Ok();
@@ -120,14 +121,15 @@ size_t FeatureMap::MappedAt(int y, int x, int c) const {
 }
 
 Status FeatureMap::Offset(int y, int x, int c, size_t* offset) const {
-  if (chained && (y < 0 || y >= chain_height || x < 0 || x >= chain_width || c < 0 ||
-                  c >= chain_depth)) {
+  if (chained &&
+      (y < 0 || y >= chain_height || x < 0 || x >= chain_width || c < 0 || c >= chain_depth)) {
     return StreamError("chain buffer access (%d,%d,%d) outside %dx%dx%d", y, x, c, chain_height,
                        chain_width, chain_depth);
   }
   if (region == nullptr || region->data == nullptr) {
     if (chained) return StreamError("chain buffer not produced by a previous operation");
-    return Status::Error(ErrorCode::kNpuBusError, "feature map uses unbound region %d", region_index);
+    return Status::Error(ErrorCode::kNpuBusError, "feature map uses unbound region %d",
+                         region_index);
   }
   if (reverse != 0 && (y < 0 || y >= height || x < 0 || x >= width || c < 0 || c >= depth)) {
     return StreamError("reversed feature map access (%d,%d,%d) outside %dx%dx%d", y, x, c, height,
@@ -135,7 +137,8 @@ Status FeatureMap::Offset(int y, int x, int c, size_t* offset) const {
   }
   const int64_t address = mapped() ? int64_t(MappedAt(y, x, c)) : StoredAddress(y, x, c);
   if (address < 0 || uint64_t(address) + uint64_t(element_bytes) > region->size) {
-    return Status::Error(ErrorCode::kNpuBusError, "feature map access at 0x%llx outside region %d (%u bytes)",
+    return Status::Error(ErrorCode::kNpuBusError,
+                         "feature map access at 0x%llx outside region %d (%u bytes)",
                          (unsigned long long)address, region_index, unsigned(region->size));
   }
   *offset = size_t(address);

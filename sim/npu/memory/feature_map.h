@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "sim/npu/model.h"
 #include "cc/core/status.h"
+#include "sim/npu/model.h"
 
 namespace ethosu_sdk::npu {
 
@@ -25,14 +25,14 @@ struct FeatureMap {
   int region_index = 0;
   uint64_t base[4] = {0, 0, 0, 0};
   int height0 = 0, height1 = 0, width0 = 0;  // tile sizes
-  int height = 0, width = 0, depth = 0;       // logical shape (pre-transpose)
+  int height = 0, width = 0, depth = 0;      // logical shape (pre-transpose)
   int64_t stride_x = 0, stride_y = 0, stride_c = 0;
   int element_bytes = 1;  // 1, 2, 4; 8 (signed) where an operation allows it
   bool is_signed = true;
-  bool brick = false;      // NHCWB16
-  int transpose = 0;       // activation_transpose (OFM only)
-  int reverse = 0;         // activation_reverse (OFM only): kReverseH, W or C
-  int broadcast = 0;       // broadcast_mode (IFM/IFM2 only)
+  bool brick = false;  // NHCWB16
+  int transpose = 0;   // activation_transpose (OFM only)
+  int reverse = 0;     // activation_reverse (OFM only): kReverseH, W or C
+  int broadcast = 0;   // broadcast_mode (IFM/IFM2 only)
   int32_t zero_point = 0;
   // Chained storage (U85): the tensor lives in the NPU's internal chain
   // buffer, not in memory, dense HWC with these sizes (UseChainBuffer).
@@ -83,7 +83,9 @@ struct FeatureMap {
     return brick ? (c >> 4) * stride_c + (c & 15) * element_bytes : int64_t(c) * element_bytes;
   }
   int64_t Load(int y, int x, int c) const { return Decode(region->data + At(y, x, c)); }
-  void Store(int y, int x, int c, int64_t value) const { Encode(region->data + At(y, x, c), value); }
+  void Store(int y, int x, int c, int64_t value) const {
+    Encode(region->data + At(y, x, c), value);
+  }
   // Element sizes 1, 2, 4 and 8 (signed 64-bit only: U85 writes resize and
   // accumulator results as 64-bit OFMs that a later operation reads back).
   int64_t Decode(const uint8_t* p) const {

@@ -112,8 +112,7 @@ void Bounds() {
     Expect(fits.Validate({3, 4, 20}, true).ok(), "box ending on the region's last byte");
     const Status over = Map(t, &short_by_one).Validate({3, 4, 20}, false);
     Expect(!over.ok() && over.code() == ErrorCode::kNpuBusError, "one byte past the region");
-    Expect(Map(t, &short_by_one).Validate({3, 4, 19}, false).ok(),
-           "one channel fewer fits");
+    Expect(Map(t, &short_by_one).Validate({3, 4, 19}, false).ok(), "one channel fewer fits");
     Expect(!Map(t, &read_only).Validate({1, 1, 1}, true).ok(), "write to a read-only region");
     Expect(Map(t, &short_by_one).Validate({0, 4, 20}, false).ok(), "an empty box always fits");
     npu::FeatureMap far = fits;

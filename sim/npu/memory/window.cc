@@ -30,8 +30,8 @@ Window MakeWindow(const RegisterFile& r, const FeatureMap& ofm) {
   w.pad_left = r[kIfmPadLeft];
   w.pad_bottom = r[kIfmPadBottom];
   w.pad_right = r[kIfmPadRight];
-  w.ifm_w = (ofm.width - 1) * w.stride_x + (w.kernel_w - 1) * w.dilation_x + 1 - w.pad_left -
-            w.pad_right;
+  w.ifm_w =
+      (ofm.width - 1) * w.stride_x + (w.kernel_w - 1) * w.dilation_x + 1 - w.pad_left - w.pad_right;
   w.ifm_h = (ofm.height - 1) * w.stride_y + (w.kernel_h - 1) * w.dilation_y + 1 - w.pad_top -
             w.pad_bottom;
   return w;
@@ -39,8 +39,8 @@ Window MakeWindow(const RegisterFile& r, const FeatureMap& ofm) {
 
 Status CheckWindow(const Window& w) {
   if (w.taps() > kMaxKernelTaps) {
-    return Status::Error(ErrorCode::kNpuLimit, "kernel of %dx%d taps, limit %lld", w.kernel_w, w.kernel_h,
-                         static_cast<long long>(kMaxKernelTaps));
+    return Status::Error(ErrorCode::kNpuLimit, "kernel of %dx%d taps, limit %lld", w.kernel_w,
+                         w.kernel_h, static_cast<long long>(kMaxKernelTaps));
   }
   return Status::Ok();
 }

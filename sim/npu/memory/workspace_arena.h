@@ -43,9 +43,9 @@ class WorkspaceArena {
   uint8_t* TakeTop(size_t bytes, Status* status) {
     const size_t limit = (used_ + kAlign - 1) & ~(kAlign - 1);
     if (bytes > top_ || ((top_ - bytes) & ~(kAlign - 1)) < limit) {
-      *status = Status::Error(ErrorCode::kNpuLimit,
-                              "workspace too small for a chain buffer of %u bytes",
-                              unsigned(bytes));
+      *status =
+          Status::Error(ErrorCode::kNpuLimit, "workspace too small for a chain buffer of %u bytes",
+                        unsigned(bytes));
       return nullptr;
     }
     pending_ = (top_ - bytes) & ~(kAlign - 1);

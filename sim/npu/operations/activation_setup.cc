@@ -33,8 +33,12 @@ Status PrepareU55(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
   a->clip = range != u55::kClipOfm || ofm.element_bytes != 4;
   if (range == u55::kClipForceUint8 || range == u55::kClipForceInt8 ||
       range == u55::kClipForceInt16) {
-    const int64_t lo = range == u55::kClipForceUint8 ? 0 : range == u55::kClipForceInt8 ? -128 : -32768;
-    const int64_t hi = range == u55::kClipForceUint8 ? 255 : range == u55::kClipForceInt8 ? 127 : 32767;
+    const int64_t lo = range == u55::kClipForceUint8  ? 0
+                       : range == u55::kClipForceInt8 ? -128
+                                                      : -32768;
+    const int64_t hi = range == u55::kClipForceUint8  ? 255
+                       : range == u55::kClipForceInt8 ? 127
+                                                      : 32767;
     a->clip_min = a->clip_min > lo ? a->clip_min : lo;
     a->clip_max = a->clip_max < hi ? a->clip_max : hi;
   } else if (range != u55::kClipOfm) {
@@ -92,7 +96,8 @@ Status PrepareU85(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
     default:  // 16-bit interpolating tables, TANH, SIGMOID
       return Status::Error(ErrorCode::kNpuUnsupported,
                            "activation function %u (LUT_TANH/LUT_SIGMOID or a 16-bit LUT "
-                           "variant) not supported", function);
+                           "variant) not supported",
+                           function);
   }
   // The table field counts tables of this size (Vela divides its 256-byte
   // slot index by the table size in slots).
@@ -114,9 +119,8 @@ Status CheckAccumulator(const RegisterFile& r, bool ifm2_input) {
   }
   if (input > kAccFromIfm2) return StreamError("bad accumulator input %u", input);
   if ((input == kAccFromIfm2) != ifm2_input) {
-    return StreamError("%s",
-                       ifm2_input ? "pooling mode NONE needs ACC_INPUT_IFM2"
-                       : "accumulator input from IFM2 not supported here");
+    return StreamError("%s", ifm2_input ? "pooling mode NONE needs ACC_INPUT_IFM2"
+                                        : "accumulator input from IFM2 not supported here");
   }
   // Format 1 (48-bit, int16 activations): see scales.cc for its records.
   if (r.Get(kAccFormatType) > 1) {
@@ -145,7 +149,7 @@ Status PrepareOutput(const NpuConfig& config, const RegisterFile& r, const uint8
   a->clip_max = int16_t(r[kActivationMax]);
   int table_bytes = 0, table_offset = 0;
   ESDK_RETURN_IF_ERROR(u55 ? PrepareU55(r, ofm, a, &table_bytes, &table_offset)
-                          : PrepareU85(r, ofm, a, &table_bytes, &table_offset));
+                           : PrepareU85(r, ofm, a, &table_bytes, &table_offset));
   if (table_bytes == 0) return Status::Ok();  // no table
   if (table_offset + table_bytes > kLutMemoryBytes) {
     return StreamError("LUT of %d bytes at %d outside LUT memory", table_bytes, table_offset);
@@ -170,10 +174,11 @@ Status LutDestination(const NpuConfig& config, uint64_t address, uint64_t length
     const uint64_t banks = uint64_t(U55ShramBanks(config.macs));
     const uint64_t shram_bytes = banks * kShramBankBytes;
     if (address >= shram_bytes || length > shram_bytes - address) {
-      return StreamError("LUT DMA to SHRAM bytes %llu..%llu of a %d-MAC Ethos-U55, outside its %llu-byte SHRAM",
-                           static_cast<unsigned long long>(address),
-                           static_cast<unsigned long long>(address + length - 1), config.macs,
-                           static_cast<unsigned long long>(shram_bytes));
+      return StreamError(
+          "LUT DMA to SHRAM bytes %llu..%llu of a %d-MAC Ethos-U55, outside its %llu-byte SHRAM",
+          static_cast<unsigned long long>(address),
+          static_cast<unsigned long long>(address + length - 1), config.macs,
+          static_cast<unsigned long long>(shram_bytes));
     }
     base = (banks - kLutBanks) * kShramBankBytes;
   }

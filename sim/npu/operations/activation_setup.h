@@ -6,9 +6,9 @@
 #include <cstdint>
 
 #include "sim/npu/commands/register_file.h"
+#include "sim/npu/memory/feature_map.h"
 #include "sim/npu/model.h"
 #include "sim/npu/output/activation.h"
-#include "sim/npu/memory/feature_map.h"
 
 namespace ethosu_sdk::npu {
 
@@ -22,7 +22,6 @@ Status PrepareOutput(const NpuConfig& config, const RegisterFile& regs, const ui
                      const FeatureMap& ofm, Accumulators accumulators, ActivationStage* stage);
 
 // The LUT memory bytes a DMA to internal memory at `address` fills.
-Status LutDestination(const NpuConfig& config, uint64_t address, uint64_t length,
-                      uint64_t* offset);
+Status LutDestination(const NpuConfig& config, uint64_t address, uint64_t length, uint64_t* offset);
 
 }  // namespace ethosu_sdk::npu

@@ -1,10 +1,10 @@
 // Builders for convolution, depthwise convolution and matmul.
 #include "sim/npu/commands/u85_registers.h"
 #include "sim/npu/operations/activation_setup.h"
+#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/build_operation.h"
 #include "sim/npu/operations/constants.h"
 #include "sim/npu/operations/feature_map_registers.h"
-#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/scales.h"
 #include "sim/npu/stream_error.h"
 
@@ -77,7 +77,8 @@ Status BuildMatMul(Context& ctx, Operation* op) {
     return StreamError("matmul with a kernel larger than 1x1 or strided");
   }
   if (PerChannelScales(r)) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "matmul with per-channel scales not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "matmul with per-channel scales not supported");
   }
   const int depth = op->ifm.depth;
   op->macs = uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(depth);

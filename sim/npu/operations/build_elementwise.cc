@@ -1,9 +1,9 @@
 // Builders for elementwise operations, U85 and U55/U65.
 #include "sim/npu/commands/u55_registers.h"
 #include "sim/npu/operations/activation_setup.h"
+#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/build_operation.h"
 #include "sim/npu/operations/feature_map_registers.h"
-#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/scales.h"
 #include "sim/npu/stream_error.h"
 
@@ -21,7 +21,8 @@ Extent OperandBox(const FeatureMap& operand, const FeatureMap& ofm) {
 
 Status ValidateOperands(const Operation& op) {
   ESDK_RETURN_IF_ERROR(op.ifm.Validate(OperandBox(op.ifm, op.ofm), false));
-  if (!op.scalar && !op.unary) ESDK_RETURN_IF_ERROR(op.ifm2.Validate(OperandBox(op.ifm2, op.ofm), false));
+  if (!op.scalar && !op.unary)
+    ESDK_RETURN_IF_ERROR(op.ifm2.Validate(OperandBox(op.ifm2, op.ofm), false));
   return op.ofm.Validate({op.ofm.height, op.ofm.width, op.ofm.depth}, true);
 }
 
@@ -69,8 +70,8 @@ Status BuildElementwise(Context& ctx, int mode, Operation* op) {
   if (ctx.u55()) return BuildU55(ctx, op);
   op->kind = OperationKind::kElementwise;
   const FeatureMap& ofm = op->ofm;
-  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kUnchecked,
-                                     &op->output.activation));
+  ESDK_RETURN_IF_ERROR(
+      PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kUnchecked, &op->output.activation));
   ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
   op->scalar = !op->unary && op->ifm2.broadcast == int(kBroadcastScalar);
   op->scalar_value = int32_t(r.Payload(kOpScalar));

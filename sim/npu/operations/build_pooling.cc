@@ -1,10 +1,10 @@
 // Builders for pooling and pooling mode NONE.
 #include "sim/npu/commands/u85_registers.h"
 #include "sim/npu/operations/activation_setup.h"
+#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/build_operation.h"
 #include "sim/npu/operations/constants.h"
 #include "sim/npu/operations/feature_map_registers.h"
-#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/scales.h"
 #include "sim/npu/stream_error.h"
 
@@ -45,8 +45,8 @@ Status BuildNullPool(Context& ctx, Operation* op) {
   op->accumulator_bits = r.Get(kAccFormatType) == kAccFormat48 ? 48 : 32;
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm));
   const FeatureMap& ofm = op->ofm;
-  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromIfm2,
-                                     &op->output.activation));
+  ESDK_RETURN_IF_ERROR(
+      PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromIfm2, &op->output.activation));
   if (r[kKernelWidthM1] != 0 || r[kKernelHeightM1] != 0) {
     return StreamError("pooling mode NONE with a kernel larger than 1x1");
   }
@@ -78,9 +78,9 @@ Status BuildPooling(Context& ctx, int mode, Operation* op) {
   ESDK_RETURN_IF_ERROR(CheckWindow(op->window));
   const Window& w = op->window;
   const bool reduce = mode == kPoolReduceSum;
-  ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth *
-                                               uint64_t(w.taps()) *
-                                               (reduce ? uint64_t(op->ifm.depth) : 1)));
+  ESDK_RETURN_IF_ERROR(
+      ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(w.taps()) *
+                               (reduce ? uint64_t(op->ifm.depth) : 1)));
   ESDK_RETURN_IF_ERROR(LoadScales(ctx, op));
   if (mode == kPoolAverage && !WindowsNonEmpty(w, ofm)) {
     return StreamError("average pool window with no elements");

@@ -2,9 +2,9 @@
 // against what the kernel's closed form assumes.
 #include "sim/npu/commands/u85_registers.h"
 #include "sim/npu/operations/activation_setup.h"
+#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/build_operation.h"
 #include "sim/npu/operations/feature_map_registers.h"
-#include "sim/npu/operations/build_ifm_upscale.h"
 #include "sim/npu/operations/scales.h"
 #include "sim/npu/stream_error.h"
 
@@ -72,7 +72,8 @@ Status CheckFixedRegisters(const RegisterFile& r) {
     return Status::Error(ErrorCode::kNpuUnsupported, "resize with IFM padding not supported");
   }
   if (PerChannelScales(r)) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "resize with per-channel scales not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "resize with per-channel scales not supported");
   }
   return Status::Ok();
 }
@@ -103,7 +104,7 @@ Status BuildResize(Context& ctx, int mode, Operation* op) {
   ESDK_RETURN_IF_ERROR(ReadAxis(r, kAxisX, &op->resize_x));
   constexpr uint64_t kBilinearTaps = 4;
   ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth *
-                                               (mode == kResizeBilinear ? kBilinearTaps : 1)));
+                                                (mode == kResizeBilinear ? kBilinearTaps : 1)));
   op->output.global = OfmScale(r, false);
   ESDK_RETURN_IF_ERROR(
       op->ifm.Validate({op->resize_y.extent, op->resize_x.extent, ofm.depth}, false));

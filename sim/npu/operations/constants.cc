@@ -20,16 +20,16 @@ void HashLayout(const WeightSource& s, ContentHash* h) {
   h->Add(fields, sizeof(fields));
   if (s.u55) {
     const U55WeightLayout& l = s.u55_layout;
-    const int layout[] = {l.ofm_depth,       l.ifm_depth,       l.kernel_h,  l.kernel_w,
-                          l.dilation_x,      l.dilation_y,      l.ofm_block_depth,
-                          l.ofm_ublock_depth, l.ifm_ublock_depth, l.ifm_bits, int(l.traversal)};
+    const int layout[] = {l.ofm_depth,        l.ifm_depth,  l.kernel_h,        l.kernel_w,
+                          l.dilation_x,       l.dilation_y, l.ofm_block_depth, l.ofm_ublock_depth,
+                          l.ifm_ublock_depth, l.ifm_bits,   int(l.traversal)};
     h->Add(layout, sizeof(layout));
   } else {
     const U85WeightLayout& l = s.u85_layout;
-    const int layout[] = {l.ofm_depth,  l.ifm_depth,  l.kernel_h,        l.kernel_w,
-                          l.stride_x,   l.stride_y,   l.dilation_x,      l.dilation_y,
-                          l.ofm_block_depth, l.ofm_ublock_depth, l.ifm_bits, l.macs,
-                          l.cores,      l.stream,     int(l.traversal),  l.sparse};
+    const int layout[] = {l.ofm_depth,       l.ifm_depth,        l.kernel_h,       l.kernel_w,
+                          l.stride_x,        l.stride_y,         l.dilation_x,     l.dilation_y,
+                          l.ofm_block_depth, l.ofm_ublock_depth, l.ifm_bits,       l.macs,
+                          l.cores,           l.stream,           int(l.traversal), l.sparse};
     h->Add(layout, sizeof(layout));
   }
   for (const WeightStream& stream : s.streams) {
@@ -57,8 +57,8 @@ Status LoadConstants(Context& ctx, const ConstantsRequest& request, Operation* o
   if (request.weights) {
     ESDK_RETURN_IF_ERROR(DescribeWeights(ctx.config, ctx.regs, ctx.regions, request.depthwise,
                                          ofm_depth, request.ifm_depth, &weights));
-    weight_count = PackedWeightCount(request.depthwise, ofm_depth, weights.taps,
-                                     weights.ifm_depth, &packed);
+    weight_count =
+        PackedWeightCount(request.depthwise, ofm_depth, weights.taps, weights.ifm_depth, &packed);
     HashLayout(weights, &hash);
   }
   if (request.scales) {
@@ -72,8 +72,8 @@ Status LoadConstants(Context& ctx, const ConstantsRequest& request, Operation* o
   if (ctx.cache != nullptr) block = static_cast<const uint8_t*>(ctx.cache->Find(key));
   if (block == nullptr) {
     Status status;
-    uint8_t* fresh = ctx.cache != nullptr ? static_cast<uint8_t*>(ctx.cache->Reserve(key, bytes))
-                                          : nullptr;
+    uint8_t* fresh =
+        ctx.cache != nullptr ? static_cast<uint8_t*>(ctx.cache->Reserve(key, bytes)) : nullptr;
     if (fresh == nullptr) fresh = static_cast<uint8_t*>(ctx.arena.Take(bytes, "weights", &status));
     if (fresh == nullptr) return status;
     if (request.scales) DecodeScales(scales, reinterpret_cast<ScaleRecord*>(fresh));

@@ -6,8 +6,8 @@
 #include <cstdint>
 
 #include "sim/npu/commands/register_file.h"
-#include "sim/npu/model.h"
 #include "sim/npu/memory/workspace_arena.h"
+#include "sim/npu/model.h"
 
 namespace ethosu_sdk::npu {
 

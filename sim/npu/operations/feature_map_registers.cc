@@ -17,15 +17,14 @@ struct InputRegisters {
   Field is_signed, bits, format, storage, region, broadcast;
   uint16_t base0, width0, height0, height1, stride_x, stride_y, stride_c, zero_point;
 };
-constexpr InputRegisters kIfmRegs{kIfmSigned,      kIfmBits,      kIfmFormat,    kIfmStorage,
-                                  kIfmRegionIndex, kIfmBroadcastMode, kIfmBase0, kIfmWidth0M1,
-                                  kIfmHeight0M1,   kIfmHeight1M1, kIfmStrideX,   kIfmStrideY,
+constexpr InputRegisters kIfmRegs{kIfmSigned,      kIfmBits,          kIfmFormat,  kIfmStorage,
+                                  kIfmRegionIndex, kIfmBroadcastMode, kIfmBase0,   kIfmWidth0M1,
+                                  kIfmHeight0M1,   kIfmHeight1M1,     kIfmStrideX, kIfmStrideY,
                                   kIfmStrideC,     kIfmZeroPoint};
-constexpr InputRegisters kIfm2Regs{kIfm2Signed,      kIfm2Bits,      kIfm2Format,
-                                   kIfm2Storage,     kIfm2RegionIndex, kIfm2BroadcastMode,
-                                   kIfm2Base0,       kIfm2Width0M1,  kIfm2Height0M1,
-                                   kIfm2Height1M1,   kIfm2StrideX,   kIfm2StrideY,
-                                   kIfm2StrideC,     kIfm2ZeroPoint};
+constexpr InputRegisters kIfm2Regs{
+    kIfm2Signed,        kIfm2Bits,    kIfm2Format,   kIfm2Storage,   kIfm2RegionIndex,
+    kIfm2BroadcastMode, kIfm2Base0,   kIfm2Width0M1, kIfm2Height0M1, kIfm2Height1M1,
+    kIfm2StrideX,       kIfm2StrideY, kIfm2StrideC,  kIfm2ZeroPoint};
 
 // 64-bit maps: signed, U85, and only where the operation takes them.
 Status Check64(const Context& ctx, uint32_t bits, bool is_signed, Allow64 allow, const char* what) {
@@ -97,7 +96,8 @@ Status DecodeOfm(Context& ctx, FeatureMap* fm, Allow64 allow) {
   }
   if (r.Get(kOfmStorage) != kStorageChained) return Status::Ok();
   if (fm->mapped()) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "transposed or reversed chained OFM not supported");
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "transposed or reversed chained OFM not supported");
   }
   Status status;
   const size_t bytes = size_t(fm->height) * fm->width * fm->depth * fm->element_bytes;

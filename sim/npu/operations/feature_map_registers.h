@@ -2,8 +2,8 @@
 // later, by the operation, on the box it actually reads or writes.
 #pragma once
 
-#include "sim/npu/operations/context.h"
 #include "sim/npu/memory/feature_map.h"
+#include "sim/npu/operations/context.h"
 
 namespace ethosu_sdk::npu {
 

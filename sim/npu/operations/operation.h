@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/npu/output/output_writer.h"
 #include "sim/npu/memory/feature_map.h"
 #include "sim/npu/memory/window.h"
+#include "sim/npu/output/output_writer.h"
 #include "sim/npu/weights/packed_weights.h"
 
 namespace ethosu_sdk::npu {
@@ -17,19 +17,32 @@ namespace ethosu_sdk::npu {
 enum class OperationKind {
   kConvolution,
   kDepthwise,
-  kMatMul,          // CONV with weights from IFM2
+  kMatMul,  // CONV with weights from IFM2
   kPooling,
-  kNullPool,        // POOL mode NONE: accumulators from IFM2
-  kElementwise,     // U85
+  kNullPool,     // POOL mode NONE: accumulators from IFM2
+  kElementwise,  // U85
   kElementwiseU55,
-  kResize,          // U85 NPU_OP_RESIZE
+  kResize,  // U85 NPU_OP_RESIZE
 };
 
 // Pooling modes (NPU_OP_POOL parameter).
-enum PoolMode : int { kPoolMax = 0, kPoolAverage = 1, kPoolReduceSum = 2, kPoolSum = 3,
-                      kPoolNone = 4, kPoolMin = 5 };
+enum PoolMode : int {
+  kPoolMax = 0,
+  kPoolAverage = 1,
+  kPoolReduceSum = 2,
+  kPoolSum = 3,
+  kPoolNone = 4,
+  kPoolMin = 5
+};
 // Elementwise modes (NPU_OP_ELEMENTWISE parameter) the model runs.
-enum ElementwiseMode : int { kEwMul = 0, kEwAdd = 1, kEwSub = 2, kEwMin = 3, kEwMax = 4, kEwAbs = 6 };
+enum ElementwiseMode : int {
+  kEwMul = 0,
+  kEwAdd = 1,
+  kEwSub = 2,
+  kEwMin = 3,
+  kEwMax = 4,
+  kEwAbs = 6
+};
 // ABS reads the IFM only; the IFM2 registers are stale then.
 inline bool UnaryElementwise(int mode) { return mode == kEwAbs; }
 // Resize modes (NPU_OP_RESIZE parameter).

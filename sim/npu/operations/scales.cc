@@ -93,7 +93,8 @@ Status DescribeScales(const NpuConfig& config, const RegisterFile& r,
 
 void DecodeScales(const ScaleSource& s, ScaleRecord* out) {
   for (int c = 0; c < s.ofm_depth; ++c) {
-    const uint8_t* p = s.streams[c % s.streams_used] + size_t(c / s.streams_used) * kScaleRecordBytes;
+    const uint8_t* p =
+        s.streams[c % s.streams_used] + size_t(c / s.streams_used) * kScaleRecordBytes;
     if (s.u55) {
       // int40 bias, uint32 scale, 6-bit shift.
       out[c].bias = SignExtend(Le(p, 5), 40);

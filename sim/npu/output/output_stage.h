@@ -29,10 +29,10 @@ enum class RoundMode : uint8_t {
 // which check it against MulAddShift on hosts that have one).
 inline int64_t MulAddShiftPortable(int64_t value, uint32_t scale, int64_t round, int shift) {
   constexpr int64_t kLimit = int64_t(1) << 62;
-  const int64_t v_hi = value >> 32;                        // signed upper half
-  const uint64_t v_lo = uint64_t(value) & 0xFFFFFFFFu;     // unsigned lower half
-  const uint64_t p_lo = v_lo * scale;                      // < 2^64
-  const int64_t p_hi = v_hi * int64_t(scale);              // |.| < 2^63
+  const int64_t v_hi = value >> 32;                     // signed upper half
+  const uint64_t v_lo = uint64_t(value) & 0xFFFFFFFFu;  // unsigned lower half
+  const uint64_t p_lo = v_lo * scale;                   // < 2^64
+  const int64_t p_hi = v_hi * int64_t(scale);           // |.| < 2^63
   // product = p_hi * 2^32 + p_lo as (hi:lo)
   uint64_t lo = p_lo + (uint64_t(p_hi) << 32);
   int64_t hi = (p_hi >> 32) + (lo < p_lo ? 1 : 0);

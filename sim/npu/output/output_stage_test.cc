@@ -31,26 +31,33 @@ constexpr int64_t kSaturation = int64_t(1) << 62;  // the model's result range
 constexpr int kMaxShift = 63;
 constexpr uint32_t kMaxScale = 0xFFFFFFFFu;  // OFM_SCALE's scale is 32-bit unsigned
 
-constexpr RoundMode kModes[] = {RoundMode::kDoubleSymmetric, RoundMode::kNatural,
+constexpr RoundMode kModes[] = {RoundMode::kDoubleSymmetric,  RoundMode::kNatural,
                                 RoundMode::kDoubleAsymmetric, RoundMode::kSymmetric,
-                                RoundMode::kTruncateToZero, RoundMode::kTruncateToLower};
+                                RoundMode::kTruncateToZero,   RoundMode::kTruncateToLower};
 
 int failures = 0;
 long checks = 0;
 
 const char* Name(RoundMode mode) {
   switch (mode) {
-    case RoundMode::kDoubleSymmetric: return "DOUBLE_SYMMETRIC";
-    case RoundMode::kNatural: return "NATURAL";
-    case RoundMode::kDoubleAsymmetric: return "DOUBLE_ASYMMETRIC";
-    case RoundMode::kSymmetric: return "SYMMETRIC";
-    case RoundMode::kTruncateToZero: return "TRUNCATE_TO_ZERO";
-    case RoundMode::kTruncateToLower: return "TRUNCATE_TO_LOWER";
+    case RoundMode::kDoubleSymmetric:
+      return "DOUBLE_SYMMETRIC";
+    case RoundMode::kNatural:
+      return "NATURAL";
+    case RoundMode::kDoubleAsymmetric:
+      return "DOUBLE_ASYMMETRIC";
+    case RoundMode::kSymmetric:
+      return "SYMMETRIC";
+    case RoundMode::kTruncateToZero:
+      return "TRUNCATE_TO_ZERO";
+    case RoundMode::kTruncateToLower:
+      return "TRUNCATE_TO_LOWER";
   }
   return "?";
 }
 
-void ExpectEq(int64_t got, int64_t want, const char* what, int64_t value, int64_t scale, int shift) {
+void ExpectEq(int64_t got, int64_t want, const char* what, int64_t value, int64_t scale,
+              int shift) {
   ++checks;
   if (got == want) return;
   if (++failures <= 20) {
@@ -69,9 +76,13 @@ Int128 FloorDiv(Int128 x, int shift) {
 }
 
 // Nearest integer to x / 2^shift, ties toward +infinity: floor(x/2^s + 1/2).
-Int128 NearestTiesUp(Int128 x, int shift) { return FloorDiv(2 * x + (Int128(1) << shift), shift + 1); }
+Int128 NearestTiesUp(Int128 x, int shift) {
+  return FloorDiv(2 * x + (Int128(1) << shift), shift + 1);
+}
 
-Int128 Saturate(Int128 v) { return v > kSaturation ? kSaturation : (v < -kSaturation ? -kSaturation : v); }
+Int128 Saturate(Int128 v) {
+  return v > kSaturation ? kSaturation : (v < -kSaturation ? -kSaturation : v);
+}
 
 // `got` against the exact result saturated to the model's range.
 void ExpectSaturated(int64_t got, Int128 exact, const char* what, int64_t value, int64_t scale,
@@ -133,13 +144,13 @@ void TestWorkedValues() {
     int64_t want[6];
   };
   const Row rows[] = {
-      {3, 1, 1, {2, 2, 2, 2, 1, 1}},          // 1.5
-      {-3, 1, 1, {-1, -1, -1, -2, -1, -2}},   // -1.5: ties up vs away from zero
-      {-5, 1, 2, {-1, -1, -1, -1, -1, -2}},   // -1.25
-      {-6, 1, 2, {-1, -1, -1, -2, -1, -2}},   // -1.5
-      {7, 3, 3, {3, 3, 3, 3, 2, 2}},          // 21/8 = 2.625
-      {-7, 3, 3, {-3, -3, -3, -3, -2, -3}},   // -2.625
-      {5, 0, 4, {0, 0, 0, 0, 0, 0}},          // zero scale
+      {3, 1, 1, {2, 2, 2, 2, 1, 1}},         // 1.5
+      {-3, 1, 1, {-1, -1, -1, -2, -1, -2}},  // -1.5: ties up vs away from zero
+      {-5, 1, 2, {-1, -1, -1, -1, -1, -2}},  // -1.25
+      {-6, 1, 2, {-1, -1, -1, -2, -1, -2}},  // -1.5
+      {7, 3, 3, {3, 3, 3, 3, 2, 2}},         // 21/8 = 2.625
+      {-7, 3, 3, {-3, -3, -3, -3, -2, -3}},  // -2.625
+      {5, 0, 4, {0, 0, 0, 0, 0, 0}},         // zero scale
       {-5, 0, 4, {0, 0, 0, 0, 0, 0}},
       {-123, 7, 0, {-861, -861, -861, -861, -861, -861}},  // shift 0: the product
       // 2^30 / 2^32 = 0.25: rounded once it is 0; DOUBLE rounds it to 31
@@ -154,15 +165,24 @@ void TestWorkedValues() {
       // (2^63 - 1) / 2^63, just under 1.
       {INT64_MAX, 1, 63, {1, 1, 1, 1, 0, 0}},
       // 2^63 * (2^32 - 1) is far beyond 2^62: saturated.
-      {INT64_MIN, kMaxScale, 0, {-kSaturation, -kSaturation, -kSaturation, -kSaturation,
-                                 -kSaturation, -kSaturation}},
-      {INT64_MAX, 2, 0, {kSaturation, kSaturation, kSaturation, kSaturation, kSaturation,
-                         kSaturation}},
+      {INT64_MIN,
+       kMaxScale,
+       0,
+       {-kSaturation, -kSaturation, -kSaturation, -kSaturation, -kSaturation, -kSaturation}},
+      {INT64_MAX,
+       2,
+       0,
+       {kSaturation, kSaturation, kSaturation, kSaturation, kSaturation, kSaturation}},
       // Just inside and just outside the range.
-      {kSaturation - 1, 1, 0, {kSaturation - 1, kSaturation - 1, kSaturation - 1, kSaturation - 1,
-                               kSaturation - 1, kSaturation - 1}},
-      {-kSaturation - 1, 1, 0, {-kSaturation, -kSaturation, -kSaturation, -kSaturation,
-                                -kSaturation, -kSaturation}},
+      {kSaturation - 1,
+       1,
+       0,
+       {kSaturation - 1, kSaturation - 1, kSaturation - 1, kSaturation - 1, kSaturation - 1,
+        kSaturation - 1}},
+      {-kSaturation - 1,
+       1,
+       0,
+       {-kSaturation, -kSaturation, -kSaturation, -kSaturation, -kSaturation, -kSaturation}},
   };
   for (const Row& r : rows) {
     for (int m = 0; m < 6; ++m) {
@@ -184,9 +204,28 @@ void TestEdgeGrid() {
     // Ties: odd multiples of 2^(shift-1) (3 * 2^62 wraps, as any value may).
     const int64_t half = shift > 0 ? int64_t(uint64_t(1) << (shift - 1)) : 0;
     const int64_t three_halves = int64_t(3 * uint64_t(half));
-    const int64_t values[] = {0, 1, -1, 2, -2, 3, -3, half, -half, half + 1, -half - 1, half - 1,
-                              -half + 1, three_halves, -three_halves, INT32_MAX, INT32_MIN, INT64_MAX,
-                              INT64_MIN, INT64_MAX - 1, INT64_MIN + 1, int64_t(1) << 47,
+    const int64_t values[] = {0,
+                              1,
+                              -1,
+                              2,
+                              -2,
+                              3,
+                              -3,
+                              half,
+                              -half,
+                              half + 1,
+                              -half - 1,
+                              half - 1,
+                              -half + 1,
+                              three_halves,
+                              -three_halves,
+                              INT32_MAX,
+                              INT32_MIN,
+                              INT64_MAX,
+                              INT64_MIN,
+                              INT64_MAX - 1,
+                              INT64_MIN + 1,
+                              int64_t(1) << 47,
                               -(int64_t(1) << 47)};
     for (int64_t value : values) {
       for (uint32_t scale : scales) CheckAllModes(value, scale, shift);
@@ -220,8 +259,8 @@ void TestMulAddShift() {
       for (uint32_t scale : scales) {
         for (int64_t round : rounds) {
           const Int128 exact = FloorDiv(Int128(value) * scale + round, shift);
-          ExpectSaturated(npu::MulAddShift(value, scale, round, shift), exact, "MulAddShift",
-                          value, scale, shift);
+          ExpectSaturated(npu::MulAddShift(value, scale, round, shift), exact, "MulAddShift", value,
+                          scale, shift);
           ExpectSaturated(npu::MulAddShiftPortable(value, scale, round, shift), exact,
                           "MulAddShiftPortable", value, scale, shift);
         }
@@ -236,7 +275,8 @@ void TestMulAddShift() {
 // floor((value * multiplier + round) / 2^shift) with round = 2^(shift-1),
 // and with DOUBLE_ROUND above a 31-bit shift round +-= 2^30 by the sign of
 // value; REQUIRE the result fits int32. False if a REQUIRE fails.
-bool TosaApplyScale32(int32_t value, int32_t multiplier, int shift, bool double_round, int64_t* out) {
+bool TosaApplyScale32(int32_t value, int32_t multiplier, int shift, bool double_round,
+                      int64_t* out) {
   if (multiplier < 0 || shift < 2 || shift > 62) return false;
   const Int128 bound = Int128(1) << (shift - 1);
   if (value < -bound || value >= bound) return false;

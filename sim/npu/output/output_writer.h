@@ -5,14 +5,14 @@
 
 #include <cstdint>
 
+#include "sim/npu/memory/feature_map.h"
 #include "sim/npu/output/activation.h"
 #include "sim/npu/output/output_stage.h"
-#include "sim/npu/memory/feature_map.h"
 
 namespace ethosu_sdk::npu {
 
 struct OutputStage {
-  Scale global;                            // OFM_SCALE (also per-channel rounding)
+  Scale global;                              // OFM_SCALE (also per-channel rounding)
   const ScaleRecord* per_channel = nullptr;  // scale stream records, or null
   ActivationStage activation;
 

@@ -65,7 +65,8 @@ __attribute__((target("avx2"))) __m256i ScaleFour(__m128i acc, const RequantTabl
                                                   __m256i zero_point, __m256i lo, __m256i hi) {
   const __m256i zero = _mm256_setzero_si256();
   const __m256i a = _mm256_cvtepi32_epi64(acc);
-  const __m256i s = _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t.scale + c)));
+  const __m256i s =
+      _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t.scale + c)));
   __m256i p = _mm256_mul_epi32(a, s);  // low 32 bits of each lane, signed
   const __m256i negative = _mm256_cmpgt_epi64(zero, a);
   const __m256i round = _mm256_blendv_epi8(
@@ -92,7 +93,8 @@ __attribute__((target("avx2"))) bool Requantize8(const RequantTable& t, const ui
   const __m256i acc = _mm256_add_epi32(sum, bias);  // U85: a 32-bit wrap, as its accumulators do
   if (t.bias_after_sum) {
     // Signed overflow: operands of one sign, a result of the other.
-    const __m256i overflow = _mm256_and_si256(_mm256_xor_si256(sum, acc), _mm256_xor_si256(bias, acc));
+    const __m256i overflow =
+        _mm256_and_si256(_mm256_xor_si256(sum, acc), _mm256_xor_si256(bias, acc));
     if (_mm256_movemask_ps(_mm256_castsi256_ps(overflow)) != 0) return false;
   }
   const __m256i zp = _mm256_set1_epi64x(zero_point);
@@ -100,8 +102,9 @@ __attribute__((target("avx2"))) bool Requantize8(const RequantTable& t, const ui
   const __m256i a = ScaleFour(_mm256_castsi256_si128(acc), t, first, zp, vlo, vhi);
   const __m256i b = ScaleFour(_mm256_extracti128_si256(acc, 1), t, first + 4, zp, vlo, vhi);
   // The low byte of each 64-bit lane, in channel order.
-  const __m256i bytes = _mm256_setr_epi8(0, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                         0, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i bytes =
+      _mm256_setr_epi8(0, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 8, -1, -1,
+                       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
   const __m256i pa = _mm256_shuffle_epi8(a, bytes), pb = _mm256_shuffle_epi8(b, bytes);
   const uint32_t a4 = uint32_t(_mm_extract_epi16(_mm256_castsi256_si128(pa), 0)) |
                       uint32_t(_mm_extract_epi16(_mm256_extracti128_si256(pa, 1), 0)) << 16;

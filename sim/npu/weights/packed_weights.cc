@@ -22,7 +22,8 @@ void PackWeights(bool depthwise, int ofm_depth, int taps, const int16_t* canonic
     memset(out, 0, packed.row_stride * size_t(taps) * sizeof(int16_t));
     for (int o = 0; o < ofm_depth; ++o) {
       for (int t = 0; t < taps; ++t) {
-        out[size_t(t) * packed.row_stride + size_t(o)] = canonical[size_t(o) * size_t(taps) + size_t(t)];
+        out[size_t(t) * packed.row_stride + size_t(o)] =
+            canonical[size_t(o) * size_t(taps) + size_t(t)];
       }
     }
     return;

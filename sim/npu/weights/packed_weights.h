@@ -13,7 +13,9 @@ namespace ethosu_sdk::npu {
 // dot-product kernels' vector block (kernels/dot_product.h).
 constexpr size_t kPackedRowBlock = 16;
 
-constexpr size_t PackedRowStride(size_t row) { return (row + kPackedRowBlock - 1) / kPackedRowBlock * kPackedRowBlock; }
+constexpr size_t PackedRowStride(size_t row) {
+  return (row + kPackedRowBlock - 1) / kPackedRowBlock * kPackedRowBlock;
+}
 
 // One row of taps x IFM channels per output channel ([ofm][ky][kx][ifm]),
 // rows `row_stride` apart and zero-padded to it; depthwise: one row of

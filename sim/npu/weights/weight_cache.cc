@@ -7,14 +7,14 @@ namespace ethosu_sdk::npu {
 WeightCache::WeightCache(void* memory, size_t bytes) {
   // Directory first (aligned for Entry), then 64-byte-aligned blocks.
   uint8_t* start = static_cast<uint8_t*>(memory);
-  const uintptr_t dir = (reinterpret_cast<uintptr_t>(start) + alignof(Entry) - 1) &
-                        ~uintptr_t(alignof(Entry) - 1);
-  const size_t dir_end = size_t(dir - reinterpret_cast<uintptr_t>(start)) +
-                         sizeof(Entry) * kMaxEntries;
+  const uintptr_t dir =
+      (reinterpret_cast<uintptr_t>(start) + alignof(Entry) - 1) & ~uintptr_t(alignof(Entry) - 1);
+  const size_t dir_end =
+      size_t(dir - reinterpret_cast<uintptr_t>(start)) + sizeof(Entry) * kMaxEntries;
   if (memory == nullptr || bytes < dir_end + kAlign) return;  // too small: caches nothing
   entries_ = reinterpret_cast<Entry*>(dir);
-  const uintptr_t blocks = (reinterpret_cast<uintptr_t>(start) + dir_end + kAlign - 1) &
-                           ~uintptr_t(kAlign - 1);
+  const uintptr_t blocks =
+      (reinterpret_cast<uintptr_t>(start) + dir_end + kAlign - 1) & ~uintptr_t(kAlign - 1);
   data_ = reinterpret_cast<uint8_t*>(blocks);
   capacity_ = bytes - size_t(blocks - reinterpret_cast<uintptr_t>(start));
 }

@@ -72,14 +72,14 @@ Status DecodeSwdWeights(const uint8_t* data, size_t size, int16_t* out, size_t c
       zdiv = bits.Get(3);
     }
     if (done) break;
-    if (zdiv > 3 && zdiv != kZdivDisable) return StreamError("SWD: bad zero divisor %u", unsigned(zdiv));
+    if (zdiv > 3 && zdiv != kZdivDisable)
+      return StreamError("SWD: bad zero divisor %u", unsigned(zdiv));
     const bool zero_runs = zdiv != kZdivDisable;
     const int weight_count = int(bits.Get(kSliceLenBits)) + 1;
     uint32_t wdiv = bits.Get(3);
     const bool truncated = bits.Get(1) != 0;
     const bool new_palette = bits.Get(1) != 0;
-    if (!new_palette && previous_zdiv >= 0 &&
-        (previous_zdiv != int(kZdivDisable)) != zero_runs) {
+    if (!new_palette && previous_zdiv >= 0 && (previous_zdiv != int(kZdivDisable)) != zero_runs) {
       return StreamError("SWD: zero-run mode changed without a new palette");
     }
     previous_zdiv = int(zdiv);

@@ -13,8 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/npu/weights/bit_reader.h"
 #include "cc/core/status.h"
+#include "sim/npu/weights/bit_reader.h"
 
 namespace ethosu_sdk::npu {
 

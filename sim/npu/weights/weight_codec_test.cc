@@ -75,8 +75,8 @@ void TestSwd(const CodecVector& v) {
   // Cut in half: an error, or fewer weights than were encoded.
   if (v.size >= kMinCutStream) {
     count = 0;
-    status = npu::DecodeSwdWeights(v.stream, v.size / 2, out.data(), out.size(), &count,
-                                   scratch.data());
+    status =
+        npu::DecodeSwdWeights(v.stream, v.size / 2, out.data(), out.size(), &count, scratch.data());
     Expect(!status.ok() || count < v.count, "half an SWD stream does not decode whole", v.name,
            v.encoder);
   }
@@ -110,8 +110,8 @@ void TestU55Layout(const LayoutVector& v) {
   layout.traversal = v.traversal;
   npu::WeightStream streams[npu::kMaxWeightStreams];
   for (int c = 0; c < v.cores; ++c) streams[c] = {v.streams[c], v.sizes[c]};
-  const size_t count = size_t(v.ofm_depth) * size_t(v.kernel_h) * size_t(v.kernel_w) *
-                       size_t(v.ifm_depth);
+  const size_t count =
+      size_t(v.ofm_depth) * size_t(v.kernel_h) * size_t(v.kernel_w) * size_t(v.ifm_depth);
   std::vector<int16_t> out(count, 0);
   std::vector<uint64_t> scratch((npu::U55WeightStreamsScratchBytes(layout, v.cores) + 7) / 8);
   const Status status = npu::DecodeU55WeightStreams(layout, v.cores, streams, out.data(),

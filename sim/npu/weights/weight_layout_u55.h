@@ -58,8 +58,8 @@ size_t ForEachU55Weight(const U55WeightLayout& p, Visit visit) {
                     for (int iz = 0; iz < (depthwise ? 1 : p.ifm_ublock_depth); ++iz) {
                       const int i = ifm_block + ifm_outer + ifm_inner + iz;
                       const int o = ofm_block + ofm_u + oz;
-                      const bool valid = i < (depthwise ? 1 : p.ifm_depth) && o < p.ofm_depth &&
-                                         ky < sub_h;
+                      const bool valid =
+                          i < (depthwise ? 1 : p.ifm_depth) && o < p.ofm_depth && ky < sub_h;
                       ++n;
                       if (!(valid ? visit(o, sub_y + ky, sub_x + kx, i) : visit(-1, 0, 0, 0))) {
                         return n;

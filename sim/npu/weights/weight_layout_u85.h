@@ -93,7 +93,8 @@ size_t ForEachU85Weight(const U85WeightLayout& p, Visit visit) {
           for (int ifm_outer = 0; ifm_outer < ifm_outer_limit; ifm_outer += ifm_ublock_depth) {
             for (int ofm_outer = 0; ofm_outer < ofm_block_depth; ofm_outer += p.ofm_ublock_depth) {
               const int elements = sub_w * sub_h;
-              int remaining = (elements + sub_kernel_round - 1) / sub_kernel_round * sub_kernel_round;
+              int remaining =
+                  (elements + sub_kernel_round - 1) / sub_kernel_round * sub_kernel_round;
               for (int phase_y = 0; phase_y < stride_y; ++phase_y) {
                 const int strided_h = (sub_h + stride_y - 1 - phase_y) / stride_y;
                 for (int phase_x = 0; phase_x < stride_x; ++phase_x) {
@@ -105,14 +106,16 @@ size_t ForEachU85Weight(const U85WeightLayout& p, Visit visit) {
                       --remaining;
                       const int wx = sub_x + phase_x + kx * stride_x;
                       const int wy = sub_y + phase_y + ky * stride_y;
-                      for (int ifm_inner = 0; ifm_inner < ifm_ublock_depth; ifm_inner += inner_step) {
+                      for (int ifm_inner = 0; ifm_inner < ifm_ublock_depth;
+                           ifm_inner += inner_step) {
                         for (int ofm_z = p.stream * interleave; ofm_z < p.ofm_ublock_depth;
                              ofm_z += interleave * p.cores) {
                           for (int ofm_inner = 0; ofm_inner < interleave; ++ofm_inner) {
                             for (int ifm_z = 0; ifm_z < inner_step; ++ifm_z) {
                               const int i = ifm_block + ifm_outer + ifm_inner + ifm_z;
                               const int o = ofm_block + ofm_outer + ofm_inner + ofm_z;
-                              const bool valid = i < (depthwise ? 1 : p.ifm_depth) && o < p.ofm_depth;
+                              const bool valid =
+                                  i < (depthwise ? 1 : p.ifm_depth) && o < p.ofm_depth;
                               ++n;
                               if (!(valid ? visit(o, wy, wx, i) : visit(-1, 0, 0, 0))) return n;
                             }

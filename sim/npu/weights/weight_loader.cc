@@ -16,17 +16,17 @@ using namespace u85;
 int IfmBits(const RegisterFile& r) { return 8 << r.Get(kIfmBits); }
 
 U85Traversal Traversal(const RegisterFile& r, bool depthwise) {
-  return depthwise                        ? U85Traversal::kDepthwise
+  return depthwise                       ? U85Traversal::kDepthwise
          : r.Get(kWeightOrderPartKernel) ? U85Traversal::kPartKernelFirst
-                                          : U85Traversal::kDepthFirst;
+                                         : U85Traversal::kDepthFirst;
 }
 
 // WEIGHT_BASE/LENGTH, then WEIGHT1..3 (U65 has WEIGHT1 only; Vela leaves
 // the base of an empty stream stale, so only non-empty ones are checked).
 constexpr uint16_t kStreamRegisters[kMaxWeightStreams][2] = {{kWeightBase, kWeightLength},
-                                                            {kWeight1Base, kWeight1Length},
-                                                            {kWeight2Base, kWeight2Length},
-                                                            {kWeight3Base, kWeight3Length}};
+                                                             {kWeight1Base, kWeight1Length},
+                                                             {kWeight2Base, kWeight2Length},
+                                                             {kWeight3Base, kWeight3Length}};
 
 Status BindStreams(const RegisterFile& r, const Region& region, int region_index, int cores,
                    WeightStream (&streams)[kMaxWeightStreams]) {
@@ -36,7 +36,8 @@ Status BindStreams(const RegisterFile& r, const Region& region, int region_index
     if (length == 0 && cores > 1) continue;
     if (region.data == nullptr || base > region.size || length > region.size - base) {
       if (cores == 1) {
-        return Status::Error(ErrorCode::kNpuBusError, "weight stream outside region %d", region_index);
+        return Status::Error(ErrorCode::kNpuBusError, "weight stream outside region %d",
+                             region_index);
       }
       return Status::Error(ErrorCode::kNpuBusError, "weight stream %d outside region %d", s,
                            region_index);
@@ -58,7 +59,8 @@ class Placer {
       padding_nonzero_ |= w != 0;
       return;
     }
-    out_[((size_t(o) * kernel_h_ + size_t(ky)) * kernel_w_ + size_t(kx)) * ifm_depth_ + size_t(i)] = w;
+    out_[((size_t(o) * kernel_h_ + size_t(ky)) * kernel_w_ + size_t(kx)) * ifm_depth_ + size_t(i)] =
+        w;
   }
   Status Done() const {
     return padding_nonzero_ ? StreamError("weight stream has non-zero padding weights")
@@ -84,8 +86,7 @@ Status DecodeSwd(const WeightStream& stream, Walk walk, Placer* place, Workspace
   size_t got = 0;
   ESDK_RETURN_IF_ERROR(DecodeSwdWeights(stream.data, stream.size, decoded, count, &got, scratch));
   if (got != count) {
-    return StreamError("%s has %u weights, kernel needs %u", what, unsigned(got),
-                       unsigned(count));
+    return StreamError("%s has %u weights, kernel needs %u", what, unsigned(got), unsigned(count));
   }
   size_t at = 0;
   walk([&](int o, int ky, int kx, int i) {
@@ -97,8 +98,8 @@ Status DecodeSwd(const WeightStream& stream, Walk walk, Placer* place, Workspace
 
 // The fields U55 and U85 layouts share.
 template <typename Layout>
-void FillCommon(const RegisterFile& r, bool depthwise, int ofm_depth, int ifm_depth,
-                Layout* layout, WeightSource* s) {
+void FillCommon(const RegisterFile& r, bool depthwise, int ofm_depth, int ifm_depth, Layout* layout,
+                WeightSource* s) {
   const KernelShape k = ReadKernelShape(r);
   layout->ofm_depth = ofm_depth;
   layout->ifm_depth = depthwise ? 1 : ifm_depth;
@@ -174,8 +175,8 @@ Status DescribeWeights(const NpuConfig& config, const RegisterFile& regs,
   source->cores = config.cores;
   source->ofm_depth = ofm_depth;
   ESDK_RETURN_IF_ERROR(source->u55
-                          ? DescribeU55(config, regs, depthwise, ofm_depth, ifm_depth, source)
-                          : DescribeU85(config, regs, depthwise, ofm_depth, ifm_depth, source));
+                           ? DescribeU55(config, regs, depthwise, ofm_depth, ifm_depth, source)
+                           : DescribeU85(config, regs, depthwise, ofm_depth, ifm_depth, source));
   const int region_index = int(regs.Get(kWeightRegionIndex));
   return BindStreams(regs, regions[region_index], region_index, config.cores, source->streams);
 }
@@ -188,10 +189,10 @@ Status DecodeWeights(const WeightSource& s, int16_t* out, WorkspaceArena* arena)
                                       : U85WeightStreamsScratchBytes(s.u85_layout, s.fwd);
     void* scratch = arena->Take(scratch_size, "weight streams", &status);
     if (scratch == nullptr) return status;
-    return s.u55 ? DecodeU55WeightStreams(s.u55_layout, s.cores, s.streams, out, scratch,
-                                          scratch_size)
-                 : DecodeU85WeightStreams(s.u85_layout, s.fwd, s.streams, out, scratch,
-                                          scratch_size);
+    return s.u55
+               ? DecodeU55WeightStreams(s.u55_layout, s.cores, s.streams, out, scratch,
+                                        scratch_size)
+               : DecodeU85WeightStreams(s.u85_layout, s.fwd, s.streams, out, scratch, scratch_size);
   }
   const int kernel_h = s.u55 ? s.u55_layout.kernel_h : s.u85_layout.kernel_h;
   const int kernel_w = s.u55 ? s.u55_layout.kernel_w : s.u85_layout.kernel_w;

@@ -7,8 +7,8 @@
 #include <cstdint>
 
 #include "sim/npu/commands/register_file.h"
-#include "sim/npu/model.h"
 #include "sim/npu/memory/workspace_arena.h"
+#include "sim/npu/model.h"
 #include "sim/npu/weights/weight_layout_u55.h"
 #include "sim/npu/weights/weight_layout_u85.h"
 #include "sim/npu/weights/weight_streams.h"
@@ -19,8 +19,8 @@ struct WeightSource {
   bool u55 = false;
   U85WeightLayout u85_layout;
   U55WeightLayout u55_layout;
-  bool fwd = false;       // U85 WEIGHT_FORMAT: fast weight decoder format (else SWD)
-  int cores = 1;          // one stream per core
+  bool fwd = false;  // U85 WEIGHT_FORMAT: fast weight decoder format (else SWD)
+  int cores = 1;     // one stream per core
   WeightStream streams[kMaxWeightStreams];
   int ofm_depth = 0, taps = 0, ifm_depth = 0;  // canonical shape (ifm_depth 1: depthwise)
   size_t count() const { return size_t(ofm_depth) * size_t(taps) * size_t(ifm_depth); }

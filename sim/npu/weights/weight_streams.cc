@@ -19,7 +19,8 @@ struct Placer {
       return;
     }
     out[((size_t(o) * size_t(kernel_h) + size_t(ky)) * size_t(kernel_w) + size_t(kx)) *
-            size_t(ifm_depth) + size_t(i)] = w;
+            size_t(ifm_depth) +
+        size_t(i)] = w;
   }
 };
 
@@ -113,7 +114,8 @@ Status DecodeU85WeightStreams(const U85WeightLayout& layout, bool fwd,
     for (int s = 0; s < layout.cores; ++s) {
       size_t j = 0;
       ForEachU85Weight(U85Stream(layout, s), [&](int o, int ky, int kx, int i) {
-        const size_t at = (j / block) * block * size_t(layout.cores) + size_t(s) * block + j % block;
+        const size_t at =
+            (j / block) * block * size_t(layout.cores) + size_t(s) * block + j % block;
         ++j;
         placer.Place(o, ky, kx, i, decoded[at]);
         return true;
@@ -125,10 +127,11 @@ Status DecodeU85WeightStreams(const U85WeightLayout& layout, bool fwd,
     for (int s = 0; s < layout.cores; ++s) {
       const U85WeightLayout stream_layout = U85Stream(layout, s);
       const size_t needed = CountU85(stream_layout);
-      if (needed > capacity) return Status::Error(ErrorCode::kNpuLimit, "weight stream scratch too small");
+      if (needed > capacity)
+        return Status::Error(ErrorCode::kNpuLimit, "weight stream scratch too small");
       size_t count = 0;
-      ESDK_RETURN_IF_ERROR(DecodeSwdWeights(streams[s].data, streams[s].size, decoded, needed,
-                                            &count, swd_scratch));
+      ESDK_RETURN_IF_ERROR(
+          DecodeSwdWeights(streams[s].data, streams[s].size, decoded, needed, &count, swd_scratch));
       if (count != needed) {
         return StreamError("SWD stream %d has %u weights, kernel needs %u", s, unsigned(count),
                            unsigned(needed));
@@ -175,7 +178,8 @@ Status DecodeU55WeightStreams(const U55WeightLayout& layout, int cores,
     const size_t needed = CountU55(stream_layout);
     // A core with no OFM channels gets no stream (Vela: WEIGHT1_LENGTH 0).
     if (needed == 0) continue;
-    if (needed > capacity) return Status::Error(ErrorCode::kNpuLimit, "weight stream scratch too small");
+    if (needed > capacity)
+      return Status::Error(ErrorCode::kNpuLimit, "weight stream scratch too small");
     size_t count = 0;
     ESDK_RETURN_IF_ERROR(
         DecodeSwdWeights(streams[s].data, streams[s].size, decoded, needed, &count, swd_scratch));

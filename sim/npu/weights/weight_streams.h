@@ -18,8 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/npu/configs.h"
 #include "cc/core/status.h"
+#include "sim/npu/configs.h"
 #include "sim/npu/weights/weight_layout_u55.h"
 #include "sim/npu/weights/weight_layout_u85.h"
 

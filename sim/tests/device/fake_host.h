@@ -158,7 +158,8 @@ inline uint32_t Cmd0(uint16_t opcode, uint16_t param = 0) {
   return uint32_t(opcode) | (uint32_t(param) << 16);
 }
 constexpr uint32_t kPayloadFollows = 1u << 14;
-inline void Cmd1(std::vector<uint32_t>* out, uint16_t opcode, uint32_t payload, uint16_t param = 0) {
+inline void Cmd1(std::vector<uint32_t>* out, uint16_t opcode, uint32_t payload,
+                 uint16_t param = 0) {
   out->push_back(uint32_t(opcode) | kPayloadFollows | (uint32_t(param) << 16));
   out->push_back(payload);
 }

@@ -59,8 +59,8 @@ int main(int argc, char** argv) {
                identity.npu.cores == parsed.cores,
            what);
     printf("%s-%d: ID 0x%08x CONFIG 0x%08x (payload 0x%08x 0x%08x)\n", c.product, c.macs,
-           unsigned(npu.Read(mmio::kId)), unsigned(npu.Read(mmio::kConfig)),
-           unsigned(c.payload_id), unsigned(c.payload_config));
+           unsigned(npu.Read(mmio::kId)), unsigned(npu.Read(mmio::kConfig)), unsigned(c.payload_id),
+           unsigned(c.payload_config));
   }
   // Every other configuration's device disagrees with this payload.
   for (const Case& payload : cases) {

@@ -30,14 +30,17 @@ inline bool EndsWith(const char* s, const char* suffix) {
 
 // False (and a line on stdout) if the file cannot be read or parsed.
 // The region-2 bytes a delegate's "compile_flags" spec names, if any.
-inline bool FastScratchOf(const executorch_flatbuffer::BackendDelegate& delegate, bool* found, uint32_t* bytes) {
+inline bool FastScratchOf(const executorch_flatbuffer::BackendDelegate& delegate, bool* found,
+                          uint32_t* bytes) {
   *found = false;
   const auto* specs = delegate.compile_specs();
   for (uint32_t i = 0; specs != nullptr && i < specs->size(); ++i) {
     const auto* spec = specs->Get(i);
-    if (spec->key() == nullptr || spec->value() == nullptr || spec->key()->str() != "compile_flags") continue;
+    if (spec->key() == nullptr || spec->value() == nullptr || spec->key()->str() != "compile_flags")
+      continue;
     const ethosu_sdk::Span<const uint8_t> flags(spec->value()->data(), spec->value()->size());
-    if (!ethosu_sdk::backends::ethosu::FastScratchFromVelaFlags(flags, found, bytes).ok()) return false;
+    if (!ethosu_sdk::backends::ethosu::FastScratchFromVelaFlags(flags, found, bytes).ok())
+      return false;
   }
   return true;
 }
@@ -76,7 +79,8 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
       return false;
     }
   }
-  const ethosu_sdk::Status parsed = ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
+  const ethosu_sdk::Status parsed =
+      ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
   if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
   if (has_flags) out->payload.fast_scratch_size = fast_scratch;
   return parsed.ok();

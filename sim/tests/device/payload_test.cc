@@ -14,8 +14,8 @@
 #include "cc/ethosu/mmio.h"
 #include "sim/device/device.h"
 #include "sim/device/pmu.h"
-#include "sim/npu/commands/u85_registers.h"
 #include "sim/host/payload_harness.h"
+#include "sim/npu/commands/u85_registers.h"
 #include "sim/tests/device/fake_host.h"
 #include "sim/tests/device/payload_file.h"
 
@@ -47,8 +47,9 @@ std::vector<uint8_t> PseudoRandom(size_t size, uint32_t seed) {
 
 // The direct run's buffers for `p`: scratch and fast scratch start as
 // `initial` and `initial_fast` (their sizes).
-void BindDirect(const ethosu_sdk::backends::ethosu::VelaPayload& p, const std::vector<uint8_t>& initial,
-                const std::vector<uint8_t>& initial_fast, PayloadHarness* run) {
+void BindDirect(const ethosu_sdk::backends::ethosu::VelaPayload& p,
+                const std::vector<uint8_t>& initial, const std::vector<uint8_t>& initial_fast,
+                PayloadHarness* run) {
   ethosu_sdk::npu_harness::HarnessOptions options;
   options.workspace_bytes = ethosu_sdk::npu_device::kWorkspaceBytes;
   Expect(run->Bind(p, options).ok(), "the harness binds the payload");
@@ -64,15 +65,16 @@ struct Guest {
 
 // Guest memory for `p`: weights, stream, scratch (`scratch_bytes` of it
 // mapped) and fast scratch, scratch filled from `initial`.
-void Populate(const ethosu_sdk::backends::ethosu::VelaPayload& p, const std::vector<uint32_t>& words,
-              const std::vector<uint8_t>& initial, const std::vector<uint8_t>& initial_fast,
-              size_t scratch_bytes, Guest* g) {
+void Populate(const ethosu_sdk::backends::ethosu::VelaPayload& p,
+              const std::vector<uint32_t>& words, const std::vector<uint8_t>& initial,
+              const std::vector<uint8_t>& initial_fast, size_t scratch_bytes, Guest* g) {
   uint8_t* weights = g->host.Add(kWeights, p.weights_size + 16, false);
   if (p.weights_size) memcpy(weights, p.weights, p.weights_size);
   uint8_t* stream = g->host.Add(kStream, words.size() * 4, false);
   memcpy(stream, words.data(), words.size() * 4);
   g->scratch = g->host.Add(kScratch, scratch_bytes, true);
-  memcpy(g->scratch, initial.data(), scratch_bytes < initial.size() ? scratch_bytes : initial.size());
+  memcpy(g->scratch, initial.data(),
+         scratch_bytes < initial.size() ? scratch_bytes : initial.size());
   if (!initial_fast.empty()) {
     g->fast = g->host.Add(kFastScratch, initial_fast.size(), true);
     memcpy(g->fast, initial_fast.data(), initial_fast.size());
@@ -81,8 +83,8 @@ void Populate(const ethosu_sdk::backends::ethosu::VelaPayload& p, const std::vec
 
 // The driver's side: reset, identity check, queue and regions, PMU, start.
 // Returns STATUS after the job.
-uint32_t RunAsDriver(Npu* npu, const ethosu_sdk::backends::ethosu::VelaPayload& p, size_t words, bool has_fast,
-                     uint64_t weights_address, uint32_t pmu_base) {
+uint32_t RunAsDriver(Npu* npu, const ethosu_sdk::backends::ethosu::VelaPayload& p, size_t words,
+                     bool has_fast, uint64_t weights_address, uint32_t pmu_base) {
   npu->Write(mmio::kReset, mmio::prot::kPrivileged | mmio::prot::kNonSecure);
   ExpectEq(npu->Read(mmio::kProt), mmio::prot::kPrivileged | mmio::prot::kNonSecure, "PROT");
   ExpectEq(npu->Read(mmio::kId), p.compiled.id, "ID matches the payload");
@@ -158,13 +160,14 @@ void TestPayload(const char* product, int macs, const char* path) {
          path, product, macs, words.size(), unsigned(direct.operations),
          (unsigned long long)direct.macs, differ, scratch.size() + fast.size());
   ExpectEq(differ, 0, "scratch byte for byte as the direct run");
-  Expect(!std::equal(initial.begin(), initial.end(), scratch.data()), "the job wrote the scratch arena");
+  Expect(!std::equal(initial.begin(), initial.end(), scratch.data()),
+         "the job wrote the scratch arena");
   Expect(g.host.WasWritten(kScratch, p.scratch_size), "scratch reported written");
   const uint64_t mac_cycles = (direct.macs + uint64_t(macs) - 1) / uint64_t(macs);
   ExpectEq(npu.Read(pmu_base + pmu::kPmevcntr0 + 4 * kMacActiveCounter), mac_cycles,
            "MAC_ACTIVE = MACs / MACs per cycle");
-  const uint64_t cycles = npu.Read(pmu_base + pmu::kPmccntrLo) |
-                          (uint64_t(npu.Read(pmu_base + pmu::kPmccntrHi)) << 32);
+  const uint64_t cycles =
+      npu.Read(pmu_base + pmu::kPmccntrLo) | (uint64_t(npu.Read(pmu_base + pmu::kPmccntrHi)) << 32);
   ExpectEq(cycles, ethosu_sdk::npu_device::ModelActivity(direct, macs).active_cycles,
            "cycle counter: the documented model of the direct run");
   npu.Write(mmio::kCmd, mmio::cmd::kClearIrq);

@@ -22,7 +22,7 @@ using ethosu_sdk::npu_device::kDmaBytesPerCycle;
 
 constexpr uint64_t kFlash = 0x10000000;  // read-only guest memory: region 0
 constexpr size_t kFlashBytes = 4096;
-constexpr uint64_t kRam = 0x20000000;    // RAM: region 1 and the command stream
+constexpr uint64_t kRam = 0x20000000;  // RAM: region 1 and the command stream
 constexpr size_t kRamBytes = 0x10000;
 constexpr uint64_t kStream = kRam + 0x8000;
 constexpr uint64_t kUnmapped = 0x70000000;
@@ -63,9 +63,11 @@ void TestCreate() {
   ExpectEq(api->abi_version, ESDK_NPU_DEVICE_ABI_VERSION, "abi version");
   esdk_npu_host h = host.Host();
   char error[200] = {0};
-  const esdk_npu_device_config bad[] = {
-      {"ethos-u55", 512, 0}, {"ethos-u65", 128, 0}, {"ethos-u85", 64, 0}, {"ethos-u75", 256, 0},
-      {nullptr, 256, 0}};
+  const esdk_npu_device_config bad[] = {{"ethos-u55", 512, 0},
+                                        {"ethos-u65", 128, 0},
+                                        {"ethos-u85", 64, 0},
+                                        {"ethos-u75", 256, 0},
+                                        {nullptr, 256, 0}};
   for (const esdk_npu_device_config& c : bad) {
     error[0] = 0;
     Expect(api->create(&c, &h, error, sizeof(error)) == nullptr, "unknown configuration refused");
@@ -90,7 +92,8 @@ void TestResetAndProtection(const char* product, int macs, bool u85_layout) {
            "CMD reset value (Q-channel enables)");
   ExpectEq(npu.Read(mmio::kProt), 0, "PROT after power-on: user, secure");
   const uint32_t pmu_base = u85_layout ? mmio::u85::kPmuBase : mmio::u55::kPmuBase;
-  const uint32_t counters = u85_layout ? mmio::u85::kNumEventCounters : mmio::u55::kNumEventCounters;
+  const uint32_t counters =
+      u85_layout ? mmio::u85::kNumEventCounters : mmio::u55::kNumEventCounters;
   ExpectEq(npu.Read(pmu_base + pmu::kPmcr), counters << pmu::pmcr::kNumEventCountersShift,
            "PMCR reports the event counters");
 
@@ -317,8 +320,7 @@ void TestFaults(const char* product, int macs) {
     Npu npu(product, macs, &b.host);
     std::vector<uint32_t> s = {Cmd0(u85::kOpStop)};
     Program(&b, &npu, s);
-    const uint64_t cases[][2] = {
-        {kUnmapped, 4}, {kStream, kRamBytes}, {kStream + 2, 4}};
+    const uint64_t cases[][2] = {{kUnmapped, 4}, {kStream, kRamBytes}, {kStream + 2, 4}};
     for (const auto& c : cases) {
       npu.Write(mmio::kQbase, uint32_t(c[0]));
       npu.Write(mmio::kQsize, uint32_t(c[1]));

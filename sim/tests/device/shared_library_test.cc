@@ -37,7 +37,9 @@ int main(int argc, char** argv) {
   using Entry = const esdk_npu_device_api* (*)();
   auto entry = reinterpret_cast<Entry>(dlsym(library, "esdk_npu_device_api_v1"));
   Expect(entry != nullptr, "esdk_npu_device_api_v1 exported");
-  Expect(dlsym(library, "_ZN10ethosu_sdk3npu16RunCommandStreamERKNS0_9NpuConfigEPKjmRA8_KNS0_6RegionENS0_9WorkspaceEPNS0_8RunStatsERKNS0_9RunLimitsEPKNS0_17OperationObserverE") == nullptr,
+  Expect(dlsym(library,
+               "_ZN10ethosu_sdk3npu16RunCommandStreamERKNS0_9NpuConfigEPKjmRA8_KNS0_6RegionENS0_"
+               "9WorkspaceEPNS0_8RunStatsERKNS0_9RunLimitsEPKNS0_17OperationObserverE") == nullptr,
          "ethosu_sdk::npu::RunCommandStream not exported");
   if (entry == nullptr) return Finish("shared_library_test");
   const esdk_npu_device_api* api = entry();

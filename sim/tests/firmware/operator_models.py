@@ -31,8 +31,9 @@ class _Operators(nn.Module):
         self.flip_axes = flip_axes
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        outputs = [nn.functional.interpolate(x, scale_factor=scale, mode=mode)
-                   for mode in self.modes for scale in (2, 4)]
+        outputs = [
+            nn.functional.interpolate(x, scale_factor=scale, mode=mode) for mode in self.modes for scale in (2, 4)
+        ]
         y = self.conv(x)
         outputs += [torch.flip(y, dims=[axis]) for axis in self.flip_axes]
         outputs.append(torch.abs(y))

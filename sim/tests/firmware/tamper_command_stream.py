@@ -23,10 +23,10 @@ flags.DEFINE_enum("mode", None, ["parse_error", "bus_error"], "What to break.", 
 flags.DEFINE_string("out", None, "The broken copy.", required=True)
 
 _BLOCK_HEADER = 32
-_COP1_HEADER = 16      # "COP1", config tag, arch config, arch version
-_DRIVER_NOP = 0x05     # driver payload tags (low byte)
+_COP1_HEADER = 16  # "COP1", config tag, arch config, arch version
+_DRIVER_NOP = 0x05  # driver payload tags (low byte)
 _DRIVER_CMDSTRM = 0x02
-_OPCODE_MASK = 0x3FF   # command word bits 9:0
+_OPCODE_MASK = 0x3FF  # command word bits 9:0
 _PAYLOAD_FLAG = 1 << 14  # command word bits 15:14 == 1: one payload word follows
 _CMD1_IFM_BASE0 = 0
 # Opcode 0x3FF with no payload: not a command of any Ethos-U.
@@ -59,7 +59,7 @@ def tamper(blob: bytearray, mode: str) -> None:
     if delegate.location != "segment":
         raise reader.PteError("the Ethos-U payload is inline; expected a segment")
     base = delegate.payload_offset
-    payload = bytes(blob[base:base + delegate.payload_size])
+    payload = bytes(blob[base : base + delegate.payload_size])
     first, words = command_stream_offset(payload)
     if mode == "parse_error":
         struct.pack_into("<I", blob, base + first, _INVALID_COMMAND)

@@ -13,10 +13,10 @@ import shutil
 import tempfile
 from typing import Callable, Dict, List, Tuple
 
-from absl import flags
 import numpy as np
 import torch
-
+import tosa_reference_model
+from absl import flags
 from executorch.backends.arm.ethosu import EthosUCompileSpec, EthosUPartitioner
 from executorch.backends.arm.quantizer import (
     EthosUQuantizer,
@@ -26,7 +26,6 @@ from executorch.backends.arm.quantizer import (
 from executorch.exir import to_edge_transform_and_lower
 from executorch.exir._serialize._program import _extract_delegate_payload
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
-import tosa_reference_model
 
 from ethosu_sdk.cli.held_back import held_back_output
 from ethosu_sdk.tensors import write_tensor_file
@@ -35,15 +34,14 @@ from ethosu_sdk.worker import server
 FLAGS = flags.FLAGS
 flags.DEFINE_string("case", None, "case name (see CASES)")
 flags.DEFINE_string("target", "ethos-u85-256", "Ethos-U accelerator config")
-flags.DEFINE_enum("activations", "int8", ["int8", "int16"],
-                  "activation type: int8 (A8W8) or int16 (A16W8, int8 weights)")
+flags.DEFINE_enum(
+    "activations", "int8", ["int8", "int16"], "activation type: int8 (A8W8) or int16 (A16W8, int8 weights)"
+)
 flags.DEFINE_string("payload_out", None, "where to write the delegate payload")
 flags.DEFINE_string("tensors_out", None, "where to write inputs then expected outputs (.tensors)")
 flags.DEFINE_string("tosa_out", None, "optional: where to copy the TOSA flatbuffer")
-flags.DEFINE_string("debug_db_out", None,
-                    "optional: where to copy Vela's debug database (layers by command offset)")
-flags.DEFINE_bool("quiet", False, "print nothing on success; on failure, the log and the traceback "
-                  "(for build actions)")
+flags.DEFINE_string("debug_db_out", None, "optional: where to copy Vela's debug database (layers by command offset)")
+flags.DEFINE_bool("quiet", False, "print nothing on success; on failure, the log and the traceback (for build actions)")
 
 Shapes = List[Tuple[int, ...]]
 
@@ -109,8 +107,10 @@ def _self_attention() -> torch.nn.Module:
 
 def _transformer_mlp() -> torch.nn.Module:
     """The transformer block's second half: x + mlp(norm(x)), GELU inside."""
-    norm, mlp = torch.nn.LayerNorm(32), torch.nn.Sequential(
-        torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.Linear(64, 32))
+    norm, mlp = (
+        torch.nn.LayerNorm(32),
+        torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.Linear(64, 32)),
+    )
     return _Lambda(lambda m, x: x + m[1](m[0](x)), norm, mlp)
 
 
@@ -127,8 +127,9 @@ def _sparse_conv(cin: int, cout: int, k: int) -> torch.nn.Module:
 def _upsample(scale: int, mode: str, align_corners: bool = False) -> torch.nn.Module:
     """F.interpolate by an integer factor (TOSA RESIZE)."""
     corners = align_corners if mode == "bilinear" else None
-    return _Lambda(lambda m, x: torch.nn.functional.interpolate(
-        x, scale_factor=scale, mode=mode, align_corners=corners))
+    return _Lambda(
+        lambda m, x: torch.nn.functional.interpolate(x, scale_factor=scale, mode=mode, align_corners=corners)
+    )
 
 
 # name -> (module factory, input shapes). Shapes are kept small so a case
@@ -147,8 +148,14 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "maxpool": (lambda: _Lambda(lambda m, x: torch.nn.functional.max_pool2d(x, 3, 2, 1)), [(1, 16, 9, 9)]),
     "mean": (_Mean, [(1, 32, 7, 7)]),
     "conv_relu": (lambda: _Lambda(lambda m, x: torch.relu(m[0](x)), torch.nn.Conv2d(8, 16, 3, 1, 1)), [(1, 8, 6, 6)]),
-    "conv_relu6": (lambda: _Lambda(lambda m, x: torch.nn.functional.relu6(m[0](x)), torch.nn.Conv2d(8, 16, 3, 1, 1)), [(1, 8, 6, 6)]),
-    "conv_clamp": (lambda: _Lambda(lambda m, x: torch.clamp(m[0](x), -0.5, 0.7), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 6, 6)]),
+    "conv_relu6": (
+        lambda: _Lambda(lambda m, x: torch.nn.functional.relu6(m[0](x)), torch.nn.Conv2d(8, 16, 3, 1, 1)),
+        [(1, 8, 6, 6)],
+    ),
+    "conv_clamp": (
+        lambda: _Lambda(lambda m, x: torch.clamp(m[0](x), -0.5, 0.7), torch.nn.Conv2d(8, 16, 1)),
+        [(1, 8, 6, 6)],
+    ),
     "concat": (lambda: _Lambda(lambda m, a, b: torch.cat([a, b], dim=1)), [(1, 8, 5, 5), (1, 24, 5, 5)]),
     "reshape": (lambda: _Lambda(lambda m, x: m[0](x).reshape(1, 16, 25), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 5, 5)]),
     "sub": (lambda: _Lambda(lambda m, a, b: a - b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
@@ -156,7 +163,10 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "minimum": (lambda: _Lambda(lambda m, a, b: torch.minimum(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
     "add_broadcast": (lambda: _Lambda(lambda m, a, b: a + b), [(1, 16, 5, 5), (1, 16, 1, 1)]),
     "avgpool_pad": (_AvgPoolPad, [(1, 16, 6, 6)]),
-    "conv3x3_dilation2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(8, 16, 3, 1, 2, dilation=2)), [(1, 8, 9, 9)]),
+    "conv3x3_dilation2": (
+        lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(8, 16, 3, 1, 2, dilation=2)),
+        [(1, 8, 9, 9)],
+    ),
     "conv9x9": (lambda: _conv(4, 8, 9, 1, 4), [(1, 4, 12, 12)]),
     "conv1x1_deep": (lambda: _conv(96, 80, 1, 1, 0), [(1, 96, 4, 4)]),
     "mobilenet_v2": (_mobilenet_v2, [(1, 3, 224, 224)]),
@@ -180,23 +190,32 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "self_attention": (_self_attention, [(1, 16, 32)]),
     # U85 2:4 sparse weights: Vela picks the sparse encoding when weights
     # happen to be sparse (one input channel padded to four, or zeros).
-    "conv_1ch_10x4": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(1, 64, (10, 4), 2, (5, 1))),
-                      [(1, 1, 49, 10)]),
+    "conv_1ch_10x4": (
+        lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(1, 64, (10, 4), 2, (5, 1))),
+        [(1, 1, 49, 10)],
+    ),
     "conv1x1_sparse": (lambda: _sparse_conv(64, 32, 1), [(1, 64, 5, 5)]),
     "conv3x3_sparse": (lambda: _sparse_conv(32, 24, 3), [(1, 32, 6, 6)]),
     "kws_dscnn": (_zoo("kws_dscnn"), [(1, 1, 49, 10)]),
     "softmax_4d": (lambda: _Lambda(lambda m, x: torch.softmax(x, dim=-1)), [(1, 4, 16, 16)]),
-    "attention_scores": (lambda: _Lambda(lambda m, q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35),
-                         [(1, 4, 16, 8), (1, 4, 16, 8)]),
+    "attention_scores": (
+        lambda: _Lambda(lambda m, q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35),
+        [(1, 4, 16, 8), (1, 4, 16, 8)],
+    ),
     # Not a test target: Vela 5.1.0 keeps the 5-D shape of an unbind()
     # result as the MatMul IFM and never advances IFM_BASE0 per head, so
     # heads 1-3 reuse head 0's rows (see sim/npu/README.md). Kept to
     # reproduce that with --case=attention_scores_unbind.
     "attention_scores_unbind": (
         lambda: _Lambda(lambda m, x: (lambda q, k: torch.matmul(q, k.transpose(-2, -1)) * 0.35)(*x.unbind(0))),
-        [(2, 1, 4, 16, 8)]),
-    "permute_heads": (lambda: _Lambda(lambda m, x: m[0](x).reshape(1, 16, 3, 4, 8).permute(2, 0, 3, 1, 4) * 1.5,
-                                      torch.nn.Linear(32, 96)), [(1, 16, 32)]),
+        [(2, 1, 4, 16, 8)],
+    ),
+    "permute_heads": (
+        lambda: _Lambda(
+            lambda m, x: m[0](x).reshape(1, 16, 3, 4, 8).permute(2, 0, 3, 1, 4) * 1.5, torch.nn.Linear(32, 96)
+        ),
+        [(1, 16, 32)],
+    ),
     "transformer_mlp": (_transformer_mlp, [(1, 16, 32)]),
     # torch.flip: on U85 Vela fuses TOSA REVERSE into the producer's OFM
     # (OFM_PRECISION's reverse field); one case per axis of NCHW.
@@ -204,8 +223,10 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "flip_w": (lambda: _then(lambda x: torch.flip(x, dims=[3]), torch.nn.Conv2d(8, 16, 1)), [(1, 8, 6, 5)]),
     "flip_c": (lambda: _then(lambda x: torch.flip(x, dims=[1]), torch.nn.Conv2d(8, 24, 1)), [(1, 8, 6, 5)]),
     # Large enough that Vela splits the operation into stripes and blocks.
-    "flip_w_large": (lambda: _then(lambda x: torch.flip(x, dims=[3]), torch.nn.Conv2d(16, 48, 3, 1, 1)),
-                     [(1, 16, 40, 72)]),
+    "flip_w_large": (
+        lambda: _then(lambda x: torch.flip(x, dims=[3]), torch.nn.Conv2d(16, 48, 3, 1, 1)),
+        [(1, 16, 40, 72)],
+    ),
     # Upsampling (TOSA RESIZE): U85 NPU_OP_RESIZE; U55 IFM upscale.
     "upsample_nearest_x2": (lambda: _upsample(2, "nearest"), [(1, 16, 5, 6)]),
     "upsample_nearest_x4": (lambda: _upsample(4, "nearest"), [(1, 16, 5, 6)]),
@@ -221,15 +242,19 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     # next convolution and an ADD read. At A16W8 on U85 Vela writes its raw
     # 48-bit accumulators as a 64-bit OFM and rescales them once per
     # reader (pooling mode NONE with a 64-bit IFM2).
-    "conv_residual": (lambda: _Lambda(lambda m, x: (lambda y: m[1](y) + y)(m[0](x)),
-                                      torch.nn.Conv2d(8, 24, 1), torch.nn.Conv2d(24, 24, 1)),
-                      [(1, 8, 6, 5)]),
-    "conv_transpose_s2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.ConvTranspose2d(8, 16, 3, 2)),
-                          [(1, 8, 5, 6)]),
+    "conv_residual": (
+        lambda: _Lambda(
+            lambda m, x: (lambda y: m[1](y) + y)(m[0](x)), torch.nn.Conv2d(8, 24, 1), torch.nn.Conv2d(24, 24, 1)
+        ),
+        [(1, 8, 6, 5)],
+    ),
+    "conv_transpose_s2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.ConvTranspose2d(8, 16, 3, 2)), [(1, 8, 5, 6)]),
 }
 
-def lower(case: str, target: str, work_dir: str, debug_db: bool = False,
-          activations: str = "int8") -> Tuple[bytes, bytes]:
+
+def lower(
+    case: str, target: str, work_dir: str, debug_db: bool = False, activations: str = "int8"
+) -> Tuple[bytes, bytes]:
     """Quantizes and lowers the case; returns (.pte bytes, TOSA flatbuffer).
 
     With `debug_db`, Vela also writes its debug database into work_dir/output
@@ -242,17 +267,16 @@ def lower(case: str, target: str, work_dir: str, debug_db: bool = False,
     spec = EthosUCompileSpec(target, extra_flags=["--enable-debug-db"] if debug_db else None)
     spec.dump_intermediate_artifacts_to(work_dir)
     quantizer = EthosUQuantizer(spec)
-    quantizer.set_global(get_symmetric_a16w8_quantization_config() if activations == "int16"
-                         else get_symmetric_quantization_config())
+    quantizer.set_global(
+        get_symmetric_a16w8_quantization_config() if activations == "int16" else get_symmetric_quantization_config()
+    )
     graph = torch.export.export(module, calib).module(check_guards=False)
     prepared = prepare_pt2e(graph, quantizer)
     for _ in range(4):
         prepared(*(torch.randn(s) for s in shapes))
     prepared(*calib)
     converted = convert_pt2e(prepared)
-    edge = to_edge_transform_and_lower(
-        torch.export.export(converted, calib), partitioner=[EthosUPartitioner(spec)]
-    )
+    edge = to_edge_transform_and_lower(torch.export.export(converted, calib), partitioner=[EthosUPartitioner(spec)])
     pte = edge.to_executorch().buffer
     tosa_files = [f for f in os.listdir(work_dir) if f.startswith("output_tag") and f.endswith(".tosa")]
     if len(tosa_files) != 1:
@@ -276,8 +300,9 @@ def main(argv: List[str]) -> None:
 
 def write_case() -> None:
     with tempfile.TemporaryDirectory() as work_dir:
-        pte, tosa = lower(FLAGS.case, FLAGS.target, work_dir, debug_db=bool(FLAGS.debug_db_out),
-                          activations=FLAGS.activations)
+        pte, tosa = lower(
+            FLAGS.case, FLAGS.target, work_dir, debug_db=bool(FLAGS.debug_db_out), activations=FLAGS.activations
+        )
         if FLAGS.debug_db_out:
             shutil.copyfile(os.path.join(work_dir, "output", "out_debug.xml"), FLAGS.debug_db_out)
     payload = _extract_delegate_payload(pte, "EthosUBackend")

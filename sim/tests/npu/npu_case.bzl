@@ -47,8 +47,14 @@ npu_case_data = rule(
     },
 )
 
-def npu_case(name, case, target = "ethos-u85-256", size = "small", tags = [], layers = False,
-             activations = "int8"):
+def npu_case(
+        name,
+        case,
+        target = "ethos-u85-256",
+        size = "small",
+        tags = [],
+        layers = False,
+        activations = "int8"):
     """Generates `case` for `target` and a cc_test comparing the model.
 
     Args:

@@ -40,7 +40,8 @@ ethosu_sdk::Status Run(const uint8_t* data, size_t size) {
 // Offset of the register command stream inside the payload file.
 size_t CommandOffset(const std::vector<uint8_t>& file) {
   ethosu_sdk::backends::ethosu::VelaPayload payload;
-  if (!ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &payload).ok()) return 0;
+  if (!ethosu_sdk::backends::ethosu::ParseVelaPayload(file.data(), file.size(), &payload).ok())
+    return 0;
   return size_t(reinterpret_cast<const uint8_t*>(payload.commands) - file.data());
 }
 
@@ -90,7 +91,8 @@ int main(int argc, char** argv) {
   s = Run(WithCommands(file, cmd, {0x01000114u, 0x0005010Fu, 0x00030005u}).data(), file.size());
   Expect(Contains(s, "region"), "unbound region is an error");
   // IFM base far outside the scratch region.
-  s = Run(WithCommands(file, cmd, {0x01000114u, 0x00014000u, 0x7FFFFFF0u, 0x00030005u}).data(), file.size());
+  s = Run(WithCommands(file, cmd, {0x01000114u, 0x00014000u, 0x7FFFFFF0u, 0x00030005u}).data(),
+          file.size());
   Expect(Contains(s, "outside region"), "out-of-range address is an error");
   // OFM in the read-only weight region (0).
   s = Run(WithCommands(file, cmd, {0x01000114u, 0x0000011Fu, 0x00030005u}).data(), file.size());
@@ -100,8 +102,8 @@ int main(int argc, char** argv) {
     const uint32_t words[1] = {0x00004024u};  // OFM_SCALE without its payload word
     npu::Region regions[npu::kNumRegions];
     std::vector<uint8_t> workspace(1u << 16);
-    const ethosu_sdk::Status m = npu::RunCommandStream(npu::NpuConfig(), words, 1, regions,
-                                                {workspace.data(), workspace.size()}, nullptr);
+    const ethosu_sdk::Status m = npu::RunCommandStream(
+        npu::NpuConfig(), words, 1, regions, {workspace.data(), workspace.size()}, nullptr);
     Expect(Contains(m, "inside a command"), "stream cut inside a command is an error");
   }
   // Configurations Vela has no table for, or with the wrong number of cores
@@ -111,15 +113,12 @@ int main(int argc, char** argv) {
     const uint32_t words[1] = {0u};  // NPU_OP_STOP
     npu::Region regions[npu::kNumRegions];
     std::vector<uint8_t> workspace(1u << 16);
-    const npu::NpuConfig bad[] = {{Product::kEthosU85, 512, 1},
-                                  {Product::kEthosU85, 384, 1},
-                                  {Product::kEthosU85, 2048, 8},
-                                  {Product::kEthosU55, 512, 1},
-                                  {Product::kEthosU55, 128, 2},
-                                  {Product::kEthosU65, 256, 4}};
+    const npu::NpuConfig bad[] = {{Product::kEthosU85, 512, 1},  {Product::kEthosU85, 384, 1},
+                                  {Product::kEthosU85, 2048, 8}, {Product::kEthosU55, 512, 1},
+                                  {Product::kEthosU55, 128, 2},  {Product::kEthosU65, 256, 4}};
     for (const npu::NpuConfig& config : bad) {
-      const ethosu_sdk::Status m = npu::RunCommandStream(config, words, 1, regions,
-                                                  {workspace.data(), workspace.size()}, nullptr);
+      const ethosu_sdk::Status m = npu::RunCommandStream(
+          config, words, 1, regions, {workspace.data(), workspace.size()}, nullptr);
       Expect(Contains(m, "not supported"), "unknown configuration is an error");
     }
     const npu::NpuConfig good[] = {{Product::kEthosU85, 128, 1},
@@ -127,20 +126,22 @@ int main(int argc, char** argv) {
                                    {Product::kEthosU55, 32, 1},
                                    {Product::kEthosU65, 256, 2}};
     for (const npu::NpuConfig& config : good) {
-      const ethosu_sdk::Status m = npu::RunCommandStream(config, words, 1, regions,
-                                                  {workspace.data(), workspace.size()}, nullptr);
+      const ethosu_sdk::Status m = npu::RunCommandStream(
+          config, words, 1, regions, {workspace.data(), workspace.size()}, nullptr);
       Expect(m.ok(), "Vela's configurations run");
     }
   }
   // DMA past the end of its source.
-  s = Run(WithCommands(file, cmd, {0x00000130u, 0x00010131u, 0x00004030u, 0xFFFFFF00u,
-                                   0x00004031u, 0x0u, 0x00004032u, 0x1000u, 0x00000010u})
+  s = Run(WithCommands(file, cmd,
+                       {0x00000130u, 0x00010131u, 0x00004030u, 0xFFFFFF00u, 0x00004031u, 0x0u,
+                        0x00004032u, 0x1000u, 0x00000010u})
               .data(),
           file.size());
   Expect(Contains(s, "DMA"), "out-of-range DMA is an error");
   // DMA into LUT memory (region_mode INTERNAL) past its 2 KiB.
-  s = Run(WithCommands(file, cmd, {0x00000130u, 0x01030131u, 0x00004030u, 0x0u, 0x00004031u,
-                                   0x700u, 0x00004032u, 0x200u, 0x00000010u})
+  s = Run(WithCommands(file, cmd,
+                       {0x00000130u, 0x01030131u, 0x00004030u, 0x0u, 0x00004031u, 0x700u,
+                        0x00004032u, 0x200u, 0x00000010u})
               .data(),
           file.size());
   Expect(Contains(s, "outside LUT memory"), "DMA past the LUT memory is an error");
@@ -182,9 +183,8 @@ int main(int argc, char** argv) {
     const int flips = 1 + trial % 4;
     for (int f = 0; f < flips; ++f) {
       rng = rng * 1664525u + 1013904223u;
-      const size_t at = (trial % 2 == 0 && cmd != 0)
-                            ? cmd + (rng >> 8) % (file.size() - cmd)
-                            : (rng >> 8) % file.size();
+      const size_t at = (trial % 2 == 0 && cmd != 0) ? cmd + (rng >> 8) % (file.size() - cmd)
+                                                     : (rng >> 8) % file.size();
       rng = rng * 1664525u + 1013904223u;
       bad[at] ^= uint8_t(1u << ((rng >> 16) & 7));
     }

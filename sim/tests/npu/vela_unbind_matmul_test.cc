@@ -86,8 +86,9 @@ std::vector<uint32_t> SteppedStream(const uint32_t* words, size_t count) {
 }
 
 // Runs the payload; counts the elements per head that differ from `expected`.
-bool Run(const ethosu_sdk::backends::ethosu::VelaPayload& payload, const npu_harness::CaseFiles& files,
-         const TensorRecord& expected, size_t heads, size_t per_head, std::vector<size_t>* differ) {
+bool Run(const ethosu_sdk::backends::ethosu::VelaPayload& payload,
+         const npu_harness::CaseFiles& files, const TensorRecord& expected, size_t heads,
+         size_t per_head, std::vector<size_t>* differ) {
   npu_harness::HarnessOptions options;
   options.output_fill = 0xA5;
   npu_harness::PayloadHarness harness;
@@ -126,7 +127,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   const size_t heads = 4, per_head = 16 * 16;
-  if (expected.tensor.nbytes != heads * per_head || payload.outputs[0].bytes() != heads * per_head) {
+  if (expected.tensor.nbytes != heads * per_head ||
+      payload.outputs[0].bytes() != heads * per_head) {
     fprintf(stderr, "reference output has %zu bytes, the payload's %zu, want %zu\n",
             size_t(expected.tensor.nbytes), payload.outputs[0].bytes(), heads * per_head);
     return 1;
@@ -157,7 +159,8 @@ int main(int argc, char** argv) {
     printf("as compiled, head %zu: %zu of %zu elements differ from the TOSA reference model\n", h,
            differ[h], per_head);
     if ((h == 0) != (differ[h] == 0)) {
-      printf("FAIL: head %zu should %s\n", h, h == 0 ? "match" : "differ (it reuses head 0's rows)");
+      printf("FAIL: head %zu should %s\n", h,
+             h == 0 ? "match" : "differ (it reuses head 0's rows)");
       ++failures;
     }
   }

@@ -9,9 +9,12 @@ class TinyCnn(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(3, 8, 3, stride=2, padding=1), nn.ReLU6(),
-            nn.Conv2d(8, 8, 3, padding=1, groups=8), nn.ReLU6(),
-            nn.Conv2d(8, 16, 1), nn.ReLU6(),
+            nn.Conv2d(3, 8, 3, stride=2, padding=1),
+            nn.ReLU6(),
+            nn.Conv2d(8, 8, 3, padding=1, groups=8),
+            nn.ReLU6(),
+            nn.Conv2d(8, 16, 1),
+            nn.ReLU6(),
             nn.AdaptiveAvgPool2d(1),
         )
         self.classifier = nn.Linear(16, 4)

@@ -26,10 +26,13 @@ def expected_lines(count: int) -> list[str]:
     return [f"flood {i:08x} {PAYLOAD}\n" for i in range(count)] + ["flood done\n"]
 
 
-@pytest.mark.parametrize("image, lines", [
-    ("tests/runner/console/flood_semihosting.elf", 65536),
-    ("tests/runner/console/flood_uart.elf", 16384),
-])
+@pytest.mark.parametrize(
+    "image, lines",
+    [
+        ("tests/runner/console/flood_semihosting.elf", 65536),
+        ("tests/runner/console/flood_uart.elf", 16384),
+    ],
+)
 def test_slow_reader_loses_nothing(image: str, lines: int) -> None:
     seen: list[str] = []
 

@@ -17,14 +17,19 @@ RUN_MODEL = "python/ethosu_sdk/cli/run_model"
 
 # Output 0 announces 8 elements; the second DATA line starts at element 6
 # where 4 were printed: the bytes between were lost.
-BROKEN_CONSOLE = "\\n".join([
-    "ESDK BEGIN",
-    "ESDK OUTPUT 0 dtype=int8 shape=8",
-    "ESDK DATA 0 0 01 02 03 04",
-    "ESDK DATA 0 6 07 08",
-    "ESDK RESULT DONE",
-    "ESDK END",
-]) + "\\n"
+BROKEN_CONSOLE = (
+    "\\n".join(
+        [
+            "ESDK BEGIN",
+            "ESDK OUTPUT 0 dtype=int8 shape=8",
+            "ESDK DATA 0 0 01 02 03 04",
+            "ESDK DATA 0 6 07 08",
+            "ESDK RESULT DONE",
+            "ESDK END",
+        ]
+    )
+    + "\\n"
+)
 
 
 def test_protocol_error_is_one_line(tmp_path: pathlib.Path) -> None:
@@ -38,12 +43,24 @@ def test_protocol_error_is_one_line(tmp_path: pathlib.Path) -> None:
     expected = tmp_path / "m.expected.tensors"
     tensor_file.write_tensor_file(expected, [np.arange(8, dtype=np.int8)])
     env = dict(os.environ, ETHOSU_SDK_QEMU=str(simulator))
-    result = subprocess.run([RUN_MODEL, f"--elf={elf}", f"--summary={summary}", f"--expected={expected}",
-                             f"--report_dir={tmp_path}/report"], capture_output=True, text=True, env=env,
-                            timeout=120, check=False)
+    result = subprocess.run(
+        [
+            RUN_MODEL,
+            f"--elf={elf}",
+            f"--summary={summary}",
+            f"--expected={expected}",
+            f"--report_dir={tmp_path}/report",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 2, result.stdout + result.stderr
     errors = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(errors) == 1, result.stderr
-    assert errors[0].startswith("run_model: error: the firmware's console output is not a well-formed run "
-                                "(line 4: DATA out of order)"), errors[0]
+    assert errors[0].startswith(
+        "run_model: error: the firmware's console output is not a well-formed run (line 4: DATA out of order)"
+    ), errors[0]

@@ -42,13 +42,62 @@ settings.load_profile("fuzz")
 
 # Tokens that parsers get wrong: signs, huge and empty numbers, separators,
 # every dtype and record name, bad hex.
-_TOKENS = st.sampled_from([
-    "", "0", "-1", "1", "16", "-16", "99999999999999999999", "0x10", "ff", "-ff", "100", "fffffffff",
-    "nan", "=", "==", "x", "0x0", "1x-1", "-1x-2", "scalar", "shape=", "shape=x", "dtype=", "numel=",
-    "mismatches=", "rule=", "exact=", "ticks=", "ticks_per_second=0", "uint8", "int8", "int16",
-    "int32", "int64", "float32", "float64", "bool", "complex64", "OUTPUT", "DATA", "COMPARE", "TIME",
-    "RESULT", "ERROR", "END", "BEGIN", "exit", "PASS", "FAIL", "\t", "\u00e9", "ESDK",
-])
+_TOKENS = st.sampled_from(
+    [
+        "",
+        "0",
+        "-1",
+        "1",
+        "16",
+        "-16",
+        "99999999999999999999",
+        "0x10",
+        "ff",
+        "-ff",
+        "100",
+        "fffffffff",
+        "nan",
+        "=",
+        "==",
+        "x",
+        "0x0",
+        "1x-1",
+        "-1x-2",
+        "scalar",
+        "shape=",
+        "shape=x",
+        "dtype=",
+        "numel=",
+        "mismatches=",
+        "rule=",
+        "exact=",
+        "ticks=",
+        "ticks_per_second=0",
+        "uint8",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "float32",
+        "float64",
+        "bool",
+        "complex64",
+        "OUTPUT",
+        "DATA",
+        "COMPARE",
+        "TIME",
+        "RESULT",
+        "ERROR",
+        "END",
+        "BEGIN",
+        "exit",
+        "PASS",
+        "FAIL",
+        "\t",
+        "\u00e9",
+        "ESDK",
+    ]
+)
 _WORD = st.one_of(_TOKENS, st.text(max_size=12))
 
 
@@ -122,9 +171,14 @@ def test_arbitrary_records(lines: list[str]) -> None:
 
 
 _DTYPE_NAMES = {
-    np.dtype(np.uint8): "uint8", np.dtype(np.int8): "int8", np.dtype(np.int16): "int16",
-    np.dtype(np.int32): "int32", np.dtype(np.int64): "int64", np.dtype(np.float32): "float32",
-    np.dtype(np.float64): "float64", np.dtype(np.bool_): "bool",
+    np.dtype(np.uint8): "uint8",
+    np.dtype(np.int8): "int8",
+    np.dtype(np.int16): "int16",
+    np.dtype(np.int32): "int32",
+    np.dtype(np.int64): "int64",
+    np.dtype(np.float32): "float32",
+    np.dtype(np.float64): "float64",
+    np.dtype(np.bool_): "bool",
 }
 
 
@@ -134,15 +188,20 @@ def _print_output(index: int, array: np.ndarray) -> list[str]:
     lines = [f"ESDK OUTPUT {index} dtype={_DTYPE_NAMES[array.dtype]} shape={shape} numel={array.size}"]
     unsigned = array.reshape(-1).view(f"u{array.dtype.itemsize}")
     for first in range(0, array.size, 16):
-        words = " ".join(f"{int(w):0{2 * array.dtype.itemsize}x}" for w in unsigned[first:first + 16])
+        words = " ".join(f"{int(w):0{2 * array.dtype.itemsize}x}" for w in unsigned[first : first + 16])
         lines.append(f"ESDK DATA {index} {first} {words}")
     return lines
 
 
-@given(st.lists(
-    st.sampled_from(list(_DTYPE_NAMES)).flatmap(
-        lambda dtype: hnp.arrays(dtype, hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5))),
-    min_size=1, max_size=3))
+@given(
+    st.lists(
+        st.sampled_from(list(_DTYPE_NAMES)).flatmap(
+            lambda dtype: hnp.arrays(dtype, hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5))
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
 def test_outputs_round_trip(arrays: list[np.ndarray]) -> None:
     lines = ["ESDK BEGIN method=forward inputs=1 outputs=%d" % len(arrays)]
     for index, array in enumerate(arrays):

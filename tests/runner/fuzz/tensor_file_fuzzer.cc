@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ethosu_sdk::runner::TensorRecord record;
     if (!file.Get(i, &record).ok()) __builtin_trap();  // Parse accepted it
     const uint8_t* p = static_cast<const uint8_t*>(record.tensor.data);
-    if (p < bytes || record.tensor.nbytes > size || p - bytes > static_cast<ptrdiff_t>(size - record.tensor.nbytes)) {
+    if (p < bytes || record.tensor.nbytes > size ||
+        p - bytes > static_cast<ptrdiff_t>(size - record.tensor.nbytes)) {
       __builtin_trap();  // data outside the file
     }
     for (size_t b = 0; b < record.tensor.nbytes; ++b) checksum += p[b];

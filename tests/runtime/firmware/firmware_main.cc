@@ -26,8 +26,8 @@ using namespace ethosu_sdk;  // NOLINT: a test firmware
 alignas(16) uint8_t g_runtime_arena[32 * 1024];
 alignas(16) uint8_t g_planned_arena[64 * 1024];
 
-int Run(const unsigned char* pte, size_t pte_size, const unsigned char* input,
-        size_t input_size, const unsigned char* expected, size_t expected_size) {
+int Run(const unsigned char* pte, size_t pte_size, const unsigned char* input, size_t input_size,
+        const unsigned char* expected, size_t expected_size) {
   Arena arena(g_runtime_arena, sizeof(g_runtime_arena));
   const Span<uint8_t> planned[] = {{g_planned_arena, sizeof(g_planned_arena)}};
   runner::RunConfig config;

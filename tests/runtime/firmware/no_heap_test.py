@@ -22,7 +22,8 @@ ALLOWED = re.compile(
     # libm's pure functions, float and double, for the portable kernels
     # (cc/kernels/unary_math.cc, binary_math.cc): no heap, no state.
     r"|(a?(sin|cos|tan)h?|atan2|exp|expm1|log|log2|log10|log1p|pow|fmod|erf|sqrt)f?"
-    r"|__aeabi_\w+|__assert_func)$")
+    r"|__aeabi_\w+|__assert_func)$"
+)
 FORBIDDEN = re.compile(r"malloc|calloc|realloc|free|_Znw|_Zna|_Zdl|_Zda|__cxa_|_ZTI|_ZTS|__gxx_personality")
 
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 import struct
 from typing import List
 
+import executorch.kernels.quantized  # noqa: F401  (quantized_decomposed kernels)
 import numpy as np
 import torch
 from absl import app, flags
-
-import executorch.kernels.quantized  # noqa: F401  (quantized_decomposed kernels)
 from executorch.runtime import Runtime
 from make_programs import from_memory_order, io_dim_orders, tensor_file
 
@@ -34,7 +33,7 @@ def read_tensor_file(path: str) -> List[torch.Tensor]:
     for _ in range(count):
         dtype, rank, *sizes = struct.unpack_from("<II8I", data, offset)
         (nbytes,) = struct.unpack_from("<Q", data, offset + 48)
-        array = np.frombuffer(data[offset + 56:offset + 56 + nbytes], dtype=_NUMPY[dtype])
+        array = np.frombuffer(data[offset + 56 : offset + 56 + nbytes], dtype=_NUMPY[dtype])
         out.append(torch.from_numpy(array.reshape(sizes[:rank]).copy()))
         offset += 56 + (nbytes + 7) // 8 * 8
     return out

@@ -67,8 +67,8 @@ void Written(void* opaque, uint64_t address, uint64_t size) {
 const struct {
   const char* product;
   int macs;
-} kConfigs[] = {{"ethos-u55", 32},  {"ethos-u55", 64},  {"ethos-u55", 128},  {"ethos-u55", 256},
-                {"ethos-u65", 256}, {"ethos-u65", 512}, {"ethos-u85", 128},  {"ethos-u85", 256},
+} kConfigs[] = {{"ethos-u55", 32},  {"ethos-u55", 64},   {"ethos-u55", 128}, {"ethos-u55", 256},
+                {"ethos-u65", 256}, {"ethos-u65", 512},  {"ethos-u85", 128}, {"ethos-u85", 256},
                 {"ethos-u85", 512}, {"ethos-u85", 1024}, {"ethos-u85", 2048}};
 constexpr int kNumConfigs = sizeof(kConfigs) / sizeof(kConfigs[0]);
 
@@ -141,8 +141,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<uint32_t> aligned((size - at + 3) / 4);
     memcpy(aligned.data(), data + at, size - at);
     ethosu_sdk::backends::ethosu::VelaPayload payload;
-    if (!ethosu_sdk::backends::ethosu::ParseVelaPayload(reinterpret_cast<const uint8_t*>(aligned.data()), size - at,
-                                  &payload)
+    if (!ethosu_sdk::backends::ethosu::ParseVelaPayload(
+             reinterpret_cast<const uint8_t*>(aligned.data()), size - at, &payload)
              .ok()) {
       return 0;
     }

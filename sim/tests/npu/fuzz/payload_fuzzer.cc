@@ -7,8 +7,8 @@
 #include <cstring>
 #include <vector>
 
-#include "sim/npu/model.h"
 #include "sim/host/payload_harness.h"
+#include "sim/npu/model.h"
 
 namespace npu = ethosu_sdk::npu;
 

@@ -16,12 +16,11 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ethosu_sdk.tensors import read_tensor_file
 from ethosu_sdk.verify.compare import LayerResult, compare_layers, format_table
 from ethosu_sdk.verify.layer_trace import read_trace
 from ethosu_sdk.verify.tosa_tensors import num_inputs, reference_tensors
 from ethosu_sdk.verify.vela_debug_db import read_layers, read_placements
-
-from ethosu_sdk.tensors import read_tensor_file
 
 CASE = "sim/tests/npu/" + os.environ["NPU_CASE"]
 MIN_LAYERS = int(os.environ["MIN_LAYERS"])
@@ -33,7 +32,7 @@ def reference() -> Dict[str, np.ndarray]:
     """Every tensor of the TOSA graph, computed once for all runs here."""
     with open(CASE + ".tosa", "rb") as f:
         graph = f.read()
-    inputs = [t.data for t in read_tensor_file(CASE + ".tensors")[:num_inputs(graph)]]
+    inputs = [t.data for t in read_tensor_file(CASE + ".tensors")[: num_inputs(graph)]]
     return reference_tensors(graph, inputs)
 
 
@@ -61,8 +60,7 @@ def test_every_layer_is_bit_exact(tmp_path):
 def test_a_planted_fault_is_reported_in_its_layer(tmp_path):
     # Plant the fault in a one-operation layer a third of the way in.
     clean, _, _ = run(tmp_path)
-    target = next(i for i in range(len(clean) // 3, len(clean))
-                  if clean[i].exact and clean[i].operations == 1)
+    target = next(i for i in range(len(clean) // 3, len(clean)) if clean[i].exact and clean[i].operations == 1)
     operation = sum(r.operations for r in clean[:target])
     results, _, log = run(tmp_path, inject=operation)
     table = format_table(results)
@@ -72,4 +70,4 @@ def test_a_planted_fault_is_reported_in_its_layer(tmp_path):
     assert sum(results[target].histogram.values()) == 1, "one element changed by one step"
     assert set(results[target].histogram) <= {-1, 1}
     if target + 1 < len(results):
-        assert any(not r.exact for r in results[target + 1:]), "the fault should reach later layers"
+        assert any(not r.exact for r in results[target + 1 :]), "the fault should reach later layers"

@@ -11,9 +11,8 @@ import dataclasses
 from typing import Callable, Dict, Iterable, List, Sequence, Tuple
 
 import numpy as np
-from absl import app, flags
-
 import vela_encoders
+from absl import app, flags
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("out", None, "Output C++ header.")
@@ -48,6 +47,7 @@ class CodecVector:
 @dataclasses.dataclass
 class LayoutVector:
     """One U55/U65 operation's kernel and its per-core streams."""
+
     name: str
     ohwi: np.ndarray
     ofm_block_depth: int
@@ -71,8 +71,7 @@ def weight_sets(rng: np.random.Generator) -> Dict[str, List[int]]:
         "all_zero": [0] * 512,
         "single": [-77],
         "full_range": uniform(600, SWD_MIN, SWD_MAX),
-        "multi_slice": [v if rng.random() < 0.5 else 0
-                        for v in uniform(SWD_SLICE_WEIGHTS + 1000, INT8_MIN, INT8_MAX)],
+        "multi_slice": [v if rng.random() < 0.5 else 0 for v in uniform(SWD_SLICE_WEIGHTS + 1000, INT8_MIN, INT8_MAX)],
     }
 
 
@@ -118,10 +117,17 @@ def layout_vectors(rng: np.random.Generator) -> List[LayoutVector]:
         streams: List[bytes] = []
         for core in range(cores):
             core_block = (block + cores - 1 - core) // cores
-            streams.append(vela_encoders.u55_reorder_encode(
-                ohwi[core::cores], core_block, traversal == "kDepthwise",
-                traversal == "kPartKernelFirst", dilation, U55_MICROBLOCK_DEPTH,
-                U55_MICROBLOCK_DEPTH))
+            streams.append(
+                vela_encoders.u55_reorder_encode(
+                    ohwi[core::cores],
+                    core_block,
+                    traversal == "kDepthwise",
+                    traversal == "kPartKernelFirst",
+                    dilation,
+                    U55_MICROBLOCK_DEPTH,
+                    U55_MICROBLOCK_DEPTH,
+                )
+            )
         vectors.append(LayoutVector(name, ohwi, block, traversal, dilation, streams))
     return vectors
 
@@ -192,17 +198,21 @@ def render(sets: Dict[str, List[int]], codecs: List[CodecVector], layouts: List[
     out.append("const CodecVector kCodecVectors[] = {\n")
     for i, v in enumerate(codecs):
         k = names.index(v.name)
-        out.append(f'    {{"{v.name}", {str(v.fwd).lower()}, "{v.encoder}", kWeights{k}, '
-                   f"{len(sets[v.name])}, kCodecStream{i}, {len(v.stream)}}},\n")
+        out.append(
+            f'    {{"{v.name}", {str(v.fwd).lower()}, "{v.encoder}", kWeights{k}, '
+            f"{len(sets[v.name])}, kCodecStream{i}, {len(v.stream)}}},\n"
+        )
     out.append("};\n\nconst LayoutVector kLayoutVectors[] = {\n")
     for i, layout in enumerate(layouts):
         o, h, w, d = layout.ohwi.shape
         streams = [f"kLayoutStream{i}_{c}" for c in range(len(layout.streams))] + ["nullptr"]
         sizes = [str(len(s)) for s in layout.streams] + ["0"]
-        out.append(f'    {{"{layout.name}", {o}, {h}, {w}, {d}, {layout.ofm_block_depth}, '
-                   f"ethosu_sdk::npu::U85Traversal::{layout.traversal}, {layout.dilation[0]}, "
-                   f"{layout.dilation[1]}, {len(layout.streams)}, kLayoutWeights{i}, "
-                   f"{{{streams[0]}, {streams[1]}}}, {{{sizes[0]}, {sizes[1]}}}}},\n")
+        out.append(
+            f'    {{"{layout.name}", {o}, {h}, {w}, {d}, {layout.ofm_block_depth}, '
+            f"ethosu_sdk::npu::U85Traversal::{layout.traversal}, {layout.dilation[0]}, "
+            f"{layout.dilation[1]}, {len(layout.streams)}, kLayoutWeights{i}, "
+            f"{{{streams[0]}, {streams[1]}}}, {{{sizes[0]}, {sizes[1]}}}}},\n"
+        )
     out.append("};\n\n}  // namespace weight_vectors\n")
     return "".join(out)
 

@@ -44,8 +44,13 @@ def _regor() -> ctypes.CDLL:
     lib.mle_create_context.restype = ctypes.c_void_p
     lib.mle_create_context.argtypes = [ctypes.c_int]
     lib.mle_encode.restype = ctypes.c_int
-    lib.mle_encode.argtypes = [ctypes.c_void_p, ctypes.POINTER(_EncodeResult),
-                               ctypes.POINTER(ctypes.c_int16), ctypes.c_int, ctypes.c_uint]
+    lib.mle_encode.argtypes = [
+        ctypes.c_void_p,
+        ctypes.POINTER(_EncodeResult),
+        ctypes.POINTER(ctypes.c_int16),
+        ctypes.c_int,
+        ctypes.c_uint,
+    ]
     lib.mle_free.argtypes = [ctypes.POINTER(_EncodeResult)]
     lib.mle_destroy_context.argtypes = [ctypes.c_void_p]
     return lib
@@ -62,7 +67,7 @@ def _regor_encode(syntax: int, weights: Sequence[int]) -> bytes:
         length = lib.mle_encode(context, ctypes.byref(result), values, len(weights), _FLAGS_NONE)
         if length <= 0 or result.source_length != len(weights):
             raise RuntimeError(f"regor: encoded {result.source_length} of {len(weights)} weights")
-        return bytes(result.encoded_data[:result.encoded_length])
+        return bytes(result.encoded_data[: result.encoded_length])
     finally:
         lib.mle_free(ctypes.byref(result))
         lib.mle_destroy_context(context)
@@ -85,15 +90,29 @@ def swd_decode(stream: bytes) -> List[int]:
     return list(mlw_codec.decode(bytearray(stream)))
 
 
-def u55_reorder_encode(ohwi: np.ndarray, ofm_block_depth: int, depthwise: bool, part_kernel: bool,
-                       dilation: Tuple[int, int], ifm_ublock_depth: int,
-                       ofm_ublock_depth: int) -> bytes:
+def u55_reorder_encode(
+    ohwi: np.ndarray,
+    ofm_block_depth: int,
+    depthwise: bool,
+    part_kernel: bool,
+    dilation: Tuple[int, int],
+    ifm_ublock_depth: int,
+    ofm_ublock_depth: int,
+) -> bytes:
     """Vela's U55/U65 ordering and SWD encoding of one core's OHWI kernel,
     with the arguments Vela's weight_compressor passes (8-bit IFM; the
     sub-kernel limit 8x8 divided by the dilation)."""
     sub_kernel_max = 8
     ifm_bits = 8
-    stream, _ = mlw_codec.reorder_encode(ifm_ublock_depth, ofm_ublock_depth, ohwi.astype(np.int16),
-                                         ofm_block_depth, depthwise, part_kernel, ifm_bits,
-                                         sub_kernel_max // dilation[1], sub_kernel_max // dilation[0])
+    stream, _ = mlw_codec.reorder_encode(
+        ifm_ublock_depth,
+        ofm_ublock_depth,
+        ohwi.astype(np.int16),
+        ofm_block_depth,
+        depthwise,
+        part_kernel,
+        ifm_bits,
+        sub_kernel_max // dilation[1],
+        sub_kernel_max // dilation[0],
+    )
     return bytes(stream)

@@ -4,7 +4,6 @@ own decoder, and the regor bindings see the encoder's result correctly."""
 from __future__ import annotations
 
 import numpy as np
-
 import vela_encoders
 
 # FWD header: 256 bits before the weights.
