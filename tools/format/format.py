@@ -39,8 +39,10 @@ _CLANG_FORMAT_FINDING = re.compile(r"^(\S+?):\d+:\d+: (?:warning|error):", re.MU
 _CPP_SUFFIXES = {".c", ".cc", ".cpp", ".h", ".hpp"}
 _STARLARK_NAMES = {"BUILD", "BUILD.bazel", "MODULE.bazel", "WORKSPACE", "WORKSPACE.bazel"}
 # Buildifier warnings the tree is held to (its defaults less the ones about
-# documentation style); see buildtools' WARNINGS.md.
-_BUILDIFIER_WARNINGS = "-function-docstring,-function-docstring-args,-function-docstring-return,-module-docstring"
+# documentation style, and less loading sh_* from rules_shell, which the
+# offline build root does not have: Bazel 7's native sh_test is used);
+# see buildtools' WARNINGS.md.
+_BUILDIFIER_WARNINGS = "-native-sh-test,-native-sh-binary,-function-docstring,-function-docstring-args,-function-docstring-return,-module-docstring"
 
 
 @dataclasses.dataclass(frozen=True)

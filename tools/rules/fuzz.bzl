@@ -15,7 +15,6 @@ last value of a flag wins; the seeds are copied to a fresh corpus):
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary")
-load("@rules_shell//shell:sh_test.bzl", "sh_test")
 load("//toolchains/clang:sanitize.bzl", "sanitized_binary")
 
 def cc_fuzzer(
@@ -63,7 +62,7 @@ def cc_fuzzer(
         sanitizer = "fuzz",
         **kwargs
     )
-    sh_test(
+    native.sh_test(
         name = name + "_test",
         size = size,
         srcs = [Label("//tools/fuzz:run_fuzzer.sh")],
