@@ -139,18 +139,47 @@ def _reason(path: str) -> str:
     return lines[-1][:300] if lines else "(no output)"
 
 
+def console_reasons(path: str) -> dict[str, str]:
+    """Target name -> the first line saying why, after each failed action's
+    `ERROR: ... (//bench/conformance/slice:NAME) failed` in the console."""
+    out: dict[str, str] = {}
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return out
+    head = re.compile(r"^ERROR: .*\(//" + re.escape(PACKAGE) + r":([A-Za-z0-9_]+)\) failed")
+    for i, line in enumerate(lines):
+        match = head.match(line)
+        if not match:
+            continue
+        for follow in lines[i + 1:i + 40]:
+            if follow.startswith(("ERROR:", "[", "INFO:")):
+                break
+            if not follow.startswith(" ") and _REASON.search(follow):
+                out.setdefault(match.group(1), follow.strip()[:300])
+                break
+    return out
+
+
 def read_events(events: str, by_name: dict[str, Entry]) -> dict[str, tuple[str, str]]:
     """(outcome, reason) per target name: PASS, BUILD FAIL or FAIL."""
+    console = console_reasons(os.path.join(os.path.dirname(events), "console.log"))
     outcome: dict[str, tuple[str, str]] = {}
     build_errors: dict[str, str] = {}
     with open(events) as f:
         for line in f:
             event = json.loads(line)
             ident = event.get("id", {})
-            if "actionCompleted" in ident and not event.get("action", {}).get("success", True):
+            # Only failed actions are reported; protobuf's JSON leaves out
+            # `success: false`, so a missing field is a failure.
+            if "actionCompleted" in ident and not event.get("action", {}).get("success", False):
                 label = ident["actionCompleted"].get("label", "")
-                stderr = event["action"].get("stderr", {}).get("uri")
-                build_errors[label.rsplit(":", 1)[-1]] = _reason(_path(stderr)) if stderr else "(no stderr)"
+                # The verification says why on stdout, other tools on stderr.
+                logs = [event["action"][s]["uri"] for s in ("stderr", "stdout") if s in event["action"]]
+                reasons = [r for r in (_reason(_path(u)) for u in logs) if r != "(no output)"]
+                name = label.rsplit(":", 1)[-1]
+                build_errors[name] = reasons[0] if reasons else console.get(name, "(no output)")
             elif "testResult" in ident:
                 name = ident["testResult"]["label"].rsplit(":", 1)[-1].removesuffix("_test")
                 result = event.get("testResult", {})

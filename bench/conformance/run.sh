@@ -10,6 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 slice=bench/conformance/slice
 tools/bazel run //bench/conformance -- "$@" || exit $?
 # A failing case is a result, not an error: the report follows regardless.
+# Bazel deletes failed actions' output files after the build: the console
+# (console.log) keeps what they printed.
 tools/bazel test --keep_going --test_output=errors --target_pattern_file="$slice/targets.txt" \
-  --build_event_json_file="$PWD/$slice/events.json"
+  --build_event_json_file="$PWD/$slice/events.json" 2>&1 | tee "$slice/console.log"
 tools/bazel run //bench/conformance -- --report --results_json="$PWD/$slice/results.json"
