@@ -144,9 +144,9 @@ def op_files() -> list[str]:
     return sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(directory, "test_*.py")))
 
 
-def collect_file(file: str, errors: Optional[list[str]] = None) -> list[Case]:
-    """Every Ethos-U case of one ops test file (errors: what could not be
-    collected, one line each)."""
+def collect_file(file: str, errors: Optional[list[str]] = None, function: Optional[str] = None) -> list[Case]:
+    """Every Ethos-U case of one ops test file, or of one of its test
+    functions (errors: what could not be collected, one line each)."""
     errors = errors if errors is not None else []
     try:
         module = importlib.import_module(f"{OPS_PACKAGE}.{file}")
@@ -165,15 +165,17 @@ def collect_file(file: str, errors: Optional[list[str]] = None) -> list[Case]:
             setattr(module, name, _recorder(ETHOS_U.get(name), value, found))
     cases: list[Case] = []
     try:
-        for name, function in sorted(vars(module).items()):
-            if not (name.startswith("test_") and callable(function)) or "Ethos" not in _source(function):
+        for name, test in sorted(vars(module).items()):
+            if function is not None and name != function:
                 continue
-            for case_id, values, xfail in _parameters(function):
+            if not (name.startswith("test_") and callable(test)) or "Ethos" not in _source(test):
+                continue
+            for case_id, values, xfail in _parameters(test):
                 found.clear()
                 try:
                     with torch.random.fork_rng(devices=[]):
                         torch.manual_seed(0)
-                        function(*values)
+                        test(*values)
                 except _Stop:
                     pass
                 except Exception as e:  # the case's own set-up failed

@@ -27,9 +27,10 @@ flags.DEFINE_string("out", None, "Where to write the .pt2.", required=True)
 
 def main(argv: list[str]) -> int:
     del argv
-    file = FLAGS.case.split("::", 1)[0]
+    file, _, rest = FLAGS.case.partition("::")
+    function = rest.split("[", 1)[0]  # only that test function's cases: faster
     errors: list[str] = []
-    matches = [c for c in collect.collect_file(file, errors) if c.name == FLAGS.case and c.npu == FLAGS.npu]
+    matches = [c for c in collect.collect_file(file, errors, function) if c.name == FLAGS.case and c.npu == FLAGS.npu]
     if not matches:
         print(
             f"export_case: error: no {FLAGS.npu} case {FLAGS.case} in the installed ExecuTorch's Arm tests"

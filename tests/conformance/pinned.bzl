@@ -1,0 +1,24 @@
+"""Hand-picked conformance cases run beside the generated sample
+(sample.bzl): each guards a fix or a kind of input the stratum may miss
+(non-tensor inputs, A16W8, Vela's split int32 copies).
+
+(target name, case, NPU, SDK quantization mode)
+"""
+
+PINNED = [
+    ("add_conv_residual_u55", "test_add::test_add_conv_residual_u55_INT[4d_randn]", "u55", "int8"),
+    ("add_conv_residual_u85", "test_add::test_add_conv_residual_u85_INT[4d_randn]", "u85", "int8"),
+    ("conv2d_reflect_u55", "test_conv2d::test_convolution_2d_u55_INT[3x3_1x3x12x12_st1_pd3_reflect,per_channel_quant=True]", "u55", "int8"),
+    ("adaptive_avg_pool2d_u85", "test_mean_dim::test_adaptive_avg_pool2d_u85_INT[rand]", "u85", "int8"),
+    # (tuple of tensors, int) inputs: the intake bakes the int in.
+    ("cat_three_u55", "test_cat::test_cat_u55_INT[cat_ones_and_rand_three_tensors]", "u55", "int8"),
+    ("cat_three_u85", "test_cat::test_cat_u85_INT[cat_ones_and_rand_three_tensors]", "u85", "int8"),
+    ("softmax_neg_dim_u55", "test_softmax::test_softmax_u55_INT[ones_neg_dim]", "u55", "int8"),
+    # A16W8 pipelines: 16-bit activations, 8-bit weights.
+    ("add_a16w8_u55", "test_add::test_add_tensor_u55_INT_16a8w[1d_ones]", "u55", "a16w8"),
+    ("linear_a16w8_u85", "test_linear::test_linear_16a8w_u85_INT[model_linear_rank1_zeros,per_channel_quant=True]", "u85", "a16w8"),
+    # Vela copies its int32 tile in int16 halves (100 MemoryCopy operations):
+    # verified as the readers see it (python/ethosu_sdk/verify/compare.py).
+    ("arange_start_step_u55", "test_arange::test_arange_start_step_u55_INT[100]", "u55", "int8"),
+]
+
