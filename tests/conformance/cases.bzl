@@ -33,7 +33,7 @@ def _export(name, case, npu, quantize, tags):
         tags = tags,
     )
 
-def conformance_cases(cases, tags = []):
+def conformance_cases(cases, tags = []):  # buildifier: disable=unnamed-macro (one target set per case)
     """One test `<name>_test` per (name, case, NPU, quantization mode)."""
     for name, case, npu, quantize in cases:
         _model(name, case, npu, quantize, "fail", tags)
@@ -53,8 +53,9 @@ def conformance_cases(cases, tags = []):
         )
 
 def conformance_expected_failures(name, cases):
-    """Cases the SDK is known to fail (known.py), each built with
-    verify = "warn" so the build goes on, and one test `name` asserting
+    """Known failures (known.py), each checked to fail for its known cause.
+
+    Each case is built with verify = "warn" so the build goes on, and one test `name` asserts
     that each verification still names its expected cause: a fix of the
     functional model flips the test, and the case moves to the sample.
 

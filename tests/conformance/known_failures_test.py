@@ -27,7 +27,6 @@ def test_still_not_modelled(target: str, regex: str) -> None:
         report = json.load(f)
     # Not modelled (a build failure by default), or still skipped: a
     # partition the verification cannot take at all (e.g. a bool input).
-    lines = (report.get("not_modelled") or
-             [p["skipped"] for p in report.get("partitions", []) if p.get("skipped")])
+    lines = report.get("not_modelled") or [p["skipped"] for p in report.get("partitions", []) if p.get("skipped")]
     assert lines, f"{target} now verifies ({report.get('status')}): a fix landed; move it to the sample"
     assert any(re.search(regex, line) for line in lines), f"{target}: unexpected cause {lines}"

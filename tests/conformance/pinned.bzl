@@ -21,4 +21,3 @@ PINNED = [
     # verified as the readers see it (python/ethosu_sdk/verify/compare.py).
     ("arange_start_step_u55", "test_arange::test_arange_start_step_u55_INT[100]", "u55", "int8"),
 ]
-
