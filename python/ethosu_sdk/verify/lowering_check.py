@@ -17,7 +17,7 @@ bound tests/aot/tosa_numerics_test.py holds every zoo model to). Inside
 the graph each side computes a layer from its own previous results, so
 those one-step differences propagate and grow a little, layer after layer
 (MobileNetV2's drift, measured: at most 4 steps, and at most 1% of a
-tensor's elements beyond one step; bench/RESULTS.md). An intermediate
+tensor's elements beyond one step in int8, 3% in A16W8; bench/RESULTS.md). An intermediate
 tensor diverges when it is beyond what drift explains: more than
 DRIFT_MAX_STEPS steps anywhere, or more than DRIFT_FRACTION of its elements
 beyond one step. A dropped clamp or a wrong rescale is far beyond both
@@ -38,11 +38,13 @@ from ethosu_sdk.tensors import read_tensor_file
 # Float emulation against integer rounding: ties and double rounding move a
 # value by at most one step (tests/aot/tosa_numerics_test.py's bound too).
 TOLERANCE_STEPS = 1
-# Drift bounds for intermediates, twice MobileNetV2's measured worst (4
-# steps; 1% of the elements beyond one step), so rounding drift passes
-# and a lowering bug does not.
+# Drift bounds for intermediates, so rounding drift passes and a lowering
+# bug does not: twice MobileNetV2's measured worst in steps (4, int8), and
+# a fraction above its A16W8 worst (features.5 on ethos-u85-256: 2.97% of
+# the elements beyond one int16 step, at most 3 steps), still a tenth of
+# issue 33's dropped ReLU (47%).
 DRIFT_MAX_STEPS = 8
-DRIFT_FRACTION = 0.02
+DRIFT_FRACTION = 0.05
 HALF = "lowering (TOSA vs PyTorch)"
 # PyTorch's NCHW tensor as the TOSA graph's NHWC one.
 _TO_NHWC = (0, 2, 3, 1)
