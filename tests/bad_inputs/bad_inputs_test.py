@@ -17,7 +17,8 @@ import pytest
 HERE = pathlib.Path("tests/bad_inputs")
 KWS = "tests/aot/kws_dscnn_u85_256"  # an Ethos-U85 model with its references
 RESNET_CPU = "tests/aot/resnet_blocks_cpu_int8"  # a CPU model of another input shape
-TOPK = "tests/bad_inputs/topk_cpu.pte"  # aten::topk.values, which has no CPU kernel
+GRID_SAMPLE = "tests/bad_inputs/grid_sample_cpu.pte"  # aten::grid_sampler_2d.out: no CPU kernel yet
+RAND_PTE = "tests/bad_inputs/noise_cpu.pte"  # aten::rand.out: refused on the CPU
 TOO_LARGE = "tests/bad_inputs/too_large_u55"  # Vela's SRAM figure exceeds a Corstone-300's 2 MiB
 # KWS on an Ethos-U85 in Vela's Dedicated_Sram_384KB: it needs a 384 KiB fast scratch (region 2)
 KWS_SRAM = "tests/firmware_model/kws_dscnn_u85_dedicated_sram"
@@ -241,10 +242,18 @@ CASES = [
     Case(
         "operator_without_kernel",
         "gen_registration",
-        (f"--pte={TOPK}", "--out={out}/registration.cc"),
+        (f"--pte={GRID_SAMPLE}", "--out={out}/registration.cc"),
         1,
-        r"^gen_registration: error: no CPU kernel for aten::topk\.values \(used by .*topk_cpu\.pte\): .*"
-        r"add a kernel to cc/kernels/",
+        r"^gen_registration: error: no CPU kernel for aten::grid_sampler_2d\.out \(used by .*grid_sample_cpu\.pte\): "
+        r".*add a kernel to cc/kernels/",
+    ),
+    Case(
+        "operator_refused",
+        "gen_registration",
+        (f"--pte={RAND_PTE}", "--out={out}/registration.cc"),
+        1,
+        r"^gen_registration: error: aten::rand\.out \(used by .*noise_cpu\.pte\) is not supported: random "
+        r"numbers; a firmware's outputs must be reproducible$",
     ),
     Case(
         "registration_missing_pte",

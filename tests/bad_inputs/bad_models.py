@@ -12,11 +12,19 @@ class _RaisesInForward(nn.Module):
         raise ValueError("shape mismatch in my layer")
 
 
-class _TopK(nn.Module):
-    """torch.topk: no Ethos-U lowering and no CPU kernel in cc/kernels."""
+class _GridSample(nn.Module):
+    """grid_sample: no Ethos-U lowering, and its CPU kernel is pending
+    (cc/kernels/refused.yaml)."""
+
+    def forward(self, x: torch.Tensor, grid: torch.Tensor) -> torch.Tensor:
+        return nn.functional.grid_sample(x, grid, align_corners=False)
+
+
+class _Noise(nn.Module):
+    """torch.rand: refused on the CPU (a firmware's outputs are reproducible)."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.topk(x, 3, dim=-1).values
+        return x + torch.rand(1, 8)
 
 
 def raises_in_build() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
@@ -35,8 +43,12 @@ def returns_inputs_not_tensors() -> tuple[nn.Module, tuple[object, ...]]:
     return nn.Linear(4, 2), ([1.0, 2.0, 3.0, 4.0],)
 
 
-def topk() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    return _TopK(), (torch.randn(1, 8),)
+def grid_sample() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    return _GridSample(), (torch.randn(1, 2, 4, 4), torch.rand(1, 3, 3, 2) * 2 - 1)
+
+
+def noise() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    return _Noise(), (torch.randn(1, 8),)
 
 
 def too_large_for_sram() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:

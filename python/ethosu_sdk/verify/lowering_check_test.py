@@ -84,3 +84,28 @@ def test_tensors_that_cannot_correspond_are_not_compared() -> None:
     )
     assert [r.note is not None for r in results] == [True, True]
     assert lowering_check.first_divergence(results) is None
+
+
+def test_sixteen_bit_drift_is_judged_in_sixteenths_of_an_int8_step() -> None:
+    pytorch = np.random.default_rng(3).integers(-30000, 30000, (1, 10, 10, 10), dtype=np.int16)
+    tosa = pytorch.transpose(0, 2, 3, 1).astype(np.int32)
+    tosa[0, :2, :, :] += 4  # 20% of the elements 4 int16 steps off: A16W8 drift
+    wide = _entry(qmin=-32768, qmax=32767)
+    (drift,) = lowering_check.compare([wide], [pytorch], {"t1": tosa.copy()}, [])
+    assert drift.wide and drift.max_steps == 4 and not drift.diverges
+    (narrow,) = lowering_check.compare([_entry(qmin=-128, qmax=127)], [pytorch], {"t1": tosa.copy()}, [])
+    assert narrow.diverges  # the same in int8 steps is no drift
+    tosa[0, 0, 0, 0] -= 2000  # one element far off, as a dropped clamp is
+    (far,) = lowering_check.compare([wide], [pytorch], {"t1": tosa}, [])
+    assert far.diverges
+
+
+def test_a_reduction_inside_a_decomposed_operator_is_not_compared() -> None:
+    # A layer norm's per-row step, then its result: only the result is compared.
+    step, result = _nchw((1, 1, 4, 1), seed=4), _nchw((1, 1, 4, 5), seed=5)
+    layer_norm = {"module": "norm1", "op": "layer_norm", "source": "model.py:9"}
+    entries = [_entry(tosa="t_step", **layer_norm), _entry(tosa="t_result", **layer_norm)]
+    reference = {"t_step": step + 100, "t_result": result.copy()}
+    first, second = lowering_check.compare(entries, [step, result], reference, [])
+    assert first.note == "a step inside layer_norm's decomposition" and not first.diverges
+    assert second.note is None and second.histogram == {}
