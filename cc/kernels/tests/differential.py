@@ -16,6 +16,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import pickle
+import select
+import signal
 import subprocess
 import tempfile
 import warnings
@@ -28,6 +30,12 @@ from torch.utils import _pytree as pytree
 from ethosu_sdk.runner import protocol
 from ethosu_sdk.tensors.tensor_file import write_tensor_file
 
+# reference() forks; libgomp is not fork-safe: once this process has run an
+# OpenMP team (any large tensor op), a child's first parallel op waits on
+# the parent's threads forever (seen: a clone() in the child of
+# differential_index_test). With one thread ATen never starts a team.
+torch.set_num_threads(1)
+
 # The dtypes exercised: what ordinary models carry on the CPU (token ids
 # and indices are int64).
 DTYPES = (torch.float32, torch.int64, torch.int32, torch.uint8, torch.bool)
@@ -36,6 +44,8 @@ DTYPES = (torch.float32, torch.int64, torch.int32, torch.uint8, torch.bool)
 # OpInfo samples per (operator, dtype): the full suite takes 5; `bazel test
 # //...` takes the first 2 of each (DIFFERENTIAL_MAX_SAMPLES), which keeps a
 # cold CI inside its budget while every operator and dtype is still run.
+# One sample on executorch.runtime takes well under a second.
+REFERENCE_TIMEOUT_S = 120
 MAX_SAMPLES = int(os.environ.get("DIFFERENTIAL_MAX_SAMPLES", "5"))
 
 # Float tolerance: |ours - reference| <= atol + rtol * |reference|. The
@@ -274,8 +284,19 @@ def reference(case: Case) -> Tuple[Optional[List[np.ndarray]], str]:
         finally:
             os._exit(0)
     os.close(write_end)
+    chunks = []
     with os.fdopen(read_end, "rb") as f:
-        blob = f.read()
+        while True:
+            ready, _, _ = select.select([f], [], [], REFERENCE_TIMEOUT_S)
+            if not ready:  # a hung child must not hang the suite
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise ExecuTorchCrashed(f"executorch.runtime did not finish in {REFERENCE_TIMEOUT_S} s")
+            chunk = os.read(f.fileno(), 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    blob = b"".join(chunks)
     _, status = os.waitpid(pid, 0)
     if not blob:
         raise ExecuTorchCrashed(f"executorch.runtime died (wait status {status})")
