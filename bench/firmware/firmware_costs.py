@@ -12,7 +12,7 @@ from absl import app, flags
 from ethosu_sdk.runner import boards, elf_size, model_run, protocol, simulate
 
 FLAGS = flags.FLAGS
-flags.DEFINE_multi_string("firmware", [], "Firmware ELF (repeatable).")
+flags.DEFINE_multi_string("firmware", [], "Firmware ELF and its board, ELF:BOARD (repeatable).")
 flags.DEFINE_float("timeout", 900.0, "Seconds per run.")
 flags.DEFINE_string("simulator", None, "QEMU with the SDK's Ethos-U device.")
 flags.DEFINE_string("npu_library", None, "The device core QEMU's Ethos-U device loads.")
@@ -20,10 +20,11 @@ flags.DEFINE_string("npu_library", None, "The device core QEMU's Ethos-U device 
 
 def main(argv: list[str]) -> None:
     del argv
-    board = boards.get("qemu_an547")
     print("| firmware | text | data | bss | result | CPU instructions / inference | of which NPU calls |")
     print("|---|---|---|---|---|---|---|")
-    for elf in FLAGS.firmware:
+    for entry in FLAGS.firmware:
+        elf, _, board_name = entry.rpartition(":")
+        board = boards.get(board_name)
         name = os.path.basename(elf).removesuffix(".elf")
         sizes = elf_size.image_sizes(elf)
         # "kws_dscnn_u85_256" ran on an ethos-u85-256; CPU-only models on the board's default NPU.
