@@ -1,8 +1,8 @@
 // Firmware test, run on QEMU's Cortex-M55: the Helium quantize/dequantize
 // loops against the plain C element functions, bit for bit, over edge values
 // (NaN of both signs, +-inf, ties at .5, saturation, subnormals, -0) and a
-// pseudo-random sweep, for several scales, zero points and ranges. Prints one
-// line per failure and a final PASS/FAIL; the exit status is the failures.
+// pseudo-random sweep, for several scales, zero points and ranges. On
+// cc/testing (firmware only: the host has no Helium).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -12,6 +12,7 @@
 
 #include "cc/kernels/quantize_helium.h"
 #include "cc/kernels/quantize_value.h"
+#include "cc/testing/unit_test.h"
 
 namespace {
 
@@ -26,16 +27,17 @@ int8_t g_q8[kCount];
 uint8_t g_qu8[kCount];
 float g_out[kCount];
 
-int g_failures = 0;
+// A broken loop fails most elements: report the first few.
+constexpr int kMaxReported = 20;
+int g_mismatches = 0;
 
 void Fail(const char* what, size_t i, float in, int got, int want) {
-  if (++g_failures <= 20) {
-    // The input by its bits: the board's printf has no %a.
-    uint32_t bits;
-    std::memcpy(&bits, &in, sizeof(bits));
-    std::printf("MISMATCH %s i=%u in=0x%08x got=%d want=%d\n", what, static_cast<unsigned>(i),
-                static_cast<unsigned>(bits), got, want);
-  }
+  if (++g_mismatches > kMaxReported) return;  // the test has failed already
+  // The input by its bits: the board's printf has no %a.
+  uint32_t bits;
+  std::memcpy(&bits, &in, sizeof(bits));
+  ADD_FAILURE() << what << " i=" << i << " input bits " << bits << " got=" << got
+                << " want=" << want;
 }
 
 // Edge values in the quantized domain (before the scale is applied).
@@ -113,11 +115,8 @@ void CheckDequantize(float scale, int32_t zp, bool is_signed) {
 
 }  // namespace
 
-int main() {
-  if (!HeliumQuantizeAvailable()) {
-    std::printf("QUANTIZE HELIUM FAIL: built without MVE floating point\n");
-    return 1;
-  }
+TEST(QuantizeHelium, MatchesTheElementFunctions) {
+  ASSERT_TRUE(HeliumQuantizeAvailable()) << "built without MVE floating point";
   // 1/128 and 1/255 are the usual image scales; 0.0173 has an inexact
   // inverse; 3.0 scales up.
   const float scales[] = {1.0f, 0.0078125f, 1.0f / 255.0f, 0.0173f, 3.0f};
@@ -132,6 +131,4 @@ int main() {
       CheckDequantize(s, zp, false);
     }
   }
-  std::printf("QUANTIZE HELIUM %s failures=%d\n", g_failures == 0 ? "PASS" : "FAIL", g_failures);
-  return g_failures == 0 ? 0 : 1;
 }

@@ -11,7 +11,9 @@
 //     EXPECT_EQ(offset % 8, 0u) << "after " << n << " bytes";
 //   }
 //
-// and depend on //cc/testing:unit_test_main (which has main()).
+// and depend on //cc/testing:unit_test_main (which has main()), or on
+// //cc/testing:unit_test with a main() of the test's own that ends in
+// `return RUN_ALL_TESTS();` (a host test that reads its arguments).
 #ifndef ETHOSU_SDK_CC_TESTING_UNIT_TEST_H_
 #define ETHOSU_SDK_CC_TESTING_UNIT_TEST_H_
 
@@ -240,6 +242,10 @@ inline bool TextEqual(const char* a, const char* b) {
 
 // A failure with only a message: ADD_FAILURE() << "why"; FAIL() << "why".
 #define ADD_FAILURE() ESDK_FAIL_("ADD_FAILURE()")
+
+// GoogleTest's spelling of RunAllTests, for a test with its own main()
+// (//cc/testing:unit_test instead of :unit_test_main).
+#define RUN_ALL_TESTS() ::ethosu_sdk::testing::RunAllTests()
 #define FAIL() ESDK_STOP_ ESDK_FAIL_("FAIL()")
 
 #endif  // ETHOSU_SDK_CC_TESTING_UNIT_TEST_H_

@@ -1,8 +1,13 @@
 // Runs a Vela payload through the payload parser and the NPU model
 // and compares every output byte with the TOSA reference model's output.
 //
-// Usage: npu_run PAYLOAD TENSORS [--trace=FILE] [--inject=N] [--fast_scratch=BYTES]
+// Usage: npu_run PAYLOAD TENSORS [--json_out=FILE] [--trace=FILE] [--inject=N]
+//                [--fast_scratch=BYTES]
 //   TENSORS   inputs, then expected outputs (schema/tensor_file.md)
+//   --json_out  writes the result as JSON to FILE (run_report.h): per output
+//             the element count, how many differ, the first difference and
+//             the histogram; or the error when the model refused the payload.
+//             What callers read; the console lines are for people.
 //   --trace   writes every NPU operation's output feature map to FILE (format
 //             below), for the layer-by-layer comparison in python/ethosu_sdk/verify/compare.py
 //   --inject  adds one to element (0, 0, 0) of operation N's output before the
@@ -29,6 +34,7 @@
 #include "cc/runner/tensor_file.h"
 #include "sim/host/case_files.h"
 #include "sim/host/payload_harness.h"
+#include "sim/host/run_report.h"
 #include "sim/npu/memory/feature_map.h"
 
 namespace npu = ethosu_sdk::npu;
@@ -92,14 +98,71 @@ void AfterOperation(void* context, uint32_t command_offset, uint16_t opcode,
 
 }  // namespace
 
+// Compares output `i` with the reference; false (and a message) when the two
+// cannot be compared at all.
+bool CompareOutput(int i, const ethosu_sdk::runtime::Tensor& expected,
+                   const npu_harness::AlignedBytes& output, npu_harness::OutputComparison* result) {
+  const size_t element = expected.ElementSize();
+  if (expected.dtype != ethosu_sdk::runtime::ScalarType::kChar &&
+      expected.dtype != ethosu_sdk::runtime::ScalarType::kShort) {
+    fprintf(stderr, "output %d: only int8 and int16 outputs compared\n", i);
+    return false;
+  }
+  if (expected.nbytes != output.size()) {
+    fprintf(stderr, "output %d: reference has %zu bytes, the payload %zu\n", i,
+            size_t(expected.nbytes), output.size());
+    return false;
+  }
+  auto value = [element](const void* data, size_t k) {
+    if (element == 1) return int(static_cast<const int8_t*>(data)[k]);
+    int16_t v;
+    memcpy(&v, static_cast<const uint8_t*>(data) + 2 * k, 2);
+    return int(v);
+  };
+  result->index = i;
+  result->elements = expected.numel;
+  for (size_t k = 0; k < expected.numel; ++k) {
+    const int got = value(output.data(), k), want = value(expected.data, k);
+    if (got == want) continue;
+    if (result->differing == 0) {
+      result->first_element = k;
+      result->first_model = got;
+      result->first_reference = want;
+    }
+    ++result->differing;
+    ++result->histogram[got - want];
+  }
+  return true;
+}
+
+void PrintComparison(const npu_harness::OutputComparison& o) {
+  printf("output %d: %zu of %zu elements differ from the TOSA reference model\n", o.index,
+         o.differing, o.elements);
+  if (o.differing == 0) return;
+  printf("  first at element %zu: model %d, reference %d\n  histogram (model - reference: count):",
+         o.first_element, o.first_model, o.first_reference);
+  for (const auto& [diff, count] : o.histogram) printf(" %d:%zu", diff, count);
+  printf("\n");
+}
+
+// Writes the report when --json_out asked for it; false on a write error.
+bool Report(const char* json_path, const npu_harness::RunReport& report) {
+  if (json_path == nullptr || npu_harness::WriteRunReport(report, json_path)) return true;
+  fprintf(stderr, "cannot write %s\n", json_path);
+  return false;
+}
+
 int main(int argc, char** argv) {
   const char* trace_path = nullptr;
+  const char* json_path = nullptr;
   long fast_scratch = -1;                      // bytes, or -1: the payload parser's
   constexpr long kMaxFastScratch = 64l << 20;  // more than any Ethos-U SRAM
   Observer observer;
   std::vector<const char*> positional;
   for (int i = 1; i < argc; ++i) {
-    if (strncmp(argv[i], "--trace=", 8) == 0) {
+    if (strncmp(argv[i], "--json_out=", 11) == 0) {
+      json_path = argv[i] + 11;
+    } else if (strncmp(argv[i], "--trace=", 8) == 0) {
       trace_path = argv[i] + 8;
     } else if (strncmp(argv[i], "--inject=", 9) == 0) {
       observer.inject = strtol(argv[i] + 9, nullptr, 10);
@@ -117,7 +180,8 @@ int main(int argc, char** argv) {
   }
   if (positional.size() != 2) {
     fprintf(stderr,
-            "usage: %s PAYLOAD TENSORS [--trace=FILE] [--inject=N] [--fast_scratch=BYTES]\n",
+            "usage: %s PAYLOAD TENSORS [--json_out=FILE] [--trace=FILE] [--inject=N] "
+            "[--fast_scratch=BYTES]\n",
             argv[0]);
     return 2;
   }
@@ -148,8 +212,12 @@ int main(int argc, char** argv) {
   npu::RunStats stats;
   if (status.ok()) status = harness.Run(&stats);
   if (observer.trace != nullptr && fclose(observer.trace) != 0) observer.failed = true;
+  npu_harness::RunReport report;
   if (!status.ok()) {
     fprintf(stderr, "execute: %s\n", status.message());
+    report.error_stage = "execute";
+    report.error_message = status.message();
+    Report(json_path, report);
     return 1;
   }
   if (observer.failed) {
@@ -157,48 +225,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   printf("%u NPU operations, %llu MACs\n", stats.operations, (unsigned long long)stats.macs);
+  report.operations = stats.operations;
+  report.macs = stats.macs;
   int failures = 0;
   for (int i = 0; i < n_out; ++i) {
-    const auto& expected = tensors[size_t(n_in + i)].tensor;
-    const size_t element = expected.ElementSize();
-    if (expected.dtype != ethosu_sdk::runtime::ScalarType::kChar &&
-        expected.dtype != ethosu_sdk::runtime::ScalarType::kShort) {
-      fprintf(stderr, "output %d: only int8 and int16 outputs compared\n", i);
-      return 1;
-    }
-    if (expected.nbytes != harness.output(i).size()) {
-      fprintf(stderr, "output %d: reference has %zu bytes, the payload %zu\n", i,
-              size_t(expected.nbytes), harness.output(i).size());
-      return 1;
-    }
-    auto value = [element](const void* data, size_t k) {
-      if (element == 1) return int(static_cast<const int8_t*>(data)[k]);
-      int16_t v;
-      memcpy(&v, static_cast<const uint8_t*>(data) + 2 * k, 2);
-      return int(v);
-    };
-    const void* want = expected.data;
-    const void* got = harness.output(i).data();
-    std::map<int, size_t> histogram;  // (model - reference) -> count
-    size_t mismatches = 0, first = 0;
-    for (size_t k = 0; k < expected.numel; ++k) {
-      const int diff = value(got, k) - value(want, k);
-      if (diff != 0) {
-        if (mismatches == 0) first = k;
-        ++mismatches;
-        ++histogram[diff];
-      }
-    }
-    printf("output %d: %zu of %zu elements differ from the TOSA reference model\n", i, mismatches,
-           expected.numel);
-    if (mismatches != 0) {
-      ++failures;
-      printf(
-          "  first at element %zu: model %d, reference %d\n  histogram (model - reference: count):",
-          first, value(got, first), value(want, first));
-      for (const auto& [diff, count] : histogram) printf(" %d:%zu", diff, count);
-      printf("\n");
-    }
+    npu_harness::OutputComparison& result = report.outputs.emplace_back();
+    if (!CompareOutput(i, tensors[size_t(n_in + i)].tensor, harness.output(i), &result)) return 1;
+    PrintComparison(result);
+    if (result.differing != 0) ++failures;
   }
+  if (!Report(json_path, report)) return 2;
   return failures == 0 ? 0 : 1;
 }

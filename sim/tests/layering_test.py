@@ -8,7 +8,7 @@ layer to a lower one (or stay inside its own layer):
 - inside the functional model (sim/npu), from the bottom: the API and
   configuration (`model.h`, `configs.*`, `stream_error.*`), `commands/`,
   `memory/`, `output/`, `weights/`, `operations/`, `kernels/`, and `model.cc`
-  on top. `testing/` is test support that only `*_test.cc` files include.
+  on top. Unit tests use cc/testing, outside the simulator.
 
 A file in a folder no layer names fails the test, so a new folder gets a
 place in the order before it gets code.
@@ -35,7 +35,6 @@ NPU_LAYERS: list[tuple[str, list[str]]] = [
     ("kernels", ["kernels/"]),
     ("model", ["model.cc"]),
 ]
-TEST_SUPPORT = "testing/"
 
 # Components: which other components each may include.
 COMPONENTS: dict[str, set[str]] = {
@@ -87,10 +86,6 @@ def violations(path: pathlib.Path, text: str) -> list[str]:
             continue
         inner = "/".join(parts[2:])
         target_inner = "/".join(target[2:])
-        if target_inner.startswith(TEST_SUPPORT):
-            if not is_test:
-                found.append(f"{path} includes {included}: only *_test.cc include testing/")
-            continue
         here, there = npu_layer(inner), npu_layer(target_inner)
         if there > here:
             found.append(f"{path} ({NPU_LAYERS[here][0]}) includes {included} ({NPU_LAYERS[there][0]}), a higher layer")

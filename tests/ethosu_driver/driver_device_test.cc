@@ -14,6 +14,7 @@
 #include "cc/backends/ethosu/delegate_io.h"
 #include "cc/backends/ethosu/driver_npu.h"
 #include "cc/drivers/ethosu/driver.h"
+#include "cc/testing/unit_test.h"
 #include "sim/host/payload_harness.h"
 #include "sim/tests/device/payload_file.h"
 #include "tests/ethosu_driver/device_host.h"
@@ -27,21 +28,13 @@ namespace driver = ::ethosu_sdk::drivers::ethosu;
 namespace backend = ::ethosu_sdk::backends::ethosu;
 using ethosu_sdk::ErrorCode;
 
-int failures = 0;
-
-void Expect(bool ok, const std::string& what) {
-  if (!ok) {
-    std::printf("FAIL %s\n", what.c_str());
-    ++failures;
-  }
-}
-
 // The NPU's failure, through the delegate, with its own code.
 void ExpectError(const ethosu_sdk::Status& status, ethosu_sdk::ErrorCode code, const char* text,
                  const std::string& what) {
   const bool ok = status.code() == code && std::strstr(status.message(), text) != nullptr;
-  Expect(ok, what + ": got " + ethosu_sdk::ErrorCodeName(status.code()) + " \"" + status.message() +
-                 "\", want " + ethosu_sdk::ErrorCodeName(code) + " \"" + text + "\"");
+  EXPECT_TRUE(ok) << what + ": got " + ethosu_sdk::ErrorCodeName(status.code()) + " \"" +
+                         status.message() + "\", want " + ethosu_sdk::ErrorCodeName(code) + " \"" +
+                         text + "\"";
 }
 
 const char* ProductOf(const backend::VelaPayload& payload) {
@@ -60,7 +53,7 @@ void BindBuffers(const ethosu_sdk::backends::ethosu::VelaPayload& payload,
   options.input_seed = 0x2545F491u;
   options.output_fill = 0xA5;
   const ethosu_sdk::Status bound = buffers->Bind(payload, options);
-  Expect(bound.ok(), std::string("harness: ") + bound.message());
+  EXPECT_TRUE(bound.ok()) << std::string("harness: ") + bound.message();
 }
 
 struct DriverRun {
@@ -100,10 +93,10 @@ void TestWholePayload(const char* path, const ethosu_sdk::backends::ethosu::Vela
   BindBuffers(payload, &direct);
   BindBuffers(payload, &registers);
   const ethosu_sdk::Status a = direct.Run();
-  Expect(a.ok(), std::string(path) + ": direct run: " + a.message());
+  EXPECT_TRUE(a.ok()) << std::string(path) + ": direct run: " + a.message();
   backend::DriverFigures figures;
   const ethosu_sdk::Status b = RunThroughDriver(payload, &registers, DriverRun(), &figures);
-  Expect(b.ok(), std::string(path) + ": run through the driver: " + b.message());
+  EXPECT_TRUE(b.ok()) << std::string(path) + ": run through the driver: " + b.message();
   if (!a.ok() || !b.ok()) return;
   size_t differing = 0, total = 0;
   for (int o = 0; o < payload.num_outputs; ++o) {
@@ -111,10 +104,10 @@ void TestWholePayload(const char* path, const ethosu_sdk::backends::ethosu::Vela
     total += want.size();
     for (size_t i = 0; i < want.size(); ++i) differing += want[i] != got[i];
   }
-  Expect(differing == 0, std::string(path) + ": " + std::to_string(differing) + " of " +
-                             std::to_string(total) +
-                             " output bytes differ from the functional model's");
-  Expect(figures.jobs == 1, std::string(path) + ": one job");
+  EXPECT_EQ(differing, 0u) << std::string(path) + ": " + std::to_string(differing) + " of " +
+                                  std::to_string(total) +
+                                  " output bytes differ from the functional model's";
+  EXPECT_EQ(figures.jobs, 1u) << std::string(path) + ": one job";
   std::printf("%s: %s-%d, %zu output bytes identical; PMU cycles %llu, npu_active %llu\n", path,
               ProductOf(payload), MacsOf(payload), total,
               static_cast<unsigned long long>(figures.cycles),
@@ -171,27 +164,31 @@ void TestFaults(const char* path, const backend::VelaPayload& payload) {
     const ethosu_sdk::Status s = RunThroughDriver(payload, &b, silent, nullptr, &polls);
     ExpectError(s, ErrorCode::kNpuTimeout, "NPU did not complete within 50 ms (STATUS 0x",
                 name + ": never completes");
-    Expect(polls >= 50 && polls <= 52,
-           name + ": timed out after " + std::to_string(polls) + " polls");
+    EXPECT_TRUE(polls >= 50 && polls <= 52)
+        << name + ": timed out after " + std::to_string(polls) + " polls";
   }
 }
 
+std::vector<const char*> files;  // from the command line
+
 }  // namespace
+
+TEST(DriverDevice, WholePayloadsAndFaults) {
+  for (const char* path : files) {
+    ethosu_sdk::npu_device_tests::PayloadFile file;
+    const bool loaded = ethosu_sdk::npu_device_tests::LoadPayload(path, &file);
+    EXPECT_TRUE(loaded) << path;
+    if (!loaded) continue;
+    TestWholePayload(path, file.payload);
+    TestFaults(path, file.payload);
+  }
+}
 
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s FILE...\n", argv[0]);
     return 2;
   }
-  for (int i = 1; i < argc; ++i) {
-    ethosu_sdk::npu_device_tests::PayloadFile file;
-    if (!ethosu_sdk::npu_device_tests::LoadPayload(argv[i], &file)) {
-      ++failures;
-      continue;
-    }
-    TestWholePayload(argv[i], file.payload);
-    TestFaults(argv[i], file.payload);
-  }
-  std::printf("%s\n", failures == 0 ? "PASS" : "FAIL");
-  return failures == 0 ? 0 : 1;
+  files.assign(argv + 1, argv + argc);
+  return RUN_ALL_TESTS();
 }

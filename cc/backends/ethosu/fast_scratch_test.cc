@@ -12,7 +12,7 @@ using ethosu_sdk::Span;
 using ethosu_sdk::backends::ethosu::FastScratchFromVelaFlags;
 
 // Expects `flags` to parse (or not, `ok`) to `found` and `bytes`.
-void Expect(const char* flags, bool ok, bool found, uint32_t bytes) {
+void ExpectFlags(const char* flags, bool ok, bool found, uint32_t bytes) {
   bool got_found = true;
   uint32_t got_bytes = 1;
   const Span<const uint8_t> span(reinterpret_cast<const uint8_t*>(flags), strlen(flags));
@@ -32,19 +32,21 @@ TEST(FastScratch, FromVelaFlags) {
     std::snprintf(flags, sizeof(flags), "%s%s", kU85, tail);
     return flags;
   };
-  Expect(with("--memory-mode=Sram_Only"), true, true, 0);
-  Expect(with("--memory-mode=Shared_Sram"), true, true, 0);
-  Expect(with("--memory-mode=Dedicated_Sram_384KB"), true, true, 384 * 1024);
-  Expect(with("--memory-mode=Dedicated_Sram_512KB"), true, true, 512 * 1024);
-  Expect(with("--arena-cache-size=200000 --memory-mode=Dedicated_Sram_384KB"), true, true, 200000);
-  Expect(with("--arena-cache-size=200000 --memory-mode=Sram_Only"), true, true, 0);  // no region 2
-  Expect(with("--memory-mode=Dedicated_Sram"), false, false, 0);                     // size unknown
-  Expect(with("--memory-mode=Dedicated_Sram_xKB"), false, false, 0);
-  Expect(with("--arena-cache-size=12x --memory-mode=Dedicated_Sram_384KB"), false, false, 0);
-  Expect(with("--arena-cache-size=99999999999 --memory-mode=Dedicated_Sram_384KB"), false, false,
-         0);
-  Expect(kU85, true, false, 0);  // no memory mode: the payload's default applies
-  Expect("", true, false, 0);
+  ExpectFlags(with("--memory-mode=Sram_Only"), true, true, 0);
+  ExpectFlags(with("--memory-mode=Shared_Sram"), true, true, 0);
+  ExpectFlags(with("--memory-mode=Dedicated_Sram_384KB"), true, true, 384 * 1024);
+  ExpectFlags(with("--memory-mode=Dedicated_Sram_512KB"), true, true, 512 * 1024);
+  ExpectFlags(with("--arena-cache-size=200000 --memory-mode=Dedicated_Sram_384KB"), true, true,
+              200000);
+  ExpectFlags(with("--arena-cache-size=200000 --memory-mode=Sram_Only"), true, true,
+              0);                                                      // no region 2
+  ExpectFlags(with("--memory-mode=Dedicated_Sram"), false, false, 0);  // size unknown
+  ExpectFlags(with("--memory-mode=Dedicated_Sram_xKB"), false, false, 0);
+  ExpectFlags(with("--arena-cache-size=12x --memory-mode=Dedicated_Sram_384KB"), false, false, 0);
+  ExpectFlags(with("--arena-cache-size=99999999999 --memory-mode=Dedicated_Sram_384KB"), false,
+              false, 0);
+  ExpectFlags(kU85, true, false, 0);  // no memory mode: the payload's default applies
+  ExpectFlags("", true, false, 0);
 }
 
 }  // namespace

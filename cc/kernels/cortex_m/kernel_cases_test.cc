@@ -16,6 +16,7 @@
 
 #include "cc/kernels/registry.h"
 #include "cc/runtime/operator_registry.h"
+#include "cc/testing/unit_test.h"
 
 namespace ethosu_sdk::kernels {
 namespace {
@@ -142,16 +143,14 @@ struct Tally {
   size_t tie_steps = 0;  // elements one step off the reference at an exact tie
 };
 
-int Run(const std::vector<uint8_t>& file) {
+void Run(const std::vector<uint8_t>& file) {
   Reader r(file.data(), file.size());
   const uint8_t* magic = r.Bytes(4);
-  if (magic == nullptr || std::memcmp(magic, "CMKC", 4) != 0 || r.Get<uint32_t>() != 1) {
-    std::printf("not a version-1 case file\n");
-    return 1;
-  }
+  ASSERT_TRUE(magic != nullptr && std::memcmp(magic, "CMKC", 4) == 0 && r.Get<uint32_t>() == 1)
+      << "not a version-1 case file";
   const uint32_t count = r.Get<uint32_t>();
   std::map<std::string, Tally> tally;
-  int failures = 0;
+  int failed_cases = 0;
   for (uint32_t c = 0; c < count; ++c) {
     const std::string op = r.Str();
     const std::string label = r.Str();
@@ -159,19 +158,14 @@ int Run(const std::vector<uint8_t>& file) {
     const uint32_t nvalues = r.Get<uint32_t>();
     Owned owned;
     for (uint32_t v = 0; v < nvalues; ++v) {
-      if (!ReadValue(r, owned)) {
-        std::printf("case %u (%s): damaged case file\n", c, label.c_str());
-        return 1;
-      }
+      ASSERT_TRUE(ReadValue(r, owned)) << "case " << c << " (" << label << "): damaged case file";
     }
     std::vector<uint8_t> ties;
     if (r.Get<uint8_t>() != 0) {
       const uint32_t n = r.Get<uint32_t>();
       const uint8_t* mask = r.Bytes(n);
-      if (mask == nullptr || n != owned.expected.size()) {
-        std::printf("case %u (%s): damaged tie mask\n", c, label.c_str());
-        return 1;
-      }
+      ASSERT_TRUE(mask != nullptr && n == owned.expected.size())
+          << "case " << c << " (" << label << "): damaged tie mask";
       ties.assign(mask, mask + n);
     }
     // The returned value: an alias of the out tensor, as in a KernelCall.
@@ -184,9 +178,9 @@ int Run(const std::vector<uint8_t>& file) {
         Registry().Find(op.data(), dot, op.data() + dot + 1, op.size() - dot - 1);
     Tally& t = tally[op];
     if (kernel == nullptr) {
-      std::printf("FAIL %s: no kernel registered\n", op.c_str());
+      ADD_FAILURE() << op << ": no kernel registered";
       ++t.failed;
-      ++failures;
+      ++failed_cases;
       continue;
     }
     const Status status = kernel->fn(Span<Value* const>(args.data(), args.size()));
@@ -194,12 +188,12 @@ int Run(const std::vector<uint8_t>& file) {
     if (expect_error) {
       pass = !status.ok();
       if (!pass)
-        std::printf("FAIL %s: accepted, expected an error\n", label.c_str());
+        ADD_FAILURE() << label << ": accepted, expected an error";
       else
         std::printf("ok   %s: %s\n", label.c_str(), status.message());
     } else if (!status.ok()) {
       pass = false;
-      std::printf("FAIL %s: %s\n", label.c_str(), status.message());
+      ADD_FAILURE() << label << ": " << status.message();
     } else {
       const auto* got = static_cast<const uint8_t*>(owned.out->data);
       size_t differ = 0, first = 0, tie_steps = 0;
@@ -215,37 +209,43 @@ int Run(const std::vector<uint8_t>& file) {
       pass = differ == 0;
       t.tie_steps += tie_steps;
       if (!pass) {
-        std::printf("FAIL %s: %zu of %zu bytes differ, first at %zu: got %d, want %d\n",
-                    label.c_str(), differ, owned.expected.size(), first,
-                    static_cast<int8_t>(got[first]), static_cast<int8_t>(owned.expected[first]));
+        ADD_FAILURE() << label << ": " << differ << " of " << owned.expected.size()
+                      << " bytes differ, first at " << first << ": got "
+                      << static_cast<int8_t>(got[first]) << ", want "
+                      << static_cast<int8_t>(owned.expected[first]);
       }
     }
     ++(pass ? t.passed : t.failed);
-    failures += pass ? 0 : 1;
+    failed_cases += pass ? 0 : 1;
   }
   for (const auto& [op, t] : tally) {
     std::printf("%-48s %4d passed, %d failed", op.c_str(), t.passed, t.failed);
     if (t.tie_steps > 0) std::printf(" (%zu elements one step off at exact ties)", t.tie_steps);
     std::printf("\n");
   }
-  std::printf("%u cases, %d failed: %s\n", count, failures, failures == 0 ? "PASS" : "FAIL");
-  return failures == 0 && r.ok() ? 0 : 1;
+  std::printf("%u cases, %d failed\n", count, failed_cases);
+  EXPECT_TRUE(r.ok()) << "the case file ends early";
 }
 
+std::vector<uint8_t> cases_file;  // from the command line
+
 }  // namespace
+
+TEST(CortexMKernels, CasesMatchExecuTorchsReference) { Run(cases_file); }
+
 }  // namespace ethosu_sdk::kernels
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::printf("usage: kernel_cases_test <cases.bin>\n");
+    std::fprintf(stderr, "usage: kernel_cases_test <cases.bin>\n");
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
   if (!in) {
-    std::printf("cannot read %s\n", argv[1]);
+    std::fprintf(stderr, "cannot read %s\n", argv[1]);
     return 2;
   }
-  const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)),
-                                  std::istreambuf_iterator<char>());
-  return ethosu_sdk::kernels::Run(file);
+  ethosu_sdk::kernels::cases_file.assign(std::istreambuf_iterator<char>(in),
+                                         std::istreambuf_iterator<char>());
+  return RUN_ALL_TESTS();
 }

@@ -141,7 +141,9 @@ def _decomposition_steps(entries: list[dict[str, Any]], pytorch: list[np.ndarray
         keys.append(key if known else None)
         if known:
             result_size[key] = int(np.asarray(values).size)
-    return {i for i, (key, values) in enumerate(zip(keys, pytorch)) if key and np.asarray(values).size != result_size[key]}
+    return {
+        i for i, (key, values) in enumerate(zip(keys, pytorch)) if key and np.asarray(values).size != result_size[key]
+    }
 
 
 def _is_wide(entry: dict[str, Any]) -> bool:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 import subprocess
 import tempfile
 import time
@@ -31,8 +30,8 @@ from ethosu_sdk.verify import compare, layer_trace, lowering_check, tosa_tensors
 REPORT_FORMAT_VERSION = 1
 MODES = ("fail", "warn", "off")
 NPU_HALF = "NPU program (NPU vs TOSA)"  # the other half: lowering_check.HALF
-_OUTPUT_LINE = re.compile(r"^output (\d+): (\d+) of (\d+) elements differ", re.MULTILINE)
-_HISTOGRAM_LINE = re.compile(r"histogram \(model - reference: count\):((?: -?\d+:\d+)+)")
+# The run report npu_run writes with --json_out (sim/host/run_report.h).
+NPU_RUN_FORMAT_VERSION = 1
 
 
 class VerifyError(RuntimeError):
@@ -202,22 +201,43 @@ def _run_npu(
         argv.append("--trace=" + trace)
     if inject is not None:
         argv.append(f"--inject={inject}")
+    report_path = os.path.join(work, "npu_run.json")
+    argv.append("--json_out=" + report_path)
     proc = subprocess.run(argv, capture_output=True, text=True)
     log = proc.stdout + proc.stderr
-    if proc.returncode not in (0, 1):
+    if proc.returncode not in (0, 1) or not os.path.exists(report_path):
         raise VerifyError(f"the NPU model could not run the payload: {log.strip()}")
-    results = []
-    for match in _OUTPUT_LINE.finditer(proc.stdout):
-        index, differing, elements = (int(g) for g in match.groups())
-        results.append({"index": index, "elements": elements, "differing": differing, "histogram": {}})
-    histograms = _HISTOGRAM_LINE.findall(proc.stdout)
-    for result, text in zip([r for r in results if r["differing"]], histograms):
-        result["histogram"] = {int(d): int(c) for d, c in (item.split(":") for item in text.split())}
-    if not results and proc.stderr.startswith("execute: "):
-        raise NotModelled(proc.stderr.strip()[len("execute: ") :])
+    report = read_npu_run_report(report_path)
+    error = report["error"]
+    if error is not None:
+        if error["stage"] == "execute":
+            raise NotModelled(error["message"])
+        raise VerifyError(f"the NPU model failed ({error['stage']}): {error['message']}")
+    results = [
+        {
+            "index": o["index"],
+            "elements": o["elements"],
+            "differing": o["differing"],
+            "histogram": {int(d): c for d, c in o["histogram"].items()},
+        }
+        for o in report["outputs"]
+    ]
     if len(results) != len(outputs):
-        raise VerifyError(f"the NPU model did not compare the outputs: {log.strip()}")
+        raise VerifyError(f"the NPU model compared {len(results)} outputs of {len(outputs)}: {log.strip()}")
     return results, log
+
+
+def read_npu_run_report(path: str) -> dict[str, Any]:
+    """npu_run's --json_out document, checked for the format this reads."""
+    with open(path) as f:
+        report: dict[str, Any] = json.load(f)
+    version = report.get("format_version")
+    if version != NPU_RUN_FORMAT_VERSION:
+        raise VerifyError(
+            f"{path}: npu_run report format {version}, this verification reads {NPU_RUN_FORMAT_VERSION}: "
+            "rebuild //sim/host:npu_run and the SDK together"
+        )
+    return report
 
 
 def _layers(db: str, trace: str, reference: dict[str, np.ndarray], origins: dict[str, dict]) -> list[Layer]:

@@ -6,16 +6,13 @@
 #include <cstring>
 #include <vector>
 
+#include "cc/testing/unit_test.h"
 #include "sim/npu/kernels/dot_product.h"
 #include "sim/npu/output/requantize.h"
-
-#include "sim/npu/testing/expect.h"
 
 namespace npu = ethosu_sdk::npu;
 
 namespace {
-
-using npu::testing::Expect;
 
 uint32_t rng = 2024;
 uint32_t Next() {
@@ -33,7 +30,9 @@ int64_t Expected(uint32_t sum, const npu::ChannelScale& s, npu::RoundMode mode, 
   return v < lo ? lo : v > hi ? hi : v;
 }
 
-void Requantize() {
+}  // namespace
+
+TEST(VectorPaths, RequantizeEqualsScaleAndRound) {
   constexpr int kChannels = 24;
   int vector_runs = 0;
   for (int trial = 0; trial < 4000; ++trial) {
@@ -59,17 +58,17 @@ void Requantize() {
     for (int first = 0; first + 8 <= kChannels; first += 8) {
       uint8_t out[8];
       if (!npu::Requantize8(table, sums, first, zp, lo, hi, out)) {
-        Expect(u55, "only a U55 sum plus bias may leave the vector path");
+        EXPECT_TRUE(u55) << "only a U55 sum plus bias may leave the vector path";
         continue;
       }
       ++vector_runs;
       for (int k = 0; k < 8; ++k) {
         const int c = first + k;
         if (out[k] != uint8_t(Expected(sums[c], scales[c], mode, u55, zp, lo, hi))) {
-          std::printf("channel %d: sum %u scale %u shift %d bias %lld mode %d u55 %d\n", c, sums[c],
-                      scales[c].scale, scales[c].shift, (long long)scales[c].bias, int(mode),
-                      int(u55));
-          Expect(false, "vector requantisation equals ScaleAndRound");
+          ADD_FAILURE() << "vector requantisation differs from ScaleAndRound: channel " << c
+                        << " sum " << sums[c] << " scale " << scales[c].scale << " shift "
+                        << scales[c].shift << " bias " << scales[c].bias << " mode " << int(mode)
+                        << " u55 " << u55;
           return;
         }
       }
@@ -79,7 +78,7 @@ void Requantize() {
   std::printf("%d vector groups compared\n", vector_runs);
 }
 
-void Dot() {
+TEST(VectorPaths, DotRowsEqualsPlainSum) {
   constexpr size_t kMaxN = 96;
   for (int trial = 0; trial < 500; ++trial) {
     const size_t n = npu::kDotBlock * (1 + Next() % (kMaxN / npu::kDotBlock));
@@ -94,17 +93,9 @@ void Dot() {
       int64_t want = 0;
       for (size_t j = 0; j < n; ++j) want += int64_t(a[j]) * w[size_t(r) * n + j];
       if (got[size_t(r)] != uint32_t(uint64_t(want))) {
-        Expect(false, "DotRows equals the plain sum mod 2^32");
+        ADD_FAILURE() << "DotRows equals the plain sum mod 2^32";
         return;
       }
     }
   }
-}
-
-}  // namespace
-
-int main() {
-  Requantize();
-  Dot();
-  return npu::testing::Result();
 }

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "sim/npu/testing/expect.h"
+#include "cc/testing/unit_test.h"
 
 namespace npu = ethosu_sdk::npu;
 
@@ -15,8 +15,6 @@ namespace {
 
 using ethosu_sdk::ErrorCode;
 using ethosu_sdk::Status;
-
-using npu::testing::Expect;
 
 struct Tensor {
   int h, w, c;
@@ -63,7 +61,9 @@ bool ReadsBack(const npu::FeatureMap& fm, const Tensor& t) {
   return true;
 }
 
-void Layouts() {
+}  // namespace
+
+TEST(FeatureMap, LayoutsAndTilesReadBack) {
   for (bool brick : {false, true}) {
     const Tensor t{5, 7, 37, brick};  // a partial last brick
     std::vector<uint8_t> memory;
@@ -71,8 +71,8 @@ void Layouts() {
     const npu::Region region{memory.data(), memory.size(), true};
     npu::FeatureMap fm = Map(t, &region);
     fm.is_signed = false;
-    Expect(fm.Validate({t.h, t.w, t.c}, true).ok(), "whole tensor validates");
-    Expect(ReadsBack(fm, t), brick ? "NHCWB16 addressing" : "NHWC addressing");
+    EXPECT_TRUE(fm.Validate({t.h, t.w, t.c}, true).ok()) << "whole tensor validates";
+    EXPECT_TRUE(ReadsBack(fm, t)) << (brick ? "NHCWB16 addressing" : "NHWC addressing");
     // Four tiles over the same tensor: tile 1 from x = 3 (rows to
     // height1 = 2), tile 2 from y = 4, tile 3 from (2, 3).
     fm.width0 = 3;
@@ -82,8 +82,8 @@ void Layouts() {
     fm.base[1] = t.Index(0, 3, 0);
     fm.base[2] = t.Index(4, 0, 0);
     fm.base[3] = t.Index(2, 3, 0);
-    Expect(fm.Validate({t.h, t.w, t.c}, false).ok(), "tiled tensor validates");
-    Expect(ReadsBack(fm, t), brick ? "NHCWB16 tiles" : "NHWC tiles");
+    EXPECT_TRUE(fm.Validate({t.h, t.w, t.c}, false).ok()) << "tiled tensor validates";
+    EXPECT_TRUE(ReadsBack(fm, t)) << (brick ? "NHCWB16 tiles" : "NHWC tiles");
     // The unchecked channel loader agrees, minus the zero point.
     fm.zero_point = 3;
     std::vector<int16_t> narrow(t.c);
@@ -94,11 +94,11 @@ void Layouts() {
     for (int k = 0; k < t.c; ++k) {
       same &= narrow[k] == Value(4, 5, k) - 3 && wide[k] == Value(4, 5, k) - 3;
     }
-    Expect(same, "LoadChannels reads minus the zero point");
+    EXPECT_TRUE(same) << "LoadChannels reads minus the zero point";
   }
 }
 
-void Bounds() {
+TEST(FeatureMap, ValidateAcceptsExactlyTheRegion) {
   for (bool brick : {false, true}) {
     const Tensor t{3, 4, 20, brick};
     // The last element's byte is the last byte of the region: NHWC, (2, 3, 19);
@@ -109,15 +109,17 @@ void Bounds() {
     npu::Region short_by_one{memory.data(), last, true};
     npu::Region read_only{memory.data(), last + 1, false};
     const npu::FeatureMap fits = Map(t, &exact);
-    Expect(fits.Validate({3, 4, 20}, true).ok(), "box ending on the region's last byte");
+    EXPECT_TRUE(fits.Validate({3, 4, 20}, true).ok()) << "box ending on the region's last byte";
     const Status over = Map(t, &short_by_one).Validate({3, 4, 20}, false);
-    Expect(!over.ok() && over.code() == ErrorCode::kNpuBusError, "one byte past the region");
-    Expect(Map(t, &short_by_one).Validate({3, 4, 19}, false).ok(), "one channel fewer fits");
-    Expect(!Map(t, &read_only).Validate({1, 1, 1}, true).ok(), "write to a read-only region");
-    Expect(Map(t, &short_by_one).Validate({0, 4, 20}, false).ok(), "an empty box always fits");
+    EXPECT_TRUE(!over.ok() && over.code() == ErrorCode::kNpuBusError) << "one byte past the region";
+    EXPECT_TRUE(Map(t, &short_by_one).Validate({3, 4, 19}, false).ok()) << "one channel fewer fits";
+    EXPECT_TRUE(!Map(t, &read_only).Validate({1, 1, 1}, true).ok())
+        << "write to a read-only region";
+    EXPECT_TRUE(Map(t, &short_by_one).Validate({0, 4, 20}, false).ok())
+        << "an empty box always fits";
     npu::FeatureMap far = fits;
     far.base[0] = uint64_t(1) << 39;  // a 40-bit address
-    Expect(!far.Validate({1, 1, 1}, false).ok(), "a base beyond the region");
+    EXPECT_TRUE(!far.Validate({1, 1, 1}, false).ok()) << "a base beyond the region";
   }
   // 16-bit elements: the element's second byte must fit too.
   std::vector<uint8_t> memory(2 * 8);
@@ -128,9 +130,11 @@ void Bounds() {
   fm.width0 = 8;
   fm.height0 = fm.height1 = 1;
   fm.stride_x = 2;
-  Expect(fm.Validate({1, 7, 1}, false).ok() && !fm.Validate({1, 8, 1}, false).ok(),
-         "16-bit elements need both bytes inside");
+  EXPECT_TRUE(fm.Validate({1, 7, 1}, false).ok() && !fm.Validate({1, 8, 1}, false).ok())
+      << "16-bit elements need both bytes inside";
 }
+
+namespace {
 
 // Writes Value(y, x, c) at every logical coordinate of the map.
 void StoreAll(const npu::FeatureMap& fm) {
@@ -139,9 +143,11 @@ void StoreAll(const npu::FeatureMap& fm) {
       for (int k = 0; k < fm.depth; ++k) fm.Store(y, x, k, Value(y, x, k));
 }
 
+}  // namespace
+
 // An OFM transpose stores logical (y, x, c) at stored coordinates
 // permuted by activation_transpose; CHW (6) stores C as H, H as W, W as C.
-void Transpose() {
+TEST(FeatureMap, TransposeStoresPermuted) {
   const int h = 2, w = 3, c = 4;
   std::vector<uint8_t> memory(size_t(h) * w * c);
   const npu::Region region{memory.data(), memory.size(), true};
@@ -151,23 +157,23 @@ void Transpose() {
   fm.width = w;
   fm.depth = c;
   fm.transpose = 6;
-  Expect(fm.Validate({h, w, c}, true).ok(), "transposed box validates");
+  EXPECT_TRUE(fm.Validate({h, w, c}, true).ok()) << "transposed box validates";
   StoreAll(fm);
   bool ok = true;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
       for (int k = 0; k < c; ++k) ok &= memory[stored.Index(k, y, x)] == Value(y, x, k);
-  Expect(ok, "CHW transpose places (y, x, c) at stored (c, y, x)");
+  EXPECT_TRUE(ok) << "CHW transpose places (y, x, c) at stored (c, y, x)";
   int sh = 0, sw = 0, sc = 0;
   fm.StoredShape(&sh, &sw, &sc);
-  Expect(sh == c && sw == h && sc == w, "stored shape of a CHW transpose");
+  EXPECT_TRUE(sh == c && sw == h && sc == w) << "stored shape of a CHW transpose";
 }
 
 // An OFM reversed on one axis (U85's activation_reverse) stores logical
 // (y, x, c) at the mirrored coordinate of a plain NHWC tensor of the same
 // shape; U55 gets the same effect from a negative stride and a base at the
 // far end. LogicalOf undoes either.
-void Reverse() {
+TEST(FeatureMap, ReverseMirrorsOneAxis) {
   const int h = 3, w = 4, c = 5;
   const Tensor t{h, w, c, false};
   for (int axis = npu::FeatureMap::kReverseH; axis <= npu::FeatureMap::kReverseC; ++axis) {
@@ -175,9 +181,9 @@ void Reverse() {
     const npu::Region region{memory.data(), memory.size(), true};
     npu::FeatureMap fm = Map(t, &region);
     fm.reverse = axis;
-    Expect(fm.Validate({h, w, c}, true).ok(), "reversed box validates");
-    Expect(fm.Validate({h, w, c + 1}, true).code() == ErrorCode::kNpuCommandStream,
-           "a box past a reversed map's shape is a stream error");
+    EXPECT_TRUE(fm.Validate({h, w, c}, true).ok()) << "reversed box validates";
+    EXPECT_TRUE(fm.Validate({h, w, c + 1}, true).code() == ErrorCode::kNpuCommandStream)
+        << "a box past a reversed map's shape is a stream error";
     StoreAll(fm);
     bool stored = true, logical = true;
     for (int y = 0; y < h; ++y) {
@@ -193,8 +199,8 @@ void Reverse() {
         }
       }
     }
-    Expect(stored, "reverse stores (y, x, c) at its mirror on the reversed axis");
-    Expect(logical, "LogicalOf maps a stored coordinate back to the logical one");
+    EXPECT_TRUE(stored) << "reverse stores (y, x, c) at its mirror on the reversed axis";
+    EXPECT_TRUE(logical) << "LogicalOf maps a stored coordinate back to the logical one";
   }
   // U55: rows walked backwards from the last one.
   std::vector<uint8_t> memory(t.Bytes());
@@ -202,21 +208,21 @@ void Reverse() {
   npu::FeatureMap fm = Map(t, &region);
   fm.base[0] = t.Index(h - 1, 0, 0);
   fm.stride_y = -fm.stride_y;
-  Expect(fm.Validate({h, w, c}, true).ok(), "negative stride inside the region validates");
+  EXPECT_TRUE(fm.Validate({h, w, c}, true).ok()) << "negative stride inside the region validates";
   StoreAll(fm);
   bool ok = true;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
       for (int k = 0; k < c; ++k) ok &= memory[t.Index(h - 1 - y, x, k)] == Value(y, x, k);
-  Expect(ok, "a negative row stride writes rows bottom up");
+  EXPECT_TRUE(ok) << "a negative row stride writes rows bottom up";
   fm.base[0] = t.Index(h - 2, 0, 0);
-  Expect(fm.Validate({h, w, c}, true).code() == ErrorCode::kNpuBusError,
-         "a negative stride walking below the region is a bus error");
+  EXPECT_TRUE(fm.Validate({h, w, c}, true).code() == ErrorCode::kNpuBusError)
+      << "a negative stride walking below the region is a bus error";
 }
 
 // 64-bit elements (U85 resize OFMs): stored little-endian, the whole
 // int64 range round-trips, and the type range is the int64 range.
-void Elements64() {
+TEST(FeatureMap, Elements64RoundTrip) {
   const Tensor t{1, 2, 3, false};
   std::vector<uint8_t> memory(t.Bytes() * 8, 0);
   npu::Region region{memory.data(), memory.size(), true};
@@ -224,25 +230,14 @@ void Elements64() {
   fm.element_bytes = 8;
   fm.stride_x = int64_t(t.c) * 8;
   fm.stride_y = int64_t(t.w) * t.c * 8;
-  Expect(fm.Validate({t.h, t.w, t.c}, true).ok(), "a dense 64-bit map fits its bytes");
+  EXPECT_TRUE(fm.Validate({t.h, t.w, t.c}, true).ok()) << "a dense 64-bit map fits its bytes";
   const int64_t values[3] = {INT64_MIN, -(int64_t(1) << 40) - 5, INT64_MAX};
   for (int k = 0; k < 3; ++k) fm.Store(0, 1, k, values[k]);
   bool ok = true;
   for (int k = 0; k < 3; ++k) ok &= fm.Load(0, 1, k) == values[k];
-  Expect(ok, "64-bit elements round-trip");
-  Expect(memory[(t.c + 1) * 8] == 0xFB && memory[(t.c + 1) * 8 + 5] == 0xFE &&
-             memory[(t.c + 1) * 8 + 7] == 0xFF,
-         "64-bit elements are little-endian two's complement");
-  Expect(fm.MinValue() == INT64_MIN && fm.MaxValue() == INT64_MAX, "64-bit type range");
-}
-
-}  // namespace
-
-int main() {
-  Layouts();
-  Bounds();
-  Transpose();
-  Reverse();
-  Elements64();
-  return npu::testing::Result();
+  EXPECT_TRUE(ok) << "64-bit elements round-trip";
+  EXPECT_TRUE(memory[(t.c + 1) * 8] == 0xFB && memory[(t.c + 1) * 8 + 5] == 0xFE &&
+              memory[(t.c + 1) * 8 + 7] == 0xFF)
+      << "64-bit elements are little-endian two's complement";
+  EXPECT_TRUE(fm.MinValue() == INT64_MIN && fm.MaxValue() == INT64_MAX) << "64-bit type range";
 }

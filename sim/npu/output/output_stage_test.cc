@@ -15,10 +15,9 @@
 // without a 128-bit type) are both checked, and ChannelScale::Apply, the
 // per-channel form of ScaleAndRound. (This test found the two-word form
 // missing saturation for results in [-2^64, -2^63).)
-#include <cstdint>
-#include <cstdio>
-
 #include "sim/npu/output/output_stage.h"
+#include <cstdint>
+#include "cc/testing/unit_test.h"
 
 namespace npu = ethosu_sdk::npu;
 
@@ -35,8 +34,9 @@ constexpr RoundMode kModes[] = {RoundMode::kDoubleSymmetric,  RoundMode::kNatura
                                 RoundMode::kDoubleAsymmetric, RoundMode::kSymmetric,
                                 RoundMode::kTruncateToZero,   RoundMode::kTruncateToLower};
 
-int failures = 0;
-long checks = 0;
+// A broken mode fails most of the million samples: report the first few.
+constexpr int kMaxReported = 20;
+int mismatches = 0;
 
 const char* Name(RoundMode mode) {
   switch (mode) {
@@ -58,12 +58,8 @@ const char* Name(RoundMode mode) {
 
 void ExpectEq(int64_t got, int64_t want, const char* what, int64_t value, int64_t scale,
               int shift) {
-  ++checks;
-  if (got == want) return;
-  if (++failures <= 20) {
-    printf("FAIL %s: value %lld scale %lld shift %d: got %lld, want %lld\n", what, (long long)value,
-           (long long)scale, shift, (long long)got, (long long)want);
-  }
+  if (got == want || ++mismatches > kMaxReported) return;
+  EXPECT_EQ(got, want) << what << ": value " << value << " scale " << scale << " shift " << shift;
 }
 
 // floor(x / 2^shift): C++ division truncates toward zero, so a negative
@@ -133,8 +129,10 @@ void CheckAllModes(int64_t value, uint32_t scale, int shift) {
   }
 }
 
+}  // namespace
+
 // Values worked out by hand from the definitions (x / 2^shift written out).
-void TestWorkedValues() {
+TEST(OutputStage, WorkedValues) {
   struct Row {
     int64_t value;
     uint32_t scale;
@@ -197,7 +195,7 @@ void TestWorkedValues() {
 
 // Every mode on a grid of edge values: shifts around 0, 31/32 and 62/63,
 // extremes of int64 and of the 32-bit scale, and exact ties.
-void TestEdgeGrid() {
+TEST(OutputStage, EdgeGrid) {
   const int shifts[] = {0, 1, 2, 15, 30, 31, 32, 33, 47, 61, 62, 63};
   const uint32_t scales[] = {0, 1, 2, 3, 0x7FFF, 0x40000000u, 0x7FFFFFFFu, 0x80000000u, kMaxScale};
   for (int shift : shifts) {
@@ -235,7 +233,7 @@ void TestEdgeGrid() {
 
 // A deterministic pseudo-random sweep (64-bit LCG, Knuth's MMIX constants)
 // over magnitudes from 0 to 63 bits, every scale width and every shift.
-void TestRandom() {
+TEST(OutputStage, RandomSweep) {
   uint64_t state = 0x9E3779B97F4A7C15ull;
   auto next = [&state]() {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -250,7 +248,7 @@ void TestRandom() {
 }
 
 // MulAddShift in both forms: (value * scale + round) >> shift, exact, saturated.
-void TestMulAddShift() {
+TEST(OutputStage, MulAddShiftBothForms) {
   const int64_t rounds[] = {0, 1, -1, int64_t(1) << 30, -(int64_t(1) << 30), INT64_MAX, INT64_MIN};
   const int64_t values[] = {0, 1, -1, 12345, -12345, INT32_MIN, INT64_MAX, INT64_MIN};
   const uint32_t scales[] = {0, 1, 0x12345678u, kMaxScale};
@@ -268,6 +266,8 @@ void TestMulAddShift() {
     }
   }
 }
+
+namespace {
 
 // TOSA apply_scale_32 from the specification's definition: with
 // REQUIRE(multiplier >= 0), REQUIRE(2 <= shift <= 62) and a value in
@@ -300,7 +300,9 @@ bool TosaApplyScale16(int64_t value, int16_t multiplier, int shift, int64_t* out
   return true;
 }
 
-void TestTosa() {
+}  // namespace
+
+TEST(OutputStage, MatchesTosaApplyScale) {
   uint64_t state = 0x2545F4914F6CDD1Dull;
   auto next = [&state]() {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -332,26 +334,13 @@ void TestTosa() {
     }
   }
   // Most samples meet the REQUIREs; a sweep that compared few is broken.
-  ExpectEq(compared > 100000, 1, "TOSA samples within the REQUIREs", compared, 0, 0);
+  EXPECT_GT(compared, 100000) << "TOSA samples within the REQUIREs";
 }
 
-void TestClamp() {
-  ExpectEq(npu::Clamp(-129, -128, 127), -128, "Clamp low", -129, 0, 0);
-  ExpectEq(npu::Clamp(128, -128, 127), 127, "Clamp high", 128, 0, 0);
-  ExpectEq(npu::Clamp(5, -128, 127), 5, "Clamp inside", 5, 0, 0);
-  ExpectEq(npu::Clamp(INT64_MIN, INT32_MIN, INT32_MAX), INT32_MIN, "Clamp INT64_MIN", 0, 0, 0);
-  ExpectEq(npu::Clamp(INT64_MAX, INT32_MIN, INT32_MAX), INT32_MAX, "Clamp INT64_MAX", 0, 0, 0);
-}
-
-}  // namespace
-
-int main() {
-  TestWorkedValues();
-  TestEdgeGrid();
-  TestRandom();
-  TestMulAddShift();
-  TestTosa();
-  TestClamp();
-  printf("%ld checks, %d failed\n", checks, failures);
-  return failures == 0 ? 0 : 1;
+TEST(OutputStage, Clamp) {
+  EXPECT_EQ(npu::Clamp(-129, -128, 127), -128) << "Clamp low";
+  EXPECT_EQ(npu::Clamp(128, -128, 127), 127) << "Clamp high";
+  EXPECT_EQ(npu::Clamp(5, -128, 127), 5) << "Clamp inside";
+  EXPECT_EQ(npu::Clamp(INT64_MIN, INT32_MIN, INT32_MAX), INT32_MIN) << "Clamp INT64_MIN";
+  EXPECT_EQ(npu::Clamp(INT64_MAX, INT32_MIN, INT32_MAX), INT32_MAX) << "Clamp INT64_MAX";
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "cc/testing/unit_test.h"
 #include "sim/npu/weights/weight_codec.h"
 #include "sim/npu/weights/weight_streams.h"
 #include "sim/tests/npu/weight_vectors/weight_vectors.h"
@@ -28,17 +29,6 @@ constexpr size_t kFwdHeaderBytes = 32;
 constexpr size_t kMinCutStream = 64;
 // OFM and IFM microblock depths the layout vectors were ordered for.
 constexpr int kU55MicroblockDepth = 8;
-
-int failures = 0;
-int checks = 0;
-
-void Expect(bool ok, const char* what, const char* name, const char* encoder) {
-  ++checks;
-  if (!ok) {
-    ++failures;
-    printf("FAIL %s: %s (encoder %s)\n", what, name, encoder);
-  }
-}
 
 // Index of the first weight that differs, or `count` if none does.
 size_t FirstDifference(const int16_t* got, const int16_t* want, size_t count) {
@@ -62,23 +52,26 @@ void TestSwd(const CodecVector& v) {
   size_t count = 0;
   Status status =
       npu::DecodeSwdWeights(v.stream, v.size, out.data(), out.size(), &count, scratch.data());
-  if (!status.ok()) printf("  %s\n", status.message());
-  Expect(status.ok(), "SWD stream decodes", v.name, v.encoder);
-  Expect(count == v.count, "SWD stream holds the encoded weight count", v.name, v.encoder);
-  Expect(FirstDifference(out.data(), v.weights, v.count) == v.count, "SWD weights as encoded",
-         v.name, v.encoder);
+  EXPECT_TRUE(status.ok()) << "SWD stream decodes: " << status.message() << ": " << v.name
+                           << " (encoder " << v.encoder << ")";
+  EXPECT_EQ(count, v.count) << "SWD stream holds the encoded weight count: " << v.name
+                            << " (encoder " << v.encoder << ")";
+  EXPECT_TRUE(FirstDifference(out.data(), v.weights, v.count) == v.count)
+      << "SWD weights as encoded: " << v.name << " (encoder " << v.encoder << ")";
 
   // Room for one weight fewer: an error, never a write past the buffer.
   status = npu::DecodeSwdWeights(v.stream, v.size, out.data(), v.count - 1, &count, scratch.data());
-  Expect(!status.ok(), "SWD into too small a buffer is an error", v.name, v.encoder);
+  EXPECT_TRUE(!status.ok()) << "SWD into too small a buffer is an error: " << v.name << " (encoder "
+                            << v.encoder << ")";
 
   // Cut in half: an error, or fewer weights than were encoded.
   if (v.size >= kMinCutStream) {
     count = 0;
     status =
         npu::DecodeSwdWeights(v.stream, v.size / 2, out.data(), out.size(), &count, scratch.data());
-    Expect(!status.ok() || count < v.count, "half an SWD stream does not decode whole", v.name,
-           v.encoder);
+    EXPECT_TRUE(!status.ok() || count < v.count)
+        << "half an SWD stream does not decode whole: " << v.name << " (encoder " << v.encoder
+        << ")";
   }
 }
 
@@ -86,14 +79,16 @@ void TestFwd(const CodecVector& v) {
   std::vector<int16_t> out(v.count);
   npu::FwdDecoder decoder(v.stream, v.size);
   for (int16_t& w : out) w = decoder.Next();
-  Expect(!decoder.overrun(), "FWD stream holds the encoded weight count", v.name, v.encoder);
-  Expect(FirstDifference(out.data(), v.weights, v.count) == v.count, "FWD weights as encoded",
-         v.name, v.encoder);
+  EXPECT_TRUE(!decoder.overrun()) << "FWD stream holds the encoded weight count: " << v.name
+                                  << " (encoder " << v.encoder << ")";
+  EXPECT_TRUE(FirstDifference(out.data(), v.weights, v.count) == v.count)
+      << "FWD weights as encoded: " << v.name << " (encoder " << v.encoder << ")";
 
   // The header alone: reading any weight runs past the end.
   npu::FwdDecoder header_only(v.stream, kFwdHeaderBytes);
   for (size_t i = 0; i < v.count; ++i) header_only.Next();
-  Expect(header_only.overrun(), "FWD header without weights overruns", v.name, v.encoder);
+  EXPECT_TRUE(header_only.overrun())
+      << "FWD header without weights overruns: " << v.name << " (encoder " << v.encoder << ")";
 }
 
 void TestU55Layout(const LayoutVector& v) {
@@ -116,27 +111,24 @@ void TestU55Layout(const LayoutVector& v) {
   std::vector<uint64_t> scratch((npu::U55WeightStreamsScratchBytes(layout, v.cores) + 7) / 8);
   const Status status = npu::DecodeU55WeightStreams(layout, v.cores, streams, out.data(),
                                                     scratch.data(), scratch.size() * 8);
-  if (!status.ok()) printf("  %s\n", status.message());
-  Expect(status.ok(), "U55 streams decode", v.name, "mlw_codec reorder_encode");
-  Expect(FirstDifference(out.data(), v.ohwi, count) == count, "U55 streams give the OHWI kernel",
-         v.name, "mlw_codec reorder_encode");
+  EXPECT_TRUE(status.ok()) << "U55 streams decode: " << status.message() << ": " << v.name
+                           << " (encoder mlw_codec reorder_encode)";
+  EXPECT_TRUE(FirstDifference(out.data(), v.ohwi, count) == count)
+      << "U55 streams give the OHWI kernel: " << v.name << " (encoder mlw_codec reorder_encode)";
 }
 
 }  // namespace
 
-int main() {
-  int swd = 0, fwd = 0;
+TEST(WeightCodec, DecodesVelaStreams) {
   for (const CodecVector& v : weight_vectors::kCodecVectors) {
     if (v.fwd) {
       TestFwd(v);
-      ++fwd;
     } else {
       TestSwd(v);
-      ++swd;
     }
   }
+}
+
+TEST(WeightCodec, U55LayoutGivesOhwiKernel) {
   for (const LayoutVector& v : weight_vectors::kLayoutVectors) TestU55Layout(v);
-  printf("%d SWD and %d FWD streams, %zu U55 kernels: %d checks, %d failed\n", swd, fwd,
-         sizeof(weight_vectors::kLayoutVectors) / sizeof(LayoutVector), checks, failures);
-  return failures == 0 ? 0 : 1;
 }

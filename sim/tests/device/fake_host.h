@@ -1,7 +1,7 @@
 // Test doubles for the emulator side of the device ABI: guest memory as host
 // buffers at guest addresses behind the map callback, and a host that
-// records the IRQ line, log lines and written ranges. Plus the checks the
-// device tests share.
+// records the IRQ line, log lines and written ranges. For tests on
+// cc/testing: a device that cannot be created is a test failure.
 #pragma once
 
 #include <cstdint>
@@ -11,31 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "cc/testing/unit_test.h"
 #include "sim/device/device_abi.h"
 
 namespace ethosu_sdk::npu_device_tests {
-
-inline int failures = 0;
-
-inline void Expect(bool condition, const char* what) {
-  if (!condition) {
-    ++failures;
-    printf("FAIL: %s\n", what);
-  }
-}
-
-inline void ExpectEq(uint64_t actual, uint64_t expected, const char* what) {
-  if (actual != expected) {
-    ++failures;
-    printf("FAIL: %s: 0x%llx, expected 0x%llx\n", what, (unsigned long long)actual,
-           (unsigned long long)expected);
-  }
-}
-
-inline int Finish(const char* name) {
-  printf("%s: %s (%d failures)\n", name, failures == 0 ? "PASS" : "FAIL", failures);
-  return failures == 0 ? 0 : 1;
-}
 
 class FakeHost {
  public:
@@ -129,10 +108,7 @@ class Npu {
       : api_(api), host_(host->Host()) {
     esdk_npu_device_config config{product, macs, never_complete ? 1 : 0};
     device_ = api_->create(&config, &host_, error_, sizeof(error_));
-    if (device_ == nullptr) {
-      printf("FAIL: create %s-%d: %s\n", product, macs, error_);
-      ++failures;
-    }
+    if (device_ == nullptr) ADD_FAILURE() << "create " << product << "-" << macs << ": " << error_;
   }
   ~Npu() {
     if (device_ != nullptr) api_->destroy(device_);

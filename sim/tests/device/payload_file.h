@@ -28,7 +28,7 @@ inline bool EndsWith(const char* s, const char* suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-// False (and a line on stdout) if the file cannot be read or parsed.
+// False (and a line on stderr) if the file cannot be read or parsed.
 // The region-2 bytes a delegate's "compile_flags" spec names, if any.
 inline bool FastScratchOf(const executorch_flatbuffer::BackendDelegate& delegate, bool* found,
                           uint32_t* bytes) {
@@ -47,7 +47,7 @@ inline bool FastScratchOf(const executorch_flatbuffer::BackendDelegate& delegate
 
 inline bool LoadPayload(const char* path, PayloadFile* out) {
   if (!ethosu_sdk::npu_harness::ReadFile(path, &out->storage)) {
-    printf("FAIL: cannot open %s\n", path);
+    fprintf(stderr, "cannot open %s\n", path);
     return false;
   }
   const uint8_t* data = out->storage.data();
@@ -58,30 +58,30 @@ inline bool LoadPayload(const char* path, PayloadFile* out) {
     ethosu_sdk::runtime::Program program;
     ethosu_sdk::Status loaded = ethosu_sdk::runtime::Program::Load(data, size, &program);
     if (!loaded.ok()) {
-      printf("FAIL: %s: %s\n", path, loaded.message());
+      fprintf(stderr, "%s: %s\n", path, loaded.message());
       return false;
     }
     const auto* plans = program.flatbuffer()->execution_plan();
     const auto* delegates = plans->Get(0)->delegates();
     if (delegates == nullptr || delegates->size() == 0) {
-      printf("FAIL: %s has no delegate\n", path);
+      fprintf(stderr, "%s has no delegate\n", path);
       return false;
     }
     const auto processed = program.DelegateData(delegates->Get(0)->processed());
     if (!processed.ok() || reinterpret_cast<uintptr_t>(processed->data()) % 4 != 0) {
-      printf("FAIL: %s: delegate data\n", path);
+      fprintf(stderr, "%s: delegate data\n", path);
       return false;
     }
     data = processed->data();
     size = processed->size();
     if (!FastScratchOf(*delegates->Get(0), &has_flags, &fast_scratch)) {
-      printf("FAIL: %s: Vela flags name no fast scratch size\n", path);
+      fprintf(stderr, "%s: Vela flags name no fast scratch size\n", path);
       return false;
     }
   }
   const ethosu_sdk::Status parsed =
       ethosu_sdk::backends::ethosu::ParseVelaPayload(data, size, &out->payload);
-  if (!parsed.ok()) printf("FAIL: %s: %s\n", path, parsed.message());
+  if (!parsed.ok()) fprintf(stderr, "%s: %s\n", path, parsed.message());
   if (has_flags) out->payload.fast_scratch_size = fast_scratch;
   return parsed.ok();
 }

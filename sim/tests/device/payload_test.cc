@@ -9,9 +9,11 @@
 // Usage: payload_test PRODUCT MACS FILE [PRODUCT MACS FILE ...]  (FILE: .pte or .payload)
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "cc/ethosu/mmio.h"
+#include "cc/testing/unit_test.h"
 #include "sim/device/device.h"
 #include "sim/device/pmu.h"
 #include "sim/host/payload_harness.h"
@@ -52,7 +54,7 @@ void BindDirect(const ethosu_sdk::backends::ethosu::VelaPayload& p,
                 PayloadHarness* run) {
   ethosu_sdk::npu_harness::HarnessOptions options;
   options.workspace_bytes = ethosu_sdk::npu_device::kWorkspaceBytes;
-  Expect(run->Bind(p, options).ok(), "the harness binds the payload");
+  EXPECT_TRUE(run->Bind(p, options).ok()) << "the harness binds the payload";
   std::copy(initial.begin(), initial.end(), run->scratch().data());
   std::copy(initial_fast.begin(), initial_fast.end(), run->fast_scratch().data());
 }
@@ -86,9 +88,9 @@ void Populate(const ethosu_sdk::backends::ethosu::VelaPayload& p,
 uint32_t RunAsDriver(Npu* npu, const ethosu_sdk::backends::ethosu::VelaPayload& p, size_t words,
                      bool has_fast, uint64_t weights_address, uint32_t pmu_base) {
   npu->Write(mmio::kReset, mmio::prot::kPrivileged | mmio::prot::kNonSecure);
-  ExpectEq(npu->Read(mmio::kProt), mmio::prot::kPrivileged | mmio::prot::kNonSecure, "PROT");
-  ExpectEq(npu->Read(mmio::kId), p.compiled.id, "ID matches the payload");
-  ExpectEq(npu->Read(mmio::kConfig), p.compiled.config, "CONFIG matches the payload");
+  EXPECT_EQ(npu->Read(mmio::kProt), mmio::prot::kPrivileged | mmio::prot::kNonSecure) << "PROT";
+  EXPECT_EQ(npu->Read(mmio::kId), p.compiled.id) << "ID matches the payload";
+  EXPECT_EQ(npu->Read(mmio::kConfig), p.compiled.config) << "CONFIG matches the payload";
   npu->Write(mmio::kQconfig, 0);
   npu->Write(mmio::kRegioncfg, 0);
   npu->Write(mmio::kQbase, uint32_t(kStream));
@@ -119,18 +121,18 @@ size_t FirstOperation(const std::vector<uint32_t>& words) {
 }
 
 void TestPayload(const char* product, int macs, const char* path) {
+  const std::string where =
+      std::string(" (") + path + " on " + product + "-" + std::to_string(macs) + ")";
   PayloadFile file;
-  if (!LoadPayload(path, &file)) {
-    ++failures;
-    return;
-  }
+  ASSERT_TRUE(LoadPayload(path, &file)) << where;
   const ethosu_sdk::backends::ethosu::VelaPayload& p = file.payload;
   const std::vector<uint32_t> words(p.commands, p.commands + p.num_commands);
   const std::vector<uint8_t> initial = PseudoRandom(p.scratch_size, 1);
   const std::vector<uint8_t> initial_fast = PseudoRandom(p.fast_scratch_size, 2);
   const bool has_fast = p.fast_scratch_size != 0;
   ethosu_sdk::npu_device::Identity identity;
-  Expect(ethosu_sdk::npu_device::LookupIdentity(product, macs, &identity), "configuration");
+  EXPECT_TRUE(ethosu_sdk::npu_device::LookupIdentity(product, macs, &identity))
+      << "configuration" << where;
   const uint32_t pmu_base = identity.pmu_base;
 
   // Direct: the functional model on host copies of the same bytes.
@@ -138,8 +140,8 @@ void TestPayload(const char* product, int macs, const char* path) {
   BindDirect(p, initial, initial_fast, &direct_run);
   npu::RunStats direct;
   const ethosu_sdk::Status ran = direct_run.RunStream(&direct);
-  if (!ran.ok()) printf("FAIL: %s direct: %s\n", path, ran.message());
-  Expect(ran.ok() && direct.operations > 0, "the payload runs directly");
+  EXPECT_TRUE(ran.ok() && direct.operations > 0)
+      << "the payload runs directly: " << ran.message() << where;
   const AlignedBytes& scratch = direct_run.scratch();
   const AlignedBytes& fast = direct_run.fast_scratch();
 
@@ -147,46 +149,47 @@ void TestPayload(const char* product, int macs, const char* path) {
   Guest g;
   Populate(p, words, initial, initial_fast, p.scratch_size, &g);
   Npu npu(product, macs, &g.host);
-  if (!npu.ok()) return;
+  ASSERT_TRUE(npu.ok()) << where;
   const uint32_t after = RunAsDriver(&npu, p, words.size(), has_fast, kWeights, pmu_base);
-  ExpectEq(after, status::kCmdEndReached | status::kIrqRaised | (1u << status::kIrqHistoryShift),
-           "STATUS: end reached, IRQ");
-  ExpectEq(g.host.irq(), 1, "IRQ raised");
-  ExpectEq(npu.Read(mmio::kQread), words.size() * 4, "QREAD = QSIZE");
+  EXPECT_EQ(after, status::kCmdEndReached | status::kIrqRaised | (1u << status::kIrqHistoryShift))
+      << "STATUS: end reached, IRQ" << where;
+  EXPECT_EQ(g.host.irq(), 1) << "IRQ raised" << where;
+  EXPECT_EQ(npu.Read(mmio::kQread), words.size() * 4) << "QREAD = QSIZE" << where;
   size_t differ = 0;
   for (size_t i = 0; i < scratch.size(); ++i) differ += scratch[i] != g.scratch[i];
   for (size_t i = 0; i < fast.size(); ++i) differ += fast[i] != g.fast[i];
   printf("%s on %s-%d: %zu commands, %u operations, %llu MACs, %zu of %zu scratch bytes differ\n",
          path, product, macs, words.size(), unsigned(direct.operations),
          (unsigned long long)direct.macs, differ, scratch.size() + fast.size());
-  ExpectEq(differ, 0, "scratch byte for byte as the direct run");
-  Expect(!std::equal(initial.begin(), initial.end(), scratch.data()),
-         "the job wrote the scratch arena");
-  Expect(g.host.WasWritten(kScratch, p.scratch_size), "scratch reported written");
+  EXPECT_EQ(differ, 0) << "scratch byte for byte as the direct run" << where;
+  EXPECT_TRUE(!std::equal(initial.begin(), initial.end(), scratch.data()))
+      << "the job wrote the scratch arena" << where;
+  EXPECT_TRUE(g.host.WasWritten(kScratch, p.scratch_size)) << "scratch reported written" << where;
   const uint64_t mac_cycles = (direct.macs + uint64_t(macs) - 1) / uint64_t(macs);
-  ExpectEq(npu.Read(pmu_base + pmu::kPmevcntr0 + 4 * kMacActiveCounter), mac_cycles,
-           "MAC_ACTIVE = MACs / MACs per cycle");
+  EXPECT_EQ(npu.Read(pmu_base + pmu::kPmevcntr0 + 4 * kMacActiveCounter), mac_cycles)
+      << "MAC_ACTIVE = MACs / MACs per cycle" << where;
   const uint64_t cycles =
       npu.Read(pmu_base + pmu::kPmccntrLo) | (uint64_t(npu.Read(pmu_base + pmu::kPmccntrHi)) << 32);
-  ExpectEq(cycles, ethosu_sdk::npu_device::ModelActivity(direct, macs).active_cycles,
-           "cycle counter: the documented model of the direct run");
+  EXPECT_EQ(cycles, ethosu_sdk::npu_device::ModelActivity(direct, macs).active_cycles)
+      << "cycle counter: the documented model of the direct run" << where;
   npu.Write(mmio::kCmd, mmio::cmd::kClearIrq);
-  ExpectEq(g.host.irq(), 0, "IRQ cleared");
+  EXPECT_EQ(g.host.irq(), 0) << "IRQ cleared" << where;
 
   // Corrupt the first operation: parse error there.
   {
     std::vector<uint32_t> corrupt = words;
     const size_t at = FirstOperation(words);
-    Expect(at < words.size(), "stream has an operation");
+    EXPECT_TRUE(at < words.size()) << "stream has an operation" << where;
     if (at < words.size()) corrupt[at] = Cmd0(0xFF);
     Guest bad;
     Populate(p, corrupt, initial, initial_fast, p.scratch_size, &bad);
     Npu npu2(product, macs, &bad.host);
     const uint32_t s = RunAsDriver(&npu2, p, corrupt.size(), has_fast, kWeights, pmu_base);
-    ExpectEq(s & (status::kCmdParseError | status::kIrqRaised | status::kCmdEndReached),
-             status::kCmdParseError | status::kIrqRaised, "corrupt stream: parse error");
-    ExpectEq(npu2.Read(mmio::kQread), 4 * (at + 1), "QREAD after the corrupt command");
-    ExpectEq(bad.host.irq(), 1, "IRQ on a parse error");
+    EXPECT_EQ(s & (status::kCmdParseError | status::kIrqRaised | status::kCmdEndReached),
+              status::kCmdParseError | status::kIrqRaised)
+        << "corrupt stream: parse error" << where;
+    EXPECT_EQ(npu2.Read(mmio::kQread), 4 * (at + 1)) << "QREAD after the corrupt command" << where;
+    EXPECT_EQ(bad.host.irq(), 1) << "IRQ on a parse error" << where;
   }
   // Scratch region too small for the stream: bus error.
   {
@@ -194,9 +197,10 @@ void TestPayload(const char* product, int macs, const char* path) {
     Populate(p, words, initial, initial_fast, 16, &bad);
     Npu npu2(product, macs, &bad.host);
     const uint32_t s = RunAsDriver(&npu2, p, words.size(), has_fast, kWeights, pmu_base);
-    ExpectEq(s & (status::kBusStatus | status::kIrqRaised | status::kCmdEndReached),
-             status::kBusStatus | status::kIrqRaised, "scratch too small: bus error");
-    Expect(npu2.Read(mmio::kQread) < words.size() * 4, "QREAD short of the end");
+    EXPECT_EQ(s & (status::kBusStatus | status::kIrqRaised | status::kCmdEndReached),
+              status::kBusStatus | status::kIrqRaised)
+        << "scratch too small: bus error" << where;
+    EXPECT_TRUE(npu2.Read(mmio::kQread) < words.size() * 4) << "QREAD short of the end" << where;
   }
   // Weights (BASEP0) where nothing is mapped: a bus error exactly when the
   // direct run with region 0 unbound fails with one (a matmul reads none).
@@ -205,24 +209,38 @@ void TestPayload(const char* product, int macs, const char* path) {
     BindDirect(p, initial, initial_fast, &unbound_run);
     const ethosu_sdk::Status unbound = unbound_run.RunStream(nullptr, WeightsBinding::kUnbound);
     const bool bus = !unbound.ok() && unbound.code() == ethosu_sdk::ErrorCode::kNpuBusError;
-    Expect(bus || unbound.ok(), "direct run without weights: ok or a bus error");
+    EXPECT_TRUE(bus || unbound.ok()) << "direct run without weights: ok or a bus error" << where;
     Guest bad;
     Populate(p, words, initial, initial_fast, p.scratch_size, &bad);
     Npu npu2(product, macs, &bad.host);
     const uint32_t s = RunAsDriver(&npu2, p, words.size(), has_fast, kUnmapped, pmu_base);
-    ExpectEq(s & (status::kBusStatus | status::kCmdEndReached | status::kIrqRaised),
-             (bus ? status::kBusStatus : status::kCmdEndReached) | status::kIrqRaised,
-             "unmapped weights: bus error where the stream reads them");
+    EXPECT_EQ(s & (status::kBusStatus | status::kCmdEndReached | status::kIrqRaised),
+              (bus ? status::kBusStatus : status::kCmdEndReached) | status::kIrqRaised)
+        << "unmapped weights: bus error where the stream reads them" << where;
   }
 }
 
+struct Case {
+  const char* product;
+  int macs;
+  const char* path;
+};
+
+// From the command line, before the tests run.
+std::vector<Case> cases;
+
 }  // namespace
+
+TEST(Payload, ThroughRegistersAsDirectAndFaults) {
+  for (const Case& c : cases) TestPayload(c.product, c.macs, c.path);
+}
 
 int main(int argc, char** argv) {
   if (argc < 4 || (argc - 1) % 3 != 0) {
-    printf("usage: payload_test PRODUCT MACS FILE...\n");
+    fprintf(stderr, "usage: payload_test PRODUCT MACS FILE [PRODUCT MACS FILE ...]\n");
     return 2;
   }
-  for (int i = 1; i + 2 < argc; i += 3) TestPayload(argv[i], atoi(argv[i + 1]), argv[i + 2]);
-  return Finish("payload_test");
+  for (int i = 1; i + 2 < argc; i += 3)
+    cases.push_back(Case{argv[i], atoi(argv[i + 1]), argv[i + 2]});
+  return RUN_ALL_TESTS();
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cc/ethosu/mmio.h"
+#include "cc/testing/unit_test.h"
 #include "sim/npu/commands/u85_registers.h"
 #include "sim/tests/device/fake_host.h"
 
@@ -22,28 +23,27 @@ constexpr size_t kRamBytes = 4096;
 constexpr uint32_t kStreamOffset = 0x800;
 constexpr uint32_t kLength = 64;
 
+const char* library_path = nullptr;  // from the command line
+
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    printf("usage: shared_library_test LIBRARY\n");
-    return 2;
-  }
-  void* library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    printf("FAIL: dlopen: %s\n", dlerror());
-    return 1;
-  }
+TEST(SharedLibrary, ExportsOnlyTheEntryPointAndRunsAJob) {
+  void* library = dlopen(library_path, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(library != nullptr) << "dlopen: " << dlerror();
   using Entry = const esdk_npu_device_api* (*)();
   auto entry = reinterpret_cast<Entry>(dlsym(library, "esdk_npu_device_api_v1"));
-  Expect(entry != nullptr, "esdk_npu_device_api_v1 exported");
-  Expect(dlsym(library,
-               "_ZN10ethosu_sdk3npu16RunCommandStreamERKNS0_9NpuConfigEPKjmRA8_KNS0_6RegionENS0_"
-               "9WorkspaceEPNS0_8RunStatsERKNS0_9RunLimitsEPKNS0_17OperationObserverE") == nullptr,
-         "ethosu_sdk::npu::RunCommandStream not exported");
-  if (entry == nullptr) return Finish("shared_library_test");
+  EXPECT_TRUE(entry != nullptr) << "esdk_npu_device_api_v1 exported";
+  EXPECT_TRUE(
+      dlsym(library,
+            "_ZN10ethosu_sdk3npu16RunCommandStreamERKNS0_9NpuConfigEPKjmRA8_KNS0_6RegionENS0_"
+            "9WorkspaceEPNS0_8RunStatsERKNS0_9RunLimitsEPKNS0_17OperationObserverE") == nullptr)
+      << "ethosu_sdk::npu::RunCommandStream not exported";
+  if (entry == nullptr) {
+    dlclose(library);
+    return;
+  }
   const esdk_npu_device_api* api = entry();
-  ExpectEq(api->abi_version, ESDK_NPU_DEVICE_ABI_VERSION, "ABI version");
+  EXPECT_EQ(api->abi_version, ESDK_NPU_DEVICE_ABI_VERSION) << "ABI version";
   {
     FakeHost host;
     uint8_t* ram = host.Add(kRam, kRamBytes, true);
@@ -59,16 +59,24 @@ int main(int argc, char** argv) {
     memcpy(ram + kStreamOffset, s.data(), s.size() * 4);
     Npu npu(api, "ethos-u85", 256, &host, false);
     if (npu.ok()) {
-      ExpectEq(npu.WindowBytes(), mmio::u85::kWindowBytes, "window");
+      EXPECT_EQ(npu.WindowBytes(), mmio::u85::kWindowBytes) << "window";
       npu.Write(mmio::kQbase, uint32_t(kRam + kStreamOffset));
       npu.Write(mmio::kQsize, uint32_t(s.size() * 4));
       npu.Write(mmio::BasepLow(0), uint32_t(kRam));
       npu.Write(mmio::kCmd, mmio::cmd::kTransitionToRunning);
-      Expect((npu.Read(mmio::kStatus) & mmio::status::kCmdEndReached) != 0, "job ran");
-      ExpectEq(host.irq(), 1, "IRQ");
-      Expect(memcmp(ram, ram + kLength, kLength) == 0, "DMA through the library");
+      EXPECT_TRUE((npu.Read(mmio::kStatus) & mmio::status::kCmdEndReached) != 0) << "job ran";
+      EXPECT_EQ(host.irq(), 1) << "IRQ";
+      EXPECT_TRUE(memcmp(ram, ram + kLength, kLength) == 0) << "DMA through the library";
     }
   }
   dlclose(library);
-  return Finish("shared_library_test");
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: shared_library_test LIBRARY\n");
+    return 2;
+  }
+  library_path = argv[1];
+  return RUN_ALL_TESTS();
 }

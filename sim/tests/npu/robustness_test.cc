@@ -9,6 +9,7 @@
 
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
+#include "cc/testing/unit_test.h"
 #include "sim/host/payload_harness.h"
 
 namespace npu = ethosu_sdk::npu;
@@ -17,15 +18,6 @@ namespace {
 
 using ethosu_sdk::npu_harness::AlignedBytes;
 using ethosu_sdk::npu_harness::HarnessOptions;
-
-int failures = 0;
-
-void Expect(bool condition, const char* what) {
-  if (!condition) {
-    ++failures;
-    printf("FAIL: %s\n", what);
-  }
-}
 
 // A payload run with exactly-sized buffers (inputs all 7) and small bounds;
 // returns the status.
@@ -62,41 +54,40 @@ bool Contains(const AnyStatus& s, const char* text) {
   return !s.ok() && strstr(s.message(), text) != nullptr;
 }
 
+const char* payload_path = nullptr;  // from the command line
+
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s PAYLOAD\n", argv[0]);
-    return 2;
-  }
+TEST(Robustness, CorruptAndTruncatedPayloadsAreErrors) {
   AlignedBytes bytes;
-  Expect(ethosu_sdk::npu_harness::ReadFile(argv[1], &bytes) && !bytes.empty(), "payload readable");
+  ASSERT_TRUE(ethosu_sdk::npu_harness::ReadFile(payload_path, &bytes) && !bytes.empty())
+      << "payload readable: " << payload_path;
   const std::vector<uint8_t> file(bytes.data(), bytes.data() + bytes.size());
-  Expect(Run(file.data(), file.size()).ok(), "unmodified payload runs");
+  EXPECT_TRUE(Run(file.data(), file.size()).ok()) << "unmodified payload runs";
 
   // Every truncation is rejected by the parser (the payload ends with the
   // footer block, so no proper prefix is complete).
   int truncations_accepted = 0;
   for (size_t n = 0; n < file.size(); ++n) truncations_accepted += Run(file.data(), n).ok();
-  Expect(truncations_accepted == 0, "every truncated payload is an error");
+  EXPECT_EQ(truncations_accepted, 0) << "every truncated payload is an error";
 
   const size_t cmd = CommandOffset(file);
-  Expect(cmd != 0, "command stream found");
+  EXPECT_NE(cmd, 0u) << "command stream found";
 
   // Unknown opcode.
   ethosu_sdk::Status s = Run(WithCommands(file, cmd, {0x0000007Fu}).data(), file.size());
-  Expect(Contains(s, "unknown command"), "unknown opcode is an error");
+  EXPECT_TRUE(Contains(s, "unknown command")) << "unknown opcode is an error";
   // IFM in an unbound region (5), then a pooling op.
   // (OFM_PRECISION 0x100: global scale, so no scale stream is needed.)
   s = Run(WithCommands(file, cmd, {0x01000114u, 0x0005010Fu, 0x00030005u}).data(), file.size());
-  Expect(Contains(s, "region"), "unbound region is an error");
+  EXPECT_TRUE(Contains(s, "region")) << "unbound region is an error";
   // IFM base far outside the scratch region.
   s = Run(WithCommands(file, cmd, {0x01000114u, 0x00014000u, 0x7FFFFFF0u, 0x00030005u}).data(),
           file.size());
-  Expect(Contains(s, "outside region"), "out-of-range address is an error");
+  EXPECT_TRUE(Contains(s, "outside region")) << "out-of-range address is an error";
   // OFM in the read-only weight region (0).
   s = Run(WithCommands(file, cmd, {0x01000114u, 0x0000011Fu, 0x00030005u}).data(), file.size());
-  Expect(!s.ok(), "write to the weight region is an error");
+  EXPECT_TRUE(!s.ok()) << "write to the weight region is an error";
   // A payload command at the very end of the stream.
   {
     const uint32_t words[1] = {0x00004024u};  // OFM_SCALE without its payload word
@@ -104,7 +95,7 @@ int main(int argc, char** argv) {
     std::vector<uint8_t> workspace(1u << 16);
     const ethosu_sdk::Status m = npu::RunCommandStream(
         npu::NpuConfig(), words, 1, regions, {workspace.data(), workspace.size()}, nullptr);
-    Expect(Contains(m, "inside a command"), "stream cut inside a command is an error");
+    EXPECT_TRUE(Contains(m, "inside a command")) << "stream cut inside a command is an error";
   }
   // Configurations Vela has no table for, or with the wrong number of cores
   // (weight streams), are refused before the stream runs; Vela's are run.
@@ -119,7 +110,7 @@ int main(int argc, char** argv) {
     for (const npu::NpuConfig& config : bad) {
       const ethosu_sdk::Status m = npu::RunCommandStream(
           config, words, 1, regions, {workspace.data(), workspace.size()}, nullptr);
-      Expect(Contains(m, "not supported"), "unknown configuration is an error");
+      EXPECT_TRUE(Contains(m, "not supported")) << "unknown configuration is an error";
     }
     const npu::NpuConfig good[] = {{Product::kEthosU85, 128, 1},
                                    {Product::kEthosU85, 2048, 4},
@@ -128,7 +119,7 @@ int main(int argc, char** argv) {
     for (const npu::NpuConfig& config : good) {
       const ethosu_sdk::Status m = npu::RunCommandStream(
           config, words, 1, regions, {workspace.data(), workspace.size()}, nullptr);
-      Expect(m.ok(), "Vela's configurations run");
+      EXPECT_TRUE(m.ok()) << "Vela's configurations run";
     }
   }
   // DMA past the end of its source.
@@ -137,14 +128,14 @@ int main(int argc, char** argv) {
                         0x00004032u, 0x1000u, 0x00000010u})
               .data(),
           file.size());
-  Expect(Contains(s, "DMA"), "out-of-range DMA is an error");
+  EXPECT_TRUE(Contains(s, "DMA")) << "out-of-range DMA is an error";
   // DMA into LUT memory (region_mode INTERNAL) past its 2 KiB.
   s = Run(WithCommands(file, cmd,
                        {0x00000130u, 0x01030131u, 0x00004030u, 0x0u, 0x00004031u, 0x700u,
                         0x00004032u, 0x200u, 0x00000010u})
               .data(),
           file.size());
-  Expect(Contains(s, "outside LUT memory"), "DMA past the LUT memory is an error");
+  EXPECT_TRUE(Contains(s, "outside LUT memory")) << "DMA past the LUT memory is an error";
   // U85-only register fields (the U55/U65 command set has no LUT tables by
   // size, no matmul, no pooling mode NONE): checked on U85 payloads.
   ethosu_sdk::backends::ethosu::VelaPayload parsed;
@@ -152,26 +143,29 @@ int main(int argc, char** argv) {
       parsed.npu.product == ethosu_sdk::ethosu::Product::kEthosU85) {
     // A 512-byte LUT (LUT_S8_S16) at table 7: outside the LUT memory.
     s = Run(WithCommands(file, cmd, {0x01030114u, 0x00E50125u, 0x00030005u}).data(), file.size());
-    Expect(Contains(s, "outside LUT memory"), "LUT table outside LUT memory is an error");
+    EXPECT_TRUE(Contains(s, "outside LUT memory")) << "LUT table outside LUT memory is an error";
     // Matmul (weights from IFM2) with a 3-wide kernel.
     s = Run(WithCommands(file, cmd, {0x00020120u, 0x00010002u}).data(), file.size());
-    Expect(Contains(s, "matmul with a kernel"), "matmul with a kernel is an error");
+    EXPECT_TRUE(Contains(s, "matmul with a kernel")) << "matmul with a kernel is an error";
     // Pooling mode NONE without accumulators from IFM2.
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00040005u}).data(), file.size());
-    Expect(Contains(s, "ACC_INPUT_IFM2"), "pooling NONE without IFM2 accumulators is an error");
+    EXPECT_TRUE(Contains(s, "ACC_INPUT_IFM2"))
+        << "pooling NONE without IFM2 accumulators is an error";
     // NPU_OP_RESIZE with the reserved mode 3.
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00030007u}).data(), file.size());
-    Expect(Contains(s, "bad resize mode"), "reserved resize mode is an error");
+    EXPECT_TRUE(Contains(s, "bad resize mode")) << "reserved resize mode is an error";
     // Resize whose X step remainder (5) is not below the scale (n = 1).
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00004096u, 0x00000005u, 0x00000007u}).data(),
             file.size());
-    Expect(Contains(s, "step remainder"), "resize step remainder above the scale is an error");
+    EXPECT_TRUE(Contains(s, "step remainder"))
+        << "resize step remainder above the scale is an error";
     // IFM_UPSCALE's reserved mode 3 on a pooling operation, and an upscale
     // on an elementwise one.
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00030107u, 0x00030005u}).data(), file.size());
-    Expect(Contains(s, "bad IFM upscale mode"), "reserved IFM upscale mode is an error");
+    EXPECT_TRUE(Contains(s, "bad IFM upscale mode")) << "reserved IFM upscale mode is an error";
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00010107u, 0x00010006u}).data(), file.size());
-    Expect(Contains(s, "IFM upscale with an elementwise"), "elementwise IFM upscale is refused");
+    EXPECT_TRUE(Contains(s, "IFM upscale with an elementwise"))
+        << "elementwise IFM upscale is refused";
   }
 
   // Random single-byte corruption of the whole payload: any result is
@@ -193,6 +187,13 @@ int main(int argc, char** argv) {
   }
   printf("%d corrupted payloads: %d rejected with an error, %d ran to completion\n", runs, errors,
          runs - errors);
-  printf("%d passed, %d failed\n", failures == 0 ? 1 : 0, failures);
-  return failures == 0 ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s PAYLOAD\n", argv[0]);
+    return 2;
+  }
+  payload_path = argv[1];
+  return RUN_ALL_TESTS();
 }

@@ -22,6 +22,7 @@
 #include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runner/tensor_file.h"
+#include "cc/testing/unit_test.h"
 #include "sim/host/case_files.h"
 #include "sim/host/payload_harness.h"
 
@@ -107,34 +108,15 @@ bool Run(const ethosu_sdk::backends::ethosu::VelaPayload& payload,
   return true;
 }
 
+constexpr size_t kHeads = 4, kPerHead = 16 * 16;  // the case's 1x4x16x16 output
+
+// From the command line, checked before the tests run.
+npu_harness::CaseFiles files;
+
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s PAYLOAD TENSORS\n", argv[0]);
-    return 2;
-  }
-  npu_harness::CaseFiles files;
-  if (!npu_harness::LoadCase(argv[1], argv[2], &files)) return 2;
-  if (files.tensors.size() != 2) {
-    fprintf(stderr, "want a tensor file with one input and one output\n");
-    return 2;
-  }
-  const TensorRecord& expected = files.tensors[1];
+TEST(VelaUnbindMatmul, StreamStepsIfm2ButNotIfm) {
   const ethosu_sdk::backends::ethosu::VelaPayload& payload = files.payload;
-  if (payload.num_inputs != 1 || payload.num_outputs != 1) {
-    fprintf(stderr, "want a payload with one input and one output\n");
-    return 1;
-  }
-  const size_t heads = 4, per_head = 16 * 16;
-  if (expected.tensor.nbytes != heads * per_head ||
-      payload.outputs[0].bytes() != heads * per_head) {
-    fprintf(stderr, "reference output has %zu bytes, the payload's %zu, want %zu\n",
-            size_t(expected.tensor.nbytes), payload.outputs[0].bytes(), heads * per_head);
-    return 1;
-  }
-
-  int failures = 0;
   const std::vector<MatMulBases> bases = MatMulBasesOf(payload.commands, payload.num_commands);
   size_t distinct_ifm2 = 0;
   for (size_t k = 0; k < bases.size(); ++k) {
@@ -142,39 +124,62 @@ int main(int argc, char** argv) {
     for (size_t j = 0; j < k; ++j) seen |= bases[j].ifm2 == bases[k].ifm2;
     if (!seen) ++distinct_ifm2;
     printf("matmul %zu: IFM_BASE0 0x%x IFM2_BASE0 0x%x\n", k, bases[k].ifm, bases[k].ifm2);
-    if (bases[k].ifm != bases[0].ifm) {
-      printf("FAIL: matmul %zu has its own IFM_BASE0 (Vela steps the IFM now)\n", k);
-      ++failures;
-    }
+    EXPECT_EQ(bases[k].ifm, bases[0].ifm)
+        << "matmul " << k << " has its own IFM_BASE0 (Vela steps the IFM now)";
   }
-  if (bases.size() != heads || distinct_ifm2 != heads) {
-    printf("FAIL: want %zu matmuls with distinct IFM2_BASE0, got %zu (%zu distinct)\n", heads,
-           bases.size(), distinct_ifm2);
-    ++failures;
-  }
+  EXPECT_EQ(bases.size(), kHeads) << "matmuls";
+  EXPECT_EQ(distinct_ifm2, kHeads) << "distinct IFM2_BASE0";
+}
 
+TEST(VelaUnbindMatmul, AsCompiledOnlyHeadZeroMatchesTosa) {
   std::vector<size_t> differ;
-  if (!Run(payload, files, expected, heads, per_head, &differ)) return 1;
-  for (size_t h = 0; h < heads; ++h) {
+  ASSERT_TRUE(Run(files.payload, files, files.tensors[1], kHeads, kPerHead, &differ));
+  for (size_t h = 0; h < kHeads; ++h) {
     printf("as compiled, head %zu: %zu of %zu elements differ from the TOSA reference model\n", h,
-           differ[h], per_head);
-    if ((h == 0) != (differ[h] == 0)) {
-      printf("FAIL: head %zu should %s\n", h,
-             h == 0 ? "match" : "differ (it reuses head 0's rows)");
-      ++failures;
+           differ[h], kPerHead);
+    if (h == 0) {
+      EXPECT_EQ(differ[h], 0u) << "head 0 matches";
+    } else {
+      EXPECT_NE(differ[h], 0u) << "head " << h << " differs (it reuses head 0's rows)";
     }
   }
-  const std::vector<uint32_t> stepped = SteppedStream(payload.commands, payload.num_commands);
-  ethosu_sdk::backends::ethosu::VelaPayload fixed = payload;
+}
+
+TEST(VelaUnbindMatmul, SteppedStreamMatchesEveryHead) {
+  const std::vector<uint32_t> stepped =
+      SteppedStream(files.payload.commands, files.payload.num_commands);
+  ethosu_sdk::backends::ethosu::VelaPayload fixed = files.payload;
   fixed.commands = stepped.data();
   fixed.num_commands = stepped.size();
-  if (!Run(fixed, files, expected, heads, per_head, &differ)) return 1;
-  for (size_t h = 0; h < heads; ++h) {
-    printf("IFM stepped per head, head %zu: %zu of %zu elements differ\n", h, differ[h], per_head);
-    if (differ[h] != 0) {
-      printf("FAIL: with the IFM stepped, head %zu should match\n", h);
-      ++failures;
-    }
+  std::vector<size_t> differ;
+  ASSERT_TRUE(Run(fixed, files, files.tensors[1], kHeads, kPerHead, &differ));
+  for (size_t h = 0; h < kHeads; ++h) {
+    printf("IFM stepped per head, head %zu: %zu of %zu elements differ\n", h, differ[h], kPerHead);
+    EXPECT_EQ(differ[h], 0u) << "with the IFM stepped, head " << h << " matches";
   }
-  return failures == 0 ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s PAYLOAD TENSORS\n", argv[0]);
+    return 2;
+  }
+  if (!npu_harness::LoadCase(argv[1], argv[2], &files)) return 2;
+  if (files.tensors.size() != 2) {
+    fprintf(stderr, "want a tensor file with one input and one output\n");
+    return 2;
+  }
+  const ethosu_sdk::backends::ethosu::VelaPayload& payload = files.payload;
+  if (payload.num_inputs != 1 || payload.num_outputs != 1) {
+    fprintf(stderr, "want a payload with one input and one output\n");
+    return 1;
+  }
+  const TensorRecord& expected = files.tensors[1];
+  if (expected.tensor.nbytes != kHeads * kPerHead ||
+      payload.outputs[0].bytes() != kHeads * kPerHead) {
+    fprintf(stderr, "reference output has %zu bytes, the payload's %zu, want %zu\n",
+            size_t(expected.tensor.nbytes), payload.outputs[0].bytes(), kHeads * kPerHead);
+    return 1;
+  }
+  return RUN_ALL_TESTS();
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cc/ethosu/mmio.h"
+#include "cc/testing/unit_test.h"
 #include "sim/device/pmu.h"
 #include "sim/npu/commands/u85_registers.h"
 #include "sim/tests/device/fake_host.h"
@@ -60,7 +61,7 @@ void Program(Board* b, Npu* npu, const std::vector<uint32_t>& words) {
 void TestCreate() {
   FakeHost host;
   const esdk_npu_device_api* api = esdk_npu_device_api_v1();
-  ExpectEq(api->abi_version, ESDK_NPU_DEVICE_ABI_VERSION, "abi version");
+  EXPECT_EQ(api->abi_version, ESDK_NPU_DEVICE_ABI_VERSION) << "abi version";
   esdk_npu_host h = host.Host();
   char error[200] = {0};
   const esdk_npu_device_config bad[] = {{"ethos-u55", 512, 0},
@@ -70,32 +71,35 @@ void TestCreate() {
                                         {nullptr, 256, 0}};
   for (const esdk_npu_device_config& c : bad) {
     error[0] = 0;
-    Expect(api->create(&c, &h, error, sizeof(error)) == nullptr, "unknown configuration refused");
-    Expect(strstr(error, "unknown Ethos-U configuration") != nullptr, "refusal names the reason");
+    EXPECT_TRUE(api->create(&c, &h, error, sizeof(error)) == nullptr)
+        << "unknown configuration refused";
+    EXPECT_TRUE(strstr(error, "unknown Ethos-U configuration") != nullptr)
+        << "refusal names the reason";
   }
   esdk_npu_host no_map = h;
   no_map.map = nullptr;
   const esdk_npu_device_config good{"ethos-u85", 256, 0};
-  Expect(api->create(&good, &no_map, error, sizeof(error)) == nullptr, "host without map refused");
-  Expect(api->create(&good, nullptr, error, sizeof(error)) == nullptr, "null host refused");
+  EXPECT_TRUE(api->create(&good, &no_map, error, sizeof(error)) == nullptr)
+      << "host without map refused";
+  EXPECT_TRUE(api->create(&good, nullptr, error, sizeof(error)) == nullptr) << "null host refused";
 }
 
 void TestResetAndProtection(const char* product, int macs, bool u85_layout) {
   Board b;
   Npu npu(product, macs, &b.host);
-  if (!npu.ok()) return;
-  ExpectEq(npu.WindowBytes(), u85_layout ? mmio::u85::kWindowBytes : mmio::u55::kWindowBytes,
-           "window bytes");
-  ExpectEq(b.host.irq(), 0, "IRQ low after power-on");
-  ExpectEq(npu.Read(mmio::kStatus), 0, "STATUS after power-on");
-  ExpectEq(npu.Read(mmio::kCmd), mmio::cmd::kClockQEnable | mmio::cmd::kPowerQEnable,
-           "CMD reset value (Q-channel enables)");
-  ExpectEq(npu.Read(mmio::kProt), 0, "PROT after power-on: user, secure");
+  ASSERT_TRUE(npu.ok());
+  EXPECT_EQ(npu.WindowBytes(), u85_layout ? mmio::u85::kWindowBytes : mmio::u55::kWindowBytes)
+      << "window bytes";
+  EXPECT_EQ(b.host.irq(), 0) << "IRQ low after power-on";
+  EXPECT_EQ(npu.Read(mmio::kStatus), 0) << "STATUS after power-on";
+  EXPECT_EQ(npu.Read(mmio::kCmd), mmio::cmd::kClockQEnable | mmio::cmd::kPowerQEnable)
+      << "CMD reset value (Q-channel enables)";
+  EXPECT_EQ(npu.Read(mmio::kProt), 0) << "PROT after power-on: user, secure";
   const uint32_t pmu_base = u85_layout ? mmio::u85::kPmuBase : mmio::u55::kPmuBase;
   const uint32_t counters =
       u85_layout ? mmio::u85::kNumEventCounters : mmio::u55::kNumEventCounters;
-  ExpectEq(npu.Read(pmu_base + pmu::kPmcr), counters << pmu::pmcr::kNumEventCountersShift,
-           "PMCR reports the event counters");
+  EXPECT_EQ(npu.Read(pmu_base + pmu::kPmcr), counters << pmu::pmcr::kNumEventCountersShift)
+      << "PMCR reports the event counters";
 
   // Everything a driver configures reads back (within its fields).
   npu.Write(mmio::kQbase, 0x12345678);
@@ -110,26 +114,27 @@ void TestResetAndProtection(const char* product, int macs, bool u85_layout) {
   const uint32_t bus = u85_layout ? mmio::u85::kMemAttr0 : mmio::u55::kAxiLimit0;
   npu.Write(bus, 0xFFFFFFFF);
   npu.Write(pmu_base + pmu::kPmcntenset, 0xFFFFFFFF);
-  ExpectEq(npu.Read(mmio::kQbase), 0x12345678, "QBASE");
-  ExpectEq(npu.Read(mmio::kQbaseHi), 0x9A, "QBASE_HI");
-  ExpectEq(npu.Read(mmio::kQsize), 0x100, "QSIZE");
-  ExpectEq(npu.Read(mmio::kQconfig), 0x3, "QCONFIG holds cmd_region0 only");
-  ExpectEq(npu.Read(mmio::kRegioncfg), 0xFFFF, "REGIONCFG holds 8 x 2 bits");
+  EXPECT_EQ(npu.Read(mmio::kQbase), 0x12345678) << "QBASE";
+  EXPECT_EQ(npu.Read(mmio::kQbaseHi), 0x9A) << "QBASE_HI";
+  EXPECT_EQ(npu.Read(mmio::kQsize), 0x100) << "QSIZE";
+  EXPECT_EQ(npu.Read(mmio::kQconfig), 0x3) << "QCONFIG holds cmd_region0 only";
+  EXPECT_EQ(npu.Read(mmio::kRegioncfg), 0xFFFF) << "REGIONCFG holds 8 x 2 bits";
   for (int n = 0; n < mmio::kNumRegions; ++n) {
-    ExpectEq(npu.Read(mmio::BasepLow(n)), 0x1000u * uint32_t(n + 1), "BASEP low");
-    ExpectEq(npu.Read(mmio::BasepHigh(n)), uint32_t(n), "BASEP high");
+    EXPECT_EQ(npu.Read(mmio::BasepLow(n)), 0x1000u * uint32_t(n + 1)) << "BASEP low";
+    EXPECT_EQ(npu.Read(mmio::BasepHigh(n)), uint32_t(n)) << "BASEP high";
   }
-  Expect(npu.Read(bus) != 0 && npu.Read(bus) != 0xFFFFFFFF, "bus config keeps its fields only");
-  ExpectEq(npu.Read(pmu_base + pmu::kPmcntenset), ((1u << counters) - 1) | pmu::kCycleCounterBit,
-           "PMCNTENSET keeps the counters that exist");
+  EXPECT_TRUE(npu.Read(bus) != 0 && npu.Read(bus) != 0xFFFFFFFF)
+      << "bus config keeps its fields only";
+  EXPECT_EQ(npu.Read(pmu_base + pmu::kPmcntenset), ((1u << counters) - 1) | pmu::kCycleCounterBit)
+      << "PMCNTENSET keeps the counters that exist";
   if (u85_layout) {
     npu.Write(mmio::u85::kAxiSram, 0xFFFFFFFF);
     npu.Write(mmio::u85::kAxiExt, 0x1);
-    Expect(npu.Read(mmio::u85::kAxiSram) != 0, "AXI_SRAM");
-    ExpectEq(npu.Read(mmio::u85::kAxiExt), 0x1, "AXI_EXT");
+    EXPECT_TRUE(npu.Read(mmio::u85::kAxiSram) != 0) << "AXI_SRAM";
+    EXPECT_EQ(npu.Read(mmio::u85::kAxiExt), 0x1) << "AXI_EXT";
   } else {
     npu.Write(mmio::u55::kAxiLimit0 + 12, 0x000000F0);
-    ExpectEq(npu.Read(mmio::u55::kAxiLimit0 + 12), 0xF0, "AXI_LIMIT3 memtype");
+    EXPECT_EQ(npu.Read(mmio::u55::kAxiLimit0 + 12), 0xF0) << "AXI_LIMIT3 memtype";
   }
 
   // Read-only registers ignore writes; unknown offsets read 0 and log.
@@ -137,40 +142,40 @@ void TestResetAndProtection(const char* product, int macs, bool u85_layout) {
   npu.Write(mmio::kId, 0);
   npu.Write(mmio::kConfig, 0);
   npu.Write(mmio::kQread, 0x40);
-  ExpectEq(npu.Read(mmio::kId), id, "ID read-only");
-  ExpectEq(npu.Read(mmio::kConfig), config, "CONFIG read-only");
-  ExpectEq(npu.Read(mmio::kQread), 0, "QREAD read-only");
-  Expect(b.host.Logged("read-only register"), "write to a read-only register logged");
+  EXPECT_EQ(npu.Read(mmio::kId), id) << "ID read-only";
+  EXPECT_EQ(npu.Read(mmio::kConfig), config) << "CONFIG read-only";
+  EXPECT_EQ(npu.Read(mmio::kQread), 0) << "QREAD read-only";
+  EXPECT_TRUE(b.host.Logged("read-only register")) << "write to a read-only register logged";
   const size_t logs = b.host.logs.size();
-  ExpectEq(npu.Read(0x3F0), 0, "unknown offset reads 0");
+  EXPECT_EQ(npu.Read(0x3F0), 0) << "unknown offset reads 0";
   npu.Write(0x3F0, 1);
-  ExpectEq(npu.Read(0x3F0), 0, "unknown offset ignores writes");
-  ExpectEq(npu.Read(0x2), 0, "unaligned offset reads 0");
-  ExpectEq(b.host.logs.size(), logs + 4, "unknown accesses logged");
+  EXPECT_EQ(npu.Read(0x3F0), 0) << "unknown offset ignores writes";
+  EXPECT_EQ(npu.Read(0x2), 0) << "unaligned offset reads 0";
+  EXPECT_EQ(b.host.logs.size(), logs + 4) << "unknown accesses logged";
 
   // Soft reset at the requested privilege and security.
   npu.Write(mmio::kReset, mmio::prot::kPrivileged | mmio::prot::kNonSecure);
-  ExpectEq(npu.Read(mmio::kProt), mmio::prot::kPrivileged | mmio::prot::kNonSecure,
-           "PROT after reset to privileged non-secure");
-  ExpectEq(npu.Read(mmio::kStatus) & status::kResetStatus, 0, "reset complete");
-  ExpectEq(npu.Read(mmio::kQbase), 0, "QBASE reset");
-  ExpectEq(npu.Read(mmio::kQbaseHi), 0, "QBASE_HI reset");
-  ExpectEq(npu.Read(mmio::kQsize), 0, "QSIZE reset");
-  ExpectEq(npu.Read(mmio::kRegioncfg), 0, "REGIONCFG reset");
-  ExpectEq(npu.Read(mmio::BasepLow(3)), 0, "BASEP reset");
-  ExpectEq(npu.Read(bus), 0, "bus config reset");
-  ExpectEq(npu.Read(pmu_base + pmu::kPmcntenset), 0, "PMU reset");
-  ExpectEq(npu.Read(mmio::kId), id, "ID survives reset");
+  EXPECT_EQ(npu.Read(mmio::kProt), mmio::prot::kPrivileged | mmio::prot::kNonSecure)
+      << "PROT after reset to privileged non-secure";
+  EXPECT_EQ(npu.Read(mmio::kStatus) & status::kResetStatus, 0) << "reset complete";
+  EXPECT_EQ(npu.Read(mmio::kQbase), 0) << "QBASE reset";
+  EXPECT_EQ(npu.Read(mmio::kQbaseHi), 0) << "QBASE_HI reset";
+  EXPECT_EQ(npu.Read(mmio::kQsize), 0) << "QSIZE reset";
+  EXPECT_EQ(npu.Read(mmio::kRegioncfg), 0) << "REGIONCFG reset";
+  EXPECT_EQ(npu.Read(mmio::BasepLow(3)), 0) << "BASEP reset";
+  EXPECT_EQ(npu.Read(bus), 0) << "bus config reset";
+  EXPECT_EQ(npu.Read(pmu_base + pmu::kPmcntenset), 0) << "PMU reset";
+  EXPECT_EQ(npu.Read(mmio::kId), id) << "ID survives reset";
   npu.Write(mmio::kReset, mmio::prot::kPrivileged);
-  ExpectEq(npu.Read(mmio::kProt), mmio::prot::kPrivileged, "PROT privileged secure");
+  EXPECT_EQ(npu.Read(mmio::kProt), mmio::prot::kPrivileged) << "PROT privileged secure";
   npu.Write(mmio::kReset, 0);
-  ExpectEq(npu.Read(mmio::kProt), 0, "PROT user secure");
+  EXPECT_EQ(npu.Read(mmio::kProt), 0) << "PROT user secure";
 }
 
 void TestJobIrqQreadPmu(const char* product, int macs, bool u85_layout) {
   Board b;
   Npu npu(product, macs, &b.host);
-  if (!npu.ok()) return;
+  ASSERT_TRUE(npu.ok());
   const uint32_t pmu_base = u85_layout ? mmio::u85::kPmuBase : mmio::u55::kPmuBase;
   auto pmu_write = [&](uint32_t offset, uint32_t value) { npu.Write(pmu_base + offset, value); };
   auto pmu_read = [&](uint32_t offset) { return npu.Read(pmu_base + offset); };
@@ -190,44 +195,44 @@ void TestJobIrqQreadPmu(const char* product, int macs, bool u85_layout) {
 
   npu.Write(mmio::kCmd, mmio::cmd::kTransitionToRunning);
   const uint32_t done = status::kCmdEndReached | status::kIrqRaised | kJobIrqHistory;
-  ExpectEq(npu.Read(mmio::kStatus), done, "STATUS after a job: end reached, IRQ, history");
-  ExpectEq(npu.Read(mmio::kQread), stream.size() * 4, "QREAD = QSIZE after a job");
-  ExpectEq(b.host.irq(), 1, "IRQ raised");
-  Expect(memcmp(b.ram + 0x100, b.flash + 0x10, kLength) == 0, "DMA copied the bytes");
-  Expect(b.host.WasWritten(kRam + 0x100, kLength), "written range reported");
+  EXPECT_EQ(npu.Read(mmio::kStatus), done) << "STATUS after a job: end reached, IRQ, history";
+  EXPECT_EQ(npu.Read(mmio::kQread), stream.size() * 4) << "QREAD = QSIZE after a job";
+  EXPECT_EQ(b.host.irq(), 1) << "IRQ raised";
+  EXPECT_TRUE(memcmp(b.ram + 0x100, b.flash + 0x10, kLength) == 0) << "DMA copied the bytes";
+  EXPECT_TRUE(b.host.WasWritten(kRam + 0x100, kLength)) << "written range reported";
   const uint64_t cycles = kLength / kDmaBytesPerCycle;  // one DMA, no operations
-  ExpectEq(pmu_read(pmu::kPmccntrLo), cycles, "cycle counter: DMA beats");
-  ExpectEq(pmu_read(pmu::kPmevcntr0), cycles, "CYCLE event");
-  ExpectEq(pmu_read(pmu::kPmevcntr0 + 4), cycles, "NPU_ACTIVE event");
-  ExpectEq(pmu_read(pmu::kPmevcntr0 + 8), 0, "MAC_ACTIVE: no MACs in a DMA");
-  ExpectEq(pmu_read(pmu::kPmevcntr0 + 12), 0, "NPU_IDLE never counts");
+  EXPECT_EQ(pmu_read(pmu::kPmccntrLo), cycles) << "cycle counter: DMA beats";
+  EXPECT_EQ(pmu_read(pmu::kPmevcntr0), cycles) << "CYCLE event";
+  EXPECT_EQ(pmu_read(pmu::kPmevcntr0 + 4), cycles) << "NPU_ACTIVE event";
+  EXPECT_EQ(pmu_read(pmu::kPmevcntr0 + 8), 0) << "MAC_ACTIVE: no MACs in a DMA";
+  EXPECT_EQ(pmu_read(pmu::kPmevcntr0 + 12), 0) << "NPU_IDLE never counts";
 
   // Clear the IRQ, then its history.
   npu.Write(mmio::kCmd, mmio::cmd::kClearIrq);
-  ExpectEq(npu.Read(mmio::kStatus), status::kCmdEndReached | kJobIrqHistory, "IRQ cleared");
-  ExpectEq(b.host.irq(), 0, "IRQ line low");
+  EXPECT_EQ(npu.Read(mmio::kStatus), status::kCmdEndReached | kJobIrqHistory) << "IRQ cleared";
+  EXPECT_EQ(b.host.irq(), 0) << "IRQ line low";
   npu.Write(mmio::kCmd, 0xFFFFu << mmio::cmd::kClearIrqHistoryShift);
-  ExpectEq(npu.Read(mmio::kStatus), status::kCmdEndReached, "IRQ history cleared");
+  EXPECT_EQ(npu.Read(mmio::kStatus), status::kCmdEndReached) << "IRQ history cleared";
 
   // A second job: counters accumulate; then PMCR resets.
   npu.Write(mmio::kCmd, mmio::cmd::kTransitionToRunning);
-  ExpectEq(b.host.raises(), 2, "second IRQ");
-  ExpectEq(pmu_read(pmu::kPmccntrLo), 2 * cycles, "cycle counter accumulates");
+  EXPECT_EQ(b.host.raises(), 2) << "second IRQ";
+  EXPECT_EQ(pmu_read(pmu::kPmccntrLo), 2 * cycles) << "cycle counter accumulates";
   pmu_write(pmu::kPmcr, pmu::pmcr::kCountEnable | pmu::pmcr::kEventCounterReset);
-  ExpectEq(pmu_read(pmu::kPmevcntr0), 0, "event counter reset");
-  ExpectEq(pmu_read(pmu::kPmccntrLo), 2 * cycles, "cycle counter kept by an event reset");
+  EXPECT_EQ(pmu_read(pmu::kPmevcntr0), 0) << "event counter reset";
+  EXPECT_EQ(pmu_read(pmu::kPmccntrLo), 2 * cycles) << "cycle counter kept by an event reset";
   pmu_write(pmu::kPmcr, pmu::pmcr::kCountEnable | pmu::pmcr::kCycleCounterReset);
-  ExpectEq(pmu_read(pmu::kPmccntrLo), 0, "cycle counter reset");
-  ExpectEq(pmu_read(pmu::kPmcr) & pmu::pmcr::kCycleCounterReset, 0, "reset bits self-clear");
+  EXPECT_EQ(pmu_read(pmu::kPmccntrLo), 0) << "cycle counter reset";
+  EXPECT_EQ(pmu_read(pmu::kPmcr) & pmu::pmcr::kCycleCounterReset, 0) << "reset bits self-clear";
 
   // PMCNTENCLR stops the cycle counter only; PMCR.cnt_en stops all.
   pmu_write(pmu::kPmcntenclr, pmu::kCycleCounterBit);
   npu.Write(mmio::kCmd, mmio::cmd::kClearIrq | mmio::cmd::kTransitionToRunning);
-  ExpectEq(pmu_read(pmu::kPmccntrLo), 0, "disabled cycle counter holds");
-  ExpectEq(pmu_read(pmu::kPmevcntr0), cycles, "enabled event counter counts");
+  EXPECT_EQ(pmu_read(pmu::kPmccntrLo), 0) << "disabled cycle counter holds";
+  EXPECT_EQ(pmu_read(pmu::kPmevcntr0), cycles) << "enabled event counter counts";
   pmu_write(pmu::kPmcr, 0);
   npu.Write(mmio::kCmd, mmio::cmd::kClearIrq | mmio::cmd::kTransitionToRunning);
-  ExpectEq(pmu_read(pmu::kPmevcntr0), cycles, "cnt_en 0 stops every counter");
+  EXPECT_EQ(pmu_read(pmu::kPmevcntr0), cycles) << "cnt_en 0 stops every counter";
 
   // Overflow of an event counter with its interrupt enabled.
   pmu_write(pmu::kPmcr, pmu::pmcr::kCountEnable);
@@ -237,17 +242,17 @@ void TestJobIrqQreadPmu(const char* product, int macs, bool u85_layout) {
   pmu_write(pmu::kPmccntrLo, 0xFFFFFFFF);
   pmu_write(pmu::kPmintset, 1);
   npu.Write(mmio::kCmd, mmio::cmd::kClearIrq | mmio::cmd::kTransitionToRunning);
-  ExpectEq(pmu_read(pmu::kPmevcntr0), 1, "event counter wraps");
-  ExpectEq(pmu_read(pmu::kPmovsset), 1u | pmu::kCycleCounterBit, "overflow flags");
-  ExpectEq(pmu_read(pmu::kPmccntrHi), 0, "48-bit cycle counter wraps");
-  ExpectEq(pmu_read(pmu::kPmccntrLo), cycles - 1, "cycle counter after the wrap");
+  EXPECT_EQ(pmu_read(pmu::kPmevcntr0), 1) << "event counter wraps";
+  EXPECT_EQ(pmu_read(pmu::kPmovsset), 1u | pmu::kCycleCounterBit) << "overflow flags";
+  EXPECT_EQ(pmu_read(pmu::kPmccntrHi), 0) << "48-bit cycle counter wraps";
+  EXPECT_EQ(pmu_read(pmu::kPmccntrLo), cycles - 1) << "cycle counter after the wrap";
   npu.Write(mmio::kCmd, mmio::cmd::kClearIrq);
-  Expect((npu.Read(mmio::kStatus) & status::kPmuIrqRaised) != 0, "PMU IRQ raised");
-  ExpectEq(b.host.irq(), 1, "PMU overflow holds the IRQ line");
+  EXPECT_TRUE((npu.Read(mmio::kStatus) & status::kPmuIrqRaised) != 0) << "PMU IRQ raised";
+  EXPECT_EQ(b.host.irq(), 1) << "PMU overflow holds the IRQ line";
   pmu_write(pmu::kPmovsclr, 1);
-  ExpectEq(npu.Read(mmio::kStatus) & status::kPmuIrqRaised, 0, "PMU IRQ cleared");
-  ExpectEq(b.host.irq(), 0, "IRQ line low after PMOVSCLR");
-  ExpectEq(pmu_read(pmu::kPmovsset), pmu::kCycleCounterBit, "cycle overflow flag stays");
+  EXPECT_EQ(npu.Read(mmio::kStatus) & status::kPmuIrqRaised, 0) << "PMU IRQ cleared";
+  EXPECT_EQ(b.host.irq(), 0) << "IRQ line low after PMOVSCLR";
+  EXPECT_EQ(pmu_read(pmu::kPmovsset), pmu::kCycleCounterBit) << "cycle overflow flag stays";
 }
 
 // Faults: where the stream stopped (QREAD), which STATUS bit, the IRQ.
@@ -263,18 +268,19 @@ void TestFaults(const char* product, int macs) {
     s.push_back(Cmd0(u85::kOpStop));
     Program(&b, &npu, s);
     npu.Write(mmio::kCmd, start);
-    ExpectEq(npu.Read(mmio::kStatus), status::kCmdParseError | status::kIrqRaised | kJobIrqHistory,
-             "unknown command: parse error");
-    ExpectEq(npu.Read(mmio::kQread), 4 * (bad + 1), "QREAD stops after the bad command");
-    ExpectEq(b.host.irq(), 1, "parse error raises the IRQ");
-    Expect(memcmp(b.ram, b.flash, 64) == 0, "the DMA before it ran");
-    Expect(b.host.Logged("parse error"), "parse error logged");
+    EXPECT_EQ(npu.Read(mmio::kStatus), status::kCmdParseError | status::kIrqRaised | kJobIrqHistory)
+        << "unknown command: parse error";
+    EXPECT_EQ(npu.Read(mmio::kQread), 4 * (bad + 1)) << "QREAD stops after the bad command";
+    EXPECT_EQ(b.host.irq(), 1) << "parse error raises the IRQ";
+    EXPECT_TRUE(memcmp(b.ram, b.flash, 64) == 0) << "the DMA before it ran";
+    EXPECT_TRUE(b.host.Logged("parse error")) << "parse error logged";
     // The next good job clears the fault bits.
     s[bad] = Cmd0(u85::kOpDmaWait);
     Program(&b, &npu, s);
     npu.Write(mmio::kCmd, start);
-    ExpectEq(npu.Read(mmio::kStatus) & ~kJobIrqHistory, status::kCmdEndReached | status::kIrqRaised,
-             "a good job after a fault");
+    EXPECT_EQ(npu.Read(mmio::kStatus) & ~kJobIrqHistory,
+              status::kCmdEndReached | status::kIrqRaised)
+        << "a good job after a fault";
   }
   {  // No STOP: parse error at the end of the stream.
     Board b;
@@ -283,8 +289,8 @@ void TestFaults(const char* product, int macs) {
     Dma(&s, 0, 0, 16);
     Program(&b, &npu, s);
     npu.Write(mmio::kCmd, start);
-    Expect((npu.Read(mmio::kStatus) & status::kCmdParseError) != 0, "stream without STOP");
-    ExpectEq(npu.Read(mmio::kQread), 4 * s.size(), "QREAD at the end");
+    EXPECT_TRUE((npu.Read(mmio::kStatus) & status::kCmdParseError) != 0) << "stream without STOP";
+    EXPECT_EQ(npu.Read(mmio::kQread), 4 * s.size()) << "QREAD at the end";
   }
   {  // DMA source beyond region 0's memory: bus error after the DMA command.
     Board b;
@@ -295,10 +301,10 @@ void TestFaults(const char* product, int macs) {
     s.push_back(Cmd0(u85::kOpStop));
     Program(&b, &npu, s);
     npu.Write(mmio::kCmd, start);
-    ExpectEq(npu.Read(mmio::kStatus), status::kBusStatus | status::kIrqRaised | kJobIrqHistory,
-             "access past the region: bus error");
-    ExpectEq(npu.Read(mmio::kQread), 4 * (s.size() - 1), "QREAD after the DMA_START");
-    Expect(b.host.Logged("bus error"), "bus error logged");
+    EXPECT_EQ(npu.Read(mmio::kStatus), status::kBusStatus | status::kIrqRaised | kJobIrqHistory)
+        << "access past the region: bus error";
+    EXPECT_EQ(npu.Read(mmio::kQread), 4 * (s.size() - 1)) << "QREAD after the DMA_START";
+    EXPECT_TRUE(b.host.Logged("bus error")) << "bus error logged";
   }
   // Region 1 in read-only memory (a DMA writes it) or where nothing is
   // mapped: bus error.
@@ -311,9 +317,9 @@ void TestFaults(const char* product, int macs) {
     Program(&b, &npu, s);
     npu.Write(mmio::BasepLow(1), uint32_t(region1));
     npu.Write(mmio::kCmd, start);
-    ExpectEq(npu.Read(mmio::kStatus) & (status::kBusStatus | status::kIrqRaised),
-             status::kBusStatus | status::kIrqRaised,
-             region1 == kFlash ? "write to ROM: bus error" : "unmapped BASEP: bus error");
+    EXPECT_EQ(npu.Read(mmio::kStatus) & (status::kBusStatus | status::kIrqRaised),
+              status::kBusStatus | status::kIrqRaised)
+        << (region1 == kFlash ? "write to ROM: bus error" : "unmapped BASEP: bus error");
   }
   {  // QBASE unmapped, QSIZE past the memory, QBASE misaligned.
     Board b;
@@ -325,59 +331,59 @@ void TestFaults(const char* product, int macs) {
       npu.Write(mmio::kQbase, uint32_t(c[0]));
       npu.Write(mmio::kQsize, uint32_t(c[1]));
       npu.Write(mmio::kCmd, start);
-      ExpectEq(npu.Read(mmio::kStatus), status::kBusStatus | status::kIrqRaised | kJobIrqHistory,
-               "bad command stream address: bus error");
-      ExpectEq(npu.Read(mmio::kQread), 0, "nothing read");
+      EXPECT_EQ(npu.Read(mmio::kStatus), status::kBusStatus | status::kIrqRaised | kJobIrqHistory)
+          << "bad command stream address: bus error";
+      EXPECT_EQ(npu.Read(mmio::kQread), 0) << "nothing read";
     }
     npu.Write(mmio::kQbase, uint32_t(kStream));
     npu.Write(mmio::kQbaseHi, 1);  // above 4 GiB: nothing there
     npu.Write(mmio::kQsize, 4);
     npu.Write(mmio::kCmd, start);
-    Expect((npu.Read(mmio::kStatus) & status::kBusStatus) != 0, "QBASE_HI is used");
+    EXPECT_TRUE((npu.Read(mmio::kStatus) & status::kBusStatus) != 0) << "QBASE_HI is used";
   }
 }
 
 void TestNeverComplete() {
   Board b;
   Npu npu("ethos-u55", 128, &b.host, /*never_complete=*/true);
-  if (!npu.ok()) return;
+  ASSERT_TRUE(npu.ok());
   std::vector<uint32_t> s;
   Dma(&s, 0, 0, 16);
   s.push_back(Cmd0(u85::kOpStop));
   Program(&b, &npu, s);
   npu.Write(mmio::kCmd, mmio::cmd::kTransitionToRunning);
-  ExpectEq(npu.Read(mmio::kStatus), status::kState, "never_complete: running, no IRQ");
-  ExpectEq(b.host.raises(), 0, "never_complete: IRQ never raised");
-  ExpectEq(npu.Read(mmio::kQread), 0, "never_complete: QREAD stays 0");
-  Expect(b.ram[0] == 0, "never_complete: nothing executed");
+  EXPECT_EQ(npu.Read(mmio::kStatus), status::kState) << "never_complete: running, no IRQ";
+  EXPECT_EQ(b.host.raises(), 0) << "never_complete: IRQ never raised";
+  EXPECT_EQ(npu.Read(mmio::kQread), 0) << "never_complete: QREAD stays 0";
+  EXPECT_TRUE(b.ram[0] == 0) << "never_complete: nothing executed";
   npu.Write(mmio::kCmd, mmio::cmd::kTransitionToRunning);
-  Expect(b.host.Logged("start while a job is running"), "start while running logged");
-  ExpectEq(npu.Read(mmio::kStatus), status::kState, "start while running ignored");
+  EXPECT_TRUE(b.host.Logged("start while a job is running")) << "start while running logged";
+  EXPECT_EQ(npu.Read(mmio::kStatus), status::kState) << "start while running ignored";
   npu.Write(mmio::kCmd, mmio::cmd::kStopRequest);
-  ExpectEq(npu.Read(mmio::kStatus), 0, "stop request ends the job, no IRQ");
+  EXPECT_EQ(npu.Read(mmio::kStatus), 0) << "stop request ends the job, no IRQ";
   npu.Write(mmio::kCmd, mmio::cmd::kTransitionToRunning);
   npu.Write(mmio::kReset, mmio::prot::kPrivileged);
-  ExpectEq(npu.Read(mmio::kStatus), 0, "soft reset ends the job");
+  EXPECT_EQ(npu.Read(mmio::kStatus), 0) << "soft reset ends the job";
   npu.Write(mmio::kCmd, mmio::cmd::kTransitionToRunning);
   npu.PowerOnReset();
-  ExpectEq(npu.Read(mmio::kStatus), 0, "power-on reset ends the job");
-  ExpectEq(b.host.raises(), 0, "still no IRQ");
+  EXPECT_EQ(npu.Read(mmio::kStatus), 0) << "power-on reset ends the job";
+  EXPECT_EQ(b.host.raises(), 0) << "still no IRQ";
 }
 
 }  // namespace
 
-int main() {
-  TestCreate();
-  const struct {
-    const char* product;
-    int macs;
-    bool u85;
-  } devices[] = {{"ethos-u55", 128, false}, {"ethos-u65", 512, false}, {"ethos-u85", 256, true}};
-  for (const auto& d : devices) {
-    TestResetAndProtection(d.product, d.macs, d.u85);
-    TestJobIrqQreadPmu(d.product, d.macs, d.u85);
-    TestFaults(d.product, d.macs);
-  }
-  TestNeverComplete();
-  return Finish("registers_test");
-}
+TEST(Device, Create) { TestCreate(); }
+
+TEST(DeviceU55, ResetAndProtection) { TestResetAndProtection("ethos-u55", 128, false); }
+TEST(DeviceU55, JobIrqQreadPmu) { TestJobIrqQreadPmu("ethos-u55", 128, false); }
+TEST(DeviceU55, Faults) { TestFaults("ethos-u55", 128); }
+
+TEST(DeviceU65, ResetAndProtection) { TestResetAndProtection("ethos-u65", 512, false); }
+TEST(DeviceU65, JobIrqQreadPmu) { TestJobIrqQreadPmu("ethos-u65", 512, false); }
+TEST(DeviceU65, Faults) { TestFaults("ethos-u65", 512); }
+
+TEST(DeviceU85, ResetAndProtection) { TestResetAndProtection("ethos-u85", 256, true); }
+TEST(DeviceU85, JobIrqQreadPmu) { TestJobIrqQreadPmu("ethos-u85", 256, true); }
+TEST(DeviceU85, Faults) { TestFaults("ethos-u85", 256); }
+
+TEST(Device, NeverComplete) { TestNeverComplete(); }
