@@ -30,8 +30,14 @@ flags.DEFINE_string("out", None, "Where to write the scores (JSON).", required=T
 def main(argv: list[str]) -> int:
     del argv
     try:
-        with open(FLAGS.summary) as f:
-            summary = json.load(f)
+        try:
+            with open(FLAGS.summary) as f:
+                summary = json.load(f)
+        except (OSError, ValueError) as e:
+            raise eval_samples.ScoresError(
+                f"cannot read --summary={FLAGS.summary} ({getattr(e, 'strerror', None) or e}): "
+                "give the model's .summary.json"
+            ) from e
         result = eval_samples.score(
             FLAGS.pte, summary, eval_samples.load_samples(FLAGS.eval_dir, summary), FLAGS.host_runner
         )
