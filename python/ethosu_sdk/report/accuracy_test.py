@@ -105,4 +105,7 @@ def test_svg_holds_every_count_in_its_cell() -> None:
     assert sorted(counts) == sorted(v for row in matrix for v in row if v)
     # The diagonal cell of a row holding all its samples is the full colour.
     assert rects[4].get("fill") == "#%02x%02x%02x" % confusion_svg.FULL_RGB
-    assert rects[1].get("fill") != rects[0].get("fill")
+    # A miss stands out from the empty cells and from the right answers.
+    assert rects[2].get("fill") == "#ffffff"
+    assert rects[1].get("fill") not in ("#ffffff", rects[0].get("fill"))
+    assert rects[6].get("fill") not in ("#ffffff", rects[0].get("fill"), rects[8].get("fill"))

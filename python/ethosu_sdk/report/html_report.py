@@ -154,7 +154,8 @@ def _accuracy(section: Section, directory: str) -> list[str]:
     parts = [
         f"<h2>Accuracy on {section.samples:,} labelled samples ({html.escape(section.source)}, "
         f"{section.classes} classes)</h2>",
-        _table(["stage", "top-1", "correct", "top-5"], section.stages),
+        # "-": top-5 not measured at that stage (accuracy.py's notes say why).
+        _table(["stage", "top-1", "correct", "top-5"], [(*row[:3], row[3] or "-") for row in section.stages]),
     ]
     if section.confusion is not None:
         svg = confusion_svg.render(section.confusion, "Confusion matrix: compiled program")
