@@ -7,15 +7,9 @@ from __future__ import annotations
 import json
 import os
 
-import numpy as np
-import torch
-from sklearn.datasets import load_digits
-from sklearn.model_selection import train_test_split
-
-from ethosu_sdk.models.digits_cnn import DigitsCnn
+from digits_split import float_scores, held_out
 
 SUMMARY = os.path.join("examples", "digits_u55_model.summary.json")
-WEIGHTS = os.path.join("examples", "digits", "digits_cnn.pt")
 MAX_DROP = 0.01  # issue 35: the int8 program within 1 point of float
 
 
@@ -25,16 +19,8 @@ def _accuracy() -> dict:
 
 
 def test_float_top1_is_pytorchs_on_the_held_out_split():
-    digits = load_digits()
-    # The split examples/digits/train.py documents: 20% held out, seed 0, stratified.
-    _, images, _, labels = train_test_split(
-        digits.images / 16.0, digits.target, test_size=0.2, random_state=0, stratify=digits.target
-    )
-    model = DigitsCnn()
-    model.load_state_dict(torch.load(WEIGHTS, weights_only=True))
-    model.eval()
-    with torch.no_grad():
-        predicted = model(torch.from_numpy(images.astype(np.float32)[:, None])).argmax(1).numpy()
+    images, labels = held_out()
+    predicted = float_scores(images).argmax(1)
     accuracy = _accuracy()
     assert accuracy["samples"] == len(labels) == 360
     assert accuracy["stages"]["float"]["correct"] == int((predicted == labels).sum())

@@ -28,6 +28,8 @@ def ethosu_firmware(
         runtime_arena_bytes = 0,
         fast_scratch_bytes = -1,
         pte = None,
+        input = None,
+        expected = None,
         **kwargs):
     """A firmware_image `name` running `model` on `board`.
 
@@ -44,14 +46,18 @@ def ethosu_firmware(
       pte: a .pte to embed instead of the model's own (tests use a corrupted
         one); kernels, memory sizes, input and expected output still come
         from `model`.
+      input: a .tensors input to embed instead of the model's reference
+        input (a labelled sample in the program's layout and quantization).
+      expected: the .tensors output `input` must give, instead of the
+        model's reference output.
       **kwargs: common attributes (visibility, tags, testonly).
     """
     testonly = kwargs.get("testonly", False)
     model_pte = _model_file(model, ".pte")
     blobs = {
         "pte": pte or model_pte,
-        "input": _model_file(model, ".input.tensors"),
-        "expected": _model_file(model, ".expected.tensors"),
+        "input": input or _model_file(model, ".input.tensors"),
+        "expected": expected or _model_file(model, ".expected.tensors"),
     }
     for key, src in blobs.items():
         embedded_blob(

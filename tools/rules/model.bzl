@@ -36,6 +36,7 @@ EthosuModelInfo = provider(
         "intermediates": "File (directory) or None: TOSA flatbuffers and Vela reports",
         "verification": "File or None: the verification's JSON report (per-layer table)",
         "target": "string: the compile target",
+        "eval_data": "list of File: the labelled evaluation samples (.npz), if any",
     },
 )
 
@@ -187,6 +188,7 @@ def _ethosu_model_impl(ctx):
             intermediates = intermediates,
             verification = verification,
             target = ctx.attr.target,
+            eval_data = ctx.files.eval_data,
         ),
     ]
 

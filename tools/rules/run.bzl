@@ -48,6 +48,27 @@ def _ethosu_run_impl(ctx):
         )
         args.append("--charts=" + charts.short_path)
         files.append(charts)
+    if getattr(model, "eval_data", None):
+        # The program's output per evaluation sample on the host runner,
+        # cached with the model: the report's top-5 and confusion matrix.
+        scores = ctx.actions.declare_file(ctx.label.name + "_accuracy_scores.json")
+        ctx.actions.run(
+            executable = ctx.executable._program_scores,
+            arguments = [
+                "--pte=" + model.pte.path,
+                "--summary=" + model.summary.path,
+                "--eval_dir=" + model.eval_data[0].dirname,
+                "--host_runner=" + ctx.executable._host_runner.path,
+                "--out=" + scores.path,
+            ],
+            inputs = [model.pte, model.summary] + model.eval_data,
+            tools = [ctx.executable._host_runner],
+            outputs = [scores],
+            mnemonic = "ProgramScores",
+            progress_message = "Scoring the evaluation samples on the host runner for %{label}",
+        )
+        args.append("--accuracy_scores=" + scores.short_path)
+        files.append(scores)
     return [write_launcher(ctx, ctx.attr._runner, args, files)]
 
 _ATTRS = {
@@ -55,6 +76,16 @@ _ATTRS = {
     "model": attr.label(mandatory = True, providers = [EthosuModelInfo], doc = "The ethosu_model it runs."),
     "timeout_seconds": attr.int(default = 900, doc = "Wall-clock limit of the simulation."),
     "npu": attr.string(doc = "The board's Ethos-U (default: the model's target, e.g. ethos-u85-256)."),
+    "_host_runner": attr.label(
+        default = Label("//cc/runner:host_runner"),
+        executable = True,
+        cfg = "exec",
+    ),
+    "_program_scores": attr.label(
+        default = Label("//python/ethosu_sdk/report:program_scores"),
+        executable = True,
+        cfg = "exec",
+    ),
     "_render_charts": attr.label(
         default = Label("//python/ethosu_sdk/report:render_charts"),
         executable = True,

@@ -20,7 +20,7 @@ from typing import Callable, TypeVar
 from absl import app, flags
 
 from ethosu_sdk.errors import SdkError
-from ethosu_sdk.evaluate import summary_text
+from ethosu_sdk.report import accuracy as report_accuracy
 from ethosu_sdk.report import html_report
 from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.runner import boards, elf_size, model_run, protocol, simulate
@@ -39,6 +39,11 @@ flags.DEFINE_string("summary", None, "The model's AOT summary (.summary.json).",
 flags.DEFINE_string("expected", None, "The reference output (.expected.tensors).", required=True)
 flags.DEFINE_string("intermediates", None, "The model's intermediates directory (Vela CSVs), if built.")
 flags.DEFINE_string("verification", None, "The model's verification report (.verification.json), if any.")
+flags.DEFINE_string(
+    "accuracy_scores",
+    None,
+    "The program's output per evaluation sample (report/program_scores.py): top-5 and the confusion matrix.",
+)
 flags.DEFINE_string("charts", None, "The model's charts, rendered at build time (default: rendered here).")
 flags.DEFINE_string(
     "report_dir",
@@ -184,6 +189,9 @@ def main(argv: list[str]) -> int:
         _check_report_dir(FLAGS.report_dir or default_report_dir(FLAGS.name))
         summary = _read_input("summary", FLAGS.summary, _load_json)
         expected = _read_input("expected", FLAGS.expected, tensor_file.read_tensor_file)
+        accuracy_scores = (
+            _read_input("accuracy_scores", FLAGS.accuracy_scores, _load_any_json) if FLAGS.accuracy_scores else None
+        )
         command = board.command(
             boards.RunOptions(
                 elf=FLAGS.elf, npu=npu, timeout=FLAGS.timeout, simulator=FLAGS.simulator, npu_library=npu_library
@@ -221,10 +229,15 @@ def main(argv: list[str]) -> int:
     say(f"      delegated operators: {sum(delegated.values())} ({_operators(delegated)})")
     say(f"      left on the CPU: {_operators(on_cpu) or 'none'}")
     say(f"      .pte: {_count(summary['pte']['size_bytes'])} bytes")
+    accuracy = None
     if summary.get("accuracy"):  # ethosu_model(eval_data = ...): python/ethosu_sdk/evaluate
-        accuracy = summary["accuracy"]
-        say(f"      accuracy on {accuracy['samples']} labelled samples ({accuracy['source']}):")
-        for line in summary_text.summary_lines(accuracy):
+        accuracy = report_accuracy.section(
+            summary["accuracy"],
+            accuracy_scores,
+            _load_any_json(FLAGS.verification) if FLAGS.verification else None,
+        )
+        say(f"      accuracy on {accuracy.samples} labelled samples ({accuracy.source}):")
+        for line in report_accuracy.lines(accuracy):
             say(f"        {line}")
 
     # 2. Vela's estimate.
@@ -388,6 +401,7 @@ def main(argv: list[str]) -> int:
         + [(k, "CPU", v) for k, v in sorted(on_cpu.items())],
         layers=html_report.read_layers(FLAGS.intermediates),
         tuning=report_tuning.rows(summary.get("tuning")),
+        accuracy=accuracy,
         **_verification(FLAGS.verification),
         notes=[
             "Inference cycles (Vela's total_cycles: compute and memory stalls), compute cycles and memory "

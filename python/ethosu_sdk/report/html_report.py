@@ -10,7 +10,8 @@ import html
 import os
 from typing import Mapping, Sequence
 
-from ethosu_sdk.report import vela_layers
+from ethosu_sdk.report import confusion_svg, vela_layers
+from ethosu_sdk.report.accuracy import Section
 from ethosu_sdk.report.vela_layers import Layer
 
 
@@ -32,6 +33,8 @@ class Report:
     # TOSA tensor -> (PyTorch module path, operator), from the verification:
     # names the per-layer table's rows the way the model's author knows them.
     layer_origins: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
+    # ethosu_model(eval_data = ...): accuracy per stage, per-layer error.
+    accuracy: Section | None = None
 
 
 _STYLE = """
@@ -44,6 +47,7 @@ td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; font-s
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 img.chart { width: 100%; max-width: 1100px; }
 .note { color: #555; font-size: 0.85em; }
+svg.confusion { display: block; margin: 0.5em 0 1.5em; }
 """
 
 
@@ -141,6 +145,35 @@ def read_charts(directory: str) -> dict[str, tuple[str, bytes]]:
     return pngs
 
 
+CONFUSION_SVG = "confusion_matrix.svg"
+
+
+def _accuracy(section: Section, directory: str) -> list[str]:
+    """The accuracy section; writes the confusion matrix's SVG beside the page
+    and inlines the same picture."""
+    parts = [
+        f"<h2>Accuracy on {section.samples:,} labelled samples ({html.escape(section.source)}, "
+        f"{section.classes} classes)</h2>",
+        # "-": top-5 not measured at that stage (accuracy.py's notes say why).
+        _table(["stage", "top-1", "correct", "top-5"], [(*row[:3], row[3] or "-") for row in section.stages]),
+    ]
+    if section.confusion is not None:
+        svg = confusion_svg.render(section.confusion, "Confusion matrix: compiled program")
+        with open(os.path.join(directory, CONFUSION_SVG), "w", encoding="utf-8") as f:
+            f.write(svg)
+        parts.append(svg)
+    if section.layers:
+        parts += [
+            "<h3>Quantization error per layer (SQNR, lowest first)</h3>",
+            _table(
+                ["module (PyTorch)", "type", "source", "SQNR dB", "SQNR from input dB", "elements"],
+                section.layers,
+            ),
+        ]
+    parts += [f"<p class='note'>{html.escape(note)}</p>" for note in section.notes]
+    return parts
+
+
 def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     """Writes index.html and the chart PNGs into `directory`; returns the page's
     path. Charts come from `charts_dir` when given, else are rendered here."""
@@ -161,6 +194,8 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     ]
     if report.figures:
         parts += ["<h2>Run on the board</h2>", _table(["figure", "value"], report.figures)]
+    if report.accuracy is not None:
+        parts += _accuracy(report.accuracy, directory)
     if report.estimates:
         parts += ["<h2>Vela's estimate</h2>", _table(["figure", "value"], report.estimates)]
     if report.tuning:
