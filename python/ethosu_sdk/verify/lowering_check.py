@@ -137,12 +137,14 @@ def _decomposition_steps(entries: list[dict[str, Any]], pytorch: list[np.ndarray
     keys = []
     for entry, values in zip(entries, pytorch):
         key = (entry.get("module"), entry.get("op"), entry.get("source"))
-        known = entry.get("op") is not None and entry.get("source") is not None and entry.get("output") is None
+        known = entry.get("op") is not None and entry.get("source") is not None
         keys.append(key if known else None)
         if known:
             result_size[key] = int(np.asarray(values).size)
     return {
-        i for i, (key, values) in enumerate(zip(keys, pytorch)) if key and np.asarray(values).size != result_size[key]
+        i
+        for i, (key, entry, values) in enumerate(zip(keys, entries, pytorch))
+        if key and entry.get("output") is None and np.asarray(values).size != result_size[key]
     }
 
 

@@ -109,3 +109,14 @@ def test_a_reduction_inside_a_decomposed_operator_is_not_compared() -> None:
     first, second = lowering_check.compare(entries, [step, result], reference, [])
     assert first.note == "a step inside layer_norm's decomposition" and not first.diverges
     assert second.note is None and second.histogram == {}
+
+
+def test_a_decomposed_operator_whose_result_is_a_delegate_output() -> None:
+    # A softmax's sum, then the softmax as the delegate's output.
+    step, result = _nchw((1, 1, 1, 1), seed=6), _nchw((1, 1, 1, 10), seed=7)
+    softmax = {"module": "", "op": "softmax.int", "source": "model.py:3"}
+    entries = [_entry(tosa="t_sum", **softmax), _entry(tosa=None, output=0, **softmax)]
+    reference = {"t_sum": step + 100, "out": result.copy()}
+    first, second = lowering_check.compare(entries, [step, result], reference, ["out"])
+    assert first.note == "a step inside softmax.int's decomposition"
+    assert second.output == 0 and second.note is None and second.histogram == {}
