@@ -42,7 +42,7 @@ int32_t bias[kMaxChannels], multipliers[kMaxChannels], shifts[kMaxChannels];
 
 // Per kind of kernel: calls, MACs (elements for add), instructions.
 enum Kind { kConv3x3, kPointwise, kDepthwise, kAdd, kLinear, kKinds };
-const char* const kKindNames[kKinds] = {"conv 3x3 (im2col-free)", "conv 1x1", "depthwise 3x3",
+const char* const kKindNames[kKinds] = {"conv 3x3 (3 channels in)", "conv 1x1", "depthwise 3x3",
                                         "add", "linear"};
 struct Totals {
   uint64_t calls = 0, work = 0, helium = 0, plain = 0;

@@ -7,10 +7,14 @@
 // is the matching OHWI weight row, so a run is read once and dotted with
 // four weight rows by VMLADAVA (16 int8 MACs each). The input offset is
 // folded out: sum((x + off) * w) = sum(x * w) + off * sum(w), the weight
-// sums taken once per channel block (and per tap at the borders).
-// Depthwise: four channels in int32 lanes, the kernel's taps accumulated in
-// a register (VMUL, VADD: MVE has no vector-by-vector integer VMLA). Both requantize four channels
-// at once (requantize_helium.h) and store them with one narrowing VSTRB.
+// sums taken once per channel block (and per tap at the borders). Small
+// patches (the 3-channel first layer) are gathered per pixel (im2col of a
+// tile) so each pixel is one dot product. Depthwise: 3x3 on eight channels
+// in int16 lanes (VMULLB/VMULLT into even and odd int32 sums), anything
+// else on four channels in int32 lanes (VMUL, VADD: MVE has no
+// vector-by-vector integer VMLA). The sums of a tile of pixels are then
+// requantized four channels at once (requantize_helium.h) and stored with
+// narrowing VSTRB.
 #include <cstdint>
 
 #include "cc/kernels/cortex_m/conv_params.h"
@@ -94,6 +98,61 @@ int32x4_t WeightSums(const int8_t* const w[kLanes], int32_t len) {
   return Lanes(s[0], s[1], s[2], s[3]);
 }
 
+// The sizes and element steps of a convolution's input and output, in
+// locals: the int8 output stores may alias anything, so fields read through
+// `p` inside the loops would be read again after every store.
+struct Frame {
+  int32_t out_h, out_w, in_h, in_w;
+  int32_t stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
+  int32_t in_sn, in_sh, in_sw, out_sn, out_sh, out_sw;
+};
+
+Frame MakeFrame(const ConvParams& p) {
+  return {p.out.h,
+          p.out.w,
+          p.in.h,
+          p.in.w,
+          p.stride_h,
+          p.stride_w,
+          p.pad_h,
+          p.pad_w,
+          p.dilation_h,
+          p.dilation_w,
+          static_cast<int32_t>(p.in.sn),
+          static_cast<int32_t>(p.in.sh),
+          static_cast<int32_t>(p.in.sw),
+          static_cast<int32_t>(p.out.sn),
+          static_cast<int32_t>(p.out.sh),
+          static_cast<int32_t>(p.out.sw)};
+}
+
+// Calls pixel(i, x, kh0, kh1, kw0, kw1) for each output pixel of a tile of
+// at most kTile pixels along an output row (x: the input offset of its first
+// inside tap; [kh0, kh1) x [kw0, kw1): its inside taps), then flush(m,
+// out) for the tile's m pixels (out: the first one's output offset).
+template <typename Pixel, typename Flush>
+void ForEachTile(const ConvParams& p, const Frame& f, int32_t kernel_h, int32_t kernel_w,
+                 Pixel pixel, Flush flush) {
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oh = 0; oh < f.out_h; ++oh) {
+      int32_t kh0, kh1;
+      ValidTaps(oh, f.stride_h, f.pad_h, f.dilation_h, kernel_h, f.in_h, &kh0, &kh1);
+      const int32_t ih0 = oh * f.stride_h - f.pad_h + kh0 * f.dilation_h;  // first inside row
+      for (int32_t ow0 = 0; ow0 < f.out_w; ow0 += kTile) {
+        const int32_t m = f.out_w - ow0 < kTile ? f.out_w - ow0 : kTile;
+        for (int32_t i = 0; i < m; ++i) {
+          const int32_t ow = ow0 + i;
+          int32_t kw0, kw1;
+          ValidTaps(ow, f.stride_w, f.pad_w, f.dilation_w, kernel_w, f.in_w, &kw0, &kw1);
+          const int32_t iw0 = ow * f.stride_w - f.pad_w + kw0 * f.dilation_w;
+          pixel(i, n * f.in_sn + ih0 * f.in_sh + iw0 * f.in_sw, kh0, kh1, kw0, kw1);
+        }
+        flush(m, n * f.out_sn + oh * f.out_sh + ow0 * f.out_sw);
+      }
+    }
+  }
+}
+
 // True when `v` is dense NHWC: channels, then width, height and batch.
 bool DenseNhwc(const View4& v) {
   return v.sc == 1 && v.sw == v.c && v.sh == static_cast<int64_t>(v.w) * v.c &&
@@ -145,13 +204,7 @@ void ConvBlock(const ConvParams& p, int32_t c0, int32_t count) {
   const int32_t per_channel = p.kernel_h * row_len;  // OHWI: one output channel's weights
   const int32_t offset = p.input_offset;
   const int32_t kernel_h = p.kernel_h, kernel_w = p.kernel_w;
-  const int32_t stride_h = p.stride_h, stride_w = p.stride_w, pad_h = p.pad_h, pad_w = p.pad_w;
-  const int32_t dilation_h = p.dilation_h, dilation_w = p.dilation_w;
-  const int32_t in_h = p.in.h, in_w = p.in.w, out_h = p.out.h, out_w = p.out.w;
-  const int32_t in_sn = static_cast<int32_t>(p.in.sn), in_sh = static_cast<int32_t>(p.in.sh),
-                in_sw = static_cast<int32_t>(p.in.sw);
-  const int32_t out_sn = static_cast<int32_t>(p.out.sn), out_sh = static_cast<int32_t>(p.out.sh),
-                out_sw = static_cast<int32_t>(p.out.sw);
+  const Frame f = MakeFrame(p);
   const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
   const RequantLanes r = ChannelLanes(p, c0, lanes);
   const int8_t* w[kLanes];
@@ -159,57 +212,114 @@ void ConvBlock(const ConvParams& p, int32_t c0, int32_t count) {
   const int32x4_t bias = p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
   // bias + offset * sum(w) over the whole kernel: what every interior pixel adds.
   const int32x4_t interior = vmlaq_n_s32(bias, WeightSums(w, per_channel), offset);
-  const int32x4_t zero = vdupq_n_s32(0);
+  // Steps between the kernel's rows and columns in the input.
+  const int32_t x_row = f.in_sh * f.dilation_h, x_col = f.in_sw * f.dilation_w;
+  int32_t tile[kTile * kLanes];
+  ForEachTile(
+      p, f, kernel_h, kernel_w,
+      [&](int32_t i, int32_t x0, int32_t kh0, int32_t kh1, int32_t kw0, int32_t kw1) {
+        const bool whole_row = kw0 == 0 && kw1 == kernel_w;
+        Dot4 dot;
+        for (int32_t kh = kh0; kh < kh1; ++kh) {
+          const int8_t* x = p.input + (x0 + (kh - kh0) * x_row);
+          const int32_t row = kh * row_len;
+          if (whole_row && rows_contiguous) {
+            dot.Run(x, w[0] + row, w[1] + row, w[2] + row, w[3] + row, row_len);
+            continue;
+          }
+          for (int32_t kw = kw0; kw < kw1; ++kw) {
+            const int32_t tap = row + kw * cin;
+            dot.Run(x + (kw - kw0) * x_col, w[0] + tap, w[1] + tap, w[2] + tap, w[3] + tap, cin);
+          }
+        }
+        int32x4_t acc = Lanes(dot.a0, dot.a1, dot.a2, dot.a3);
+        if (whole_row && kh0 == 0 && kh1 == kernel_h) {
+          acc = vaddq_s32(acc, interior);
+        } else {
+          // A border pixel: the zero padding adds nothing, so only the
+          // inside taps' weights meet the offset.
+          int32x4_t sums = vdupq_n_s32(0);
+          for (int32_t kh = kh0; kh < kh1; ++kh) {
+            for (int32_t kw = kw0; kw < kw1; ++kw) {
+              const int32_t tap = kh * row_len + kw * cin;
+              const int8_t* wt[kLanes] = {w[0] + tap, w[1] + tap, w[2] + tap, w[3] + tap};
+              sums = vaddq_s32(sums, WeightSums(wt, cin));
+            }
+          }
+          acc = vaddq_s32(acc, vmlaq_n_s32(bias, sums, offset));
+        }
+        vst1q_s32(tile + i * kLanes, acc);
+      },
+      [&](int32_t m, int32_t out) {
+        FlushTile<kTail>(p, r, tile, m, vdupq_n_s32(0), p.output + (out + c0), f.out_sw, c0, count);
+      });
+}
+
+// Kernels whose whole patch (kernel_h * kernel_w * C_in) is this small
+// (MobileNet's first layer: 3x3x3) gather each output pixel's patch into a
+// row of their own (im2col for a tile of pixels): one dot product per
+// pixel instead of a short run per kernel row.
+constexpr int32_t kMaxPatch = 64;
+
+// The patch's padding holds the input zero point (-input_offset), which
+// adds (zp + offset) * w = 0, as the zero padding does: every pixel then
+// takes the whole kernel's weight sum.
+bool PatchFits(const ConvParams& p) {
+  return p.kernel_h * p.kernel_w * p.in.c <= kMaxPatch && p.input_offset >= -127 &&
+         p.input_offset <= 128;
+}
+
+void PatchConv(const ConvParams& p) {
+  const int32_t cin = p.in.c, cout = p.out.c;
+  const int32_t kernel_h = p.kernel_h, kernel_w = p.kernel_w;
+  const int32_t patch = kernel_h * kernel_w * cin;
+  const int8_t pad_value = static_cast<int8_t>(-p.input_offset);
+  const int32_t in_sn = static_cast<int32_t>(p.in.sn), in_sh = static_cast<int32_t>(p.in.sh),
+                in_sw = static_cast<int32_t>(p.in.sw);
+  const int32_t out_sn = static_cast<int32_t>(p.out.sn), out_sh = static_cast<int32_t>(p.out.sh),
+                out_sw = static_cast<int32_t>(p.out.sw);
+  int8_t patches[kTile][kMaxPatch];
   int32_t tile[kTile * kLanes];
   for (int32_t n = 0; n < p.out.n; ++n) {
-    for (int32_t oh = 0; oh < out_h; ++oh) {
-      int32_t kh0, kh1;
-      ValidTaps(oh, stride_h, pad_h, dilation_h, kernel_h, in_h, &kh0, &kh1);
-      for (int32_t ow0 = 0; ow0 < out_w; ow0 += kTile) {
-        const int32_t m = out_w - ow0 < kTile ? out_w - ow0 : kTile;
+    for (int32_t oh = 0; oh < p.out.h; ++oh) {
+      for (int32_t ow0 = 0; ow0 < p.out.w; ow0 += kTile) {
+        const int32_t m = p.out.w - ow0 < kTile ? p.out.w - ow0 : kTile;
         for (int32_t i = 0; i < m; ++i) {
-          const int32_t ow = ow0 + i;
-          int32_t kw0, kw1;
-          ValidTaps(ow, stride_w, pad_w, dilation_w, kernel_w, in_w, &kw0, &kw1);
-          const bool whole_row = kw0 == 0 && kw1 == kernel_w;
-          const int32_t iw0 = ow * stride_w - pad_w;
-          Dot4 dot;
-          for (int32_t kh = kh0; kh < kh1; ++kh) {
-            const int32_t ih = oh * stride_h - pad_h + kh * dilation_h;
-            const int32_t row = kh * row_len;
-            if (whole_row && rows_contiguous) {
-              const int8_t* x = p.input + (n * in_sn + ih * in_sh + iw0 * in_sw);
-              dot.Run(x, w[0] + row, w[1] + row, w[2] + row, w[3] + row, row_len);
-              continue;
-            }
-            for (int32_t kw = kw0; kw < kw1; ++kw) {
-              const int32_t iw = iw0 + kw * dilation_w;
-              const int32_t tap = row + kw * cin;
-              dot.Run(p.input + (n * in_sn + ih * in_sh + iw * in_sw), w[0] + tap, w[1] + tap,
-                      w[2] + tap, w[3] + tap, cin);
-            }
-          }
-          int32x4_t acc = Lanes(dot.a0, dot.a1, dot.a2, dot.a3);
-          if (whole_row && kh0 == 0 && kh1 == kernel_h) {
-            acc = vaddq_s32(acc, interior);
-          } else {
-            // A border pixel: the zero padding adds nothing, so only the
-            // inside taps' weights meet the offset.
-            int32x4_t sums = zero;
-            for (int32_t kh = kh0; kh < kh1; ++kh) {
-              for (int32_t kw = kw0; kw < kw1; ++kw) {
-                const int32_t tap = kh * row_len + kw * cin;
-                const int8_t* wt[kLanes] = {w[0] + tap, w[1] + tap, w[2] + tap, w[3] + tap};
-                sums = vaddq_s32(sums, WeightSums(wt, cin));
+          int8_t* row = patches[i];
+          for (int32_t kh = 0; kh < kernel_h; ++kh) {
+            const int32_t ih = (oh * p.stride_h) - p.pad_h + kh * p.dilation_h;
+            for (int32_t kw = 0; kw < kernel_w; ++kw, row += cin) {
+              const int32_t iw = (ow0 + i) * p.stride_w - p.pad_w + kw * p.dilation_w;
+              if (ih < 0 || ih >= p.in.h || iw < 0 || iw >= p.in.w) {
+                for (int32_t c = 0; c < cin; ++c) row[c] = pad_value;
+              } else {
+                const int8_t* x = p.input + (n * in_sn + ih * in_sh + iw * in_sw);
+                for (int32_t c = 0; c < cin; ++c) row[c] = x[c];
               }
             }
-            acc = vaddq_s32(acc, vmlaq_n_s32(bias, sums, offset));
           }
-          vst1q_s32(tile + i * kLanes, acc);
         }
-        FlushTile<kTail>(p, r, tile, m, zero,
-                         p.output + (n * out_sn + oh * out_sh + ow0 * out_sw + c0), out_sw, c0,
-                         count);
+        int8_t* out = p.output + (n * out_sn + oh * out_sh + ow0 * out_sw);
+        for (int32_t c0 = 0; c0 < cout; c0 += kLanes) {
+          const int32_t count = cout - c0 < kLanes ? cout - c0 : kLanes;
+          const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+          const RequantLanes r = ChannelLanes(p, c0, lanes);
+          const int8_t* w[kLanes];
+          ChannelRows(p, c0, count, patch, w);
+          const int32x4_t bias =
+              p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
+          const int32x4_t base = vmlaq_n_s32(bias, WeightSums(w, patch), p.input_offset);
+          for (int32_t i = 0; i < m; ++i) {
+            Dot4 dot;
+            dot.Run(patches[i], w[0], w[1], w[2], w[3], patch);
+            dot.Save(tile + i * kLanes);
+          }
+          if (count == kLanes) {
+            FlushTile<false>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+          } else {
+            FlushTile<true>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+          }
+        }
       }
     }
   }
@@ -230,106 +340,157 @@ struct DepthwiseGeometry {
   int32_t w_row, w_col;  // weight steps likewise (1HWO)
 };
 
-// The kernel's largest size with its weights held per channel block (3x3:
-// MobileNet's); larger kernels read them from memory.
+// The taps of a 3x3 kernel, whose weights DepthwisePairBlock holds per
+// channel block.
 constexpr int32_t kHeldTaps = 9;
 
-// One block of four channels (fewer with kTail) over every output pixel.
-// kFixed: the kernel is 3x3, its interior loop unrolled with the weights
-// held.
-template <bool kTail, bool kFixed>
+// One block of four channels (fewer with kTail) over every output pixel:
+// any kernel (3x3 blocks of eight channels take DepthwisePairBlock).
+template <bool kTail>
 void DepthwiseBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t c0, int32_t count) {
   const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
   const RequantLanes r = ChannelLanes(p, c0, lanes);
   const int8_t* w = p.weight + c0;
   const int32x4_t bias = p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
   const int32_t offset = p.input_offset;
-  const int32_t taps = g.kernel_h * g.kernel_w;
-  int32x4_t held[kHeldTaps];
   int32x4_t all_taps = vdupq_n_s32(0);
-  for (int32_t t = 0; t < taps; ++t) {
-    const int32x4_t wv = Load4<kTail>(w + t * g.w_col, lanes);
-    if (kFixed) held[t] = wv;
-    all_taps = vaddq_s32(all_taps, wv);
-  }
+  for (int32_t t = 0; t < g.kernel_h * g.kernel_w; ++t)
+    all_taps = vaddq_s32(all_taps, Load4<kTail>(w + t * g.w_col, lanes));
   // bias + offset * sum(w): what every interior pixel adds.
   const int32x4_t interior = vmlaq_n_s32(bias, all_taps, offset);
-  const int32x4_t zero = vdupq_n_s32(0);
-  const int32_t out_h = p.out.h, out_w = p.out.w, in_h = p.in.h, in_w = p.in.w;
-  const int32_t stride_h = p.stride_h, stride_w = p.stride_w, pad_h = p.pad_h, pad_w = p.pad_w;
-  const int32_t dilation_h = p.dilation_h, dilation_w = p.dilation_w;
-  const int32_t in_sn = static_cast<int32_t>(p.in.sn), in_sh = static_cast<int32_t>(p.in.sh),
-                in_sw = static_cast<int32_t>(p.in.sw);
-  const int32_t out_sn = static_cast<int32_t>(p.out.sn), out_sh = static_cast<int32_t>(p.out.sh),
-                out_sw = static_cast<int32_t>(p.out.sw);
   const int8_t* input = p.input + c0;
   int32_t tile[kTile * kLanes];
-  for (int32_t n = 0; n < p.out.n; ++n) {
-    for (int32_t oh = 0; oh < out_h; ++oh) {
-      int32_t kh0, kh1;
-      ValidTaps(oh, stride_h, pad_h, dilation_h, g.kernel_h, in_h, &kh0, &kh1);
-      const int32_t ih0 = oh * stride_h - pad_h + kh0 * dilation_h;  // first inside row
-      for (int32_t ow0 = 0; ow0 < out_w; ow0 += kTile) {
-        const int32_t m = out_w - ow0 < kTile ? out_w - ow0 : kTile;
-        for (int32_t i = 0; i < m; ++i) {
-          const int32_t ow = ow0 + i;
-          int32_t kw0, kw1;
-          ValidTaps(ow, stride_w, pad_w, dilation_w, g.kernel_w, in_w, &kw0, &kw1);
-          const int32_t iw0 = ow * stride_w - pad_w + kw0 * dilation_w;
-          const int8_t* x = input + (n * in_sn + ih0 * in_sh + iw0 * in_sw);
-          int32x4_t acc;
-          if (kh1 - kh0 == g.kernel_h && kw1 - kw0 == g.kernel_w) {
-            acc = interior;
-            if (kFixed) {
-#pragma GCC unroll 3
-              for (int32_t kh = 0; kh < 3; ++kh) {
-#pragma GCC unroll 3
-                for (int32_t kw = 0; kw < 3; ++kw) {
-                  acc =
-                      vaddq_s32(acc, vmulq_s32(Load4<kTail>(x + kh * g.x_row + kw * g.x_col, lanes),
-                                               held[kh * 3 + kw]));
-                }
-              }
-            } else {
-              for (int32_t kh = 0; kh < g.kernel_h; ++kh) {
-                for (int32_t kw = 0; kw < g.kernel_w; ++kw) {
-                  acc = vaddq_s32(acc,
-                                  vmulq_s32(Load4<kTail>(x + kh * g.x_row + kw * g.x_col, lanes),
-                                            Load4<kTail>(w + kh * g.w_row + kw * g.w_col, lanes)));
-                }
-              }
-            }
-          } else {
-            // A border pixel: the zero padding adds nothing, so only the
-            // inside taps' weights meet the offset.
-            int32x4_t sums = zero;
-            acc = bias;
-            for (int32_t kh = kh0; kh < kh1; ++kh) {
-              for (int32_t kw = kw0; kw < kw1; ++kw) {
-                const int32x4_t wv = Load4<kTail>(w + kh * g.w_row + kw * g.w_col, lanes);
-                const int8_t* xt = x + (kh - kh0) * g.x_row + (kw - kw0) * g.x_col;
-                acc = vaddq_s32(acc, vmulq_s32(Load4<kTail>(xt, lanes), wv));
-                sums = vaddq_s32(sums, wv);
-              }
-            }
-            acc = vmlaq_n_s32(acc, sums, offset);
+  ForEachTile(
+      p, MakeFrame(p), g.kernel_h, g.kernel_w,
+      [&](int32_t i, int32_t x0, int32_t kh0, int32_t kh1, int32_t kw0, int32_t kw1) {
+        const int8_t* x = input + x0;
+        // Inside the input: the whole kernel's offset term; at a border only
+        // the inside taps' weights meet the offset (the padding adds nothing).
+        const bool inside = kh1 - kh0 == g.kernel_h && kw1 - kw0 == g.kernel_w;
+        int32x4_t acc = inside ? interior : bias;
+        int32x4_t sums = vdupq_n_s32(0);
+        for (int32_t kh = kh0; kh < kh1; ++kh) {
+          for (int32_t kw = kw0; kw < kw1; ++kw) {
+            const int32x4_t wv = Load4<kTail>(w + kh * g.w_row + kw * g.w_col, lanes);
+            const int8_t* xt = x + (kh - kh0) * g.x_row + (kw - kw0) * g.x_col;
+            acc = vaddq_s32(acc, vmulq_s32(Load4<kTail>(xt, lanes), wv));
+            sums = vaddq_s32(sums, wv);
           }
-          vst1q_s32(tile + i * kLanes, acc);
         }
-        FlushTile<kTail>(p, r, tile, m, zero,
-                         p.output + (n * out_sn + oh * out_sh + ow0 * out_sw + c0), out_sw, c0,
-                         count);
-      }
+        if (!inside) acc = vmlaq_n_s32(acc, sums, offset);
+        vst1q_s32(tile + i * kLanes, acc);
+      },
+      [&](int32_t m, int32_t out) {
+        FlushTile<kTail>(p, r, tile, m, vdupq_n_s32(0), p.output + (out + c0),
+                         static_cast<int32_t>(p.out.sw), c0, count);
+      });
+}
+
+// Eight channels per block, for 3x3 kernels: int8 loaded into eight int16
+// lanes, VMULLB/VMULLT multiplying the even and the odd channels into two
+// int32 accumulators (|x * w| <= 2^14 fits int16's operands; the sums are
+// int32). One tap then costs a load and two multiply-adds for eight
+// channels instead of four. Outputs go back through the even/odd lanes with
+// scatter stores.
+constexpr int32_t kPairLanes = 8;
+
+// Requantizes one parity (even: first = 0, odd: 1) of a tile of eight-channel
+// sums and stores it at out + first + 2 * lane.
+void FlushParity(const ConvParams& p, const int32_t* tile, int32_t m, int8_t* out, int32_t step,
+                 int32_t c0, int32_t first) {
+  const uint32x4_t words = vidupq_n_u32(0, 2);  // lanes 0, 2, 4, 6
+  const RequantLanes r =
+      LoadRequantLanes(vldrwq_gather_shifted_offset_s32(p.multipliers + c0 + first, words),
+                       vldrwq_gather_shifted_offset_s32(p.shifts + c0 + first, words),
+                       p.output_offset, p.activation_min, p.activation_max);
+  out += first;
+  tile += first * kLanes;
+  for (int32_t i = 0; i < m; ++i, out += step, tile += kPairLanes) {
+    const int32x4_t acc = vld1q_s32(tile);
+    if (LeftShiftExact(acc, r)) {
+      vstrbq_scatter_offset_s32(out, words, RequantizeLanes(acc, r));
+      continue;
     }
+    int32_t sums[kLanes];
+    vst1q_s32(sums, acc);
+    for (int32_t j = 0; j < kLanes; ++j) out[2 * j] = FinishConv(p, sums[j], c0 + first + 2 * j);
   }
 }
 
-template <bool kFixed>
+void DepthwisePairBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t c0) {
+  const int8_t* w = p.weight + c0;
+  const uint32x4_t words = vidupq_n_u32(0, 2);
+  const int32x4_t bias_even =
+      p.bias != nullptr ? vldrwq_gather_shifted_offset_s32(p.bias + c0, words) : vdupq_n_s32(0);
+  const int32x4_t bias_odd =
+      p.bias != nullptr ? vldrwq_gather_shifted_offset_s32(p.bias + c0 + 1, words) : vdupq_n_s32(0);
+  const int32_t offset = p.input_offset;
+  int16x8_t held[kHeldTaps];
+  int32x4_t all_even = vdupq_n_s32(0), all_odd = vdupq_n_s32(0);
+  for (int32_t t = 0; t < kHeldTaps; ++t) {
+    held[t] = vldrbq_s16(w + t * g.w_col);
+    all_even = vaddq_s32(all_even, vmovlbq_s16(held[t]));
+    all_odd = vaddq_s32(all_odd, vmovltq_s16(held[t]));
+  }
+  const int32x4_t interior_even = vmlaq_n_s32(bias_even, all_even, offset);
+  const int32x4_t interior_odd = vmlaq_n_s32(bias_odd, all_odd, offset);
+  const int8_t* input = p.input + c0;
+  int32_t tile[kTile * kPairLanes];
+  ForEachTile(
+      p, MakeFrame(p), 3, 3,
+      [&](int32_t i, int32_t x0, int32_t kh0, int32_t kh1, int32_t kw0, int32_t kw1) {
+        const int8_t* x = input + x0;
+        int32x4_t even, odd;
+        if (kh1 - kh0 == 3 && kw1 - kw0 == 3) {
+          even = interior_even;
+          odd = interior_odd;
+#pragma GCC unroll 3
+          for (int32_t kh = 0; kh < 3; ++kh) {
+#pragma GCC unroll 3
+            for (int32_t kw = 0; kw < 3; ++kw) {
+              const int16x8_t xv = vldrbq_s16(x + kh * g.x_row + kw * g.x_col);
+              even = vaddq_s32(even, vmullbq_int_s16(xv, held[kh * 3 + kw]));
+              odd = vaddq_s32(odd, vmulltq_int_s16(xv, held[kh * 3 + kw]));
+            }
+          }
+        } else {
+          // A border pixel: only the inside taps' weights meet the offset.
+          int32x4_t sums_even = vdupq_n_s32(0), sums_odd = vdupq_n_s32(0);
+          even = bias_even;
+          odd = bias_odd;
+          for (int32_t kh = kh0; kh < kh1; ++kh) {
+            for (int32_t kw = kw0; kw < kw1; ++kw) {
+              const int16x8_t wv = held[kh * 3 + kw];
+              const int16x8_t xv = vldrbq_s16(x + (kh - kh0) * g.x_row + (kw - kw0) * g.x_col);
+              even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+              odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+              sums_even = vaddq_s32(sums_even, vmovlbq_s16(wv));
+              sums_odd = vaddq_s32(sums_odd, vmovltq_s16(wv));
+            }
+          }
+          even = vmlaq_n_s32(even, sums_even, offset);
+          odd = vmlaq_n_s32(odd, sums_odd, offset);
+        }
+        vst1q_s32(tile + i * kPairLanes, even);
+        vst1q_s32(tile + i * kPairLanes + kLanes, odd);
+      },
+      [&](int32_t m, int32_t out) {
+        const int32_t step = static_cast<int32_t>(p.out.sw);
+        FlushParity(p, tile, m, p.output + (out + c0), step, c0, 0);
+        FlushParity(p, tile, m, p.output + (out + c0), step, c0, 1);
+      });
+}
+
+// Eight-channel blocks for 3x3 kernels, then four-channel blocks, then the
+// last channels with predicated lanes.
 void Depthwise(const ConvParams& p, const DepthwiseGeometry& g) {
   const int32_t channels = p.out.c;
   int32_t c0 = 0;
-  for (; c0 + kLanes <= channels; c0 += kLanes) DepthwiseBlock<false, kFixed>(p, g, c0, kLanes);
-  if (c0 < channels) DepthwiseBlock<true, kFixed>(p, g, c0, channels - c0);
+  if (g.kernel_h == 3 && g.kernel_w == 3) {
+    for (; c0 + kPairLanes <= channels; c0 += kPairLanes) DepthwisePairBlock(p, g, c0);
+  }
+  for (; c0 + kLanes <= channels; c0 += kLanes) DepthwiseBlock<false>(p, g, c0, kLanes);
+  if (c0 < channels) DepthwiseBlock<true>(p, g, c0, channels - c0);
 }
 
 }  // namespace
@@ -341,6 +502,10 @@ bool ConvHelium(const ConvParams& p) {
   }
   const bool pointwise = p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
                          p.pad_h == 0 && p.pad_w == 0 && DenseNhwc(p.in) && DenseNhwc(p.out);
+  if (!pointwise && PatchFits(p)) {
+    PatchConv(p);
+    return true;
+  }
   const int32_t channels = p.out.c;
   int32_t c0 = 0;
   for (; c0 + kLanes <= channels; c0 += kLanes) {
@@ -373,11 +538,7 @@ bool DepthwiseConvHelium(const ConvParams& p) {
   g.x_col = static_cast<int32_t>(p.in.sw) * p.dilation_w;
   g.w_row = p.kernel_w * channels;
   g.w_col = channels;
-  if (g.kernel_h == 3 && g.kernel_w == 3) {
-    Depthwise<true>(p, g);
-  } else {
-    Depthwise<false>(p, g);
-  }
+  Depthwise(p, g);
   return true;
 }
 
