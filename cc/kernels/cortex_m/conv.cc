@@ -118,10 +118,12 @@ Status Direct(Kind kind, const int* dims, const Tensor& input, const Tensor& wei
   ESDK_RETURN_IF_ERROR(Prepare(kind, dims, input, weight, bias, stride, padding, dilation, nullptr,
                                depth_multiplier, input_offset, output_offset, multipliers, shifts,
                                activation_min, activation_max, out, &p));
+  // The Helium variants take the passes' layout on Cortex-M55/M85 and say
+  // when they cannot; the plain C arithmetic takes everything.
   if (kind == Kind::kDepthwise) {
-    cortex_m::DepthwiseConvReference(p);
+    if (!cortex_m::DepthwiseConvHelium(p)) cortex_m::DepthwiseConvReference(p);
   } else {
-    cortex_m::ConvReference(p);
+    if (!cortex_m::ConvHelium(p)) cortex_m::ConvReference(p);
   }
   return Status::Ok();
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "cc/kernels/cortex_m/arith.h"
 #include "cc/kernels/cortex_m/layout.h"
 
 namespace ethosu_sdk::kernels::cortex_m {
@@ -34,6 +35,22 @@ struct ConvParams {
 void ConvReference(const ConvParams& p);
 void DepthwiseConvReference(const ConvParams& p);
 void TransposeConvReference(const ConvParams& p);
+
+// Helium (MVE) variants for Cortex-M55/M85 (conv_helium.cc): channels
+// innermost in input and output, groups == 1 (conv) or depth_multiplier == 1
+// (depthwise), no INT32_MIN multiplier. They return false, touching nothing,
+// when they cannot take the call (or the toolchain has no MVE); the caller
+// then runs the plain C arithmetic above. Bit-exact with it.
+bool ConvHelium(const ConvParams& p);
+bool DepthwiseConvHelium(const ConvParams& p);
+
+// One output element from its int32 sum: requantize for channel oc, add the
+// output offset, clamp to the activation limits.
+inline int8_t FinishConv(const ConvParams& p, int32_t acc, int32_t oc) {
+  const int32_t scaled = Requantize(acc, p.multipliers[oc], p.shifts[oc]);
+  return static_cast<int8_t>(
+      Clamp(WrappingAdd(scaled, p.output_offset), p.activation_min, p.activation_max));
+}
 
 }  // namespace ethosu_sdk::kernels::cortex_m
 

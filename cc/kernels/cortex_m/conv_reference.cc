@@ -1,25 +1,14 @@
 // Plain C arithmetic of the cortex_m:: convolutions: one output element at a
 // time, any layout (strided views), for the host and CPUs without a faster
-// variant.
+// variant, and the reference the Helium variants (conv_helium.cc) are tested
+// against on the target.
 #include <cstdint>
 
 #include "cc/kernels/cortex_m/arith.h"
 #include "cc/kernels/cortex_m/conv_params.h"
 
-// Helium (MVE integer) on the Cortex-M55/M85: the toolchain says so.
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-#include <arm_mve.h>
-#define ESDK_CORTEX_M_MVE 1
-#endif
-
 namespace ethosu_sdk::kernels::cortex_m {
 namespace {
-
-int8_t Finish(const ConvParams& p, int32_t acc, int32_t oc) {
-  const int32_t scaled = Requantize(acc, p.multipliers[oc], p.shifts[oc]);
-  return static_cast<int8_t>(
-      Clamp(WrappingAdd(scaled, p.output_offset), p.activation_min, p.activation_max));
-}
 
 // Calls tap(n, oc, ih, iw, kh, kw) for each kernel tap of each output
 // element that falls inside the input, summing what it returns onto the
@@ -41,7 +30,7 @@ void ForEachOutput(const ConvParams& p, Tap tap) {
               acc += tap(n, oc, ih, iw, kh, kw);
             }
           }
-          p.output[p.out.Offset(n, oc, oh, ow)] = Finish(p, static_cast<int32_t>(acc), oc);
+          p.output[p.out.Offset(n, oc, oh, ow)] = FinishConv(p, static_cast<int32_t>(acc), oc);
         }
       }
     }
@@ -62,24 +51,11 @@ void ConvReference(const ConvParams& p) {
     if (p.in.sc == 1) {
       // Channels innermost (channels-last memory, the passes' layout): two
       // contiguous int8 rows, a loop the compiler can vectorise.
-#ifdef ESDK_CORTEX_M_MVE
-      // 16 int8 MACs per VMLADAVA; sum((x + offset) * w) = sum(x * w) +
-      // offset * sum(w). Tail lanes are predicated off (loaded as zero).
-      int32_t dot = 0, weights = 0;
-      for (int32_t i = 0; i < in_per_group; i += 16) {
-        const mve_pred16_t lanes = vctp8q(static_cast<uint32_t>(in_per_group - i));
-        const int8x16_t wv = vldrbq_z_s8(w + i, lanes);
-        dot = vmladavaq_s8(dot, vldrbq_z_s8(x + i, lanes), wv);
-        weights = vaddvaq_s8(weights, wv);
-      }
-      return static_cast<uint32_t>(dot) +
-             static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(weights);
-#else
       // An unsigned sum: it wraps as the reference's int32 tensors do.
       uint32_t dot = 0;
-      for (int32_t i = 0; i < in_per_group; ++i) dot += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
+      for (int32_t i = 0; i < in_per_group; ++i)
+        dot += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
       return dot;
-#endif
     }
     for (int32_t i = 0; i < in_per_group; ++i) {
       sum += static_cast<uint32_t>((x[i * p.in.sc] + p.input_offset) * w[i]);
@@ -112,24 +88,12 @@ void DepthwiseChannelsLast(const ConvParams& p) {
               if (iw < 0 || iw >= p.in.w) continue;
               const int8_t* x = p.input + p.in.Offset(n, c0, ih, iw);
               const int8_t* w = p.weight + (kh * p.kernel_w + kw) * channels + c0;
-#ifdef ESDK_CORTEX_M_MVE
-              // Four channels per step, int8 loads widened to int32 lanes.
-              int32_t* a = reinterpret_cast<int32_t*>(acc);
-              for (int32_t i = 0; i < len; i += 4) {
-                const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(len - i));
-                const int32x4_t xv = vaddq_n_s32(vldrbq_z_s32(x + i, lanes), p.input_offset);
-                const int32x4_t sum = vaddq_s32(vldrwq_z_s32(a + i, lanes),
-                                                vmulq_s32(xv, vldrbq_z_s32(w + i, lanes)));
-                vstrwq_p_s32(a + i, sum, lanes);
-              }
-#else
               for (int32_t i = 0; i < len; ++i)
                 acc[i] += static_cast<uint32_t>((x[i] + p.input_offset) * w[i]);
-#endif
             }
           }
           for (int32_t i = 0; i < len; ++i)
-            out[c0 + i] = Finish(p, static_cast<int32_t>(acc[i]), c0 + i);
+            out[c0 + i] = FinishConv(p, static_cast<int32_t>(acc[i]), c0 + i);
         }
       }
     }
@@ -174,7 +138,7 @@ void TransposeConvReference(const ConvParams& p) {
               }
             }
           }
-          p.output[p.out.Offset(n, oc, oh, ow)] = Finish(p, static_cast<int32_t>(acc), oc);
+          p.output[p.out.Offset(n, oc, oh, ow)] = FinishConv(p, static_cast<int32_t>(acc), oc);
         }
       }
     }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/kernels/cortex_m/add_helium.h"
 #include "cc/kernels/cortex_m/arith.h"
 #include "cc/kernels/cortex_m/layout.h"
 #include "cc/kernels/kernel_util.h"
@@ -37,6 +38,9 @@ class Pairwise {
     }
     return Status::Ok();
   }
+
+  // True when both operands and out lie alike: element i of each is at i.
+  bool flat() const { return flat_; }
 
   // Calls f(a_offset, b_offset, out_offset) for every element of out.
   template <typename F>
@@ -171,21 +175,22 @@ Status CortexMQuantizedAddOut(const Tensor& self, int64_t self_zero_point, int64
   const int8_t* a = self.Data<const int8_t>();
   const int8_t* b = other.Data<const int8_t>();
   int8_t* o = out.Data<int8_t>();
-  const int32_t azp = static_cast<int32_t>(self_zero_point),
-                bzp = static_cast<int32_t>(other_zero_point);
-  const int32_t am = static_cast<int32_t>(self_multiplier), as = static_cast<int32_t>(self_shift);
-  const int32_t bm = static_cast<int32_t>(other_multiplier), bs = static_cast<int32_t>(other_shift);
-  const int32_t om = static_cast<int32_t>(output_multiplier),
-                os = static_cast<int32_t>(output_shift);
-  const int32_t ozp = static_cast<int32_t>(output_zero_point);
-  const int32_t lo = static_cast<int32_t>(activation_min),
-                hi = static_cast<int32_t>(activation_max);
+  cortex_m::AddParams p;
+  p.a_zero_point = static_cast<int32_t>(self_zero_point);
+  p.a_multiplier = static_cast<int32_t>(self_multiplier);
+  p.a_shift = static_cast<int32_t>(self_shift);
+  p.b_zero_point = static_cast<int32_t>(other_zero_point);
+  p.b_multiplier = static_cast<int32_t>(other_multiplier);
+  p.b_shift = static_cast<int32_t>(other_shift);
+  p.out_zero_point = static_cast<int32_t>(output_zero_point);
+  p.out_multiplier = static_cast<int32_t>(output_multiplier);
+  p.out_shift = static_cast<int32_t>(output_shift);
+  p.activation_min = static_cast<int32_t>(activation_min);
+  p.activation_max = static_cast<int32_t>(activation_max);
+  // Equal shapes and layouts (MobileNet's residuals): Helium where there is.
+  if (pairs.flat() && cortex_m::AddHelium(a, b, o, out.numel, p)) return Status::Ok();
   pairs.ForEach(out.numel, [&](size_t ia, size_t ib, size_t io) {
-    // |value - zp| < 256, so the shifted operand fits in 29 bits.
-    const int32_t x = Requantize((a[ia] - azp) * (1 << cortex_m::kAddLeftShift), am, as);
-    const int32_t y = Requantize((b[ib] - bzp) * (1 << cortex_m::kAddLeftShift), bm, bs);
-    const int32_t sum = Requantize(cortex_m::WrappingAdd(x, y), om, os);
-    o[io] = static_cast<int8_t>(Clamp(cortex_m::WrappingAdd(sum, ozp), lo, hi));
+    o[io] = cortex_m::AddElement(a[ia], b[ib], p);
   });
   return Status::Ok();
 }

@@ -5,6 +5,7 @@
 
 #include "cc/kernels/cortex_m/arith.h"
 #include "cc/kernels/cortex_m/layout.h"
+#include "cc/kernels/cortex_m/linear.h"
 #include "cc/kernels/kernel_util.h"
 #include "cc/kernels/kernels.h"
 
@@ -73,38 +74,24 @@ Status CortexMQuantizedLinearOut(const Tensor& input, const Tensor& weights, con
     ESDK_RETURN_IF_ERROR(cortex_m::ExpectChannels(*bias, n, "bias"));
     b = bias->Data<const int32_t>();
   }
-  const int32_t multiplier = static_cast<int32_t>(requantize_multipliers[0]);
-  const int32_t shift = static_cast<int32_t>(requantize_shifts[0]);
-  const int32_t in_off = static_cast<int32_t>(input_offset),
-                w_off = static_cast<int32_t>(filter_offset);
-  const int32_t out_off = static_cast<int32_t>(output_offset);
-  const int32_t lo = static_cast<int32_t>(activation_min),
-                hi = static_cast<int32_t>(activation_max);
-  const size_t rows = k == 0 ? out.numel / (n == 0 ? 1 : n) : input.numel / static_cast<size_t>(k);
-  const int8_t* x = input.Data<const int8_t>();
-  const int8_t* w = weights.Data<const int8_t>();
-  int8_t* o = out.Data<int8_t>();
-  for (size_t r = 0; r < rows; ++r) {
-    const int8_t* row = x + r * k;
-    uint32_t row_sum = 0;
-    if (sums != nullptr) {
-      for (int32_t i = 0; i < k; ++i) row_sum += static_cast<uint32_t>(row[i]);
-    }
-    for (int32_t c = 0; c < n; ++c) {
-      const int8_t* col = w + static_cast<size_t>(c) * k;
-      uint32_t acc = 0;  // wraps as the reference's int32 tensors do
-      if (sums != nullptr) {
-        for (int32_t i = 0; i < k; ++i) acc += static_cast<uint32_t>(row[i] * col[i]);
-        acc += row_sum * static_cast<uint32_t>(w_off) + static_cast<uint32_t>(sums[c]);
-      } else {
-        for (int32_t i = 0; i < k; ++i)
-          acc += static_cast<uint32_t>((row[i] + in_off) * (col[i] + w_off));
-        if (b != nullptr) acc += static_cast<uint32_t>(b[c]);
-      }
-      const int32_t scaled = Requantize(static_cast<int32_t>(acc), multiplier, shift);
-      o[r * n + c] = static_cast<int8_t>(Clamp(cortex_m::WrappingAdd(scaled, out_off), lo, hi));
-    }
-  }
+  cortex_m::LinearParams p;
+  p.input = input.Data<const int8_t>();
+  p.weights = weights.Data<const int8_t>();
+  p.k = k;
+  p.n = n;
+  p.rows = static_cast<int32_t>(k == 0 ? out.numel / (n == 0 ? 1 : n)
+                                       : input.numel / static_cast<size_t>(k));
+  p.kernel_sum = sums;
+  p.bias = b;
+  p.input_offset = static_cast<int32_t>(input_offset);
+  p.filter_offset = static_cast<int32_t>(filter_offset);
+  p.output_offset = static_cast<int32_t>(output_offset);
+  p.multiplier = static_cast<int32_t>(requantize_multipliers[0]);
+  p.shift = static_cast<int32_t>(requantize_shifts[0]);
+  p.activation_min = static_cast<int32_t>(activation_min);
+  p.activation_max = static_cast<int32_t>(activation_max);
+  p.output = out.Data<int8_t>();
+  if (!cortex_m::LinearHelium(p)) cortex_m::LinearReference(p);
   return Status::Ok();
 }
 

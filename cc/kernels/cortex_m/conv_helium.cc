@@ -1,0 +1,552 @@
+// Helium (MVE) arithmetic of the cortex_m:: convolution and depthwise
+// convolution on Cortex-M55/M85, for the passes' layout (channels innermost).
+//
+// Convolution as a GEMM without im2col: per output pixel, four output
+// channels per pass; each kernel row whose taps are all inside the input is
+// one contiguous run of kernel_w * C_in int8 values in NHWC memory, and so
+// is the matching OHWI weight row, so a run is read once and dotted with
+// four weight rows by VMLADAVA (16 int8 MACs each). The input offset is
+// folded out: sum((x + off) * w) = sum(x * w) + off * sum(w), the weight
+// sums taken once per channel block (and per tap at the borders). Small
+// patches (the 3-channel first layer) are gathered per pixel (im2col of a
+// tile) so each pixel is one dot product. Depthwise: 3x3 on eight channels
+// in int16 lanes (VMULLB/VMULLT into even and odd int32 sums), anything
+// else on four channels in int32 lanes (VMUL, VADD: MVE has no
+// vector-by-vector integer VMLA). The sums of a tile of pixels are then
+// requantized four channels at once (requantize_helium.h) and stored with
+// narrowing VSTRB.
+#include <cstdint>
+
+#include "cc/kernels/cortex_m/conv_params.h"
+#include "cc/kernels/cortex_m/dot_helium.h"
+#include "cc/kernels/cortex_m/requantize_helium.h"
+
+namespace ethosu_sdk::kernels::cortex_m {
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+namespace {
+
+// Output channels per pass: the four int32 lanes of a Q register.
+constexpr int32_t kLanes = 4;
+// Output pixels whose sums wait in a tile (on the stack: 32 x 4 x 4 B) for
+// the requantization pass: the dot-product loop and the requantization loop
+// each keep their own values in registers (MVE has eight Q registers; one
+// loop doing both spills on every pixel).
+constexpr int32_t kTile = 32;
+
+RequantLanes ChannelLanes(const ConvParams& p, int32_t c0, mve_pred16_t lanes) {
+  return LoadRequantLanes(vldrwq_z_s32(p.multipliers + c0, lanes),
+                          vldrwq_z_s32(p.shifts + c0, lanes), p.output_offset, p.activation_min,
+                          p.activation_max);
+}
+
+// Requantizes the sums of `m` pixels of the channels c0.. (tile[i] + add)
+// and stores pixel i at out + i * step: four lanes at once, or lane by lane
+// in C where a left shift would overflow int32.
+template <bool kTail>
+void FlushTile(const ConvParams& p, const RequantLanes& r, const int32_t* tile, int32_t m,
+               int32x4_t add, int8_t* out, int32_t step, int32_t c0, int32_t count) {
+  const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+  for (int32_t i = 0; i < m; ++i, out += step) {
+    const int32x4_t acc = vaddq_s32(vld1q_s32(tile + i * kLanes), add);
+    if (!LeftShiftExact(acc, r)) {
+      int32_t sums[kLanes];
+      vst1q_s32(sums, acc);
+      for (int32_t j = 0; j < count; ++j) out[j] = FinishConv(p, sums[j], c0 + j);
+      continue;
+    }
+    if (kTail) {
+      vstrbq_p_s32(out, RequantizeLanes(acc, r), lanes);
+    } else {
+      vstrbq_s32(out, RequantizeLanes(acc, r));
+    }
+  }
+}
+
+int32x4_t Lanes(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
+  int32x4_t v = vdupq_n_s32(a0);
+  v = vsetq_lane_s32(a1, v, 1);
+  v = vsetq_lane_s32(a2, v, 2);
+  return vsetq_lane_s32(a3, v, 3);
+}
+
+// The range [*first, *last) of kernel taps k with 0 <= o * stride - pad + k
+// * dilation < size: all of them away from the borders (checked first).
+inline void ValidTaps(int32_t o, int32_t stride, int32_t pad, int32_t dilation, int32_t kernel,
+                      int32_t size, int32_t* first, int32_t* last) {
+  const int32_t start = o * stride - pad;
+  if (start >= 0 && start + (kernel - 1) * dilation < size) {
+    *first = 0;
+    *last = kernel;
+    return;
+  }
+  int32_t k = 0;
+  while (k < kernel && start + k * dilation < 0) ++k;
+  *first = k;
+  while (k < kernel && start + k * dilation < size) ++k;
+  *last = k;
+}
+
+// Sum of each of four weight rows over [0, len).
+int32x4_t WeightSums(const int8_t* const w[kLanes], int32_t len) {
+  int32_t s[kLanes] = {};
+  for (int32_t j = 0; j < kLanes; ++j) {
+    for (int32_t i = 0; i < len; i += kBytes) {
+      s[j] = vaddvaq_s8(s[j], vldrbq_z_s8(w[j] + i, vctp8q(static_cast<uint32_t>(len - i))));
+    }
+  }
+  return Lanes(s[0], s[1], s[2], s[3]);
+}
+
+// The sizes and element steps of a convolution's input and output, in
+// locals: the int8 output stores may alias anything, so fields read through
+// `p` inside the loops would be read again after every store.
+struct Frame {
+  int32_t out_h, out_w, in_h, in_w;
+  int32_t stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
+  int32_t in_sn, in_sh, in_sw, out_sn, out_sh, out_sw;
+};
+
+Frame MakeFrame(const ConvParams& p) {
+  return {p.out.h,
+          p.out.w,
+          p.in.h,
+          p.in.w,
+          p.stride_h,
+          p.stride_w,
+          p.pad_h,
+          p.pad_w,
+          p.dilation_h,
+          p.dilation_w,
+          static_cast<int32_t>(p.in.sn),
+          static_cast<int32_t>(p.in.sh),
+          static_cast<int32_t>(p.in.sw),
+          static_cast<int32_t>(p.out.sn),
+          static_cast<int32_t>(p.out.sh),
+          static_cast<int32_t>(p.out.sw)};
+}
+
+// Calls pixel(i, x, kh0, kh1, kw0, kw1) for each output pixel of a tile of
+// at most kTile pixels along an output row (x: the input offset of its first
+// inside tap; [kh0, kh1) x [kw0, kw1): its inside taps), then flush(m,
+// out) for the tile's m pixels (out: the first one's output offset).
+template <typename Pixel, typename Flush>
+void ForEachTile(const ConvParams& p, const Frame& f, int32_t kernel_h, int32_t kernel_w,
+                 Pixel pixel, Flush flush) {
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oh = 0; oh < f.out_h; ++oh) {
+      int32_t kh0, kh1;
+      ValidTaps(oh, f.stride_h, f.pad_h, f.dilation_h, kernel_h, f.in_h, &kh0, &kh1);
+      const int32_t ih0 = oh * f.stride_h - f.pad_h + kh0 * f.dilation_h;  // first inside row
+      for (int32_t ow0 = 0; ow0 < f.out_w; ow0 += kTile) {
+        const int32_t m = f.out_w - ow0 < kTile ? f.out_w - ow0 : kTile;
+        for (int32_t i = 0; i < m; ++i) {
+          const int32_t ow = ow0 + i;
+          int32_t kw0, kw1;
+          ValidTaps(ow, f.stride_w, f.pad_w, f.dilation_w, kernel_w, f.in_w, &kw0, &kw1);
+          const int32_t iw0 = ow * f.stride_w - f.pad_w + kw0 * f.dilation_w;
+          pixel(i, n * f.in_sn + ih0 * f.in_sh + iw0 * f.in_sw, kh0, kh1, kw0, kw1);
+        }
+        flush(m, n * f.out_sn + oh * f.out_sh + ow0 * f.out_sw);
+      }
+    }
+  }
+}
+
+// True when `v` is dense NHWC: channels, then width, height and batch.
+bool DenseNhwc(const View4& v) {
+  return v.sc == 1 && v.sw == v.c && v.sh == static_cast<int64_t>(v.w) * v.c &&
+         v.sn == static_cast<int64_t>(v.h) * v.w * v.c;
+}
+
+// The weight rows of channels c0..c0 + 3 (past the last channel: the first
+// row again, its lanes not stored).
+void ChannelRows(const ConvParams& p, int32_t c0, int32_t count, int32_t per_channel,
+                 const int8_t* w[kLanes]) {
+  for (int32_t j = 0; j < kLanes; ++j)
+    w[j] = p.weight + static_cast<int64_t>(c0 + (j < count ? j : 0)) * per_channel;
+}
+
+// 1x1, stride 1, no padding, dense input and output: a plain GEMM of the
+// pixels (rows of C_in) by the weights (rows of C_in).
+template <bool kTail>
+void PointwiseBlock(const ConvParams& p, int32_t c0, int32_t count) {
+  const int32_t cin = p.in.c, cout = p.out.c;
+  const int32_t pixels = p.out.n * p.out.h * p.out.w;
+  const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+  const RequantLanes r = ChannelLanes(p, c0, lanes);
+  const int8_t* w[kLanes];
+  ChannelRows(p, c0, count, cin, w);
+  const int32x4_t bias = p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
+  // bias + offset * sum(w): every pixel adds it.
+  const int32x4_t base = vmlaq_n_s32(bias, WeightSums(w, cin), p.input_offset);
+  int32_t tile[kTile * kLanes];
+  for (int32_t px0 = 0; px0 < pixels; px0 += kTile) {
+    const int32_t m = pixels - px0 < kTile ? pixels - px0 : kTile;
+    const int8_t* x = p.input + static_cast<int64_t>(px0) * cin;
+    for (int32_t i = 0; i < m; ++i, x += cin) {
+      Dot4 dot;
+      dot.Run(x, w[0], w[1], w[2], w[3], cin);
+      dot.Save(tile + i * kLanes);
+    }
+    FlushTile<kTail>(p, r, tile, m, base, p.output + static_cast<int64_t>(px0) * cout + c0, cout,
+                     c0, count);
+  }
+}
+
+// Any kernel, stride, padding and dilation, channels innermost.
+template <bool kTail>
+void ConvBlock(const ConvParams& p, int32_t c0, int32_t count) {
+  const int32_t cin = p.in.c;
+  // A kernel row is one contiguous run when its taps are adjacent pixels.
+  const bool rows_contiguous = p.dilation_w == 1 && p.in.sw == cin;
+  const int32_t row_len = p.kernel_w * cin;
+  const int32_t per_channel = p.kernel_h * row_len;  // OHWI: one output channel's weights
+  const int32_t offset = p.input_offset;
+  const int32_t kernel_h = p.kernel_h, kernel_w = p.kernel_w;
+  const Frame f = MakeFrame(p);
+  const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+  const RequantLanes r = ChannelLanes(p, c0, lanes);
+  const int8_t* w[kLanes];
+  ChannelRows(p, c0, count, per_channel, w);
+  const int32x4_t bias = p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
+  // bias + offset * sum(w) over the whole kernel: what every interior pixel adds.
+  const int32x4_t interior = vmlaq_n_s32(bias, WeightSums(w, per_channel), offset);
+  // Steps between the kernel's rows and columns in the input.
+  const int32_t x_row = f.in_sh * f.dilation_h, x_col = f.in_sw * f.dilation_w;
+  int32_t tile[kTile * kLanes];
+  ForEachTile(
+      p, f, kernel_h, kernel_w,
+      [&](int32_t i, int32_t x0, int32_t kh0, int32_t kh1, int32_t kw0, int32_t kw1) {
+        const bool whole_row = kw0 == 0 && kw1 == kernel_w;
+        Dot4 dot;
+        for (int32_t kh = kh0; kh < kh1; ++kh) {
+          const int8_t* x = p.input + (x0 + (kh - kh0) * x_row);
+          const int32_t row = kh * row_len;
+          if (whole_row && rows_contiguous) {
+            dot.Run(x, w[0] + row, w[1] + row, w[2] + row, w[3] + row, row_len);
+            continue;
+          }
+          for (int32_t kw = kw0; kw < kw1; ++kw) {
+            const int32_t tap = row + kw * cin;
+            dot.Run(x + (kw - kw0) * x_col, w[0] + tap, w[1] + tap, w[2] + tap, w[3] + tap, cin);
+          }
+        }
+        int32x4_t acc = Lanes(dot.a0, dot.a1, dot.a2, dot.a3);
+        if (whole_row && kh0 == 0 && kh1 == kernel_h) {
+          acc = vaddq_s32(acc, interior);
+        } else {
+          // A border pixel: the zero padding adds nothing, so only the
+          // inside taps' weights meet the offset.
+          int32x4_t sums = vdupq_n_s32(0);
+          for (int32_t kh = kh0; kh < kh1; ++kh) {
+            for (int32_t kw = kw0; kw < kw1; ++kw) {
+              const int32_t tap = kh * row_len + kw * cin;
+              const int8_t* wt[kLanes] = {w[0] + tap, w[1] + tap, w[2] + tap, w[3] + tap};
+              sums = vaddq_s32(sums, WeightSums(wt, cin));
+            }
+          }
+          acc = vaddq_s32(acc, vmlaq_n_s32(bias, sums, offset));
+        }
+        vst1q_s32(tile + i * kLanes, acc);
+      },
+      [&](int32_t m, int32_t out) {
+        FlushTile<kTail>(p, r, tile, m, vdupq_n_s32(0), p.output + (out + c0), f.out_sw, c0, count);
+      });
+}
+
+// Kernels whose whole patch (kernel_h * kernel_w * C_in) is this small
+// (MobileNet's first layer: 3x3x3) gather each output pixel's patch into a
+// row of their own (im2col for a tile of pixels): one dot product per
+// pixel instead of a short run per kernel row.
+constexpr int32_t kMaxPatch = 64;
+
+// The patch's padding holds the input zero point (-input_offset), which
+// adds (zp + offset) * w = 0, as the zero padding does: every pixel then
+// takes the whole kernel's weight sum.
+bool PatchFits(const ConvParams& p) {
+  return p.kernel_h * p.kernel_w * p.in.c <= kMaxPatch && p.input_offset >= -127 &&
+         p.input_offset <= 128;
+}
+
+void PatchConv(const ConvParams& p) {
+  const int32_t cin = p.in.c, cout = p.out.c;
+  const int32_t kernel_h = p.kernel_h, kernel_w = p.kernel_w;
+  const int32_t patch = kernel_h * kernel_w * cin;
+  const int8_t pad_value = static_cast<int8_t>(-p.input_offset);
+  const int32_t in_sn = static_cast<int32_t>(p.in.sn), in_sh = static_cast<int32_t>(p.in.sh),
+                in_sw = static_cast<int32_t>(p.in.sw);
+  const int32_t out_sn = static_cast<int32_t>(p.out.sn), out_sh = static_cast<int32_t>(p.out.sh),
+                out_sw = static_cast<int32_t>(p.out.sw);
+  int8_t patches[kTile][kMaxPatch];
+  int32_t tile[kTile * kLanes];
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oh = 0; oh < p.out.h; ++oh) {
+      for (int32_t ow0 = 0; ow0 < p.out.w; ow0 += kTile) {
+        const int32_t m = p.out.w - ow0 < kTile ? p.out.w - ow0 : kTile;
+        for (int32_t i = 0; i < m; ++i) {
+          int8_t* row = patches[i];
+          for (int32_t kh = 0; kh < kernel_h; ++kh) {
+            const int32_t ih = (oh * p.stride_h) - p.pad_h + kh * p.dilation_h;
+            for (int32_t kw = 0; kw < kernel_w; ++kw, row += cin) {
+              const int32_t iw = (ow0 + i) * p.stride_w - p.pad_w + kw * p.dilation_w;
+              if (ih < 0 || ih >= p.in.h || iw < 0 || iw >= p.in.w) {
+                for (int32_t c = 0; c < cin; ++c) row[c] = pad_value;
+              } else {
+                const int8_t* x = p.input + (n * in_sn + ih * in_sh + iw * in_sw);
+                for (int32_t c = 0; c < cin; ++c) row[c] = x[c];
+              }
+            }
+          }
+        }
+        int8_t* out = p.output + (n * out_sn + oh * out_sh + ow0 * out_sw);
+        for (int32_t c0 = 0; c0 < cout; c0 += kLanes) {
+          const int32_t count = cout - c0 < kLanes ? cout - c0 : kLanes;
+          const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+          const RequantLanes r = ChannelLanes(p, c0, lanes);
+          const int8_t* w[kLanes];
+          ChannelRows(p, c0, count, patch, w);
+          const int32x4_t bias =
+              p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
+          const int32x4_t base = vmlaq_n_s32(bias, WeightSums(w, patch), p.input_offset);
+          for (int32_t i = 0; i < m; ++i) {
+            Dot4 dot;
+            dot.Run(patches[i], w[0], w[1], w[2], w[3], patch);
+            dot.Save(tile + i * kLanes);
+          }
+          if (count == kLanes) {
+            FlushTile<false>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+          } else {
+            FlushTile<true>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Four int8 values widened to int32 lanes; only the first `lanes` read in
+// a channel block's tail.
+template <bool kTail>
+int32x4_t Load4(const int8_t* p, mve_pred16_t lanes) {
+  if (kTail) return vldrbq_z_s32(p, lanes);
+  return vldrbq_s32(p);
+}
+
+// The geometry of one depthwise call, in element steps.
+struct DepthwiseGeometry {
+  int32_t kernel_h, kernel_w;
+  int32_t x_row, x_col;  // input steps between the kernel's rows, columns
+  int32_t w_row, w_col;  // weight steps likewise (1HWO)
+};
+
+// The taps of a 3x3 kernel, whose weights DepthwisePairBlock holds per
+// channel block.
+constexpr int32_t kHeldTaps = 9;
+
+// One block of four channels (fewer with kTail) over every output pixel:
+// any kernel (3x3 blocks of eight channels take DepthwisePairBlock).
+template <bool kTail>
+void DepthwiseBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t c0, int32_t count) {
+  const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+  const RequantLanes r = ChannelLanes(p, c0, lanes);
+  const int8_t* w = p.weight + c0;
+  const int32x4_t bias = p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
+  const int32_t offset = p.input_offset;
+  int32x4_t all_taps = vdupq_n_s32(0);
+  for (int32_t t = 0; t < g.kernel_h * g.kernel_w; ++t)
+    all_taps = vaddq_s32(all_taps, Load4<kTail>(w + t * g.w_col, lanes));
+  // bias + offset * sum(w): what every interior pixel adds.
+  const int32x4_t interior = vmlaq_n_s32(bias, all_taps, offset);
+  const int8_t* input = p.input + c0;
+  int32_t tile[kTile * kLanes];
+  ForEachTile(
+      p, MakeFrame(p), g.kernel_h, g.kernel_w,
+      [&](int32_t i, int32_t x0, int32_t kh0, int32_t kh1, int32_t kw0, int32_t kw1) {
+        const int8_t* x = input + x0;
+        // Inside the input: the whole kernel's offset term; at a border only
+        // the inside taps' weights meet the offset (the padding adds nothing).
+        const bool inside = kh1 - kh0 == g.kernel_h && kw1 - kw0 == g.kernel_w;
+        int32x4_t acc = inside ? interior : bias;
+        int32x4_t sums = vdupq_n_s32(0);
+        for (int32_t kh = kh0; kh < kh1; ++kh) {
+          for (int32_t kw = kw0; kw < kw1; ++kw) {
+            const int32x4_t wv = Load4<kTail>(w + kh * g.w_row + kw * g.w_col, lanes);
+            const int8_t* xt = x + (kh - kh0) * g.x_row + (kw - kw0) * g.x_col;
+            acc = vaddq_s32(acc, vmulq_s32(Load4<kTail>(xt, lanes), wv));
+            sums = vaddq_s32(sums, wv);
+          }
+        }
+        if (!inside) acc = vmlaq_n_s32(acc, sums, offset);
+        vst1q_s32(tile + i * kLanes, acc);
+      },
+      [&](int32_t m, int32_t out) {
+        FlushTile<kTail>(p, r, tile, m, vdupq_n_s32(0), p.output + (out + c0),
+                         static_cast<int32_t>(p.out.sw), c0, count);
+      });
+}
+
+// Eight channels per block, for 3x3 kernels: int8 loaded into eight int16
+// lanes, VMULLB/VMULLT multiplying the even and the odd channels into two
+// int32 accumulators (|x * w| <= 2^14 fits int16's operands; the sums are
+// int32). One tap then costs a load and two multiply-adds for eight
+// channels instead of four. Outputs go back through the even/odd lanes with
+// scatter stores.
+constexpr int32_t kPairLanes = 8;
+
+// Requantizes one parity (even: first = 0, odd: 1) of a tile of eight-channel
+// sums and stores it at out + first + 2 * lane.
+void FlushParity(const ConvParams& p, const int32_t* tile, int32_t m, int8_t* out, int32_t step,
+                 int32_t c0, int32_t first) {
+  const uint32x4_t words = vidupq_n_u32(0, 2);  // lanes 0, 2, 4, 6
+  const RequantLanes r =
+      LoadRequantLanes(vldrwq_gather_shifted_offset_s32(p.multipliers + c0 + first, words),
+                       vldrwq_gather_shifted_offset_s32(p.shifts + c0 + first, words),
+                       p.output_offset, p.activation_min, p.activation_max);
+  out += first;
+  tile += first * kLanes;
+  for (int32_t i = 0; i < m; ++i, out += step, tile += kPairLanes) {
+    const int32x4_t acc = vld1q_s32(tile);
+    if (LeftShiftExact(acc, r)) {
+      vstrbq_scatter_offset_s32(out, words, RequantizeLanes(acc, r));
+      continue;
+    }
+    int32_t sums[kLanes];
+    vst1q_s32(sums, acc);
+    for (int32_t j = 0; j < kLanes; ++j) out[2 * j] = FinishConv(p, sums[j], c0 + first + 2 * j);
+  }
+}
+
+void DepthwisePairBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t c0) {
+  const int8_t* w = p.weight + c0;
+  const uint32x4_t words = vidupq_n_u32(0, 2);
+  const int32x4_t bias_even =
+      p.bias != nullptr ? vldrwq_gather_shifted_offset_s32(p.bias + c0, words) : vdupq_n_s32(0);
+  const int32x4_t bias_odd =
+      p.bias != nullptr ? vldrwq_gather_shifted_offset_s32(p.bias + c0 + 1, words) : vdupq_n_s32(0);
+  const int32_t offset = p.input_offset;
+  int16x8_t held[kHeldTaps];
+  int32x4_t all_even = vdupq_n_s32(0), all_odd = vdupq_n_s32(0);
+  for (int32_t t = 0; t < kHeldTaps; ++t) {
+    held[t] = vldrbq_s16(w + t * g.w_col);
+    all_even = vaddq_s32(all_even, vmovlbq_s16(held[t]));
+    all_odd = vaddq_s32(all_odd, vmovltq_s16(held[t]));
+  }
+  const int32x4_t interior_even = vmlaq_n_s32(bias_even, all_even, offset);
+  const int32x4_t interior_odd = vmlaq_n_s32(bias_odd, all_odd, offset);
+  const int8_t* input = p.input + c0;
+  int32_t tile[kTile * kPairLanes];
+  ForEachTile(
+      p, MakeFrame(p), 3, 3,
+      [&](int32_t i, int32_t x0, int32_t kh0, int32_t kh1, int32_t kw0, int32_t kw1) {
+        const int8_t* x = input + x0;
+        int32x4_t even, odd;
+        if (kh1 - kh0 == 3 && kw1 - kw0 == 3) {
+          even = interior_even;
+          odd = interior_odd;
+#pragma GCC unroll 3
+          for (int32_t kh = 0; kh < 3; ++kh) {
+#pragma GCC unroll 3
+            for (int32_t kw = 0; kw < 3; ++kw) {
+              const int16x8_t xv = vldrbq_s16(x + kh * g.x_row + kw * g.x_col);
+              even = vaddq_s32(even, vmullbq_int_s16(xv, held[kh * 3 + kw]));
+              odd = vaddq_s32(odd, vmulltq_int_s16(xv, held[kh * 3 + kw]));
+            }
+          }
+        } else {
+          // A border pixel: only the inside taps' weights meet the offset.
+          int32x4_t sums_even = vdupq_n_s32(0), sums_odd = vdupq_n_s32(0);
+          even = bias_even;
+          odd = bias_odd;
+          for (int32_t kh = kh0; kh < kh1; ++kh) {
+            for (int32_t kw = kw0; kw < kw1; ++kw) {
+              const int16x8_t wv = held[kh * 3 + kw];
+              const int16x8_t xv = vldrbq_s16(x + (kh - kh0) * g.x_row + (kw - kw0) * g.x_col);
+              even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+              odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+              sums_even = vaddq_s32(sums_even, vmovlbq_s16(wv));
+              sums_odd = vaddq_s32(sums_odd, vmovltq_s16(wv));
+            }
+          }
+          even = vmlaq_n_s32(even, sums_even, offset);
+          odd = vmlaq_n_s32(odd, sums_odd, offset);
+        }
+        vst1q_s32(tile + i * kPairLanes, even);
+        vst1q_s32(tile + i * kPairLanes + kLanes, odd);
+      },
+      [&](int32_t m, int32_t out) {
+        const int32_t step = static_cast<int32_t>(p.out.sw);
+        FlushParity(p, tile, m, p.output + (out + c0), step, c0, 0);
+        FlushParity(p, tile, m, p.output + (out + c0), step, c0, 1);
+      });
+}
+
+// Eight-channel blocks for 3x3 kernels, then four-channel blocks, then the
+// last channels with predicated lanes.
+void Depthwise(const ConvParams& p, const DepthwiseGeometry& g) {
+  const int32_t channels = p.out.c;
+  int32_t c0 = 0;
+  if (g.kernel_h == 3 && g.kernel_w == 3) {
+    for (; c0 + kPairLanes <= channels; c0 += kPairLanes) DepthwisePairBlock(p, g, c0);
+  }
+  for (; c0 + kLanes <= channels; c0 += kLanes) DepthwiseBlock<false>(p, g, c0, kLanes);
+  if (c0 < channels) DepthwiseBlock<true>(p, g, c0, channels - c0);
+}
+
+}  // namespace
+
+bool ConvHelium(const ConvParams& p) {
+  if (p.in.sc != 1 || p.out.sc != 1 || p.groups != 1 || p.in.c == 0 ||
+      !VectorRequantizable(p.multipliers, p.out.c)) {
+    return false;
+  }
+  const bool pointwise = p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
+                         p.pad_h == 0 && p.pad_w == 0 && DenseNhwc(p.in) && DenseNhwc(p.out);
+  if (!pointwise && PatchFits(p)) {
+    PatchConv(p);
+    return true;
+  }
+  const int32_t channels = p.out.c;
+  int32_t c0 = 0;
+  for (; c0 + kLanes <= channels; c0 += kLanes) {
+    if (pointwise) {
+      PointwiseBlock<false>(p, c0, kLanes);
+    } else {
+      ConvBlock<false>(p, c0, kLanes);
+    }
+  }
+  if (c0 < channels) {
+    if (pointwise) {
+      PointwiseBlock<true>(p, c0, channels - c0);
+    } else {
+      ConvBlock<true>(p, c0, channels - c0);
+    }
+  }
+  return true;
+}
+
+bool DepthwiseConvHelium(const ConvParams& p) {
+  if (p.in.sc != 1 || p.out.sc != 1 || p.depth_multiplier != 1 ||
+      !VectorRequantizable(p.multipliers, p.out.c)) {
+    return false;
+  }
+  const int32_t channels = p.out.c;
+  DepthwiseGeometry g;
+  g.kernel_h = p.kernel_h;
+  g.kernel_w = p.kernel_w;
+  g.x_row = static_cast<int32_t>(p.in.sh) * p.dilation_h;
+  g.x_col = static_cast<int32_t>(p.in.sw) * p.dilation_w;
+  g.w_row = p.kernel_w * channels;
+  g.w_col = channels;
+  Depthwise(p, g);
+  return true;
+}
+
+#else  // no Helium: the caller runs the plain C arithmetic
+
+bool ConvHelium(const ConvParams& /*p*/) { return false; }
+bool DepthwiseConvHelium(const ConvParams& /*p*/) { return false; }
+
+#endif
+
+}  // namespace ethosu_sdk::kernels::cortex_m

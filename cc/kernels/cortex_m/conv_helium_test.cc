@@ -1,0 +1,138 @@
+// The Helium convolutions (conv_helium.cc) against the plain C arithmetic
+// (conv_reference.cc, itself bit-exact against ExecuTorch's Python reference
+// in :kernel_cases_test), byte for byte, over drawn shapes, strides,
+// paddings, dilations, offsets, per-channel requantizations (left shifts
+// that overflow int32 included) and activation limits. On QEMU's Cortex-M55
+// (the _firmware_test) the Helium code runs; without MVE it must decline
+// every call, so the plain C path serves.
+#include <cstdint>
+#include <cstring>
+
+#include "cc/kernels/cortex_m/conv_params.h"
+#include "cc/kernels/cortex_m/test_draw.h"
+#include "cc/testing/unit_test.h"
+
+namespace ethosu_sdk::kernels::cortex_m {
+namespace {
+
+constexpr int32_t kMaxElements = 16384;
+constexpr int32_t kMaxChannels = 48;
+int8_t input[kMaxElements], weight[kMaxElements];
+int8_t expected[kMaxElements], actual[kMaxElements];
+int32_t bias[kMaxChannels], multipliers[kMaxChannels], shifts[kMaxChannels];
+
+View4 Nhwc(int32_t n, int32_t c, int32_t h, int32_t w) {
+  View4 v;
+  v.n = n, v.c = c, v.h = h, v.w = w;
+  v.sc = 1, v.sw = c, v.sh = int64_t{w} * c, v.sn = int64_t{h} * w * c;
+  return v;
+}
+
+int32_t OutSize(int32_t in, int32_t k, int32_t s, int32_t p, int32_t d) {
+  return (in + 2 * p - d * (k - 1) - 1) / s + 1;
+}
+
+// Draws one convolution (depthwise or not) whose tensors fit the buffers.
+bool DrawCase(Draw& d, bool depthwise, ConvParams* p) {
+  // Widths past 32 cross the kernels' pixel tiles within a row.
+  const int32_t n = d.In(1, 2), cin = d.In(1, 40), h = d.In(1, 9), w = d.In(1, 70);
+  p->kernel_h = d.In(1, 3), p->kernel_w = d.In(1, 3);
+  p->stride_h = d.In(1, 2), p->stride_w = d.In(1, 2);
+  p->dilation_h = d.In(1, 2), p->dilation_w = d.In(1, 2);
+  p->pad_h = d.In(0, p->kernel_h - 1), p->pad_w = d.In(0, p->kernel_w - 1);
+  if (d.In(0, 2) == 0) {  // MobileNet's pointwise form half the time
+    p->kernel_h = p->kernel_w = p->stride_h = p->stride_w = 1;
+    p->pad_h = p->pad_w = 0;
+  }
+  const int32_t cout = depthwise ? cin : d.In(1, kMaxChannels);
+  const int32_t oh = OutSize(h, p->kernel_h, p->stride_h, p->pad_h, p->dilation_h);
+  const int32_t ow = OutSize(w, p->kernel_w, p->stride_w, p->pad_w, p->dilation_w);
+  const int32_t weights =
+      depthwise ? p->kernel_h * p->kernel_w * cout : cout * p->kernel_h * p->kernel_w * cin;
+  if (oh < 1 || ow < 1 || n * h * w * cin > kMaxElements || n * oh * ow * cout > kMaxElements ||
+      weights > kMaxElements) {
+    return false;
+  }
+  p->in = Nhwc(n, cin, h, w);
+  p->out = Nhwc(n, cout, oh, ow);
+  for (int32_t i = 0; i < n * h * w * cin; ++i) input[i] = static_cast<int8_t>(d.Next());
+  for (int32_t i = 0; i < weights; ++i) weight[i] = static_cast<int8_t>(d.Next());
+  for (int32_t c = 0; c < cout; ++c) {
+    bias[c] = d.In(-100000, 100000);
+    multipliers[c] = d.Multiplier();
+    shifts[c] = d.Shift();
+  }
+  p->input_offset = d.In(-128, 127);
+  p->output_offset = d.In(-128, 127);
+  p->activation_min = d.In(0, 1) ? -128 : d.In(-128, 0);
+  p->activation_max = d.In(0, 1) ? 127 : d.In(p->activation_min, 127);
+  p->input = input;
+  p->weight = weight;
+  p->bias = d.In(0, 4) == 0 ? nullptr : bias;
+  p->multipliers = multipliers;
+  p->shifts = shifts;
+  return true;
+}
+
+// Runs `cases` drawn convolutions through both paths; returns how many the
+// Helium path took.
+int32_t Compare(bool depthwise, int32_t cases) {
+  Draw d(0x2545F491u);
+  int32_t taken = 0;
+  for (int32_t done = 0; done < cases;) {
+    ConvParams p;
+    if (!DrawCase(d, depthwise, &p)) continue;
+    ++done;
+    const int32_t size = p.out.n * p.out.h * p.out.w * p.out.c;
+    std::memset(expected, 0x55, sizeof(expected));
+    std::memset(actual, 0x55, sizeof(actual));
+    p.output = expected;
+    if (depthwise) {
+      DepthwiseConvReference(p);
+    } else {
+      ConvReference(p);
+    }
+    p.output = actual;
+    const bool helium = depthwise ? DepthwiseConvHelium(p) : ConvHelium(p);
+    EXPECT_EQ(helium, kHelium) << "case " << done << ": Helium took the call only with MVE";
+    if (!helium) continue;
+    ++taken;
+    int32_t differ = 0, first = -1;
+    for (int32_t i = 0; i < kMaxElements; ++i) {
+      if (expected[i] != actual[i]) {
+        ++differ;
+        if (first < 0) first = i;
+      }
+    }
+    EXPECT_EQ(differ, 0) << "case " << done << " (" << p.in.c << "->" << p.out.c << ", kernel "
+                         << p.kernel_h << "x" << p.kernel_w << ", stride " << p.stride_h << ", pad "
+                         << p.pad_h << ", dilation " << p.dilation_h << "): first differing byte "
+                         << first << " of " << size;
+  }
+  return taken;
+}
+
+TEST(ConvHelium, MatchesPlainC) {
+  const int32_t taken = Compare(false, 150);
+  EXPECT_EQ(taken, kHelium ? 150 : 0);
+}
+
+TEST(DepthwiseConvHelium, MatchesPlainC) {
+  const int32_t taken = Compare(true, 150);
+  EXPECT_EQ(taken, kHelium ? 150 : 0);
+}
+
+TEST(ConvHelium, DeclinesInt32MinMultiplier) {
+  // VQRDMULH saturates INT32_MIN * INT32_MIN: such calls go to plain C.
+  Draw d(0x2545F491u);
+  ConvParams p;
+  while (!DrawCase(d, false, &p)) {
+  }
+  multipliers[0] = INT32_MIN;
+  p.output = actual;
+  EXPECT_FALSE(ConvHelium(p));
+  EXPECT_FALSE(DepthwiseConvHelium(p));
+}
+
+}  // namespace
+}  // namespace ethosu_sdk::kernels::cortex_m
