@@ -192,6 +192,7 @@ constexpr Field kDmaSrcIndexed{kDma0SrcRegion, 11, 1};
 constexpr Field kDmaDstRegionIndex{kDma0DstRegion, 0, 3};
 constexpr Field kDmaDstInternal{kDma0DstRegion, 8, 1};
 constexpr Field kDmaDstIndexed{kDma0DstRegion, 11, 1};
+constexpr Field kDmaIdxRegionIndex{kDma0IdxRegion, 0, 3};
 
 // OFM_SCALE / IFM_SCALE / IFM2_SCALE parameters (payload: the multiplier).
 constexpr ParamField kOfmScaleShift{kOfmScale, 0, 6};
