@@ -150,6 +150,7 @@ constexpr Field kOfmTranspose{kOfmPrecision, 11, 3};
 constexpr Field kOfmStorage{kOfmPrecision, 14, 2};
 constexpr uint32_t kFormatNhcwb16 = 1;
 constexpr uint32_t kStorageChained = 2;
+constexpr uint32_t kStorageNone = 3;  // no feature map (Vela: a scalar operand)
 constexpr uint32_t kBits64 = 3;
 
 constexpr Field kIfmRegionIndex{kIfmRegion, 0, 3};

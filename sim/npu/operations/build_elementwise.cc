@@ -95,6 +95,15 @@ Status BuildElementwise(Context& ctx, int mode, Operation* op) {
   op->ifm_scalar = op->ifm.broadcast == int(kBroadcastScalar);
   op->scalar = !op->unary && op->ifm2.broadcast == int(kBroadcastScalar);
   if (op->ifm_scalar && op->scalar) return StreamError("both elementwise operands are scalars");
+  // Vela marks a scalar operand's storage NONE. Reading an operand so
+  // marked as a feature map would take stale registers (what the model did
+  // before it knew scalar IFMs): refused, on the host and on the device.
+  if (!op->ifm_scalar && r.Get(kIfmStorage) == kStorageNone) {
+    return StreamError("IFM storage NONE but not a scalar: no feature map to read");
+  }
+  if (!op->unary && !op->scalar && r.Get(kIfm2Storage) == kStorageNone) {
+    return StreamError("IFM2 storage NONE but not a scalar: no feature map to read");
+  }
   op->scalar_value = int32_t(r.Payload(kOpScalar));
   op->ifm_scale = IfmScale(r, false);
   op->ifm2_scale = IfmScale(r, true);
