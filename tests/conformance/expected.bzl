@@ -14,6 +14,4 @@ EXPECTED_FAILURES = [
     ("xfail_bitwise_not_u85", "test_bitwise_not::test_bitwise_not_u85_INT[pattern1_int8]", "u85", "int8", _ELEMENTWISE),
     ("xfail_logical_and_u85", "test_logical::test_logical_and_u85_INT[rand_rank2]", "u85", "int8", _ELEMENTWISE),
     ("xfail_lshift_scalar_u55", "test_lshift::test_bitwise_left_shift_scalar_u55_INT[randint_neg_100_int16]", "u55", "int8", _ELEMENTWISE),
-    # A one-element IFM2 read as a full feature map (U85 scalar broadcast).
-    ("xfail_neg_rank1_ramp_u85", "test_neg::test_neg_u85_INT[rank_1_ramp]", "u85", "int8", "outside region"),
 ]

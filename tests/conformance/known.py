@@ -21,13 +21,6 @@ KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # Vela's SHL (elementwise mode 9) for `x << n`, on U55 as well (found by
     # the sample).
     ("elementwise mode the functional model lacks", None, re.compile(r"^test_lshift::")),
-    # A one-element IFM2 broadcast over the IFM (neg on a rank-1 ramp,
-    # `3.7 + x`): read as a full-size feature map on U85.
-    (
-        "U85 scalar broadcast",
-        "u85",
-        re.compile(r"^test_neg::.*\[rank_1_ramp\]|^test_scalar_tensor::.*\[scalar_tensor_float_1\]"),
-    ),
     # aten::gt/lt/where .out kernels the CPU runtime does not have yet.
     ("missing CPU kernel", "u55", re.compile(r"^test_sign::")),
     # Verifies on the host, but the QEMU device faults ("command stream

@@ -20,4 +20,8 @@ PINNED = [
     # Vela copies its int32 tile in int16 halves (100 MemoryCopy operations):
     # verified as the readers see it (python/ethosu_sdk/verify/compare.py).
     ("arange_start_step_u55", "test_arange::test_arange_start_step_u55_INT[100]", "u55", "int8"),
+    # U85 scalar operands: Vela puts a one-element constant in OP_SCALAR,
+    # on the IFM for neg (0 - x) and scalar_tensor(c) + x (issue 34).
+    ("neg_rank1_ramp_u85", "test_neg::test_neg_u85_INT[rank_1_ramp]", "u85", "int8"),
+    ("scalar_tensor_float_u85", "test_scalar_tensor::test_scalar_tensor_u85_INT[scalar_tensor_float_1]", "u85", "int8"),
 ]

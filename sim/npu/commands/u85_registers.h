@@ -150,6 +150,7 @@ constexpr Field kOfmTranspose{kOfmPrecision, 11, 3};
 constexpr Field kOfmStorage{kOfmPrecision, 14, 2};
 constexpr uint32_t kFormatNhcwb16 = 1;
 constexpr uint32_t kStorageChained = 2;
+constexpr uint32_t kStorageNone = 3;  // no feature map (Vela: a scalar operand)
 constexpr uint32_t kBits64 = 3;
 
 constexpr Field kIfmRegionIndex{kIfmRegion, 0, 3};
@@ -192,6 +193,7 @@ constexpr Field kDmaSrcIndexed{kDma0SrcRegion, 11, 1};
 constexpr Field kDmaDstRegionIndex{kDma0DstRegion, 0, 3};
 constexpr Field kDmaDstInternal{kDma0DstRegion, 8, 1};
 constexpr Field kDmaDstIndexed{kDma0DstRegion, 11, 1};
+constexpr Field kDmaIdxRegionIndex{kDma0IdxRegion, 0, 3};
 
 // OFM_SCALE / IFM_SCALE / IFM2_SCALE parameters (payload: the multiplier).
 constexpr ParamField kOfmScaleShift{kOfmScale, 0, 6};

@@ -13,10 +13,11 @@ int32_t LoadBroadcast(const FeatureMap& fm, int y, int x, int c) {
   return fm.Load(y, x, c);
 }
 
-// The two operands at (y, x, c) minus their zero points; IFM2 is the
-// scalar when the operation takes one.
+// The two operands at (y, x, c) minus their zero points; a scalar operand
+// (IFM or IFM2) is OP_SCALAR's value.
 void Operands(const Operation& op, int y, int x, int c, int64_t* a, int64_t* b) {
-  *a = int64_t(LoadBroadcast(op.ifm, y, x, c)) - op.ifm.zero_point;
+  const int32_t va = op.ifm_scalar ? op.scalar_value : LoadBroadcast(op.ifm, y, x, c);
+  *a = int64_t(va) - op.ifm.zero_point;
   if (op.unary) {
     *b = 0;
     return;

@@ -19,11 +19,22 @@ Extent OperandBox(const FeatureMap& operand, const FeatureMap& ofm) {
           operand.broadcast & kC ? 1 : ofm.depth};
 }
 
+// A scalar operand is never read from memory: its feature map registers are
+// stale (Vela does not write them), so only the others are checked.
 Status ValidateOperands(const Operation& op) {
-  ESDK_RETURN_IF_ERROR(op.ifm.Validate(OperandBox(op.ifm, op.ofm), false));
+  if (!op.ifm_scalar) ESDK_RETURN_IF_ERROR(op.ifm.Validate(OperandBox(op.ifm, op.ofm), false));
   if (!op.scalar && !op.unary)
     ESDK_RETURN_IF_ERROR(op.ifm2.Validate(OperandBox(op.ifm2, op.ofm), false));
   return op.ofm.Validate({op.ofm.height, op.ofm.width, op.ofm.depth}, true);
+}
+
+// BROADCAST_MODE: any of H, W, C (bits 0..2), or SCALAR alone; the other
+// values are reserved.
+Status CheckBroadcastMode(int mode, const char* operand) {
+  if (mode > int(kBroadcastScalar)) {
+    return StreamError("%s broadcast mode %d is reserved", operand, mode);
+  }
+  return Status::Ok();
 }
 
 Status BuildU55(Context& ctx, Operation* op) {
@@ -73,7 +84,26 @@ Status BuildElementwise(Context& ctx, int mode, Operation* op) {
   ESDK_RETURN_IF_ERROR(
       PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kUnchecked, &op->output.activation));
   ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(uint64_t(ofm.height) * ofm.width * ofm.depth));
+  // A one-element constant operand (Vela's U85 generator, IsScalar) is
+  // either the IFM or the IFM2, never both: BROADCAST_MODE_SCALAR on its
+  // broadcast register, its value in OP_SCALAR, its zero point and scale as
+  // for a feature map. Neg (0 - x) and `scalar_tensor(c) + x` put it in the
+  // IFM (u85_neg_rank1, u85_add_scalar_tensor), `x + c` in the IFM2
+  // (u85_add_scalar).
+  ESDK_RETURN_IF_ERROR(CheckBroadcastMode(op->ifm.broadcast, "IFM"));
+  if (!op->unary) ESDK_RETURN_IF_ERROR(CheckBroadcastMode(op->ifm2.broadcast, "IFM2"));
+  op->ifm_scalar = op->ifm.broadcast == int(kBroadcastScalar);
   op->scalar = !op->unary && op->ifm2.broadcast == int(kBroadcastScalar);
+  if (op->ifm_scalar && op->scalar) return StreamError("both elementwise operands are scalars");
+  // Vela marks a scalar operand's storage NONE. Reading an operand so
+  // marked as a feature map would take stale registers (what the model did
+  // before it knew scalar IFMs): refused, on the host and on the device.
+  if (!op->ifm_scalar && r.Get(kIfmStorage) == kStorageNone) {
+    return StreamError("IFM storage NONE but not a scalar: no feature map to read");
+  }
+  if (!op->unary && !op->scalar && r.Get(kIfm2Storage) == kStorageNone) {
+    return StreamError("IFM2 storage NONE but not a scalar: no feature map to read");
+  }
   op->scalar_value = int32_t(r.Payload(kOpScalar));
   op->ifm_scale = IfmScale(r, false);
   op->ifm2_scale = IfmScale(r, true);

@@ -74,11 +74,13 @@ struct Operation {
   // U55/U65 arithmetic: the 40-bit bias joins after the 32-bit sum, and
   // a scaled AVERAGE sums (see pooling.cc).
   bool u55 = false;
-  // Elementwise: IFM/IFM2 pre-scaling, or a scalar IFM2.
+  // Elementwise: IFM/IFM2 pre-scaling, or one operand a scalar (the IFM2,
+  // or on U85 the IFM too) whose value is `scalar_value`.
   Scale ifm_scale, ifm2_scale;
   U55Scaling u55_scaling;
-  bool scalar = false;
-  bool unary = false;  // no IFM2 (ABS)
+  bool scalar = false;      // IFM2 is the scalar
+  bool ifm_scalar = false;  // IFM is the scalar (U85)
+  bool unary = false;       // no IFM2 (ABS)
   int32_t scalar_value = 0;
   // Pooling mode NONE: the accumulator width IFM2 values wrap to (ACC_FORMAT).
   int accumulator_bits = 32;

@@ -162,6 +162,23 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     "maximum": (lambda: _Lambda(lambda m, a, b: torch.maximum(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
     "minimum": (lambda: _Lambda(lambda m, a, b: torch.minimum(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
     "add_broadcast": (lambda: _Lambda(lambda m, a, b: a + b), [(1, 16, 5, 5), (1, 16, 1, 1)]),
+    # Broadcast and scalar operands, one per form Vela 5.1.0 emits on U85
+    # (IFM_BROADCAST/IFM2_BROADCAST; the NCHW shapes land transposed): a
+    # one-element constant is BROADCAST_MODE_SCALAR with its value in
+    # OP_SCALAR, on the IFM2 (`x + c`, `x * c`) or on the IFM (`neg` is
+    # 0 - x, `scalar_tensor(c) + x`); a one-element input is a feature map
+    # broadcast in H, W and C.
+    "add_scalar": (lambda: _Lambda(lambda m, x: x + 3.7), [(1, 2, 3, 4)]),
+    "mul_scalar": (lambda: _Lambda(lambda m, x: x * 0.6), [(1, 16, 5, 5)]),
+    "add_scalar_tensor": (
+        lambda: _Lambda(lambda m, x: torch.scalar_tensor(3.7, dtype=torch.float32) + x),
+        [(1, 2, 3, 4)],
+    ),
+    "neg_rank1": (lambda: _Lambda(lambda m, x: torch.neg(x)), [(160,)]),
+    "add_rank1": (lambda: _Lambda(lambda m, a, b: a + b), [(4, 8, 6), (6,)]),
+    "add_broadcast_c": (lambda: _Lambda(lambda m, a, b: a + b), [(1, 16, 5, 5), (1, 1, 5, 5)]),
+    "add_broadcast_both": (lambda: _Lambda(lambda m, a, b: a + b), [(1, 16, 1, 5), (1, 16, 5, 1)]),
+    "mul_broadcast_hwc": (lambda: _Lambda(lambda m, a, b: a * b), [(1, 16, 5, 5), (1, 1, 1, 1)]),
     "avgpool_pad": (_AvgPoolPad, [(1, 16, 6, 6)]),
     "conv3x3_dilation2": (
         lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv2d(8, 16, 3, 1, 2, dilation=2)),

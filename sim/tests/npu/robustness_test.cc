@@ -166,6 +166,13 @@ TEST(Robustness, CorruptAndTruncatedPayloadsAreErrors) {
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00010107u, 0x00010006u}).data(), file.size());
     EXPECT_TRUE(Contains(s, "IFM upscale with an elementwise"))
         << "elementwise IFM upscale is refused";
+    // An elementwise IFM with storage NONE (how Vela marks a scalar) read
+    // as a feature map (broadcast mode NONE), and a reserved broadcast mode.
+    s = Run(WithCommands(file, cmd, {0x01000114u, 0xC0010105u, 0x00000108u, 0x00010006u}).data(),
+            file.size());
+    EXPECT_TRUE(Contains(s, "storage NONE")) << "an unstored IFM read as a feature map is an error";
+    s = Run(WithCommands(file, cmd, {0x01000114u, 0x00090108u, 0x00010006u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "broadcast mode 9 is reserved")) << "reserved broadcast mode is an error";
   }
 
   // Random single-byte corruption of the whole payload: any result is
