@@ -172,7 +172,8 @@ TEST(Robustness, CorruptAndTruncatedPayloadsAreErrors) {
             file.size());
     EXPECT_TRUE(Contains(s, "storage NONE")) << "an unstored IFM read as a feature map is an error";
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00090108u, 0x00010006u}).data(), file.size());
-    EXPECT_TRUE(Contains(s, "broadcast mode 9 is reserved")) << "reserved broadcast mode is an error";
+    EXPECT_TRUE(Contains(s, "broadcast mode 9 is reserved"))
+        << "reserved broadcast mode is an error";
   }
 
   // Random single-byte corruption of the whole payload: any result is
