@@ -161,9 +161,11 @@ int main(int argc, char** argv) {
   for (int i = 0; i < n_out; ++i) {
     const auto& expected = tensors[size_t(n_in + i)].tensor;
     const size_t element = expected.ElementSize();
-    if (expected.dtype != ethosu_sdk::runtime::ScalarType::kChar &&
-        expected.dtype != ethosu_sdk::runtime::ScalarType::kShort) {
-      fprintf(stderr, "output %d: only int8 and int16 outputs compared\n", i);
+    // TOSA BOOL is one byte, 0 or 1; int32 outputs come from shifts and CLZ.
+    using ethosu_sdk::runtime::ScalarType;
+    if (expected.dtype != ScalarType::kChar && expected.dtype != ScalarType::kShort &&
+        expected.dtype != ScalarType::kBool && expected.dtype != ScalarType::kInt) {
+      fprintf(stderr, "output %d: only int8, int16, int32 and bool outputs compared\n", i);
       return 1;
     }
     if (expected.nbytes != harness.output(i).size()) {
@@ -171,18 +173,23 @@ int main(int argc, char** argv) {
               size_t(expected.nbytes), harness.output(i).size());
       return 1;
     }
-    auto value = [element](const void* data, size_t k) {
-      if (element == 1) return int(static_cast<const int8_t*>(data)[k]);
-      int16_t v;
-      memcpy(&v, static_cast<const uint8_t*>(data) + 2 * k, 2);
-      return int(v);
+    auto value = [element](const void* data, size_t k) -> long long {
+      if (element == 1) return static_cast<const int8_t*>(data)[k];
+      if (element == 2) {
+        int16_t v;
+        memcpy(&v, static_cast<const uint8_t*>(data) + 2 * k, 2);
+        return v;
+      }
+      int32_t v;
+      memcpy(&v, static_cast<const uint8_t*>(data) + 4 * k, 4);
+      return v;
     };
     const void* want = expected.data;
     const void* got = harness.output(i).data();
-    std::map<int, size_t> histogram;  // (model - reference) -> count
+    std::map<long long, size_t> histogram;  // (model - reference) -> count
     size_t mismatches = 0, first = 0;
     for (size_t k = 0; k < expected.numel; ++k) {
-      const int diff = value(got, k) - value(want, k);
+      const long long diff = value(got, k) - value(want, k);
       if (diff != 0) {
         if (mismatches == 0) first = k;
         ++mismatches;
@@ -194,9 +201,10 @@ int main(int argc, char** argv) {
     if (mismatches != 0) {
       ++failures;
       printf(
-          "  first at element %zu: model %d, reference %d\n  histogram (model - reference: count):",
+          "  first at element %zu: model %lld, reference %lld\n  histogram (model - reference: "
+          "count):",
           first, value(got, first), value(want, first));
-      for (const auto& [diff, count] : histogram) printf(" %d:%zu", diff, count);
+      for (const auto& [diff, count] : histogram) printf(" %lld:%zu", diff, count);
       printf("\n");
     }
   }
