@@ -172,6 +172,14 @@ int main(int argc, char** argv) {
     Expect(Contains(s, "bad IFM upscale mode"), "reserved IFM upscale mode is an error");
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00010107u, 0x00010006u}).data(), file.size());
     Expect(Contains(s, "IFM upscale with an elementwise"), "elementwise IFM upscale is refused");
+    // Elementwise modes the model does not run are named, not parse errors.
+    s = Run(WithCommands(file, cmd, {0x000B0006u}).data(), file.size());
+    Expect(Contains(s, "unsupported elementwise mode 11 (DIV)") &&
+               s.code() == ethosu_sdk::ErrorCode::kNpuUnsupported,
+           "elementwise DIV is refused by name");
+    s = Run(WithCommands(file, cmd, {0x003F0006u}).data(), file.size());
+    Expect(Contains(s, "unsupported elementwise mode 63 (unknown)"),
+           "an elementwise mode Vela does not name is refused");
   }
 
   // Random single-byte corruption of the whole payload: any result is
