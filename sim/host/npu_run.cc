@@ -103,9 +103,11 @@ void AfterOperation(void* context, uint32_t command_offset, uint16_t opcode,
 bool CompareOutput(int i, const ethosu_sdk::runtime::Tensor& expected,
                    const npu_harness::AlignedBytes& output, npu_harness::OutputComparison* result) {
   const size_t element = expected.ElementSize();
-  if (expected.dtype != ethosu_sdk::runtime::ScalarType::kChar &&
-      expected.dtype != ethosu_sdk::runtime::ScalarType::kShort) {
-    fprintf(stderr, "output %d: only int8 and int16 outputs compared\n", i);
+  // TOSA BOOL is one byte, 0 or 1; int32 outputs come from shifts and CLZ.
+  using ethosu_sdk::runtime::ScalarType;
+  if (expected.dtype != ScalarType::kChar && expected.dtype != ScalarType::kShort &&
+      expected.dtype != ScalarType::kBool && expected.dtype != ScalarType::kInt) {
+    fprintf(stderr, "output %d: only int8, int16, int32 and bool outputs compared\n", i);
     return false;
   }
   if (expected.nbytes != output.size()) {
@@ -113,16 +115,21 @@ bool CompareOutput(int i, const ethosu_sdk::runtime::Tensor& expected,
             size_t(expected.nbytes), output.size());
     return false;
   }
-  auto value = [element](const void* data, size_t k) {
-    if (element == 1) return int(static_cast<const int8_t*>(data)[k]);
-    int16_t v;
-    memcpy(&v, static_cast<const uint8_t*>(data) + 2 * k, 2);
-    return int(v);
+  auto value = [element](const void* data, size_t k) -> int64_t {
+    if (element == 1) return static_cast<const int8_t*>(data)[k];
+    if (element == 2) {
+      int16_t v;
+      memcpy(&v, static_cast<const uint8_t*>(data) + 2 * k, 2);
+      return v;
+    }
+    int32_t v;
+    memcpy(&v, static_cast<const uint8_t*>(data) + 4 * k, 4);
+    return v;
   };
   result->index = i;
   result->elements = expected.numel;
   for (size_t k = 0; k < expected.numel; ++k) {
-    const int got = value(output.data(), k), want = value(expected.data, k);
+    const int64_t got = value(output.data(), k), want = value(expected.data, k);
     if (got == want) continue;
     if (result->differing == 0) {
       result->first_element = k;
@@ -139,9 +146,9 @@ void PrintComparison(const npu_harness::OutputComparison& o) {
   printf("output %d: %zu of %zu elements differ from the TOSA reference model\n", o.index,
          o.differing, o.elements);
   if (o.differing == 0) return;
-  printf("  first at element %zu: model %d, reference %d\n  histogram (model - reference: count):",
-         o.first_element, o.first_model, o.first_reference);
-  for (const auto& [diff, count] : o.histogram) printf(" %d:%zu", diff, count);
+  printf("  first at element %zu: model %lld, reference %lld\n  histogram (model - reference: count):",
+         o.first_element, (long long)o.first_model, (long long)o.first_reference);
+  for (const auto& [diff, count] : o.histogram) printf(" %lld:%zu", (long long)diff, count);
   printf("\n");
 }
 

@@ -31,9 +31,9 @@ struct OutputComparison {
   size_t differing = 0;
   // The first differing element and its two values (when differing > 0).
   size_t first_element = 0;
-  int first_model = 0;
-  int first_reference = 0;
-  std::map<int, size_t> histogram;  // model - reference -> count
+  int64_t first_model = 0;
+  int64_t first_reference = 0;
+  std::map<int64_t, size_t> histogram;  // model - reference -> count
 };
 
 struct RunReport {

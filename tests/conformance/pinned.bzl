@@ -17,6 +17,10 @@ PINNED = [
     # A16W8 pipelines: 16-bit activations, 8-bit weights.
     ("add_a16w8_u55", "test_add::test_add_tensor_u55_INT_16a8w[1d_ones]", "u55", "a16w8"),
     ("linear_a16w8_u85", "test_linear::test_linear_16a8w_u85_INT[model_linear_rank1_zeros,per_channel_quant=True]", "u85", "a16w8"),
+    # U85 elementwise comparison (CMP_GT, then AND for TOSA's 0/1 bool) and
+    # shift (SHL), once refused by the functional model (issue 34).
+    ("gt_tensor_u85", "test_gt::test_gt_tensor_u85_INT[gt_tensor_rank2_rand]", "u85", "int8"),
+    ("lshift_scalar_u85", "test_lshift::test_bitwise_left_shift_scalar_u85_INT[randint_neg_100_int16]", "u85", "int8"),
     # Vela copies its int32 tile in int16 halves (100 MemoryCopy operations):
     # verified as the readers see it (python/ethosu_sdk/verify/compare.py).
     ("arange_start_step_u55", "test_arange::test_arange_start_step_u55_INT[100]", "u55", "int8"),

@@ -7,14 +7,16 @@ import torch
 from torch import nn
 
 
-class _Greater(nn.Module):
-    """x > y: on the U85 Vela emits an elementwise comparison (mode 19),
-    as for ExecuTorch's own test_gt cases."""
+class _IntegerDivide(nn.Module):
+    """int32 division rounding toward zero (TOSA INTDIV): on the U85 Vela
+    emits one elementwise DIV (mode 11), which the model does not run."""
 
     def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        return x > y
+        return torch.div(x, y, rounding_mode="trunc")
 
 
-def greater() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+def integer_divide() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     generator = torch.Generator().manual_seed(0)
-    return _Greater(), (torch.rand(1, 4, 8, generator=generator), torch.rand(1, 4, 8, generator=generator))
+    x = torch.randint(-1000, 1000, (1, 4, 8), generator=generator, dtype=torch.int32)
+    y = torch.randint(1, 100, (1, 4, 8), generator=generator, dtype=torch.int32)
+    return _IntegerDivide(), (x, y)

@@ -1,5 +1,7 @@
 #include "sim/npu/kernels/elementwise.h"
 
+#include "sim/npu/kernels/elementwise_logic.h"
+
 namespace ethosu_sdk::npu {
 namespace {
 
@@ -28,14 +30,26 @@ void Operands(const Operation& op, int y, int x, int c, int64_t* a, int64_t* b) 
 
 int64_t Wrap32(int64_t v) { return int64_t(int32_t(uint32_t(v))); }
 
+// Modes on the operands' integer values: no pre-scale (GUESS: Vela writes
+// unit IFM scales for them, so a pre-scale would change nothing).
+int64_t Integer(const Operation& op, int64_t a, int64_t b) {
+  if (BitwiseElementwise(op.mode)) return Bitwise(op.mode, a, b);
+  if (op.mode == kEwClz) return CountLeadingZeros(a);
+  return Shift(op.mode, a, b, op.output.global.round);
+}
+
 int64_t U85(const Operation& op, int64_t a, int64_t b) {
   if (op.mode == kEwMul) return Wrap32(a * b);
+  if (BitwiseElementwise(op.mode) || ShiftElementwise(op.mode) || op.mode == kEwClz) {
+    return Integer(op, a, b);
+  }
   a = ScaleAndRound(a, op.ifm_scale.scale, op.ifm_scale.shift, op.ifm_scale.round);
   // GUESS (undocumented): ABS takes the IFM after its pre-scale, as ADD
   // does (Vela writes a unit IFM scale). Pinned by the verification of
   // //sim/tests/firmware:operators_u85 (verified_test).
   if (op.mode == kEwAbs) return Wrap32(a < 0 ? -a : a);
   b = ScaleAndRound(b, op.ifm2_scale.scale, op.ifm2_scale.shift, op.ifm2_scale.round);
+  if (ComparisonElementwise(op.mode)) return Compare(op.mode, a, b);
   switch (op.mode) {
     case kEwAdd:
       return Wrap32(a + b);
@@ -61,6 +75,10 @@ int64_t U55(const Operation& op, int64_t a, int64_t b) {
   // OFM scale follows. Pinned by the verification of
   // //sim/tests/firmware:operators_u55 (verified_test).
   if (op.mode == kEwAbs) return Wrap32(a < 0 ? -a : a);
+  if (op.mode == kEwClz) return CountLeadingZeros(a);
+  if (ShiftElementwise(op.mode)) {
+    return Integer(op, op.u55_scaling.swapped ? b : a, op.u55_scaling.swapped ? a : b);
+  }
   const U55Scaling& s = op.u55_scaling;
   if (s.swapped) {
     const int64_t t = a;

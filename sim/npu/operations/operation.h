@@ -9,6 +9,7 @@
 
 #include "sim/npu/memory/feature_map.h"
 #include "sim/npu/memory/window.h"
+#include "sim/npu/operations/elementwise_modes.h"
 #include "sim/npu/output/output_writer.h"
 #include "sim/npu/weights/packed_weights.h"
 
@@ -34,17 +35,6 @@ enum PoolMode : int {
   kPoolNone = 4,
   kPoolMin = 5
 };
-// Elementwise modes (NPU_OP_ELEMENTWISE parameter) the model runs.
-enum ElementwiseMode : int {
-  kEwMul = 0,
-  kEwAdd = 1,
-  kEwSub = 2,
-  kEwMin = 3,
-  kEwMax = 4,
-  kEwAbs = 6
-};
-// ABS reads the IFM only; the IFM2 registers are stale then.
-inline bool UnaryElementwise(int mode) { return mode == kEwAbs; }
 // Resize modes (NPU_OP_RESIZE parameter).
 enum ResizeMode : int { kResizeBilinear = 0, kResizeReplicate = 1, kResizeNearest = 2 };
 
@@ -80,7 +70,7 @@ struct Operation {
   U55Scaling u55_scaling;
   bool scalar = false;      // IFM2 is the scalar
   bool ifm_scalar = false;  // IFM is the scalar (U85)
-  bool unary = false;       // no IFM2 (ABS)
+  bool unary = false;       // no IFM2 (ABS, CLZ, NOT)
   int32_t scalar_value = 0;
   // Pooling mode NONE: the accumulator width IFM2 values wrap to (ACC_FORMAT).
   int accumulator_bits = 32;

@@ -23,7 +23,7 @@ from executorch.backends.arm.quantizer import (
     get_symmetric_a16w8_quantization_config,
     get_symmetric_quantization_config,
 )
-from executorch.exir import to_edge_transform_and_lower
+from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
 from executorch.exir._serialize._program import _extract_delegate_payload
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
@@ -266,7 +266,75 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
         [(1, 8, 6, 5)],
     ),
     "conv_transpose_s2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.ConvTranspose2d(8, 16, 3, 2)), [(1, 8, 5, 6)]),
+    # Comparisons (bool outputs; U85 CMP_* then an AND that makes TOSA's 0/1).
+    "gt": (lambda: _Lambda(lambda m, a, b: a > b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "ge": (lambda: _Lambda(lambda m, a, b: a >= b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "lt": (lambda: _Lambda(lambda m, a, b: a < b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "le": (lambda: _Lambda(lambda m, a, b: a <= b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "eq": (lambda: _Lambda(lambda m, a, b: a == b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "ne": (lambda: _Lambda(lambda m, a, b: a != b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    # TOSA SELECT: on U85 a mask ANDed with one operand, AND_NOT with the
+    # other, then OR.
+    "where": (lambda: _Lambda(lambda m, a, b: torch.where(a > b, a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    # Bit and logical operations on integer and bool inputs (INPUT_KINDS).
+    "bitwise_and": (lambda: _Lambda(lambda m, a, b: a & b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "bitwise_or": (lambda: _Lambda(lambda m, a, b: a | b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "bitwise_xor": (lambda: _Lambda(lambda m, a, b: a ^ b), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "bitwise_not": (lambda: _Lambda(lambda m, a: ~a), [(1, 16, 5, 5)]),
+    "logical_and": (lambda: _Lambda(lambda m, a, b: torch.logical_and(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "logical_or": (lambda: _Lambda(lambda m, a, b: torch.logical_or(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "logical_xor": (lambda: _Lambda(lambda m, a, b: torch.logical_xor(a, b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "logical_not": (lambda: _Lambda(lambda m, a: torch.logical_not(a)), [(1, 16, 5, 5)]),
+    # Shifts by a tensor of amounts (ELEMENTWISE SHL, SHR).
+    "shl": (lambda: _Lambda(lambda m, a, b: a.bitwise_left_shift(b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "shr": (lambda: _Lambda(lambda m, a, b: a.bitwise_right_shift(b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
+    "shr_int8": (lambda: _Lambda(lambda m, a, b: a.bitwise_right_shift(b)), [(1, 16, 5, 5), (1, 16, 5, 5)]),
 }
+
+# Cases whose graph inputs are not quantized floats: one kind per input.
+# "int8": any int8; "bool"; "int32": any int32; "shift": int32 in 0..31,
+# "shift8": int8 in 0..7 (the shift amounts TOSA allows). A case listed here is lowered unquantized.
+INPUT_KINDS: Dict[str, List[str]] = {
+    "bitwise_and": ["int8", "int8"],
+    "bitwise_or": ["int8", "int8"],
+    "bitwise_xor": ["int8", "int8"],
+    "bitwise_not": ["int8"],
+    "logical_and": ["bool", "bool"],
+    "logical_or": ["bool", "bool"],
+    "logical_xor": ["bool", "bool"],
+    "logical_not": ["bool"],
+    "shl": ["int32", "shift"],
+    "shr": ["int32", "shift"],
+    "shr_int8": ["int8", "shift8"],
+}
+
+
+def _calibration_input(kind: str, shape: Tuple[int, ...]) -> torch.Tensor:
+    if kind == "int8":
+        return torch.randint(-128, 128, shape, dtype=torch.int8)
+    if kind == "bool":
+        return torch.rand(shape) > 0.5
+    if kind == "int32":
+        return torch.randint(-(2**31), 2**31 - 1, shape, dtype=torch.int32)
+    if kind == "shift":
+        return torch.randint(0, 32, shape, dtype=torch.int32)
+    if kind == "shift8":
+        return torch.randint(0, 8, shape, dtype=torch.int8)
+    raise ValueError(f"unknown input kind {kind}")
+
+
+def _test_input(rng: np.random.RandomState, kind: str, shape: Tuple[int, ...]) -> np.ndarray:
+    if kind == "int8":
+        return rng.randint(-128, 128, size=shape).astype(np.int8)
+    if kind == "bool":
+        return rng.randint(0, 2, size=shape).astype(np.bool_)
+    if kind == "int32":
+        return rng.randint(-(2**31), 2**31, size=shape, dtype=np.int64).astype(np.int32)
+    if kind == "shift":
+        return rng.randint(0, 32, size=shape).astype(np.int32)
+    if kind == "shift8":
+        return rng.randint(0, 8, size=shape).astype(np.int8)
+    raise ValueError(f"unknown input kind {kind}")
 
 
 def lower(
@@ -280,6 +348,9 @@ def lower(
     factory, shapes = CASES[case]
     torch.manual_seed(0)
     module = factory().eval()
+    kinds = INPUT_KINDS.get(case)
+    if kinds is not None:
+        return _lower_unquantized(module, [_calibration_input(k, s) for k, s in zip(kinds, shapes)], target, work_dir)
     calib = tuple(torch.randn(s) for s in shapes)
     spec = EthosUCompileSpec(target, extra_flags=["--enable-debug-db"] if debug_db else None)
     spec.dump_intermediate_artifacts_to(work_dir)
@@ -294,12 +365,31 @@ def lower(
     prepared(*calib)
     converted = convert_pt2e(prepared)
     edge = to_edge_transform_and_lower(torch.export.export(converted, calib), partitioner=[EthosUPartitioner(spec)])
-    pte = edge.to_executorch().buffer
+    return edge.to_executorch().buffer, _tosa_graph(work_dir)
+
+
+def _lower_unquantized(
+    module: torch.nn.Module, inputs: List[torch.Tensor], target: str, work_dir: str
+) -> Tuple[bytes, bytes]:
+    """Integer and bool graphs: nothing to quantize, lowered as exported.
+    The shifts (aten.bitwise_*_shift) are not core ATen, hence no IR check
+    (the partitioner delegates them)."""
+    spec = EthosUCompileSpec(target)
+    spec.dump_intermediate_artifacts_to(work_dir)
+    edge = to_edge_transform_and_lower(
+        torch.export.export(module, tuple(inputs)),
+        partitioner=[EthosUPartitioner(spec)],
+        compile_config=EdgeCompileConfig(_check_ir_validity=False),
+    )
+    return edge.to_executorch().buffer, _tosa_graph(work_dir)
+
+
+def _tosa_graph(work_dir: str) -> bytes:
     tosa_files = [f for f in os.listdir(work_dir) if f.startswith("output_tag") and f.endswith(".tosa")]
     if len(tosa_files) != 1:
         raise RuntimeError(f"expected one TOSA graph (one delegate), got {tosa_files}")
     with open(os.path.join(work_dir, tosa_files[0]), "rb") as f:
-        return pte, f.read()
+        return f.read()
 
 
 def main(argv: List[str]) -> None:
@@ -327,9 +417,13 @@ def write_case() -> None:
         raise RuntimeError("no EthosUBackend delegate in the program")
     _, shapes = CASES[FLAGS.case]
     rng = np.random.RandomState(1234)
-    dtype = np.int16 if FLAGS.activations == "int16" else np.int8
-    info = np.iinfo(dtype)
-    inputs = [rng.randint(info.min, info.max + 1, size=s).astype(dtype) for s in shapes]
+    kinds = INPUT_KINDS.get(FLAGS.case)
+    if kinds is not None:
+        inputs = [_test_input(rng, k, s) for k, s in zip(kinds, shapes)]
+    else:
+        dtype = np.int16 if FLAGS.activations == "int16" else np.int8
+        info = np.iinfo(dtype)
+        inputs = [rng.randint(info.min, info.max + 1, size=s).astype(dtype) for s in shapes]
     outputs, status = tosa_reference_model.run(tosa, inputs)
     if status != tosa_reference_model.GraphStatus.TOSA_VALID:
         raise RuntimeError(f"TOSA reference model: {status}")

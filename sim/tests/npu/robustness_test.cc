@@ -174,6 +174,14 @@ TEST(Robustness, CorruptAndTruncatedPayloadsAreErrors) {
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00090108u, 0x00010006u}).data(), file.size());
     EXPECT_TRUE(Contains(s, "broadcast mode 9 is reserved"))
         << "reserved broadcast mode is an error";
+    // Elementwise modes the model does not run are named, not parse errors.
+    s = Run(WithCommands(file, cmd, {0x000B0006u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "unsupported elementwise mode 11 (DIV)") &&
+                s.code() == ethosu_sdk::ErrorCode::kNpuUnsupported)
+        << "elementwise DIV is refused by name";
+    s = Run(WithCommands(file, cmd, {0x003F0006u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "unsupported elementwise mode 63 (unknown)"))
+        << "an elementwise mode Vela does not name is refused";
   }
 
   // Random single-byte corruption of the whole payload: any result is
