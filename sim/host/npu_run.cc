@@ -146,8 +146,9 @@ void PrintComparison(const npu_harness::OutputComparison& o) {
   printf("output %d: %zu of %zu elements differ from the TOSA reference model\n", o.index,
          o.differing, o.elements);
   if (o.differing == 0) return;
-  printf("  first at element %zu: model %lld, reference %lld\n  histogram (model - reference: count):",
-         o.first_element, (long long)o.first_model, (long long)o.first_reference);
+  printf(
+      "  first at element %zu: model %lld, reference %lld\n  histogram (model - reference: count):",
+      o.first_element, (long long)o.first_model, (long long)o.first_reference);
   for (const auto& [diff, count] : o.histogram) printf(" %lld:%zu", (long long)diff, count);
   printf("\n");
 }
