@@ -17,7 +17,7 @@ import pytest
 HERE = pathlib.Path("tests/bad_inputs")
 KWS = "tests/aot/kws_dscnn_u85_256"  # an Ethos-U85 model with its references
 RESNET_CPU = "tests/aot/resnet_blocks_cpu_int8"  # a CPU model of another input shape
-GRID_SAMPLE = "tests/bad_inputs/grid_sample_cpu.pte"  # aten::grid_sampler_2d.out: no CPU kernel yet
+CUMPROD = "tests/bad_inputs/cumprod_cpu.pte"  # aten::cumprod.out: in no operator table
 RAND_PTE = "tests/bad_inputs/noise_cpu.pte"  # aten::rand.out: refused on the CPU
 TOO_LARGE = "tests/bad_inputs/too_large_u55"  # Vela's SRAM figure exceeds a Corstone-300's 2 MiB
 # KWS on an Ethos-U85 in Vela's Dedicated_Sram_384KB: it needs a 384 KiB fast scratch (region 2)
@@ -242,9 +242,9 @@ CASES = [
     Case(
         "operator_without_kernel",
         "gen_registration",
-        (f"--pte={GRID_SAMPLE}", "--out={out}/registration.cc"),
+        (f"--pte={CUMPROD}", "--out={out}/registration.cc"),
         1,
-        r"^gen_registration: error: no CPU kernel for aten::grid_sampler_2d\.out \(used by .*grid_sample_cpu\.pte\): "
+        r"^gen_registration: error: no CPU kernel for aten::cumprod\.out \(used by .*cumprod_cpu\.pte\): "
         r".*add a kernel to cc/kernels/",
     ),
     Case(

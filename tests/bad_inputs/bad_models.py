@@ -12,12 +12,14 @@ class _RaisesInForward(nn.Module):
         raise ValueError("shape mismatch in my layer")
 
 
-class _GridSample(nn.Module):
-    """grid_sample: no Ethos-U lowering, and its CPU kernel is pending
-    (cc/kernels/refused.yaml)."""
+class _Cumprod(nn.Module):
+    """torch.cumprod: no Ethos-U lowering, and no table lists it (neither
+    cc/kernels/operators.yaml nor refused.yaml: ExecuTorch's portable
+    library has no kernel for it either), so it stays an operator without
+    a kernel."""
 
-    def forward(self, x: torch.Tensor, grid: torch.Tensor) -> torch.Tensor:
-        return nn.functional.grid_sample(x, grid, align_corners=False)
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.cumprod(x, dim=1)
 
 
 class _Noise(nn.Module):
@@ -43,8 +45,8 @@ def returns_inputs_not_tensors() -> tuple[nn.Module, tuple[object, ...]]:
     return nn.Linear(4, 2), ([1.0, 2.0, 3.0, 4.0],)
 
 
-def grid_sample() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    return _GridSample(), (torch.randn(1, 2, 4, 4), torch.rand(1, 3, 3, 2) * 2 - 1)
+def cumprod() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    return _Cumprod(), (torch.randn(2, 8),)
 
 
 def noise() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
