@@ -64,6 +64,13 @@ def test_prints_every_figure_in_order(run_output: str) -> None:
         position = match.end()
 
 
+def test_no_simulator_noise_between_the_figures(run_output: str) -> None:
+    # The board's expected guest errors (runner/boards.py) stay hidden; any
+    # other line from the run would show after "| ".
+    shown = [line for line in run_output.splitlines() if line.lstrip().startswith("| ")]
+    assert shown == [], shown
+
+
 def test_report_renders_with_its_charts(run_output: str, tmp_path) -> None:
     page = re.search(r"^Report: (.*)$", run_output, re.MULTILINE).group(1)
     assert os.path.exists(page)
