@@ -274,8 +274,8 @@ QEMU_CORSTONE320 = Board(
     npu_device=True,
     # The board's timer is the core's DWT cycle counter (real on the FVP and
     # silicon; cc/platform/cortex_m/dwt_timer.cc), enabled through DEMCR
-    # (0xE000EDFC), which QEMU's NVIC does not model. Runs on QEMU are timed
-    # by -icount instead.
+    # (0xE000EDFC), a register QEMU's NVIC does not model (it logs each
+    # access; the counter itself runs, on QEMU's -icount clock).
     expected_guest_errors=("NVIC: Bad read offset 0xdfc", "NVIC: Bad write offset 0xdfc"),
 )
 
