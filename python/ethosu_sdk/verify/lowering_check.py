@@ -83,13 +83,20 @@ class LoweredTensor:
             return False
         if self.output is not None:
             return True
-        scale = WIDE_DRIFT_SCALE if self.wide else 1
-        drifted = sum(c for d, c in self.histogram.items() if abs(d) > TOLERANCE_STEPS * scale)
-        return self.max_steps > DRIFT_MAX_STEPS * scale or drifted > DRIFT_FRACTION * self.elements
+        drifted = self.elements_beyond(TOLERANCE_STEPS * self.drift_scale)
+        return self.max_steps > DRIFT_MAX_STEPS * self.drift_scale or drifted > DRIFT_FRACTION * self.elements
+
+    @property
+    def drift_scale(self) -> int:
+        """Steps of this tensor per step of the int8 drift bounds."""
+        return WIDE_DRIFT_SCALE if self.wide else 1
+
+    def elements_beyond(self, steps: int) -> int:
+        return sum(c for d, c in self.histogram.items() if abs(d) > steps)
 
     @property
     def beyond_tolerance(self) -> int:
-        return sum(c for d, c in self.histogram.items() if abs(d) > TOLERANCE_STEPS)
+        return self.elements_beyond(TOLERANCE_STEPS)
 
     def name(self) -> str:
         """How a user recognises the tensor: module path, type, operator, line."""
@@ -133,18 +140,18 @@ def _decomposition_steps(entries: list[dict[str, Any]], pytorch: list[np.ndarray
     to such a step, so only the operator's results (the size of its last
     quantize) are compared. Entries share an operator when they share its
     module, operator and source line."""
-    result_size: dict[tuple[Any, ...], int] = {}
-    keys = []
-    for entry, values in zip(entries, pytorch):
-        key = (entry.get("module"), entry.get("op"), entry.get("source"))
-        known = entry.get("op") is not None and entry.get("source") is not None
-        keys.append(key if known else None)
-        if known:
-            result_size[key] = int(np.asarray(values).size)
+
+    def operator(entry: dict[str, Any]) -> Optional[tuple[Any, ...]]:
+        if entry.get("op") is None or entry.get("source") is None:
+            return None
+        return (entry.get("module"), entry["op"], entry["source"])
+
+    # The last entry of each operator sets its result size.
+    result_size = {operator(e): np.asarray(v).size for e, v in zip(entries, pytorch) if operator(e)}
     return {
         i
-        for i, (key, entry, values) in enumerate(zip(keys, entries, pytorch))
-        if key and entry.get("output") is None and np.asarray(values).size != result_size[key]
+        for i, (entry, values) in enumerate(zip(entries, pytorch))
+        if operator(entry) and entry.get("output") is None and np.asarray(values).size != result_size[operator(entry)]
     }
 
 
@@ -222,7 +229,7 @@ def first_divergence(results: list[LoweredTensor]) -> Optional[LoweredTensor]:
 
 def describe(result: LoweredTensor, partition: int) -> str:
     """The failure line's detail for a diverging tensor."""
-    scale = WIDE_DRIFT_SCALE if result.wide else 1
+    scale = result.drift_scale
     where = f"output {result.output}" if result.output is not None else "tensor"
     return (
         f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
