@@ -74,3 +74,60 @@ def test_summary_names_the_workaround(target: str, nodes: list[str]) -> None:
     with open(f"tests/aot/transformer_block_{target.replace('ethos-', '').replace('-', '_')}.summary.json") as f:
         summary = json.load(f)
     assert summary["vela_workarounds"] == [{"name": "vela_5.1.0_unbind_matmul", "nodes": nodes}]
+
+
+def _transpose_pair_graph(output_inner: bool, back: list[int]) -> torch.fx.GraphModule:
+    """x -> TRANSPOSE(NHWC->NCHW) -> TRANSPOSE(`back`) -> neg, the first
+    transpose also a graph output when `output_inner` (the detector's
+    partition: tests/kernels:detection_u55_128)."""
+    import executorch.backends.arm.tosa.dialect  # noqa: F401 (registers the tosa ops)
+    from executorch.exir.dialects._ops import ops as exir_ops
+
+    transpose = exir_ops.backend.tosa.TRANSPOSE.default
+    graph = torch.fx.Graph()
+    x = graph.placeholder("x")
+    inner = graph.call_function(transpose, (x, [0, 3, 1, 2]))
+    outer = graph.call_function(transpose, (inner, back))
+    result = graph.call_function(torch.ops.aten.neg.default, (outer,))
+    graph.output((inner, result) if output_inner else (result,))
+    return torch.fx.GraphModule(nn.Module(), graph)
+
+
+def test_output_transpose_pair_is_bypassed() -> None:
+    graph_module = _transpose_pair_graph(output_inner=True, back=[0, 2, 3, 1])
+    assert vela_workarounds.fold_output_transpose_pairs(graph_module) == ["tosa_transpose_default_1"]
+    nodes = {node.name: node for node in graph_module.graph.nodes}
+    assert "tosa_transpose_default_1" not in nodes
+    assert nodes["neg_default"].args[0] is nodes["x"]  # reads the untransposed input
+    assert nodes["tosa_transpose_default"] in nodes["output"].all_input_nodes  # the output stays
+
+
+@pytest.mark.parametrize(
+    "output_inner, back",
+    [
+        (False, [0, 2, 3, 1]),  # not a partition output: Vela keeps it
+        (True, [0, 1, 3, 2]),  # not the inverse: the pair moves data
+    ],
+)
+def test_other_transpose_pairs_are_untouched(output_inner: bool, back: list[int]) -> None:
+    graph_module = _transpose_pair_graph(output_inner, back)
+    before = str(graph_module.graph)
+    assert vela_workarounds.fold_output_transpose_pairs(graph_module) == []
+    assert str(graph_module.graph) == before
+
+
+def test_detector_keeps_its_partition_outputs(tmp_path, monkeypatch) -> None:
+    """The detector (tests/kernels:portable_models) reads its stem's output
+    inside the first partition and past the CPU's upsample: with the bypass
+    Vela keeps both outputs; without it the build stops with one line."""
+    from ethosu_sdk.aot import CompileOptions, compile_model
+    from ethosu_sdk.errors import SdkError
+
+    options = CompileOptions(model="portable_models:detection", target="ethos-u55-128", quantize="int8")
+    result = compile_model(options, str(tmp_path / "kept.pte"), progress=lambda _: None)
+    applied = {w["name"]: w["nodes"] for w in result.summary["vela_workarounds"]}
+    assert applied.get(vela_workarounds.LOST_OUTPUT)
+
+    monkeypatch.setattr(vela_workarounds, "fold_output_transpose_pairs", lambda graph_module: [])
+    with pytest.raises(SdkError, match="partition 0 has 1 output.* where its TOSA graph has 2 .*Vela dropped"):
+        compile_model(options, str(tmp_path / "lost.pte"), progress=lambda _: None)

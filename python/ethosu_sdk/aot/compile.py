@@ -249,9 +249,12 @@ def compile_model(
         vela_log = os.path.join(staging, "vela_stdout.txt")
 
         clamped: list[str] = []  # backend nodes lowering_workarounds clamped (last lowering)
+        kept_outputs: list[str] = []  # transposes bypassed to keep partition outputs (last lowering)
 
         def lower_once(program_to_lower, target, compile_spec, capture_dir):
             with (
+                # First: the verification's recording of the backend graph sees its result.
+                vela_workarounds.keep_transposed_outputs() as bypassed,
                 _phase(options.model, "lowering"),
                 vela_capture.capture_vela(
                     os.path.join(staging, capture_dir), verify=bool(options.verify_dir)
@@ -272,6 +275,7 @@ def compile_model(
                 else:
                     edge, program = lowering.lower(program_to_lower, target, compile_spec)
             clamped[:] = applied.nodes
+            kept_outputs[:] = bypassed
             return edge, program, partitions
 
         expected_outputs: list[tuple[torch.Tensor, ...]] = []
@@ -336,7 +340,12 @@ def compile_model(
             "memory_mode": target.memory_mode,
             "vela_flags": list(target.vela_flags),
             "tuning": tuning,
-            "vela_workarounds": [w.as_summary() for w in workarounds],
+            "vela_workarounds": [w.as_summary() for w in workarounds]
+            + (
+                [vela_workarounds.Workaround(vela_workarounds.LOST_OUTPUT, tuple(kept_outputs)).as_summary()]
+                if kept_outputs
+                else []
+            ),
             # ExecuTorch lowering fixes applied (lowering_workarounds.py).
             "lowering_workarounds": [lowering_workarounds.Applied(nodes=list(clamped)).as_summary()] if clamped else [],
             # Region 2 the firmware must provide (Vela's arena cache); null off Ethos-U.

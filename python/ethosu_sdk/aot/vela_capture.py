@@ -95,6 +95,7 @@ def capture_vela(directory: str, verify: bool = False) -> Iterator[list[VelaPart
         result = original(
             tosa_flatbuffer, flags, verbose=False, intermediate_path=work, block_placements=block_placements
         )
+        _check_outputs_kept(index, tosa_flatbuffer, os.path.join(work, "output", "out_vela.npz"))
         files = csv_files(os.path.join(work, "output"))
         summary = summary_csv(files)
         figures = read_summary_csv(summary) if summary else {}
@@ -120,6 +121,32 @@ def capture_vela(directory: str, verify: bool = False) -> Iterator[list[VelaPart
     finally:
         ethosu_backend.vela_compile = original
         ArmPassManager.transform_to_backend_pipeline = original_pipeline
+
+
+class VelaOutputError(RuntimeError):
+    """Vela's program has fewer outputs than the TOSA graph it was given."""
+
+
+def _check_outputs_kept(index: int, tosa_flatbuffer: bytes, npz_path: str) -> None:
+    """Fails the lowering when Vela's program lists fewer outputs than the
+    partition's TOSA graph: the delegate call would pass more arguments than
+    the payload takes, which the runtime can only refuse (vela_workarounds.py,
+    LOST_OUTPUT, avoids the one known cause)."""
+    import numpy as np
+    from tosa.TosaGraph import TosaGraph
+
+    block = TosaGraph.GetRootAs(tosa_flatbuffer, 0).Regions(0).Blocks(0)
+    expected = [block.Outputs(i).decode() for i in range(block.OutputsLength())]
+    if not os.path.exists(npz_path):
+        return  # Vela failed and said why
+    with np.load(npz_path, allow_pickle=False) as data:
+        produced = len(data["output_shape"])
+    if produced != len(expected):
+        raise VelaOutputError(
+            f"Vela's program for partition {index} has {produced} output(s) where its TOSA graph has "
+            f"{len(expected)} ({', '.join(expected)}): Vela dropped a partition output; "
+            "please report the model (the TOSA graph is in --intermediates_dir)"
+        )
 
 
 @contextlib.contextmanager

@@ -17,9 +17,10 @@ MatMuls also run one head at a time, joined on the row axis.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import operator
-from typing import Optional
+from typing import Iterator, Optional
 
 import torch
 
@@ -179,3 +180,70 @@ def avoid_unbind_matmul(graph_module: torch.fx.GraphModule, split_heads: bool) -
     graph_module.graph.lint()
     graph_module.recompile()
     return Workaround("vela_5.1.0_unbind_matmul", tuple(unbinds + matmuls))
+
+
+# Vela 5.1.0, lost partition output: when a partition output is the result
+# of a TRANSPOSE (ExecuTorch's NHWC -> NCHW at a delegate boundary) and the
+# partition also reads that output through the inverse TRANSPOSE (back to
+# NHWC for a later operator), Vela removes the pair and the output with it:
+# its payload lists one output fewer than the TOSA graph, so the delegate
+# call has more arguments than the payload expects and nothing runs
+# (tests/kernels:detection_u55_128, a feature map read both by the next
+# convolution and, past an upsample on the CPU, by a later partition).
+# Reading the transpose's input directly is exact (the pair is the identity)
+# and leaves Vela nothing to remove.
+LOST_OUTPUT = "vela_5.1.0_lost_transposed_output"
+
+
+def _composes_to_identity(first: list[int], second: list[int]) -> bool:
+    """True when permuting by `first` and then by `second` moves nothing."""
+    return len(first) == len(second) and all(first[second[axis]] == axis for axis in range(len(second)))
+
+
+def fold_output_transpose_pairs(graph_module: torch.fx.GraphModule) -> list[str]:
+    """Bypass each TRANSPOSE that undoes a TRANSPOSE whose result is a graph
+    output (see LOST_OUTPUT); returns the bypassed nodes' names."""
+    from executorch.exir.dialects._ops import ops as exir_ops
+
+    transpose = exir_ops.backend.tosa.TRANSPOSE.default
+    graph = graph_module.graph
+    outputs = {arg for node in graph.nodes if node.op == "output" for arg in node.all_input_nodes}
+    bypassed: list[str] = []
+    for node in list(graph.nodes):
+        if node.target != transpose:
+            continue
+        inner = node.args[0]
+        if not isinstance(inner, torch.fx.Node) or inner.target != transpose or inner not in outputs:
+            continue
+        if not _composes_to_identity(list(inner.args[1]), list(node.args[1])):
+            continue
+        node.replace_all_uses_with(inner.args[0])
+        graph.erase_node(node)
+        bypassed.append(node.name)
+    if bypassed:
+        graph.lint()
+        graph_module.recompile()
+    return bypassed
+
+
+@contextlib.contextmanager
+def keep_transposed_outputs() -> Iterator[list[str]]:
+    """Within the block, every partition's backend graph goes through
+    fold_output_transpose_pairs after ExecuTorch's passes; the list yielded
+    collects the bypassed nodes. Enter it before anything else that wraps the
+    same pipeline, so that they see the result."""
+    from executorch.backends.arm._passes import ArmPassManager
+
+    bypassed: list[str] = []
+    original = ArmPassManager.transform_to_backend_pipeline
+
+    def pipeline(self, *args, **kwargs):
+        graph_module = original(self, *args, **kwargs)
+        bypassed.extend(fold_output_transpose_pairs(graph_module))
+        return graph_module
+
+    ArmPassManager.transform_to_backend_pipeline = pipeline
+    try:
+        yield bypassed
+    finally:
+        ArmPassManager.transform_to_backend_pipeline = original
