@@ -2,6 +2,7 @@
 // 256-entry activation table, minimum and maximum. Operands broadcast by
 // numpy's rules (the passes emit equal shapes or a per-channel operand);
 // each tensor is read through its own dim order.
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -231,6 +232,12 @@ Status CortexMQuantizedDivOut(const Tensor& self, int64_t self_zero_point, const
     return ShapeError("quantized_div: self and other differ in shape (no broadcasting)");
   Pairwise pairs;
   ESDK_RETURN_IF_ERROR(pairs.Init(self, other, out));
+  // The quotient's requantization scale; a NaN would reach the int cast.
+  if (!(output_scale > 0.0 && output_scale <= static_cast<double>(FLT_MAX))) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "quantized_div: output scale %g is not a positive finite float",
+                         output_scale);
+  }
   const float scale = static_cast<float>(output_scale);
   const int32_t azp = static_cast<int32_t>(self_zero_point),
                 bzp = static_cast<int32_t>(other_zero_point);

@@ -106,6 +106,7 @@ bool ReadValue(Reader& r, Case& c) {
       break;
     case 5: {
       const uint32_t n = r.Get<uint32_t>();
+      if (n > kArenaBytes / sizeof(int64_t)) return false;
       auto* list = reinterpret_cast<int64_t*>(Allocate(c, n * sizeof(int64_t)));
       if (list == nullptr && n > 0) return false;
       for (uint32_t i = 0; i < n; ++i) list[i] = r.Get<int64_t>();
@@ -114,16 +115,28 @@ bool ReadValue(Reader& r, Case& c) {
       break;
     }
     case 4: {
+      // Only tensors the runtime's loader would accept (cc/runtime/method.cc:
+      // a known dtype, sizes >= 0 within the arena, the dim order a
+      // permutation), so the kernel argument fuzzer feeds kernels what a
+      // program can.
       t = Tensor();
       t.dtype = static_cast<ScalarType>(r.Get<uint8_t>());
       t.rank = r.Get<uint8_t>();
-      if (t.rank > runtime::kMaxRank) return false;
+      if (t.rank > runtime::kMaxRank || t.ElementSize() == 0) return false;
       t.numel = 1;
       for (int32_t d = 0; d < t.rank; ++d) {
         t.sizes[d] = r.Get<int32_t>();
+        if (t.sizes[d] < 0) return false;
+        if (t.sizes[d] != 0 && t.numel > kArenaBytes / static_cast<size_t>(t.sizes[d]))
+          return false;
         t.numel *= static_cast<size_t>(t.sizes[d]);
       }
-      for (int32_t d = 0; d < t.rank; ++d) t.dim_order[d] = r.Get<uint8_t>();
+      uint32_t seen = 0;
+      for (int32_t d = 0; d < t.rank; ++d) {
+        t.dim_order[d] = r.Get<uint8_t>();
+        if (t.dim_order[d] >= t.rank || (seen & (1u << t.dim_order[d])) != 0) return false;
+        seen |= 1u << t.dim_order[d];
+      }
       const bool is_out = r.Get<uint8_t>() != 0;
       const uint32_t nbytes = r.Get<uint32_t>();
       const uint8_t* bytes = r.Bytes(nbytes);
