@@ -120,6 +120,8 @@ def _ethosu_model_impl(ctx):
         args.add("--host_runner=" + ctx.executable._host_runner.path)
         inputs += ctx.files.eval_data
         tools.append(ctx.executable._host_runner)
+    if ctx.attr.accuracy_tolerance:
+        args.add("--accuracy_tolerance=" + ctx.attr.accuracy_tolerance)
 
     # The verification is an action of its own (below): the compile action
     # only writes its inputs, so changing `verify` or the NPU model re-runs
@@ -223,6 +225,7 @@ _ethosu_model = rule(
             cfg = "exec",
         ),
         "eval_data": attr.label_list(allow_files = [".npz"]),
+        "accuracy_tolerance": attr.string(),
         "_host_runner": attr.label(
             default = Label("//cc/runner:host_runner"),
             executable = True,
@@ -261,6 +264,7 @@ def ethosu_model(
         verify = "fail",
         lowering_workarounds = True,
         eval_data = [],
+        accuracy_tolerance = None,
         model_deps = [],
         **kwargs):
     """Compiles `model` for `target`: `<name>.pte` plus references and a summary.
@@ -322,6 +326,11 @@ def ethosu_model(
         python/ethosu_sdk/evaluate/dataset.py): the summary's `accuracy` is
         the top-1 of the float model, the quantized graph and the compiled
         program on the host runner (the functional NPU model).
+      accuracy_tolerance: with `eval_data`: points of top-1 against the
+        float model the program may lose; the precision tuner
+        (python/ethosu_sdk/aot/precision.py) compiles int8, 16-bit
+        activations on the worst layers and A16W8, and keeps the lowest
+        total_cycles within the tolerance; every trial is in the summary.
       model_deps: py_library targets providing `model`'s module.
       **kwargs: common attributes (visibility, tags, testonly, ...).
     """
@@ -361,6 +370,7 @@ def ethosu_model(
         verify = verify,
         lowering_workarounds = lowering_workarounds,
         eval_data = eval_data,
+        accuracy_tolerance = "" if accuracy_tolerance == None else str(accuracy_tolerance),
         compiler = compiler,
         **kwargs
     )
