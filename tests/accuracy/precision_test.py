@@ -10,9 +10,13 @@ records for every trial."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import pathlib
+import re
 
+from ethosu_sdk.report import html_report
 from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.tuning_config import Precision
 
@@ -80,7 +84,10 @@ def test_the_cycle_cost_is_recorded_and_the_choice_is_the_fastest_within() -> No
     assert chosen["total_cycles"] == summary["vela_total"]["total_cycles"]
 
 
-def test_the_shipped_program_is_verified() -> None:
+def test_every_trial_and_the_shipped_program_are_verified() -> None:
+    # Each trial's program against the TOSA reference model, bit for bit.
+    for trial in _summary()["precision_tuning"]["trials"]:
+        assert trial["verification"]["status"] == "pass", trial
     with open(f"{MODEL}.verification.json") as f:
         assert json.load(f)["status"] == "pass"
 
@@ -96,3 +103,28 @@ def test_report_lines_and_rows() -> None:
     assert len(rows) == len(entry["trials"])
     assert [row[-1] for row in rows].count("chosen") == 1
     assert rows[0][0] == "int8 everywhere" and rows[-1][0] == "A16W8 everywhere"
+
+
+def test_report_page_has_one_row_per_trial(tmp_path: pathlib.Path) -> None:
+    entry = _summary()["precision_tuning"]
+    page = html_report.Report(
+        title="sensitive",
+        verdict=None,
+        figures=(),
+        estimates=(),
+        delegation=(),
+        layers=(),
+        precision=report_tuning.precision_rows(entry),
+    )
+    text = pathlib.Path(html_report.write(page, str(tmp_path))).read_text()
+    table = text[text.index("precisions tried") :].split("</table>")[0]
+    rows = [
+        [html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr>(.*?)</tr>", table)
+        if "<td" in row
+    ]
+    assert len(rows) == len(entry["trials"])
+    for row, trial in zip(rows, entry["trials"]):
+        assert row[1].endswith(f"({trial['correct']}/{trial['samples']})"), row
+        assert row[4] == f"{trial['total_cycles']:,}" and row[5] == trial["verification"]["status"], row
+    assert rows[entry["chosen"]][-1] == "chosen"

@@ -122,6 +122,11 @@ def _ethosu_model_impl(ctx):
         tools.append(ctx.executable._host_runner)
     if ctx.attr.accuracy_tolerance:
         args.add("--accuracy_tolerance=" + ctx.attr.accuracy_tolerance)
+        if ctx.attr.verify != "off" and ctx.attr.target in ETHOS_U_TARGETS:
+            # Each precision trial is verified in the compile action; the
+            # shipped program by the verification action below.
+            args.add("--npu_run=" + ctx.executable._npu_run.path)
+            tools.append(ctx.executable._npu_run)
 
     # The verification is an action of its own (below): the compile action
     # only writes its inputs, so changing `verify` or the NPU model re-runs
@@ -329,8 +334,9 @@ def ethosu_model(
       accuracy_tolerance: with `eval_data`: points of top-1 against the
         float model the program may lose; the precision tuner
         (python/ethosu_sdk/aot/precision.py) compiles int8, 16-bit
-        activations on the worst layers and A16W8, and keeps the lowest
-        total_cycles within the tolerance; every trial is in the summary.
+        activations on the worst layers and A16W8 (each verified, unless
+        `verify` is "off"), and keeps the lowest total_cycles within the
+        tolerance; every trial is in the summary.
       model_deps: py_library targets providing `model`'s module.
       **kwargs: common attributes (visibility, tags, testonly, ...).
     """
@@ -338,13 +344,18 @@ def ethosu_model(
     if model.endswith(".py") or model.endswith(".pt2"):
         model_file = model
     compiler = None
-    if model_deps:
+
+    # The precision tuner verifies each trial in the compile action, so only
+    # its compiler takes the verification code (any other lowering stays
+    # independent of it and of the NPU model).
+    verifier = [Label("//python/ethosu_sdk/verify")] if accuracy_tolerance != None else []
+    if model_deps or verifier:
         compiler = name + ".aot_compile"
         py_binary(
             name = compiler,
             srcs = [Label("//python/ethosu_sdk/cli:aot_compile.py")],
             main = Label("//python/ethosu_sdk/cli:aot_compile.py"),
-            deps = [Label("//python/ethosu_sdk/cli:aot_compile_lib")] + model_deps,
+            deps = [Label("//python/ethosu_sdk/cli:aot_compile_lib")] + model_deps + verifier,
             tags = ["manual"],
             visibility = ["//visibility:private"],
             testonly = kwargs.get("testonly", False),

@@ -86,6 +86,9 @@ class CompileOptions:
     accuracy_tolerance: Optional[float] = None
     a16w8_modules: tuple[str, ...] = ()  # module paths with int16 activations in an int8 compilation
     precision_tuning: Optional[dict] = None  # the search, recorded in the summary
+    # Verifies one precision trial's program: (pte, verify_dir) -> its
+    # verification's status and line (the CLI's, verify/verify.py); None: not verified.
+    verify_trial: Optional[Callable[[str, str], dict]] = None
 
 
 @dataclasses.dataclass
@@ -504,8 +507,15 @@ def _compile_tuning_precision(
             # A trial is measured, not shipped: no search of Vela's options,
             # no verification inputs or intermediates, and the board check is
             # the chosen program's.
-            trial = _at_precision(options, choice, tune=False, verify_dir=None, intermediates_dir=None, board=None)
-            return compile_model(trial, os.path.join(scratch, f"trial{count[0]}.pte"), progress).summary
+            stem = os.path.join(scratch, f"trial{count[0]}")
+            verify_dir = stem + ".verify" if options.verify_trial else None
+            trial = _at_precision(
+                options, choice, tune=False, verify_dir=verify_dir, intermediates_dir=None, board=None
+            )
+            summary = dict(compile_model(trial, stem + ".pte", progress).summary)
+            if options.verify_trial and verify_dir:
+                summary["trial_verification"] = options.verify_trial(stem + ".pte", verify_dir)
+            return summary
 
         chosen, entry = precision.search(float(options.accuracy_tolerance or 0.0), compile_once, progress)
     entry["search_seconds"] = round(time.monotonic() - started, 2)

@@ -3,7 +3,8 @@
 accuracy stays within a tolerance of the float model.
 
 Every configuration is a whole compilation (compile.py, run by the caller's
-`compile_once`) evaluated on the evaluation data; its accuracy is the
+`compile_once`; verified against the TOSA reference model where the caller
+can) evaluated on the evaluation data; its accuracy is the
 compiled program's top-1 on the host runner (the functional NPU model, so
 the firmware's), its cost Vela's `total_cycles`. Tried in order:
   1. int8 everywhere, whose per-layer quantization error
@@ -157,4 +158,7 @@ def _row(outcome: Outcome, float_top1: float, tolerance_points: float) -> dict[s
         "total_cycles": outcome.total_cycles,
         "npu_cycles": (outcome.summary.get("vela_total") or {}).get("npu_cycles"),
         "pte_bytes": outcome.summary["pte"]["size_bytes"],
+        # The trial's program against the TOSA reference model, where the
+        # caller verifies trials (compile.py's verify_trial); else null.
+        "verification": outcome.summary.get("trial_verification"),
     }

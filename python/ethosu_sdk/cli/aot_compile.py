@@ -230,6 +230,7 @@ def _main(argv: list[str]) -> int:
         eval_dir=FLAGS.eval_data,
         host_runner=FLAGS.host_runner or (_runfile("cc/runner/host_runner") if FLAGS.eval_data else None),
         accuracy_tolerance=FLAGS.accuracy_tolerance,
+        verify_trial=_trial_verifier(npu_run) if FLAGS.accuracy_tolerance is not None else None,
     )
     result = compile_model(options, FLAGS.output)
     summary = result.summary
@@ -285,6 +286,24 @@ def _main(argv: list[str]) -> int:
             raise VerificationFailed(text)  # printed whole, even with --quiet
         print(text, file=sys.stderr)
     return 0
+
+
+def _trial_verifier(npu_run: str | None):
+    """Verifies each precision trial's program (--accuracy_tolerance) when the
+    NPU model binary is here: its status and summary line for the summary."""
+    if npu_run is None or not FLAGS.target.startswith("ethos-u"):
+        return None
+
+    def verify_trial(pte_path: str, directory: str) -> dict:
+        from ethosu_sdk.verify import verify
+
+        report = pte_path[: -len(".pte")] + ".verification.json"
+        _, text, _ = verify.run(pte_path, directory, npu_run, "warn", report)
+        with open(report) as f:
+            status = json.load(f)["status"]
+        return {"status": status, "summary": text.splitlines()[0] if text else ""}
+
+    return verify_trial
 
 
 def _verify_dir(npu_run: str | None) -> str | None:

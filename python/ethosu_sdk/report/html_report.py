@@ -224,7 +224,7 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
         parts += [
             "<h2>Tuning: precisions tried (compiled program's top-1 against float)</h2>",
             _table(
-                ["precision", "top-1", "drop (points)", "within tolerance", "total cycles", "choice"],
+                ["precision", "top-1", "drop (points)", "within tolerance", "total cycles", "verification", "choice"],
                 report.precision,
             ),
         ]

@@ -97,6 +97,7 @@ def precision_rows(entry: Optional[Mapping[str, object]]) -> list[list[object]]:
                 f"{trial['drop_points']:.2f}",
                 "yes" if trial["within_tolerance"] else "no",
                 f"{cycles:,}" if cycles is not None else "",
+                (trial.get("verification") or {}).get("status", "not run"),
                 "chosen" if index == entry["chosen"] else "",
             ]
         )
