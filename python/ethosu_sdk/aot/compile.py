@@ -82,7 +82,8 @@ class CompileOptions:
     eval_dir: Optional[str] = None  # labelled samples: top-1 per stage (python/ethosu_sdk/evaluate)
     host_runner: Optional[str] = None  # //cc/runner:host_runner: runs the program on eval_dir
     # Precision tuning (precision.py): points of top-1 against float the
-    # program may lose on eval_dir; the search sets the two fields after it.
+    # program may lose on eval_dir; the search sets a16w8_modules and
+    # precision_tuning for each compilation it runs.
     accuracy_tolerance: Optional[float] = None
     a16w8_modules: tuple[str, ...] = ()  # module paths with int16 activations in an int8 compilation
     precision_tuning: Optional[dict] = None  # the search, recorded in the summary
@@ -505,8 +506,8 @@ def _compile_tuning_precision(
         def compile_once(choice: tuning_config.Precision) -> dict:
             count[0] += 1
             # A trial is measured, not shipped: no search of Vela's options,
-            # no verification inputs or intermediates, and the board check is
-            # the chosen program's.
+            # no intermediates, its verification (where the caller gives one)
+            # run here, and the board check left to the chosen program.
             stem = os.path.join(scratch, f"trial{count[0]}")
             verify_dir = stem + ".verify" if options.verify_trial else None
             trial = _at_precision(
