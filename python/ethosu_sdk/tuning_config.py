@@ -69,3 +69,43 @@ class Candidate:
         if self.optimise != DEFAULT_STRATEGY:
             parts.append(f"optimise {self.optimise}")
         return ", ".join(parts)
+
+
+# The precision tuner (aot/precision.py): 16-bit activations on the k layers
+# of worst quantization error, k = 1 .. this many, between int8 everywhere and
+# A16W8 everywhere. Each try is one more lowering and evaluation.
+PRECISION_MAX_LAYERS = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class Precision:
+    """One precision configuration: the global activation width and the
+    layers given 16-bit activations on top of int8."""
+
+    quantize: str = "int8"  # QuantMode's value: int8 | a16w8, everywhere but `modules`
+    layers: tuple[str, ...] = ()  # the worst layers (layer_error's order) whose activations go to 16 bits
+    # The modules configured A16W8: `layers` and the modules reading their
+    # outputs, so the activations stay 16-bit between them.
+    modules: tuple[str, ...] = ()
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, object]) -> Precision:
+        """The configuration of one row of a summary's `precision_tuning.trials`."""
+        return cls(
+            quantize=str(row["quantize"]),
+            layers=_names(row.get("layers")),
+            modules=_names(row.get("a16w8_modules")),
+        )
+
+    def describe(self) -> str:
+        """ "int8, 16-bit activations at wide (A16W8 modules: head, wide)"."""
+        if self.quantize != "int8":
+            return f"{self.quantize.upper()} everywhere"
+        if not self.modules:
+            return "int8 everywhere"
+        return f"int8, 16-bit activations at {', '.join(self.layers)} (A16W8 modules: {', '.join(self.modules)})"
+
+
+def _names(value: object) -> tuple[str, ...]:
+    """A summary's list of module paths (absent: none)."""
+    return tuple(str(m) for m in value) if isinstance(value, (list, tuple)) else ()

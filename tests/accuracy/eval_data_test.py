@@ -49,13 +49,19 @@ def test_top1_of_every_stage_against_pytorch_labels(tmp_path, capsys):
     model = load_model(MODEL).module
     generator = np.random.default_rng(7)
     eval_dir = tmp_path / "eval"
+    top5 = 0  # labels among PyTorch's five best classes (torch.topk)
     for index in range(8):
         x = generator.standard_normal((1, 64)).astype(np.float32)
         with torch.no_grad():
-            predicted = int(model(torch.from_numpy(x)).argmax())
-        # Half of the labels are PyTorch's answer, half another class: 50% top-1.
-        label = predicted if index % 2 == 0 else (predicted + 1) % 10
+            scores = model(torch.from_numpy(x)).reshape(-1)
+        predicted = int(scores.argmax())
+        # Half of the labels are PyTorch's answer, half its fourth or eighth
+        # best class: 50% top-1, 75% top-5.
+        ranked = torch.topk(scores, 10).indices.tolist()
+        label = predicted if index % 2 == 0 else ranked[3 if index % 4 == 1 else 7]
+        top5 += int(label in torch.topk(scores, 5).indices.tolist())
         write_sample(eval_dir, f"{index}.npz", input=x, label=np.int64(label))
+    assert top5 == 6
     out = tmp_path / "out"
     out.mkdir()
     code, err = compile_cpu(eval_dir, out, capsys)
@@ -63,10 +69,11 @@ def test_top1_of_every_stage_against_pytorch_labels(tmp_path, capsys):
     with open(out / "m.summary.json") as f:
         accuracy = json.load(f)["accuracy"]
     assert accuracy["samples"] == 8 and accuracy["classes"] == 10
-    assert accuracy["stages"]["float"] == {"correct": 4, "samples": 8, "top1": 0.5}
-    assert accuracy["stages"]["program"] == {"correct": 4, "samples": 8, "top1": 0.5}
-    assert "top-1 50.00% (4/8): float model" in err
-    assert "top-1 50.00% (4/8): compiled program" in err
+    figures = {"correct": 4, "samples": 8, "top1": 0.5, "top5_correct": top5, "top5": top5 / 8}
+    assert accuracy["stages"]["float"] == figures
+    assert accuracy["stages"]["program"] == figures
+    assert "top-1 50.00% (4/8), top-5 75.00%: float model" in err
+    assert "top-1 50.00% (4/8), top-5 75.00%: compiled program" in err
 
 
 GOOD_INPUT = np.zeros((1, 64), np.float32)
@@ -121,3 +128,24 @@ def test_missing_directory_is_one_clear_line(tmp_path, capsys):
     code, err = compile_cpu(tmp_path / "nowhere", out, capsys)
     assert code == 2
     assert len([line for line in err.splitlines() if "cannot read evaluation directory" in line]) == 1, err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--target=ethos-u55-128", "--accuracy_tolerance=2"], "--accuracy_tolerance measures top-1 against"),
+        (["--target=ethos-u55-128", "--accuracy_tolerance=-1", "--eval_data=."], "must be >= 0 points"),
+        (
+            ["--target=ethos-u55-128", "--accuracy_tolerance=2", "--eval_data=.", "--quantize=a16w8"],
+            "leave --quantize at int8",
+        ),
+        (["--target=cortex-m55", "--accuracy_tolerance=2", "--eval_data=."], "it needs an Ethos-U target"),
+    ],
+)
+def test_bad_precision_request_is_one_clear_line(args, message, tmp_path, capsys):
+    code, err = run_cli(
+        [f"--model={MODEL}", f"--host_runner={HOST_RUNNER}", f"--output={tmp_path}/m.pte", *args], capsys
+    )
+    assert code == 2
+    assert len([line for line in err.splitlines() if message in line]) == 1, err
+    assert os.listdir(tmp_path) == []

@@ -35,6 +35,9 @@ def test_wide_layer_is_named_first():
     # The error accumulates: the head, fed the crushed channels, is far from float.
     head = next(r for r in rows if r["module"] == "head")
     assert head["cumulative_sqnr_db"] < head["sqnr_db"], rows
+    # Who reads each activation, as WideActivation.forward chains them: head(wide(first(x))).
+    readers = {r["module"]: r["consumers"] for r in rows}
+    assert readers == {"first.1": ["wide"], "wide": ["head"], "head": []}, rows
 
 
 def test_without_the_wide_range_the_layer_is_not_singled_out():

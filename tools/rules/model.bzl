@@ -120,6 +120,13 @@ def _ethosu_model_impl(ctx):
         args.add("--host_runner=" + ctx.executable._host_runner.path)
         inputs += ctx.files.eval_data
         tools.append(ctx.executable._host_runner)
+    if ctx.attr.accuracy_tolerance:
+        args.add("--accuracy_tolerance=" + ctx.attr.accuracy_tolerance)
+        if ctx.attr.verify != "off" and ctx.attr.target in ETHOS_U_TARGETS:
+            # Each precision trial is verified in the compile action; the
+            # shipped program by the verification action below.
+            args.add("--npu_run=" + ctx.executable._npu_run.path)
+            tools.append(ctx.executable._npu_run)
 
     # The verification is an action of its own (below): the compile action
     # only writes its inputs, so changing `verify` or the NPU model re-runs
@@ -223,6 +230,7 @@ _ethosu_model = rule(
             cfg = "exec",
         ),
         "eval_data": attr.label_list(allow_files = [".npz"]),
+        "accuracy_tolerance": attr.string(),
         "_host_runner": attr.label(
             default = Label("//cc/runner:host_runner"),
             executable = True,
@@ -261,6 +269,7 @@ def ethosu_model(
         verify = "fail",
         lowering_workarounds = True,
         eval_data = [],
+        accuracy_tolerance = None,
         model_deps = [],
         **kwargs):
     """Compiles `model` for `target`: `<name>.pte` plus references and a summary.
@@ -322,6 +331,12 @@ def ethosu_model(
         python/ethosu_sdk/evaluate/dataset.py): the summary's `accuracy` is
         the top-1 of the float model, the quantized graph and the compiled
         program on the host runner (the functional NPU model).
+      accuracy_tolerance: with `eval_data`: points of top-1 against the
+        float model the program may lose; the precision tuner
+        (python/ethosu_sdk/aot/precision.py) compiles int8, 16-bit
+        activations on the worst layers and A16W8 (each verified, unless
+        `verify` is "off"), and keeps the lowest total_cycles within the
+        tolerance; every trial is in the summary.
       model_deps: py_library targets providing `model`'s module.
       **kwargs: common attributes (visibility, tags, testonly, ...).
     """
@@ -329,13 +344,18 @@ def ethosu_model(
     if model.endswith(".py") or model.endswith(".pt2"):
         model_file = model
     compiler = None
-    if model_deps:
+
+    # The precision tuner verifies each trial in the compile action, so only
+    # its compiler takes the verification code (any other lowering stays
+    # independent of it and of the NPU model).
+    verifier = [Label("//python/ethosu_sdk/verify")] if accuracy_tolerance != None else []
+    if model_deps or verifier:
         compiler = name + ".aot_compile"
         py_binary(
             name = compiler,
             srcs = [Label("//python/ethosu_sdk/cli:aot_compile.py")],
             main = Label("//python/ethosu_sdk/cli:aot_compile.py"),
-            deps = [Label("//python/ethosu_sdk/cli:aot_compile_lib")] + model_deps,
+            deps = [Label("//python/ethosu_sdk/cli:aot_compile_lib")] + model_deps + verifier,
             tags = ["manual"],
             visibility = ["//visibility:private"],
             testonly = kwargs.get("testonly", False),
@@ -361,6 +381,7 @@ def ethosu_model(
         verify = verify,
         lowering_workarounds = lowering_workarounds,
         eval_data = eval_data,
+        accuracy_tolerance = "" if accuracy_tolerance == None else str(accuracy_tolerance),
         compiler = compiler,
         **kwargs
     )

@@ -39,6 +39,7 @@ from ethosu_sdk.aot import (
     lowering,
     lowering_reference,
     lowering_workarounds,
+    precision,
     quantization,
     tuner,
     vela_capture,
@@ -80,6 +81,15 @@ class CompileOptions:
     lowering_workarounds: bool = True
     eval_dir: Optional[str] = None  # labelled samples: top-1 per stage (python/ethosu_sdk/evaluate)
     host_runner: Optional[str] = None  # //cc/runner:host_runner: runs the program on eval_dir
+    # Precision tuning (precision.py): points of top-1 against float the
+    # program may lose on eval_dir; the search sets a16w8_modules and
+    # precision_tuning for each compilation it runs.
+    accuracy_tolerance: Optional[float] = None
+    a16w8_modules: tuple[str, ...] = ()  # module paths with int16 activations in an int8 compilation
+    precision_tuning: Optional[dict] = None  # the search, recorded in the summary
+    # Verifies one precision trial's program: (pte, verify_dir) -> its
+    # verification's status and line (the CLI's, verify/verify.py); None: not verified.
+    verify_trial: Optional[Callable[[str, str], dict]] = None
 
 
 @dataclasses.dataclass
@@ -153,6 +163,8 @@ def compile_model(
 
     Sets torch to one thread (process-wide) so reference outputs do not
     depend on the machine's core count."""
+    if options.accuracy_tolerance is not None:
+        return _compile_tuning_precision(options, output_pte, progress)
     started = time.monotonic()
     timings: dict[str, float] = {}
     paths = output_paths(output_pte)
@@ -231,7 +243,9 @@ def compile_model(
                 input_layout = layout.InputLayout.NHWC
                 converted = cortex_m.quantize(loaded.module, inputs, samples)
             else:
-                converted = quantization.quantize(graph_module, compile_spec, mode, samples)
+                converted = quantization.quantize(
+                    graph_module, compile_spec, mode, samples, a16w8_modules=options.a16w8_modules
+                )
             with torch.no_grad():
                 produced = converted(*inputs)
                 expected, names = _as_tuple(produced), output_names(produced)
@@ -340,6 +354,8 @@ def compile_model(
             "memory_mode": target.memory_mode,
             "vela_flags": list(target.vela_flags),
             "tuning": tuning,
+            "a16w8_modules": list(options.a16w8_modules),
+            "precision_tuning": options.precision_tuning,
             "vela_workarounds": [w.as_summary() for w in workarounds]
             + (
                 [vela_workarounds.Workaround(vela_workarounds.LOST_OUTPUT, tuple(kept_outputs)).as_summary()]
@@ -472,6 +488,58 @@ def _evaluate(
         )
     except dataset.EvaluationError as e:
         raise InvalidOptionError(str(e)) from None
+
+
+def _compile_tuning_precision(
+    options: CompileOptions, output_pte: str, progress: Callable[[str], None]
+) -> CompileResult:
+    """The precision search (precision.py): each configuration compiled and
+    evaluated at Vela's default options into a scratch directory, then the
+    chosen one compiled with every option asked for (--tune searches Vela's
+    options for that precision)."""
+    precision.check_request(
+        float(options.accuracy_tolerance or 0.0), options.eval_dir, options.host_runner, options.quantize
+    )
+    target = resolve_target(options.target, options.system_config, options.memory_mode)
+    if target.kind is not TargetKind.ETHOS_U:
+        raise InvalidOptionError(
+            f"--accuracy_tolerance weighs Vela's cycle estimates: it needs an Ethos-U target, not {target.name}"
+        )
+    output_dir = os.path.dirname(os.path.abspath(output_pte))
+    if not os.path.isdir(output_dir):
+        raise InvalidOptionError(f"output directory {output_dir!r} does not exist")
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix=".precision-", dir=output_dir) as scratch:
+        count = [0]
+
+        def compile_once(choice: tuning_config.Precision) -> dict:
+            count[0] += 1
+            # A trial is measured, not shipped: no search of Vela's options,
+            # no intermediates, its verification (where the caller gives one)
+            # run here, and the board check left to the chosen program.
+            stem = os.path.join(scratch, f"trial{count[0]}")
+            verify_dir = stem + ".verify" if options.verify_trial else None
+            trial = _at_precision(
+                options, choice, tune=False, verify_dir=verify_dir, intermediates_dir=None, board=None
+            )
+            summary = dict(compile_model(trial, stem + ".pte", progress).summary)
+            if options.verify_trial and verify_dir:
+                summary["trial_verification"] = options.verify_trial(stem + ".pte", verify_dir)
+            return summary
+
+        chosen, entry = precision.search(float(options.accuracy_tolerance or 0.0), compile_once, progress)
+    entry["search_seconds"] = round(time.monotonic() - started, 2)
+    progress(f"precision: chose {chosen.describe()}; compiling it")
+    result = compile_model(_at_precision(options, chosen, precision_tuning=entry), output_pte, progress)
+    result.timings["precision"] = entry["search_seconds"]
+    return result
+
+
+def _at_precision(options: CompileOptions, choice: tuning_config.Precision, **changes) -> CompileOptions:
+    """`options` compiled at one precision, with no search of its own."""
+    return dataclasses.replace(
+        options, accuracy_tolerance=None, quantize=choice.quantize, a16w8_modules=choice.modules, **changes
+    )
 
 
 def _board(name: Optional[str]) -> Optional[board_memory.BoardMemory]:

@@ -10,9 +10,12 @@ from ethosu_sdk.aot.errors import QuantizationError
 from ethosu_sdk.aot.targets import QuantMode
 
 
-def make_quantizer(compile_spec, mode: QuantMode):
+def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] = ()):
     """Quantizer for a compile spec with a global config for `mode`:
-    symmetric per-channel int8 weights; int8 (INT8) or int16 (A16W8) activations."""
+    symmetric per-channel int8 weights; int8 (INT8) or int16 (A16W8) activations.
+    `a16w8_modules`: PyTorch module paths given int16 activations whatever the
+    global mode (the quantizer's module-name config; the precision tuner's
+    per-layer choice, aot/precision.py)."""
     from executorch.backends.arm.ethosu import EthosUCompileSpec
     from executorch.backends.arm.quantizer import (
         EthosUQuantizer,
@@ -34,7 +37,19 @@ def make_quantizer(compile_spec, mode: QuantMode):
     else:
         raise QuantizationError(f"no quantizer for mode {mode.value}")
     quantizer.set_global(config)
+    if a16w8_modules:
+        _set_a16w8_modules(quantizer, compile_spec, a16w8_modules)
     return quantizer
+
+
+def _set_a16w8_modules(quantizer, compile_spec, modules: Sequence[str]) -> None:
+    from executorch.backends.arm.quantizer import get_symmetric_a16w8_quantization_config
+
+    if not compile_spec.tosa_spec.support_extension("int16"):
+        raise QuantizationError(f"{compile_spec.tosa_spec} has no int16 extension: 16-bit layers are not available")
+    config = get_symmetric_a16w8_quantization_config(is_per_channel=True)
+    for module in modules:
+        quantizer.set_module_name(module, config)
 
 
 def quantize(
@@ -43,11 +58,12 @@ def quantize(
     mode: QuantMode,
     samples: Sequence[tuple[torch.Tensor, ...]],
     on_sample: Optional[Callable[[int, int], None]] = None,
+    a16w8_modules: Sequence[str] = (),
 ) -> torch.fx.GraphModule:
     """prepare_pt2e, run the calibration samples, convert_pt2e."""
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
-    quantizer = make_quantizer(compile_spec, mode)
+    quantizer = make_quantizer(compile_spec, mode, a16w8_modules)
     try:
         prepared = prepare_pt2e(graph_module, quantizer)
         with torch.no_grad():

@@ -82,6 +82,13 @@ flags.DEFINE_string(
     "the runfiles under bazel run).",
 )
 flags.DEFINE_string("host_runner", None, "The host runner for --eval_data (//cc/runner:host_runner).")
+flags.DEFINE_float(
+    "accuracy_tolerance",
+    None,
+    "With --eval_data: points of top-1 against the float model the program may lose. Tunes the "
+    "precision: int8, 16-bit activations on the layers of worst quantization error, A16W8; keeps "
+    "the lowest total_cycles within the tolerance (python/ethosu_sdk/aot/precision.py).",
+)
 flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//sim/host:npu_run).")
 flags.DEFINE_bool(
     "lowering_workarounds",
@@ -222,6 +229,8 @@ def _main(argv: list[str]) -> int:
         lowering_workarounds=FLAGS.lowering_workarounds,
         eval_dir=FLAGS.eval_data,
         host_runner=FLAGS.host_runner or (_runfile("cc/runner/host_runner") if FLAGS.eval_data else None),
+        accuracy_tolerance=FLAGS.accuracy_tolerance,
+        verify_trial=_trial_verifier(npu_run) if FLAGS.accuracy_tolerance is not None else None,
     )
     result = compile_model(options, FLAGS.output)
     summary = result.summary
@@ -248,6 +257,8 @@ def _main(argv: list[str]) -> int:
             f"({sum(1 for r in tuning['trials'] if r['fits'])} of them fit)",
             file=sys.stderr,
         )
+    if summary.get("precision_tuning"):
+        print(f"[aot] precision: {report_tuning.precision_line(summary['precision_tuning'])}", file=sys.stderr)
     print(
         f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
         f"lower {t['lower']:.2f} s"
@@ -275,6 +286,24 @@ def _main(argv: list[str]) -> int:
             raise VerificationFailed(text)  # printed whole, even with --quiet
         print(text, file=sys.stderr)
     return 0
+
+
+def _trial_verifier(npu_run: str | None):
+    """Verifies each precision trial's program (--accuracy_tolerance) when the
+    NPU model binary is here: its status and summary line for the summary."""
+    if npu_run is None or not FLAGS.target.startswith("ethos-u"):
+        return None
+
+    def verify_trial(pte_path: str, directory: str) -> dict:
+        from ethosu_sdk.verify import verify
+
+        report = pte_path[: -len(".pte")] + ".verification.json"
+        _, text, _ = verify.run(pte_path, directory, npu_run, "warn", report)
+        with open(report) as f:
+            status = json.load(f)["status"]
+        return {"status": status, "summary": text.splitlines()[0] if text else ""}
+
+    return verify_trial
 
 
 def _verify_dir(npu_run: str | None) -> str | None:

@@ -280,6 +280,8 @@ def main(argv: list[str]) -> int:
         tuning = summary.get("tuning")
         if tuning:
             estimates.append(("tuned", f"{report_tuning.choice_line(tuning)} (report: Tuning)"))
+        if summary.get("precision_tuning"):
+            estimates.append(("precision", report_tuning.precision_line(summary["precision_tuning"])))
     else:
         say("[2/4] Vela's estimate: none (no Ethos-U delegate)")
     for label, value in estimates:
@@ -404,6 +406,7 @@ def main(argv: list[str]) -> int:
         + [(k, "CPU", v) for k, v in sorted(on_cpu.items())],
         layers=html_report.read_layers(FLAGS.intermediates),
         tuning=report_tuning.rows(summary.get("tuning")),
+        precision=report_tuning.precision_rows(summary.get("precision_tuning")),
         accuracy=accuracy,
         **_verification(FLAGS.verification),
         notes=[

@@ -10,6 +10,9 @@ samples, where q is the dequantized activation and f:
     comes first;
   - `cumulative_sqnr_db`: the float model's output of the same module (a
     forward hook): the error accumulated from the input up to that layer.
+`consumers` names the modules that read the activation: an activation is
+carried in 16 bits only when they take it so too (the precision tuner,
+aot/precision.py, gives them int16 inputs with it).
 """
 
 from __future__ import annotations
@@ -36,6 +39,26 @@ def _module_of(node: fx.Node) -> tuple[str, str]:
     path, kind = next(reversed(stack.values()))
     kind = kind.__name__ if isinstance(kind, type) else str(kind).rsplit(".", 1)[-1]
     return (path[len(_SELF_PREFIX) :] if path.startswith(_SELF_PREFIX) else path), kind
+
+
+def consumers(quantize: fx.Node) -> list[str]:
+    """The module paths of the nodes that read a quantized activation (through
+    its dequantize nodes, and through operators of no module, such as the
+    forward's own torch.flatten), sorted; the graph's output has none."""
+    paths: set[str] = set()
+    pending = [user for dq in quantize.users if _is(dq, _DEQUANTIZE) for user in dq.users]
+    seen: set[fx.Node] = set()
+    while pending:
+        node = pending.pop()
+        if node in seen or node.op != "call_function" or _is(node, _QUANTIZE):
+            continue
+        seen.add(node)
+        path = _module_of(node)[0]
+        if path:
+            paths.add(path)
+        else:
+            pending.extend(node.users)
+    return sorted(paths)
 
 
 def quantized_activations(graph_module: fx.GraphModule) -> dict[str, tuple[str, fx.Node, fx.Node]]:
@@ -115,8 +138,9 @@ def layer_sqnr(
             "elements": elements[path],
             "sqnr_db": _db(*local[path]),
             "cumulative_sqnr_db": _db(*cumulative[path]) if cumulative[path][0] else None,
+            "consumers": consumers(after.args[0]),
         }
-        for path, (kind, _, _) in activations.items()
+        for path, (kind, _, after) in activations.items()
     ]
     return sorted(rows, key=_worst_first)
 

@@ -17,8 +17,10 @@ def summary_lines(accuracy: dict) -> list[str]:
     order = [stage for stage in names if stage in accuracy["stages"]]
     for stage in order + sorted(set(accuracy["stages"]) - set(order)):
         figures = accuracy["stages"][stage]
+        top5 = f", top-5 {100 * figures['top5']:.2f}%" if "top5" in figures else ""
         lines.append(
-            f"top-1 {100 * figures['top1']:.2f}% ({figures['correct']}/{figures['samples']}): {names.get(stage, stage)}"
+            f"top-1 {100 * figures['top1']:.2f}% ({figures['correct']}/{figures['samples']}){top5}: "
+            f"{names.get(stage, stage)}"
         )
     if accuracy.get("program_note"):
         lines.append(f"compiled program: {accuracy['program_note']}")

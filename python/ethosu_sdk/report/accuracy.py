@@ -1,6 +1,7 @@
-"""The report's accuracy section: top-1 per stage from the summary's
-`accuracy` entry (python/ethosu_sdk/evaluate), top-5 and the confusion matrix
-of the compiled program from its per-sample scores (program_scores.py), and
+"""The report's accuracy section: top-1 and top-5 per stage from the summary's
+`accuracy` entry (python/ethosu_sdk/evaluate; top-5 of the compiled program
+from its per-sample scores (program_scores.py) where the summary has none),
+the confusion matrix of the compiled program from those scores, and
 the per-layer quantization error, worst first, with each module's source line
 from the verification report."""
 
@@ -115,7 +116,9 @@ def section(
     for stage in order:
         figures = accuracy["stages"][stage]
         top5 = ""
-        if classes >= TOP5_MIN_CLASSES and stage == "program" and program_samples:
+        if "top5_correct" in figures:  # the evaluation's, where the model has enough classes
+            top5 = _percent(figures["top5_correct"], figures["samples"])
+        elif classes >= TOP5_MIN_CLASSES and stage == "program" and program_samples:
             top5 = _percent(top_k(program_samples, TOP_K), len(program_samples))
         stages.append(
             (
@@ -127,10 +130,10 @@ def section(
         )
     if accuracy.get("program_note"):
         notes.append(f"compiled program: {accuracy['program_note']}")
-    if classes >= TOP5_MIN_CLASSES and len(order) > 1:
+    if any(not top5 for _, _, _, top5 in stages) and any(top5 for _, _, _, top5 in stages):
         notes.append(
-            "top-5 is measured on the compiled program's scores; the summary keeps top-1 only "
-            "for the float model and the quantized graph"
+            "top-5 is measured on the compiled program's scores only: the summary, from an "
+            "earlier SDK, keeps top-1 alone for the other stages"
         )
     sources = module_sources(verification)
     layers = [

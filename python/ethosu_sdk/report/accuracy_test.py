@@ -109,3 +109,19 @@ def test_svg_holds_every_count_in_its_cell() -> None:
     assert rects[2].get("fill") == "#ffffff"
     assert rects[1].get("fill") not in ("#ffffff", rects[0].get("fill"))
     assert rects[6].get("fill") not in ("#ffffff", rects[0].get("fill"), rects[8].get("fill"))
+
+
+def test_top5_of_every_stage_comes_from_the_summary() -> None:
+    summary = _summary()
+    summary["stages"]["float"].update({"top5_correct": 3, "top5": 1.0})
+    summary["stages"]["program"].update({"top5_correct": 2, "top5": 2 / 3})
+    section = accuracy.section(summary)  # no per-sample scores
+    assert [s[3] for s in section.stages] == ["100.00%", "66.67%"]
+    assert not any("top-5" in n for n in section.notes), section.notes
+    lines = accuracy.lines(section)
+    assert "top-1 66.67% (2/3), top-5 100.00%: " + accuracy.STAGE_NAMES["float"] in lines
+
+
+def test_an_older_summary_without_top5_says_where_it_comes_from() -> None:
+    section = accuracy.section(_summary(), {"samples": SAMPLES})
+    assert any("top-5 is measured on the compiled program's scores only" in n for n in section.notes)

@@ -26,6 +26,8 @@ class Report:
     notes: Sequence[str] = ()
     # The tuner's search (aot_compile --tune): one row per configuration tried.
     tuning: Sequence[Sequence[object]] = ()
+    # ethosu_model(accuracy_tolerance = ...): the precisions tried (report/tuning.py).
+    precision: Sequence[Sequence[object]] = ()
     # ethosu_model's verification (.verification.json): its summary line and
     # one row per layer compared with the TOSA reference model.
     verification: str = ""
@@ -216,6 +218,14 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
                     "choice",
                 ],
                 report.tuning,
+            ),
+        ]
+    if report.precision:
+        parts += [
+            "<h2>Tuning: precisions tried (compiled program's top-1 against float)</h2>",
+            _table(
+                ["precision", "top-1", "drop (points)", "within tolerance", "total cycles", "verification", "choice"],
+                report.precision,
             ),
         ]
     if report.verification:

@@ -1,11 +1,13 @@
-"""The tuner's search (a summary's `tuning` entry, python/ethosu_sdk/aot/tuner.py)
-as a person reads it: one line for the choice, one table row per configuration."""
+"""The tuner's searches as a person reads them: one line for the choice, one
+table row per configuration. Vela's options: a summary's `tuning` entry
+(python/ethosu_sdk/aot/tuner.py); precision: its `precision_tuning` entry
+(python/ethosu_sdk/aot/precision.py)."""
 
 from __future__ import annotations
 
 from typing import Mapping, Optional
 
-from ethosu_sdk.tuning_config import KIB, Candidate
+from ethosu_sdk.tuning_config import KIB, Candidate, Precision
 
 
 def configuration(trial: Mapping[str, object]) -> str:
@@ -63,6 +65,40 @@ def rows(tuning: Optional[Mapping[str, object]]) -> list[list[object]]:
                 "yes" if trial["fits"] else "no",
                 trial["vela_seconds"],
                 mark,
+            ]
+        )
+    return table
+
+
+def precision_line(entry: Mapping[str, object]) -> str:
+    """One line: the precision chosen, its accuracy and cycles, out of how many."""
+    trials = entry["trials"]
+    chosen = trials[entry["chosen"]]  # type: ignore[index]
+    float_top1 = float(entry["float_top1"])  # type: ignore[arg-type]
+    return (
+        f"{Precision.from_row(chosen).describe()}: top-1 {100 * chosen['top1']:.2f}% against float "
+        f"{100 * float_top1:.2f}% (tolerance {entry['accuracy_tolerance_points']:g} points), "
+        f"{chosen['total_cycles']:,} cycles; the fastest within tolerance of {len(trials)} "  # type: ignore[arg-type]
+        "precisions tried"
+    )
+
+
+def precision_rows(entry: Optional[Mapping[str, object]]) -> list[list[object]]:
+    """The precision search as table rows, in the order tried."""
+    if not entry:
+        return []
+    table: list[list[object]] = []
+    for index, trial in enumerate(entry["trials"]):  # type: ignore[arg-type]
+        cycles = trial.get("total_cycles")
+        table.append(
+            [
+                Precision.from_row(trial).describe(),
+                f"{100 * trial['top1']:.2f}% ({trial['correct']}/{trial['samples']})",
+                f"{trial['drop_points']:.2f}",
+                "yes" if trial["within_tolerance"] else "no",
+                f"{cycles:,}" if cycles is not None else "",
+                (trial.get("verification") or {}).get("status", "not run"),
+                "chosen" if index == entry["chosen"] else "",
             ]
         )
     return table
