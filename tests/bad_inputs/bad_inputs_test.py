@@ -22,6 +22,7 @@ RAND_PTE = "tests/bad_inputs/noise_cpu.pte"  # aten::rand.out: refused on the CP
 TOO_LARGE = "tests/bad_inputs/too_large_u55"  # Vela's SRAM figure exceeds a Corstone-300's 2 MiB
 # KWS on an Ethos-U85 in Vela's Dedicated_Sram_384KB: it needs a 384 KiB fast scratch (region 2)
 KWS_SRAM = "tests/firmware_model/kws_dscnn_u85_dedicated_sram"
+HELLO_M55 = "examples/hello/firmware.elf"  # built for the Cortex-M55 (MVE)
 TAMPERED = "sim/tests/firmware"  # KWS with a broken command stream: parse_error.pte, bus_error.pte
 
 TOOLS = {
@@ -414,7 +415,16 @@ CASES = [
         ("--elf={in}/fake.elf", "--board=raspberry_pi"),
         1,
         r"^FATAL Flags parsing error: flag --board=raspberry_pi: value should be one of "
-        r"<corstone300\|corstone320\|qemu_an547>$",
+        r"<corstone300\|corstone320\|qemu_an505\|qemu_an547>$",
+    ),
+    Case(
+        "firmware_wrong_cpu",
+        "run_firmware",
+        (f"--elf={HELLO_M55}", "--board=qemu_an505"),
+        2,
+        r"^error: --elf=.*/firmware\.elf was built for cortex-m55 with Helium \(MVE\), but board qemu_an505 "
+        r"has a Cortex-M33 without MVE: rebuild it for this board \(firmware_image/ethosu_firmware "
+        r'board = "qemu_an505", a cortex-m33 model\) or run it on a board with MVE \(qemu_an547\)$',
     ),
     Case(
         "firmware_missing_elf",
