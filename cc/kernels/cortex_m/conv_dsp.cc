@@ -6,7 +6,9 @@
 // row's taps inside the input are one contiguous run of taps * C_in int8
 // values in NHWC memory, as is the matching OHWI weight row, so each input
 // word is loaded and widened once (SXTAB16 adds the input offset) for 16 MACs
-// by eight SMLADs. 1x1 convolutions are the same loop with a run of C_in.
+// by eight SMLADs. 1x1 convolutions without padding are a GEMM with the
+// channel blocks outermost and the input offset folded into per-channel
+// weight sums, the inner loop in assembly (dsp::Dot4Words).
 // Depthwise: four channels per word; the even and odd channels' lanes go
 // through SMLABB/SMLATT into four sums held over every tap of the pixel.
 // Sums are requantized by dsp::RequantizeFast (SMMULR). Bit-exact with
@@ -47,10 +49,61 @@ void ColumnRange(const ConvParams& p, int32_t ow, int32_t* kw0, int32_t* kw1) {
   *kw1 = end < p.kernel_w ? end : p.kernel_w;
 }
 
+// 1x1 without padding (MobileNet's pointwise layers): a GEMM, channel
+// blocks outermost so each block's weight sums are taken once; the input
+// offset is folded out (sum((x + o) * w) = sum(x * w) + o * sum(w), exact
+// modulo 2^32) and Dot4Words does the words, C the last C_in % 4 bytes.
+void Pointwise(const ConvParams& p) {
+  const int32_t cin = p.in.c, cout = p.out.c, words = cin / 4;
+  for (int32_t oc = 0; oc < cout; oc += kLanes) {
+    const int32_t count = cout - oc < kLanes ? cout - oc : kLanes;
+    const int8_t* w = p.weight + static_cast<int64_t>(oc) * cin;
+    uint32_t base[kLanes];  // bias + offset * sum(w), per channel of the block
+    dsp::Requant requant[kLanes] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    for (int32_t j = 0; j < count; ++j) {
+      requant[j] = dsp::Requant(p.multipliers[oc + j], p.shifts[oc + j]);
+      base[j] =
+          (p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc + j]) : 0u) +
+          static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(dsp::Sum(w + j * cin, cin));
+    }
+    // Dense pixels (ChannelsLast): along a row the input moves stride_w
+    // pixels and the output one per step.
+    const int32_t x_step = p.stride_w * cin;
+    for (int32_t n = 0; n < p.out.n; ++n) {
+      for (int32_t oh = 0; oh < p.out.h; ++oh) {
+        const int8_t* x = p.input + p.in.Offset(n, 0, oh * p.stride_h, 0);
+        int8_t* out = p.output + p.out.Offset(n, oc, oh, 0);
+        for (int32_t ow = 0; ow < p.out.w; ++ow, x += x_step, out += cout) {
+          int32_t acc[kLanes] = {0, 0, 0, 0};
+          if (count == kLanes) {
+            dsp::Dot4Words(x, w, cin, words, acc);
+            for (int32_t i = 4 * words; i < cin; ++i) {
+              for (int32_t j = 0; j < kLanes; ++j)
+                acc[j] = static_cast<int32_t>(static_cast<uint32_t>(acc[j]) +
+                                              static_cast<uint32_t>(x[i] * w[j * cin + i]));
+            }
+          } else {
+            for (int32_t j = 0; j < count; ++j) acc[j] = dsp::Dot(x, w + j * cin, cin, 0, 0);
+          }
+          for (int32_t j = 0; j < count; ++j) {
+            const int32_t sum = static_cast<int32_t>(static_cast<uint32_t>(acc[j]) + base[j]);
+            out[j] = static_cast<int8_t>(Clamp(WrappingAdd(requant[j](sum), p.output_offset),
+                                               p.activation_min, p.activation_max));
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool ConvDsp(const ConvParams& p) {
   if (p.groups != 1 || p.dilation_w != 1 || !ChannelsLast(p)) return false;
+  if (p.kernel_h == 1 && p.kernel_w == 1 && p.pad_h == 0 && p.pad_w == 0) {
+    Pointwise(p);
+    return true;
+  }
   const int32_t cin = p.in.c, cout = p.out.c;
   const int64_t w_oc = static_cast<int64_t>(p.kernel_h) * p.kernel_w * cin;  // one OHWI filter
   for (int32_t n = 0; n < p.out.n; ++n) {

@@ -20,20 +20,11 @@ bool LinearDsp(const LinearParams& p) {
   const int32_t k = p.k, n = p.n;
   // kernel_sum form: sum(in * w) (no offset), then the sums' terms.
   const int32_t offset = p.kernel_sum != nullptr ? 0 : p.input_offset;
-  const uint32_t ones = dsp::Pair(1);
   for (int32_t r = 0; r < p.rows; ++r) {
     const int8_t* row = p.input + static_cast<size_t>(r) * k;
     uint32_t row_term = 0;  // filter_offset * sum(in), wrapping as int32 tensors do
-    if (p.kernel_sum != nullptr) {
-      int32_t sum = 0;
-      int32_t i = 0;
-      for (; i + 4 <= k; i += 4) {
-        const uint32_t v = dsp::Load4(row + i);
-        sum = dsp::Smlad(dsp::Odd(v), ones, dsp::Smlad(dsp::Even(v), ones, sum));
-      }
-      for (; i < k; ++i) sum += row[i];
-      row_term = static_cast<uint32_t>(sum) * static_cast<uint32_t>(p.filter_offset);
-    }
+    if (p.kernel_sum != nullptr)
+      row_term = static_cast<uint32_t>(dsp::Sum(row, k)) * static_cast<uint32_t>(p.filter_offset);
     int8_t* out = p.output + static_cast<size_t>(r) * n;
     for (int32_t c0 = 0; c0 < n; c0 += kLanes) {
       const int32_t count = n - c0 < kLanes ? n - c0 : kLanes;
