@@ -200,7 +200,8 @@ class Requant {
 
   int32_t operator()(int32_t acc) const {
     const int32_t value = static_cast<int32_t>(static_cast<uint32_t>(acc) << left_);
-    if ((value >> left_) != acc || multiplier_ == INT32_MIN)
+    // The 64-bit form is the rare case: laid out away from the fast path.
+    if (__builtin_expect((value >> left_) != acc || multiplier_ == INT32_MIN, 0))
       return Requantize(acc, multiplier_, shift_);
     int32_t result;
     __asm("smmulr %0, %1, %2" : "=r"(result) : "r"(value), "r"(multiplier_));
