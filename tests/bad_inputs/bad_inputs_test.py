@@ -284,6 +284,14 @@ CASES = [
         r"^gen_memory: error: model 'bad_models:too_large_for_sram' needs [\d,]+ KiB of SRAM \(Vela, memory mode "
         r"Shared_Sram\) but board corstone300 has 2,048 KiB: tune it for the board",
     ),
+    Case(
+        "npu_model_for_board_without_npu",
+        "gen_memory",
+        (f"--pte={KWS}.pte", f"--summary={KWS}.summary.json", "--board=qemu_an505", "--out={out}/memory.cc"),
+        1,
+        r"^gen_memory: error: model 'kws_dscnn' is compiled for ethos-u85-256 but board qemu_an505 has no NPU: "
+        r"compile it for a CPU target \(cortex-m33\) or use a board with an Ethos-U \(qemu_an547\)$",
+    ),
     # host_runner: .pte and tensor files
     Case(
         "host_missing_pte",
