@@ -147,6 +147,9 @@ class Board:
     # vector instruction).
     cpu: str = "Cortex-M55"
     mve: bool = True
+    # Whether the board has an Ethos-U at all (the firmware build budgets its
+    # memories: python/ethosu_sdk/firmware/board_memory.py).
+    has_npu: bool = True
 
     def check_cpu(self, elf: str) -> None:
         """Raises FirmwareForAnotherCpu when the image's build attributes ask
@@ -296,6 +299,7 @@ QEMU_AN505 = Board(
     bundled=default_qemu,
     cpu="Cortex-M33",
     mve=False,
+    has_npu=False,
 )
 
 # The SDK's own machine (qemu/hw/arm/corstone320.c): Corstone-320's memory map,
