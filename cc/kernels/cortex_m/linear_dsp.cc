@@ -1,6 +1,8 @@
 // quantized_linear with the DSP extension (dsp.h) on the Cortex-M33: four
 // output channels per pass, each input word loaded and widened once and
-// multiplied into four weight rows by SMLAD (16 MACs per eight SMLADs).
+// multiplied into four weight rows by SMLAD (16 MACs per eight SMLADs,
+// dsp::Dot4Words for the kernel_sum form; dsp::Dot4 adds the bias form's
+// input offset as it widens).
 // Bit-exact with LinearReference (linear.cc).
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +32,16 @@ bool LinearDsp(const LinearParams& p) {
       const int32_t count = n - c0 < kLanes ? n - c0 : kLanes;
       const int8_t* w = p.weights + static_cast<size_t>(c0) * k;
       int32_t acc[kLanes] = {0, 0, 0, 0};
-      if (count == kLanes) {
+      if (count == kLanes && offset == 0) {
+        // The kernel_sum form: the assembly loop, then the last k % 4 bytes.
+        dsp::Dot4Words(row, w, k, k / 4, acc);
+        for (int32_t j = 0; j < kLanes; ++j) {
+          uint32_t tail = static_cast<uint32_t>(acc[j]);
+          for (int32_t t = k & ~3; t < k; ++t) tail += static_cast<uint32_t>(row[t] * w[j * k + t]);
+          acc[j] = static_cast<int32_t>(tail);
+        }
+      } else if (count == kLanes) {
+        // The bias form: the offset added as each input word is widened.
         dsp::Dot4(row, w, w + k, w + 2 * k, w + 3 * k, k, offset, acc);
       } else {
         for (int32_t j = 0; j < count; ++j) acc[j] = dsp::Dot(row, w + j * k, k, offset, 0);
