@@ -1,10 +1,12 @@
 // Per-kernel profile of MobileNetV2 (torchvision's, width 1.0, 224x224, the
 // graph //examples:mv2_m55 runs) on the cortex_m:: int8 kernels: every
 // convolution, depthwise convolution, residual add and the classifier at the
-// model's shapes, each called through its Helium variant and its plain C one
-// on the same board, timed by the board's counter. Under QEMU's
-// `-icount shift=0` the counter follows executed instructions (qemu_an547:
-// one tick per 50), so the figures are instructions, never cycles.
+// model's shapes, each called through its SIMD variant (Helium on the
+// Cortex-M55, qemu_an547; DSP on the Cortex-M33, qemu_an505: the column is
+// labelled "mve" or "dsp") and its plain C one on the same board, timed by
+// the board's counter. Under QEMU's `-icount shift=0` the counter follows
+// executed instructions (both boards: one tick per 50), so the figures are
+// instructions, never cycles.
 //
 // The data are drawn (the counts hardly depend on them: no data-dependent
 // branches on these paths save the rare overflow fallback, which realistic
@@ -16,6 +18,7 @@
 
 #include "cc/kernels/cortex_m/add_helium.h"
 #include "cc/kernels/cortex_m/conv_params.h"
+#include "cc/kernels/cortex_m/dsp.h"
 #include "cc/kernels/cortex_m/linear.h"
 #include "cc/platform/platform.h"
 
@@ -44,6 +47,13 @@ int32_t bias[kMaxChannels], multipliers[kMaxChannels], shifts[kMaxChannels];
 enum Kind { kConv3x3, kPointwise, kDepthwise, kAdd, kLinear, kKinds };
 const char* const kKindNames[kKinds] = {"conv 3x3 (3 channels in)", "conv 1x1", "depthwise 3x3",
                                         "add", "linear"};
+// Which SIMD variant this CPU runs (each variant declines elsewhere).
+#ifdef ESDK_CORTEX_M_DSP
+constexpr const char* kSimd = "dsp";
+#else
+constexpr const char* kSimd = "mve";
+#endif
+
 struct Totals {
   uint64_t calls = 0, work = 0, helium = 0, plain = 0;
 };
@@ -82,8 +92,8 @@ void Report(Kind kind, const char* what, uint64_t work, uint64_t helium, uint64_
   t.work += work;
   t.helium += helium;
   t.plain += plain;
-  std::printf("PROFILE %-22s %-26s work %10lu  mve %11lu  c %11lu\n", kKindNames[kind], what,
-              static_cast<unsigned long>(work), static_cast<unsigned long>(helium),
+  std::printf("PROFILE %-22s %-26s work %10lu  %s %11lu  c %11lu\n", kKindNames[kind], what,
+              static_cast<unsigned long>(work), kSimd, static_cast<unsigned long>(helium),
               static_cast<unsigned long>(plain));
 }
 
@@ -109,7 +119,9 @@ void Conv(bool depthwise, int32_t cin, int32_t cout, int32_t size, int32_t kerne
   p.output = output;
   const uint64_t macs =
       static_cast<uint64_t>(out_size) * out_size * cout * kernel * kernel * (depthwise ? 1 : cin);
-  const uint64_t helium = Count([&] { depthwise ? DepthwiseConvHelium(p) : ConvHelium(p); });
+  const uint64_t helium = Count([&] {
+    depthwise ? DepthwiseConvHelium(p) || DepthwiseConvDsp(p) : ConvHelium(p) || ConvDsp(p);
+  });
   const uint64_t plain = Count([&] { depthwise ? DepthwiseConvReference(p) : ConvReference(p); });
   char what[48];
   std::snprintf(what, sizeof(what), "%dx%dx%d->%dx%dx%d", static_cast<int>(size),
@@ -124,8 +136,10 @@ void Add(int32_t channels, int32_t size) {
   p.b_zero_point = 5, p.b_multiplier = 1242956516, p.b_shift = -19;
   p.out_zero_point = 2, p.out_multiplier = 1717986918, p.out_shift = -1;
   const int32_t count = channels * size * size;
-  const uint64_t helium =
-      Count([&] { AddHelium(activation_a, activation_b, output, static_cast<size_t>(count), p); });
+  const uint64_t helium = Count([&] {
+    AddHelium(activation_a, activation_b, output, static_cast<size_t>(count), p) ||
+        AddDsp(activation_a, activation_b, output, static_cast<size_t>(count), p);
+  });
   const uint64_t plain = Count([&] {
     for (int32_t i = 0; i < count; ++i) output[i] = AddElement(activation_a[i], activation_b[i], p);
   });
@@ -144,7 +158,7 @@ void Linear(int32_t k, int32_t n) {
   p.input_offset = 128, p.filter_offset = 0, p.output_offset = -20;
   p.multiplier = 1431655765, p.shift = -9;
   p.output = output;
-  const uint64_t helium = Count([&] { LinearHelium(p); });
+  const uint64_t helium = Count([&] { LinearHelium(p) || LinearDsp(p); });
   const uint64_t plain = Count([&] { LinearReference(p); });
   char what[48];
   std::snprintf(what, sizeof(what), "%d->%d", static_cast<int>(k), static_cast<int>(n));
@@ -192,16 +206,16 @@ void Run() {
     plain += t.plain;
     // Instructions per MAC (per element for add), in thousandths.
     std::printf(
-        "TOTAL %-22s calls %2lu work %10lu  mve %11lu (%lu.%03lu/op)  c %11lu "
+        "TOTAL %-22s calls %2lu work %10lu  %s %11lu (%lu.%03lu/op)  c %11lu "
         "(%lu.%03lu/op)\n",
         kKindNames[k], static_cast<unsigned long>(t.calls), static_cast<unsigned long>(t.work),
-        static_cast<unsigned long>(t.helium), static_cast<unsigned long>(t.helium / t.work),
+        kSimd, static_cast<unsigned long>(t.helium), static_cast<unsigned long>(t.helium / t.work),
         static_cast<unsigned long>(t.helium * 1000 / t.work % 1000),
         static_cast<unsigned long>(t.plain), static_cast<unsigned long>(t.plain / t.work),
         static_cast<unsigned long>(t.plain * 1000 / t.work % 1000));
   }
-  std::printf("TOTAL all kernels: mve %lu c %lu instructions\n", static_cast<unsigned long>(helium),
-              static_cast<unsigned long>(plain));
+  std::printf("TOTAL all kernels: %s %lu c %lu instructions\n", kSimd,
+              static_cast<unsigned long>(helium), static_cast<unsigned long>(plain));
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ RAND_PTE = "tests/bad_inputs/noise_cpu.pte"  # aten::rand.out: refused on the CP
 TOO_LARGE = "tests/bad_inputs/too_large_u55"  # Vela's SRAM figure exceeds a Corstone-300's 2 MiB
 # KWS on an Ethos-U85 in Vela's Dedicated_Sram_384KB: it needs a 384 KiB fast scratch (region 2)
 KWS_SRAM = "tests/firmware_model/kws_dscnn_u85_dedicated_sram"
+HELLO_M55 = "examples/hello/firmware.elf"  # built for the Cortex-M55 (MVE)
 TAMPERED = "sim/tests/firmware"  # KWS with a broken command stream: parse_error.pte, bus_error.pte
 
 TOOLS = {
@@ -283,6 +284,14 @@ CASES = [
         r"^gen_memory: error: model 'bad_models:too_large_for_sram' needs [\d,]+ KiB of SRAM \(Vela, memory mode "
         r"Shared_Sram\) but board corstone300 has 2,048 KiB: tune it for the board",
     ),
+    Case(
+        "npu_model_for_board_without_npu",
+        "gen_memory",
+        (f"--pte={KWS}.pte", f"--summary={KWS}.summary.json", "--board=qemu_an505", "--out={out}/memory.cc"),
+        1,
+        r"^gen_memory: error: model 'kws_dscnn' is compiled for ethos-u85-256 but board qemu_an505 has no NPU: "
+        r"compile it for a CPU target \(cortex-m33\) or use a board with an Ethos-U \(qemu_an547\)$",
+    ),
     # host_runner: .pte and tensor files
     Case(
         "host_missing_pte",
@@ -414,7 +423,16 @@ CASES = [
         ("--elf={in}/fake.elf", "--board=raspberry_pi"),
         1,
         r"^FATAL Flags parsing error: flag --board=raspberry_pi: value should be one of "
-        r"<corstone300\|corstone320\|qemu_an547>$",
+        r"<corstone300\|corstone320\|qemu_an505\|qemu_an547>$",
+    ),
+    Case(
+        "firmware_wrong_cpu",
+        "run_firmware",
+        (f"--elf={HELLO_M55}", "--board=qemu_an505"),
+        2,
+        r"^error: --elf=.*/firmware\.elf was built for cortex-m55 with Helium \(MVE\), but board qemu_an505 "
+        r"has a Cortex-M33 without MVE: rebuild it for this board \(firmware_image/ethosu_firmware "
+        r'board = "qemu_an505", a cortex-m33 model\) or run it on a board with MVE \(qemu_an547\)$',
     ),
     Case(
         "firmware_missing_elf",

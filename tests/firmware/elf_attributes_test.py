@@ -7,6 +7,8 @@ import subprocess
 
 import pytest
 
+from ethosu_sdk.runner import elf_cpu
+
 READELF = "arm-none-eabi-readelf"
 
 # (runfiles path, Tag_CPU_name, Tag_MVE_arch, boot address of the vectors)
@@ -14,6 +16,9 @@ IMAGES = [
     ("examples/hello/firmware.elf", "cortex-m55", "MVE Integer and FP", 0x10000000),
     ("examples/hello/firmware_corstone300.elf", "cortex-m55", "MVE Integer and FP", 0x10000000),
     ("examples/hello/firmware_corstone320.elf", "cortex-m85", "MVE Integer and FP", 0x11000000),
+    # The Cortex-M33 image: GCC names the architecture (the multilib's
+    # objects carry no core name); DSP, no MVE.
+    ("examples/hello/firmware_qemu_an505.elf", "8-M.MAIN", "", 0x10000000),
 ]
 
 
@@ -42,3 +47,16 @@ def test_build_attributes_name_the_cpu(path: str, cpu: str, mve: str, vectors: i
     assert "Tag_ABI_VFP_args: VFP registers" in attributes, attributes  # hard float
     if mve:
         assert f"Tag_MVE_arch: {mve}" in attributes, attributes
+    else:
+        assert "Tag_MVE_arch" not in attributes and "Tag_DSP_extension: Allowed" in attributes, attributes
+
+
+@pytest.mark.parametrize("path,cpu,mve,vectors", IMAGES)
+def test_the_runner_reads_the_same_attributes(path: str, cpu: str, mve: str, vectors: int) -> None:
+    # The runner's own reader (it refuses MVE images on boards without MVE)
+    # against the toolchain's readelf, the reference here.
+    del vectors
+    built = elf_cpu.read_cpu_attributes(path)
+    assert built is not None
+    assert built.cpu == cpu.lower()
+    assert built.mve == bool(mve)

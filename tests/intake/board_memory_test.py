@@ -1,6 +1,6 @@
 """The firmware build's board memories (python/ethosu_sdk/firmware/board_memory.py)
-are the ones the boards' linker scripts declare, for every board the runner
-knows, and a model's SRAM need counts what Vela reads at SRAM speed."""
+are the ones the boards' linker scripts declare, for every board with an NPU
+the runner knows, and a model's SRAM need counts what Vela reads at SRAM speed."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ def _regions(board: str) -> dict[int, int]:
 
 
 def test_every_runner_board_has_memories() -> None:
-    assert sorted(BOARD_MEMORY) == sorted(BOARDS)
+    # Boards without an NPU (qemu_an505) have no NPU memory budget.
+    assert sorted(BOARD_MEMORY) == sorted(name for name, board in BOARDS.items() if board.has_npu)
 
 
 def test_sizes_are_the_linker_scripts() -> None:

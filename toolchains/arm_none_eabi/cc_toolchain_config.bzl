@@ -18,8 +18,11 @@ load(
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("//toolchains/common:cc_flags.bzl", "ALL_COMPILE", "CXX_COMPILE", "LINK", "flags")
 
-# Per-core code generation. -mcpu implies the FPU and MVE of each core.
+# Per-core code generation. -mcpu implies the FPU and MVE of each core; for
+# the Cortex-M33 it implies the DSP extension and the single-precision FPU
+# (GCC 14 defines __ARM_FEATURE_DSP and links the v8-m.main+fp/hard multilib).
 _CPU_FLAGS = {
+    "cortex-m33": ["-mcpu=cortex-m33", "-mthumb", "-mfloat-abi=hard"],
     "cortex-m55": ["-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"],
     "cortex-m85": ["-mcpu=cortex-m85", "-mthumb", "-mfloat-abi=hard"],
 }

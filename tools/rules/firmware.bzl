@@ -11,6 +11,7 @@ load(":launcher.bzl", "write_launcher")
 
 BOARDS = {
     "qemu_an547": Label("//platforms:qemu_an547"),
+    "qemu_an505": Label("//platforms:qemu_an505"),
     "corstone300": Label("//platforms:corstone300"),
     "corstone320": Label("//platforms:corstone320"),
 }

@@ -35,6 +35,10 @@ inline int8_t AddElement(int8_t a, int8_t b, const AddParams& p) {
 // Cortex-M55/M85. Returns false, touching nothing, without MVE or when a
 // multiplier is INT32_MIN (the caller then loops over AddElement).
 bool AddHelium(const int8_t* a, const int8_t* b, int8_t* out, size_t count, const AddParams& p);
+// The same on CPUs with the DSP extension and no MVE (Cortex-M33;
+// add_dsp.cc): the three requantizations in 32-bit steps (SMMULR) where
+// exact, AddElement otherwise. Returns false, touching nothing, elsewhere.
+bool AddDsp(const int8_t* a, const int8_t* b, int8_t* out, size_t count, const AddParams& p);
 
 }  // namespace ethosu_sdk::kernels::cortex_m
 

@@ -118,12 +118,14 @@ Status Direct(Kind kind, const int* dims, const Tensor& input, const Tensor& wei
   ESDK_RETURN_IF_ERROR(Prepare(kind, dims, input, weight, bias, stride, padding, dilation, nullptr,
                                depth_multiplier, input_offset, output_offset, multipliers, shifts,
                                activation_min, activation_max, out, &p));
-  // The Helium variants take the passes' layout on Cortex-M55/M85 and say
+  // The Helium variants take the passes' layout on Cortex-M55/M85, the DSP
+  // ones on the Cortex-M33 (each is compiled only for its CPUs), and say
   // when they cannot; the plain C arithmetic takes everything.
   if (kind == Kind::kDepthwise) {
-    if (!cortex_m::DepthwiseConvHelium(p)) cortex_m::DepthwiseConvReference(p);
+    if (!cortex_m::DepthwiseConvHelium(p) && !cortex_m::DepthwiseConvDsp(p))
+      cortex_m::DepthwiseConvReference(p);
   } else {
-    if (!cortex_m::ConvHelium(p)) cortex_m::ConvReference(p);
+    if (!cortex_m::ConvHelium(p) && !cortex_m::ConvDsp(p)) cortex_m::ConvReference(p);
   }
   return Status::Ok();
 }

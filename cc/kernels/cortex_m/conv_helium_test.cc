@@ -1,10 +1,12 @@
-// The Helium convolutions (conv_helium.cc) against the plain C arithmetic
+// The Helium (conv_helium.cc) and DSP (conv_dsp.cc) convolutions against the
+// plain C arithmetic
 // (conv_reference.cc, itself bit-exact against ExecuTorch's Python reference
 // in :kernel_cases_test), byte for byte, over drawn shapes, strides,
 // paddings, dilations, offsets, per-channel requantizations (left shifts
 // that overflow int32 included) and activation limits. On QEMU's Cortex-M55
-// (the _firmware_test) the Helium code runs; without MVE it must decline
-// every call, so the plain C path serves.
+// (the _firmware_test) the Helium code runs, on QEMU's Cortex-M33
+// (_qemu_an505_firmware_test) the DSP code; where a variant's extension is
+// missing it must decline every call, so the plain C path serves.
 #include <cstdint>
 #include <cstring>
 
@@ -33,7 +35,10 @@ int32_t OutSize(int32_t in, int32_t k, int32_t s, int32_t p, int32_t d) {
 }
 
 // Draws one convolution (depthwise or not) whose tensors fit the buffers.
-bool DrawCase(Draw& d, bool depthwise, ConvParams* p) {
+// With `extremes`, now and then the glue's extreme input offsets (+-255: a
+// uint8 zero point on an int8 tensor) and biases near the int32 limits (the
+// sums wrap, as the reference's do).
+bool DrawCase(Draw& d, bool depthwise, ConvParams* p, bool extremes = false) {
   // Widths past 32 cross the kernels' pixel tiles within a row.
   const int32_t n = d.In(1, 2), cin = d.In(1, 40), h = d.In(1, 9), w = d.In(1, 70);
   p->kernel_h = d.In(1, 3), p->kernel_w = d.In(1, 3);
@@ -59,10 +64,12 @@ bool DrawCase(Draw& d, bool depthwise, ConvParams* p) {
   for (int32_t i = 0; i < weights; ++i) weight[i] = static_cast<int8_t>(d.Next());
   for (int32_t c = 0; c < cout; ++c) {
     bias[c] = d.In(-100000, 100000);
+    if (extremes && d.In(0, 19) == 0) bias[c] = INT32_MAX - d.In(0, 100000);
     multipliers[c] = d.Multiplier();
     shifts[c] = d.Shift();
   }
   p->input_offset = d.In(-128, 127);
+  if (extremes && d.In(0, 9) == 0) p->input_offset = d.In(0, 1) ? 255 : -255;
   p->output_offset = d.In(-128, 127);
   p->activation_min = d.In(0, 1) ? -128 : d.In(-128, 0);
   p->activation_max = d.In(0, 1) ? 127 : d.In(p->activation_min, 127);
@@ -74,14 +81,18 @@ bool DrawCase(Draw& d, bool depthwise, ConvParams* p) {
   return true;
 }
 
-// Runs `cases` drawn convolutions through both paths; returns how many the
-// Helium path took.
-int32_t Compare(bool depthwise, int32_t cases) {
+using Variant = bool (*)(const ConvParams&);
+
+// Runs `cases` drawn convolutions through the plain C path and `variant`
+// (which must take them exactly when `expected_taken`, but for dilation_w 2
+// when `dilated_declined`); returns how many it took. `extremes`: DrawCase's.
+int32_t Compare(bool depthwise, int32_t cases, Variant variant, bool expected_taken,
+                bool dilated_declined = false, bool extremes = false) {
   Draw d(0x2545F491u);
   int32_t taken = 0;
   for (int32_t done = 0; done < cases;) {
     ConvParams p;
-    if (!DrawCase(d, depthwise, &p)) continue;
+    if (!DrawCase(d, depthwise, &p, extremes)) continue;
     ++done;
     const int32_t size = p.out.n * p.out.h * p.out.w * p.out.c;
     std::memset(expected, 0x55, sizeof(expected));
@@ -93,9 +104,10 @@ int32_t Compare(bool depthwise, int32_t cases) {
       ConvReference(p);
     }
     p.output = actual;
-    const bool helium = depthwise ? DepthwiseConvHelium(p) : ConvHelium(p);
-    EXPECT_EQ(helium, kHelium) << "case " << done << ": Helium took the call only with MVE";
-    if (!helium) continue;
+    const bool taken_here = variant(p);
+    EXPECT_EQ(taken_here, expected_taken && !(dilated_declined && p.dilation_w != 1))
+        << "case " << done << ": a variant takes the call only with its extension";
+    if (!taken_here) continue;
     ++taken;
     int32_t differ = 0, first = -1;
     for (int32_t i = 0; i < kMaxElements; ++i) {
@@ -113,13 +125,47 @@ int32_t Compare(bool depthwise, int32_t cases) {
 }
 
 TEST(ConvHelium, MatchesPlainC) {
-  const int32_t taken = Compare(false, 150);
+  const int32_t taken = Compare(false, 150, ConvHelium, kHelium);
   EXPECT_EQ(taken, kHelium ? 150 : 0);
 }
 
 TEST(DepthwiseConvHelium, MatchesPlainC) {
-  const int32_t taken = Compare(true, 150);
+  const int32_t taken = Compare(true, 150, DepthwiseConvHelium, kHelium);
   EXPECT_EQ(taken, kHelium ? 150 : 0);
+}
+
+// The DSP variants take every drawn case but dilation_w 2 (conv).
+TEST(ConvDsp, MatchesPlainC) {
+  const int32_t taken = Compare(false, 150, ConvDsp, kDsp, /*dilated_declined=*/true,
+                                /*extremes=*/true);
+  if (kDsp) {
+    EXPECT_GT(taken, 60);
+  } else {
+    EXPECT_EQ(taken, 0);
+  }
+}
+
+TEST(DepthwiseConvDsp, MatchesPlainC) {
+  const int32_t taken = Compare(true, 150, DepthwiseConvDsp, kDsp, false, /*extremes=*/true);
+  EXPECT_EQ(taken, kDsp ? 150 : 0);
+}
+
+TEST(ConvDsp, TakesInt32MinMultiplier) {
+  // SMMULR's doubled product would overflow: RequantizeFast falls back to
+  // the 64-bit arithmetic, and the bytes still match.
+  Draw d(0x9E3779B9u);
+  ConvParams p;
+  while (!DrawCase(d, true, &p, true)) {
+  }
+  multipliers[0] = INT32_MIN;
+  p.output = expected;
+  DepthwiseConvReference(p);
+  p.output = actual;
+  EXPECT_EQ(DepthwiseConvDsp(p), kDsp);
+  if (kDsp) {
+    const int32_t size = p.out.n * p.out.h * p.out.w * p.out.c;
+    EXPECT_EQ(std::memcmp(expected, actual, static_cast<size_t>(size)), 0);
+  }
 }
 
 TEST(ConvHelium, DeclinesInt32MinMultiplier) {

@@ -44,6 +44,15 @@ void TransposeConvReference(const ConvParams& p);
 bool ConvHelium(const ConvParams& p);
 bool DepthwiseConvHelium(const ConvParams& p);
 
+// DSP-extension variants for CPUs with DSP and no MVE (Cortex-M33;
+// conv_dsp.cc): channels innermost and pixels dense in input and output,
+// groups == 1 and dilation_w == 1 (conv), depth_multiplier == 1 and at most
+// 64 taps (depthwise). Like the Helium ones they return false, touching
+// nothing, when they cannot take the call or the CPU has no DSP extension
+// (or has MVE); bit-exact with the plain C arithmetic.
+bool ConvDsp(const ConvParams& p);
+bool DepthwiseConvDsp(const ConvParams& p);
+
 // One output element from its int32 sum: requantize for channel oc, add the
 // output offset, clamp to the activation limits.
 inline int8_t FinishConv(const ConvParams& p, int32_t acc, int32_t oc) {

@@ -188,8 +188,12 @@ Status CortexMQuantizedAddOut(const Tensor& self, int64_t self_zero_point, int64
   p.out_shift = static_cast<int32_t>(output_shift);
   p.activation_min = static_cast<int32_t>(activation_min);
   p.activation_max = static_cast<int32_t>(activation_max);
-  // Equal shapes and layouts (MobileNet's residuals): Helium where there is.
-  if (pairs.flat() && cortex_m::AddHelium(a, b, o, out.numel, p)) return Status::Ok();
+  // Equal shapes and layouts (MobileNet's residuals): Helium or DSP where
+  // there is.
+  if (pairs.flat() &&
+      (cortex_m::AddHelium(a, b, o, out.numel, p) || cortex_m::AddDsp(a, b, o, out.numel, p))) {
+    return Status::Ok();
+  }
   pairs.ForEach(out.numel, [&](size_t ia, size_t ib, size_t io) {
     o[io] = cortex_m::AddElement(a[ia], b[ib], p);
   });

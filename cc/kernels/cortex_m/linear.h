@@ -27,6 +27,10 @@ void LinearReference(const LinearParams& p);
 // Returns false, touching nothing, when it cannot take the call (no MVE,
 // no kernel_sum, an INT32_MIN multiplier): run LinearReference then.
 bool LinearHelium(const LinearParams& p);
+// Four outputs per pass with the DSP extension's SMLAD (linear_dsp.cc), on
+// CPUs with DSP and no MVE (Cortex-M33): the kernel_sum form, and the bias
+// form when filter_offset is 0. Returns false, touching nothing, otherwise.
+bool LinearDsp(const LinearParams& p);
 
 }  // namespace ethosu_sdk::kernels::cortex_m
 

@@ -91,7 +91,7 @@ Status CortexMQuantizedLinearOut(const Tensor& input, const Tensor& weights, con
   p.activation_min = static_cast<int32_t>(activation_min);
   p.activation_max = static_cast<int32_t>(activation_max);
   p.output = out.Data<int8_t>();
-  if (!cortex_m::LinearHelium(p)) cortex_m::LinearReference(p);
+  if (!cortex_m::LinearHelium(p) && !cortex_m::LinearDsp(p)) cortex_m::LinearReference(p);
   return Status::Ok();
 }
 

@@ -1,10 +1,13 @@
-// What the Helium tests share: whether this build has Helium, and
+// What the Helium and DSP tests share: whether this build has Helium or the
+// DSP extension, and
 // deterministic draws (xorshift32: the same cases on the host and on QEMU,
 // no heap, no <random>).
 #ifndef ETHOSU_SDK_CC_KERNELS_CORTEX_M_TEST_DRAW_H_
 #define ETHOSU_SDK_CC_KERNELS_CORTEX_M_TEST_DRAW_H_
 
 #include <cstdint>
+
+#include "cc/kernels/cortex_m/dsp.h"
 
 namespace ethosu_sdk::kernels::cortex_m {
 
@@ -14,6 +17,13 @@ namespace ethosu_sdk::kernels::cortex_m {
 inline constexpr bool kHelium = true;
 #else
 inline constexpr bool kHelium = false;
+#endif
+
+// The DSP variants likewise: DSP extension and no MVE (dsp.h), the Cortex-M33.
+#ifdef ESDK_CORTEX_M_DSP
+inline constexpr bool kDsp = true;
+#else
+inline constexpr bool kDsp = false;
 #endif
 
 class Draw {

@@ -3,7 +3,7 @@ console, timer) for the Cortex-M boards."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
 
-def cortex_m_board(name, board, memory_ld, srcs, deps = [], uart_base = None):
+def cortex_m_board(name, board, memory_ld, srcs, deps = [], uart_base = None, fpgaio_base = None):
     """Declares the platform library of one Cortex-M board.
 
     The console is semihosting, or the board's CMSDK UART when the firmware
@@ -17,6 +17,9 @@ def cortex_m_board(name, board, memory_ld, srcs, deps = [], uart_base = None):
       srcs: the board's own sources (BoardName, a timer, ...).
       deps: more deps.
       uart_base: address of the board's console UART (CMSDK), if any.
+      fpgaio_base: address of the board's MPS2/MPS3 FPGAIO block, whose
+        counter is then the timer (fpgaio_timer.cc); else `srcs` or `deps`
+        provide one.
     """
     sections = Label("//cc/platform/cortex_m:sections.ld")
     semihosting = [Label("//cc/platform/cortex_m:semihosting_console")]
@@ -31,10 +34,15 @@ def cortex_m_board(name, board, memory_ld, srcs, deps = [], uart_base = None):
         })
     else:
         console_srcs, console_deps = [], semihosting
+    defines = ["ESDK_UART_BASE=%s" % uart_base] if uart_base else []
+    timer_srcs = []
+    if fpgaio_base:
+        timer_srcs = [Label("//cc/platform/cortex_m:fpgaio_timer.cc")]
+        defines.append("ESDK_FPGAIO_BASE=%s" % fpgaio_base)
     cc_library(
         name = name,
-        srcs = srcs + console_srcs,
-        local_defines = ["ESDK_UART_BASE=%s" % uart_base] if uart_base else [],
+        srcs = srcs + console_srcs + timer_srcs,
+        local_defines = defines,
         additional_linker_inputs = [memory_ld, sections],
         # ld accumulates multiple -T scripts: memory first, then sections.
         linkopts = [

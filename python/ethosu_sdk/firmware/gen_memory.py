@@ -44,7 +44,10 @@ flags.DEFINE_string(
     None,
     "aot_compile's summary of the model: with --board, its Vela memory figures must fit the board's memories.",
 )
-flags.DEFINE_enum("board", None, sorted(BOARD_MEMORY), "The board the firmware is built for.")
+# Boards without an Ethos-U (cc/platform/<board>): only CPU programs run there,
+# so they have no NPU memory budget in BOARD_MEMORY.
+BOARDS_WITHOUT_NPU = ("qemu_an505",)
+flags.DEFINE_enum("board", None, sorted([*BOARD_MEMORY, *BOARDS_WITHOUT_NPU]), "The board the firmware is built for.")
 
 # Vela payload blocks (executorch/backends/arm/arm_vela.py): 16-byte name,
 # u32 length, then the body padded to 16 bytes.
@@ -128,6 +131,17 @@ def render(planned: list[int], runtime_arena_bytes: int, fast_scratch_bytes: int
     return "\n".join(lines)
 
 
+def check_no_npu(summary: dict, board: str) -> None:
+    """Raises ModelDoesNotFit when the program was compiled for an Ethos-U
+    and `board` has none."""
+    target = str(summary.get("target", ""))
+    if target.startswith("ethos-u"):
+        raise ModelDoesNotFit(
+            f"model {summary.get('model')!r} is compiled for {target} but board {board} has no NPU: "
+            f"compile it for a CPU target (cortex-m33) or use a board with an Ethos-U (qemu_an547)"
+        )
+
+
 def main(argv: list[str]) -> int:
     del argv
     try:
@@ -144,7 +158,9 @@ def main(argv: list[str]) -> int:
         try:
             with open(FLAGS.summary) as f:
                 summary = json.load(f)
-            if FLAGS.board:
+            if FLAGS.board in BOARDS_WITHOUT_NPU:
+                check_no_npu(summary, FLAGS.board)
+            elif FLAGS.board:
                 check_fits(summary, FLAGS.board)
         except (OSError, ValueError) as error:  # ModelDoesNotFit, malformed JSON
             kind = "" if isinstance(error, ModelDoesNotFit) else f"{FLAGS.summary}: "

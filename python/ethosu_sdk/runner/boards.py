@@ -20,6 +20,7 @@ import shutil
 from typing import Callable
 
 from ethosu_sdk.errors import SdkError
+from ethosu_sdk.runner import elf_cpu
 
 
 class SimulatorNotFound(SdkError):
@@ -41,6 +42,10 @@ def check_firmware(path: str) -> None:
         raise NotAFirmware(
             f"--elf={path} is not an ELF file: give the firmware image that firmware_image or ethosu_firmware builds"
         )
+
+
+class FirmwareForAnotherCpu(NotAFirmware):
+    """The image's code needs a CPU extension the board's CPU lacks."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,6 +142,26 @@ class Board:
     # Simulator log lines (guest errors) for registers the firmware touches on
     # purpose that the simulator does not model; not shown to the user.
     expected_guest_errors: tuple[str, ...] = ()
+    # The board's CPU and whether it has Helium (MVE): an image built to use
+    # MVE is refused on a board without it (it would fault on its first
+    # vector instruction).
+    cpu: str = "Cortex-M55"
+    mve: bool = True
+    # Whether the board has an Ethos-U at all (the firmware build budgets its
+    # memories: python/ethosu_sdk/firmware/board_memory.py).
+    has_npu: bool = True
+
+    def check_cpu(self, elf: str) -> None:
+        """Raises FirmwareForAnotherCpu when the image's build attributes ask
+        for an extension this board's CPU lacks."""
+        built = elf_cpu.read_cpu_attributes(elf)
+        if built is None or not built.mve or self.mve:
+            return
+        raise FirmwareForAnotherCpu(
+            f"--elf={elf} was built for {built.cpu or 'a CPU'} with Helium (MVE), but board {self.name} "
+            f"has a {self.cpu} without MVE: rebuild it for this board (firmware_image/ethosu_firmware "
+            f'board = "{self.name}", a {self.cpu.lower()} model) or run it on a board with MVE (qemu_an547)'
+        )
 
     def find_simulator(self, given: str | None = None) -> str:
         from_environment = os.environ.get(self.path_variable)
@@ -162,6 +187,7 @@ class Board:
     def command(self, options: RunOptions) -> list[str]:
         """The simulator's command line; raises NotAFirmware or SimulatorNotFound."""
         check_firmware(options.elf)
+        self.check_cpu(options.elf)
         return [self.find_simulator(options.simulator), *self.arguments(options)]
 
 
@@ -192,9 +218,9 @@ CONSOLE_ARGUMENTS = (
 )
 
 
-def _qemu_arguments(machine: str, default_npu: Npu) -> Callable[[RunOptions], list[str]]:
+def _qemu_arguments(machine: str, default_npu: Npu | None) -> Callable[[RunOptions], list[str]]:
     """QEMU's flags for `machine`, its Ethos-U device configured as the
-    firmware's NPU (default: the board's own)."""
+    firmware's NPU (default: the board's own; None: the board has none)."""
 
     def arguments(options: RunOptions) -> list[str]:
         # -icount shift=0,sleep=off: one virtual nanosecond per instruction and
@@ -208,7 +234,7 @@ def _qemu_arguments(machine: str, default_npu: Npu) -> Callable[[RunOptions], li
             "shift=0,sleep=off",
         ]
         library = options.npu_library or default_npu_library()
-        if library:
+        if library and default_npu is not None:
             npu = options.npu or default_npu
             args += [
                 "-global",
@@ -260,6 +286,22 @@ QEMU_AN547 = Board(
     npu_device=True,
 )
 
+# QEMU's stock mps2-an505 (hw/arm/mps2-tz.c): a Cortex-M33 with the DSP
+# extension and no MVE, no NPU: the board of the cortex-m33 target.
+QEMU_AN505 = Board(
+    name="qemu_an505",
+    description="QEMU mps2-an505 (Cortex-M33, IoT Kit, no NPU)",
+    simulator="qemu-system-arm",
+    path_variable="ETHOSU_SDK_QEMU",
+    install_hint="Run through tools/bazel, whose build root provides QEMU 10.",
+    arguments=_qemu_arguments("mps2-an505", None),
+    propagates_exit_status=True,
+    bundled=default_qemu,
+    cpu="Cortex-M33",
+    mve=False,
+    has_npu=False,
+)
+
 # The SDK's own machine (qemu/hw/arm/corstone320.c): Corstone-320's memory map,
 # boot ROM and NPU address, so the ELF is the one built for Arm's FVP.
 QEMU_CORSTONE320 = Board(
@@ -272,6 +314,7 @@ QEMU_CORSTONE320 = Board(
     propagates_exit_status=True,
     bundled=default_qemu,
     npu_device=True,
+    cpu="Cortex-M85",
     # The board's timer is the core's DWT cycle counter (real on the FVP and
     # silicon; cc/platform/cortex_m/dwt_timer.cc), enabled through DEMCR
     # (0xE000EDFC), a register QEMU's NVIC does not model (it logs each
@@ -297,11 +340,12 @@ CORSTONE320_FVP = Board(
     install_hint=_FVP_HINT,
     arguments=_fvp_arguments("mps4_board", "mps4_board.subsystem.cpu0", "mps4_board.subsystem.ethosu", 256),
     propagates_exit_status=False,
+    cpu="Cortex-M85",
 )
 
 # How each board runs by default: on QEMU where the SDK has a machine for it,
 # else on its FVP (Corstone-300's ELF is not the AN547's).
-BOARDS = {b.name: b for b in (QEMU_AN547, CORSTONE300, QEMU_CORSTONE320)}
+BOARDS = {b.name: b for b in (QEMU_AN547, QEMU_AN505, CORSTONE300, QEMU_CORSTONE320)}
 # Arm's FVP of a board, when one is asked for (--fvp, Bazel's --config=fvp).
 FVPS = {b.name: b for b in (CORSTONE300, CORSTONE320_FVP)}
 

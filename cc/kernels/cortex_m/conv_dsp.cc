@@ -1,0 +1,211 @@
+// DSP-extension arithmetic of the cortex_m:: convolution and depthwise
+// convolution on the Cortex-M33 (dsp.h), for the passes' layout (channels
+// innermost, dense pixels).
+//
+// Convolution: per output pixel, four output channels per pass; each kernel
+// row's taps inside the input are one contiguous run of taps * C_in int8
+// values in NHWC memory, as is the matching OHWI weight row, so each input
+// word is loaded and widened once (SXTAB16 adds the input offset) for 16 MACs
+// by eight SMLADs. 1x1 convolutions without padding are a GEMM with the
+// channel blocks outermost and the input offset folded into per-channel
+// weight sums, the inner loop in assembly (dsp::Dot4Words).
+// Depthwise: four channels per word; the even and odd channels' lanes go
+// through SMLABB/SMLATT into four sums held over every tap of the pixel.
+// Sums are requantized by dsp::RequantizeFast (SMMULR). Bit-exact with
+// conv_reference.cc.
+#include <cstdint>
+
+#include "cc/kernels/cortex_m/conv_params.h"
+#include "cc/kernels/cortex_m/dsp.h"
+
+namespace ethosu_sdk::kernels::cortex_m {
+
+#ifdef ESDK_CORTEX_M_DSP
+namespace {
+
+constexpr int32_t kLanes = 4;  // output channels per pass: one int8 word
+// Taps of one depthwise pixel listed up front (on the stack); larger kernels
+// go to the plain C path.
+constexpr int32_t kMaxTaps = 64;
+
+int8_t Finish(const ConvParams& p, int32_t acc, int32_t oc) {
+  const int32_t scaled = dsp::RequantizeFast(acc, p.multipliers[oc], p.shifts[oc]);
+  return static_cast<int8_t>(
+      Clamp(WrappingAdd(scaled, p.output_offset), p.activation_min, p.activation_max));
+}
+
+// Whether channels are innermost and pixels dense (a row of taps is one
+// run) in input and output.
+bool ChannelsLast(const ConvParams& p) {
+  return p.in.sc == 1 && p.out.sc == 1 && p.in.sw == p.in.c && p.out.sw == p.out.c;
+}
+
+// The first and one-past-last kw whose column iw is inside the input
+// (dilation 1).
+void ColumnRange(const ConvParams& p, int32_t ow, int32_t* kw0, int32_t* kw1) {
+  const int32_t iw0 = ow * p.stride_w - p.pad_w;
+  *kw0 = iw0 < 0 ? -iw0 : 0;
+  const int32_t end = p.in.w - iw0;
+  *kw1 = end < p.kernel_w ? end : p.kernel_w;
+}
+
+// 1x1 without padding (MobileNet's pointwise layers): a GEMM, channel
+// blocks outermost so each block's weight sums are taken once; the input
+// offset is folded out (sum((x + o) * w) = sum(x * w) + o * sum(w), exact
+// modulo 2^32) and Dot4Words does the words, C the last C_in % 4 bytes.
+void Pointwise(const ConvParams& p) {
+  const int32_t cin = p.in.c, cout = p.out.c, words = cin / 4;
+  for (int32_t oc = 0; oc < cout; oc += kLanes) {
+    const int32_t count = cout - oc < kLanes ? cout - oc : kLanes;
+    const int8_t* w = p.weight + static_cast<int64_t>(oc) * cin;
+    uint32_t base[kLanes];  // bias + offset * sum(w), per channel of the block
+    dsp::Requant requant[kLanes] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    for (int32_t j = 0; j < count; ++j) {
+      requant[j] = dsp::Requant(p.multipliers[oc + j], p.shifts[oc + j]);
+      base[j] =
+          (p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc + j]) : 0u) +
+          static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(dsp::Sum(w + j * cin, cin));
+    }
+    // Dense pixels (ChannelsLast): along a row the input moves stride_w
+    // pixels and the output one per step.
+    const int32_t x_step = p.stride_w * cin;
+    for (int32_t n = 0; n < p.out.n; ++n) {
+      for (int32_t oh = 0; oh < p.out.h; ++oh) {
+        const int8_t* x = p.input + p.in.Offset(n, 0, oh * p.stride_h, 0);
+        int8_t* out = p.output + p.out.Offset(n, oc, oh, 0);
+        for (int32_t ow = 0; ow < p.out.w; ++ow, x += x_step, out += cout) {
+          int32_t acc[kLanes] = {0, 0, 0, 0};
+          if (count == kLanes) {
+            dsp::Dot4Words(x, w, cin, words, acc);
+            for (int32_t i = 4 * words; i < cin; ++i) {
+              for (int32_t j = 0; j < kLanes; ++j)
+                acc[j] = static_cast<int32_t>(static_cast<uint32_t>(acc[j]) +
+                                              static_cast<uint32_t>(x[i] * w[j * cin + i]));
+            }
+          } else {
+            for (int32_t j = 0; j < count; ++j) acc[j] = dsp::Dot(x, w + j * cin, cin, 0, 0);
+          }
+          for (int32_t j = 0; j < count; ++j) {
+            const int32_t sum = static_cast<int32_t>(static_cast<uint32_t>(acc[j]) + base[j]);
+            out[j] = static_cast<int8_t>(Clamp(WrappingAdd(requant[j](sum), p.output_offset),
+                                               p.activation_min, p.activation_max));
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool ConvDsp(const ConvParams& p) {
+  if (p.groups != 1 || p.dilation_w != 1 || !ChannelsLast(p)) return false;
+  if (p.kernel_h == 1 && p.kernel_w == 1 && p.pad_h == 0 && p.pad_w == 0) {
+    Pointwise(p);
+    return true;
+  }
+  const int32_t cin = p.in.c, cout = p.out.c;
+  const int64_t w_oc = static_cast<int64_t>(p.kernel_h) * p.kernel_w * cin;  // one OHWI filter
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oh = 0; oh < p.out.h; ++oh) {
+      for (int32_t ow = 0; ow < p.out.w; ++ow) {
+        int32_t kw0, kw1;
+        ColumnRange(p, ow, &kw0, &kw1);
+        const int32_t run = (kw1 - kw0) * cin;
+        int8_t* out = p.output + p.out.Offset(n, 0, oh, ow);
+        int32_t oc = 0;
+        for (; oc < cout; oc += kLanes) {
+          const int32_t count = cout - oc < kLanes ? cout - oc : kLanes;
+          int32_t acc[kLanes];
+          for (int32_t j = 0; j < kLanes; ++j)
+            acc[j] = j < count && p.bias != nullptr ? p.bias[oc + j] : 0;
+          if (run > 0) {
+            for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
+              const int32_t ih = oh * p.stride_h - p.pad_h + kh * p.dilation_h;
+              if (ih < 0 || ih >= p.in.h) continue;
+              const int8_t* x = p.input + p.in.Offset(n, 0, ih, ow * p.stride_w - p.pad_w + kw0);
+              const int8_t* w = p.weight + oc * w_oc + (kh * p.kernel_w + kw0) * cin;
+              if (count == kLanes) {
+                dsp::Dot4(x, w, w + w_oc, w + 2 * w_oc, w + 3 * w_oc, run, p.input_offset, acc);
+              } else {
+                for (int32_t j = 0; j < count; ++j)
+                  acc[j] = dsp::Dot(x, w + j * w_oc, run, p.input_offset, acc[j]);
+              }
+            }
+          }
+          for (int32_t j = 0; j < count; ++j) out[oc + j] = Finish(p, acc[j], oc + j);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+bool DepthwiseConvDsp(const ConvParams& p) {
+  if (p.depth_multiplier != 1 || !ChannelsLast(p) || p.kernel_h * p.kernel_w > kMaxTaps)
+    return false;
+  const int32_t channels = p.out.c;
+  const uint32_t pair = dsp::Pair(p.input_offset);
+  int32_t x_at[kMaxTaps], w_at[kMaxTaps];  // per tap: input pixel, weight row offsets
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oh = 0; oh < p.out.h; ++oh) {
+      for (int32_t ow = 0; ow < p.out.w; ++ow) {
+        int32_t taps = 0;
+        for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
+          const int32_t ih = oh * p.stride_h - p.pad_h + kh * p.dilation_h;
+          if (ih < 0 || ih >= p.in.h) continue;
+          for (int32_t kw = 0; kw < p.kernel_w; ++kw) {
+            const int32_t iw = ow * p.stride_w - p.pad_w + kw * p.dilation_w;
+            if (iw < 0 || iw >= p.in.w) continue;
+            x_at[taps] = static_cast<int32_t>(p.in.Offset(n, 0, ih, iw));
+            w_at[taps] = (kh * p.kernel_w + kw) * channels;
+            ++taps;
+          }
+        }
+        int8_t* out = p.output + p.out.Offset(n, 0, oh, ow);
+        int32_t c = 0;
+        for (; c + kLanes <= channels; c += kLanes) {
+          int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+          if (p.bias != nullptr) {
+            a0 = p.bias[c];
+            a1 = p.bias[c + 1];
+            a2 = p.bias[c + 2];
+            a3 = p.bias[c + 3];
+          }
+          for (int32_t t = 0; t < taps; ++t) {
+            const uint32_t xv = dsp::Load4(p.input + x_at[t] + c);
+            const uint32_t wv = dsp::Load4(p.weight + w_at[t] + c);
+            const uint32_t xe = dsp::EvenPlus(xv, pair), xo = dsp::OddPlus(xv, pair);
+            const uint32_t we = dsp::Even(wv), wo = dsp::Odd(wv);
+            a0 = dsp::Smlabb(xe, we, a0);  // channel c
+            a2 = dsp::Smlatt(xe, we, a2);  // c + 2
+            a1 = dsp::Smlabb(xo, wo, a1);  // c + 1
+            a3 = dsp::Smlatt(xo, wo, a3);  // c + 3
+          }
+          out[c] = Finish(p, a0, c);
+          out[c + 1] = Finish(p, a1, c + 1);
+          out[c + 2] = Finish(p, a2, c + 2);
+          out[c + 3] = Finish(p, a3, c + 3);
+        }
+        for (; c < channels; ++c) {
+          uint32_t acc = p.bias != nullptr ? static_cast<uint32_t>(p.bias[c]) : 0;
+          for (int32_t t = 0; t < taps; ++t) {
+            acc += static_cast<uint32_t>((p.input[x_at[t] + c] + p.input_offset) *
+                                         p.weight[w_at[t] + c]);
+          }
+          out[c] = Finish(p, static_cast<int32_t>(acc), c);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+#else
+
+bool ConvDsp(const ConvParams& /*p*/) { return false; }
+bool DepthwiseConvDsp(const ConvParams& /*p*/) { return false; }
+
+#endif
+
+}  // namespace ethosu_sdk::kernels::cortex_m
