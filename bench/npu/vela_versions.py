@@ -44,6 +44,9 @@ flags.DEFINE_enum("quantize", "int8", ["int8", "a16w8"], "Quantization of every 
 flags.DEFINE_list("targets", ["ethos-u55-128", "ethos-u85-256"], "Ethos-U targets.")
 flags.DEFINE_bool("tuned", True, "Also the tuned MobileNetV2 (aot_compile --tune) within each target's budget.")
 flags.DEFINE_string("work_dir", None, "Outputs go here (default: .x/vela_versions in the workspace).")
+flags.DEFINE_bool(
+    "reuse", False, "Take a job's results from --work_dir when it has finished there (its log is written last)."
+)
 flags.DEFINE_integer("jobs", 2, "Compilations at once (each is one process).")
 flags.DEFINE_integer("nice", 19, "Niceness of the child processes (the machine is shared).")
 
@@ -68,7 +71,8 @@ class Job:
     @property
     def stem(self) -> str:
         name = self.model.replace(":", "_").replace("/", "_")
-        return f"{name}{'_tuned' if self.tuned else ''}_{FLAGS.quantize}_{self.target}_vela{self.version}"
+        quantize = "" if FLAGS.quantize == "int8" else f"_{FLAGS.quantize}"
+        return f"{name}{'_tuned' if self.tuned else ''}{quantize}_{self.target}_vela{self.version}"
 
 
 @dataclasses.dataclass
@@ -139,12 +143,20 @@ def _run(job: Job, work: str, npu_run: str) -> Result:
     ]
     if job.tuned:
         args += ["--tune", f"--sram_budget_kib={TUNE_BUDGET_KIB[job.target]}"]
-    proc = subprocess.run(args, env=_env(job.site), capture_output=True, text=True)
-    with open(os.path.join(work, job.stem + ".log"), "w") as f:
-        f.write(proc.stdout + proc.stderr)
-    if proc.returncode != 0:
-        return Result(verification="compile failed", failure=_last_line(proc.stderr))
     stem = out[: -len(".pte")]
+    log = stem + ".log"
+    if FLAGS.reuse and os.path.exists(log):
+        with open(log) as f:
+            output = f.read()
+        compiled = os.path.exists(stem + ".summary.json")  # outputs are all or nothing
+    else:
+        proc = subprocess.run(args, env=_env(job.site), capture_output=True, text=True)
+        output = proc.stdout + proc.stderr
+        compiled = proc.returncode == 0
+        with open(log, "w") as f:
+            f.write(output)
+    if not compiled:
+        return Result(verification="compile failed", failure=_last_line(output))
     with open(stem + ".summary.json") as f:
         summary = json.load(f)
     result = Result(total_cycles=(summary.get("vela_total") or {}).get("total_cycles"), payloads=_payloads(out))
@@ -155,7 +167,7 @@ def _run(job: Job, work: str, npu_run: str) -> Result:
             report = json.load(f)
     except FileNotFoundError:
         result.verification = "no report"
-        result.failure = _last_line(proc.stderr)
+        result.failure = _last_line(output)
         return result
     result.verification = report["status"]
     if report["status"] != "pass":
