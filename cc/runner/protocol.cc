@@ -48,6 +48,12 @@ double ElementAsDouble(const runtime::Tensor& t, size_t i) {
       return t.Data<const float>()[i];
     case runtime::ScalarType::kDouble:
       return t.Data<const double>()[i];
+    case runtime::ScalarType::kChar:
+      return t.Data<const int8_t>()[i];
+    case runtime::ScalarType::kByte:
+      return t.Data<const uint8_t>()[i];
+    case runtime::ScalarType::kShort:
+      return t.Data<const int16_t>()[i];
     default:
       return 0.0;
   }
@@ -144,15 +150,23 @@ void PrintEnd() {
 Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected,
                    float quant_scale) {
   Comparison c;
-  const bool exact = IsExactType(actual.dtype);
+  // An integer-I/O program's quantized output (a scale in the record) is
+  // judged as its dequantized values would be: within one step.
+  const bool quantized_integers =
+      quant_scale > 0.0f &&
+      (actual.dtype == runtime::ScalarType::kChar || actual.dtype == runtime::ScalarType::kByte ||
+       actual.dtype == runtime::ScalarType::kShort);
+  const bool exact = IsExactType(actual.dtype) && !quantized_integers;
   c.rule = exact ? Rule::kExact : quant_scale > 0.0f ? Rule::kQuantization : Rule::kRelative;
+  // Integers count in steps of one; dequantized floats in steps of the scale.
+  const double step = quantized_integers ? 1.0 : static_cast<double>(quant_scale);
   // `expected` (a tensor file's record) lists its sizes in memory order.
   if (actual.dtype != expected.dtype || !actual.InMemoryOrder().SameShape(expected)) {
     c.shape_ok = false;
     return c;
   }
   // One step, with room for the float rounding of dequantization itself.
-  const double step_tolerance = 1.001 * static_cast<double>(quant_scale);
+  const double step_tolerance = 1.001 * step;
   for (size_t i = 0; i < actual.numel; ++i) {
     const bool same_bits = ElementBits(actual, i) == ElementBits(expected, i);
     if (same_bits) ++c.exact;

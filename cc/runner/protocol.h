@@ -20,7 +20,8 @@ constexpr size_t kElementsPerLine = 16;
 enum class Rule {
   kExact,         // integers and bool: bit for bit
   kRelative,      // float: |a - e| <= 1e-5 |e| + 1e-6
-  kQuantization,  // float holding quantized values: within one quantization step
+  kQuantization,  // quantized values (dequantized floats, or an integer-I/O program's
+                  // integers): within one quantization step
 };
 
 struct Comparison {
@@ -42,9 +43,11 @@ void PrintError(const Status& status, int64_t instruction);
 void PrintResult(const char* result);
 void PrintEnd();
 
-// Integer outputs must be equal; float ones within the tolerances of
-// PROTOCOL.md: one quantization step when the expected tensor says it holds
-// quantized values (`quant_scale` > 0), else a relative bound. Shapes and
+// Integer outputs must be equal, except 8- and 16-bit ones with a
+// `quant_scale` > 0 (an integer-I/O program's quantized outputs): within one
+// integer step. Float ones within the tolerances of PROTOCOL.md: one
+// quantization step when the expected tensor says it holds quantized values
+// (`quant_scale` > 0), else a relative bound. Shapes and
 // dtypes must match; `expected` is a tensor file's record, whose sizes are
 // in memory order, so `actual`'s are compared in memory order.
 Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected,

@@ -38,6 +38,10 @@ def outputs_in(directory):
             ["--model=mlp_softmax", "--target=cpu", "--quantize=none", "--calibration_dir=/tmp"],
             "calibration data needs a quantized compilation",
         ),
+        (
+            ["--model=mlp_softmax", "--target=cpu", "--quantize=none", "--io=int8"],
+            "--io=int8 needs --quantize=int8 (got --quantize=none): use --io=float",
+        ),
     ],
 )
 def test_bad_input_fails_cleanly(extra, message, tmp_path, capsys):

@@ -14,6 +14,7 @@ from typing import Callable, Dict, List, Tuple
 import torch
 from absl import app, flags
 from executorch.exir._serialize._program import deserialize_pte_binary
+from small_models import SmallCnn
 
 from ethosu_sdk.aot import cortex_m
 from ethosu_sdk.aot.layout import in_memory_order
@@ -21,30 +22,6 @@ from ethosu_sdk.tensors.tensor_file import write_tensor_file
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("out_dir", None, "Output directory.")
-
-
-class SmallCnn(torch.nn.Module):
-    """conv + ReLU, depthwise + ReLU6, a 1x1 conv with a residual add, a 1x1
-    classifier and average pooling, a fully connected layer: MobileNet's
-    operators at toy size."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.conv = torch.nn.Conv2d(3, 8, 3, stride=2, padding=1)
-        self.dw = torch.nn.Conv2d(8, 8, 3, padding=1, groups=8)
-        self.pw = torch.nn.Conv2d(8, 8, 1)
-        self.head = torch.nn.Conv2d(8, 6, 1)
-        self.fc = torch.nn.Linear(6, 5)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = torch.relu(self.conv(x))
-        y = torch.nn.functional.relu6(self.dw(x))
-        x = self.pw(y) + x
-        # Global pooling over 7x7, as MobileNetV2's: an odd count, so no mean
-        # falls on the half ties at which the reference's float rounding and
-        # the kernel's exact rounding may part (a 2x2 pool here gave 2 of 80
-        # outputs one step apart; cc/kernels/cortex_m/README.md).
-        return self.fc(torch.nn.functional.avg_pool2d(self.head(x), 7).flatten(1))
 
 
 def _mobilenet_v2() -> torch.nn.Module:

@@ -97,6 +97,8 @@ def _ethosu_model_impl(ctx):
         args.add("--nolowering_workarounds")
     if ctx.attr.input_layout != "nchw":
         args.add("--input_layout=" + ctx.attr.input_layout)
+    if ctx.attr.io != "float":
+        args.add("--io=" + ctx.attr.io)
     if ctx.attr.tune:
         args.add("--tune")
         args.add("--sram_budget_kib=%d" % ctx.attr.sram_budget_kib)
@@ -218,6 +220,7 @@ _ethosu_model = rule(
         "state_dict": attr.label(allow_single_file = True),
         "intermediates": attr.bool(default = False),
         "input_layout": attr.string(default = "nchw", values = ["nchw", "nhwc"]),
+        "io": attr.string(default = "float", values = ["float", "int8"]),
         "board": attr.string(),
         "tune": attr.bool(default = False),
         "sram_budget_kib": attr.int(default = 0),
@@ -262,6 +265,7 @@ def ethosu_model(
         state_dict = None,
         intermediates = False,
         input_layout = "nchw",
+        io = "float",
         board = None,
         tune = False,
         sram_budget_kib = 0,
@@ -300,6 +304,11 @@ def ethosu_model(
         so the program takes images pixel by pixel with the channels
         innermost and the NPU does no input transpose. `<name>.input.tensors`
         holds the input in that memory order.
+      io: "float" (default) or "int8" (with quantize = "int8"): the program
+        takes and returns the quantized tensors, its input quantize and
+        output dequantize folded out (python/ethosu_sdk/aot/integer_io.py);
+        the reference files hold int8 tensors with their scales and zero
+        points.
       board: the board the model will run on (qemu_an547, corstone300,
         corstone320): the compilation fails, naming the sizes, when Vela's
         schedule does not fit its memories; with `tune`, the default
@@ -374,6 +383,7 @@ def ethosu_model(
         state_dict = state_dict,
         intermediates = intermediates,
         input_layout = input_layout,
+        io = io,
         board = board or "",
         tune = tune,
         sram_budget_kib = sram_budget_kib,

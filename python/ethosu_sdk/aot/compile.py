@@ -33,8 +33,10 @@ from ethosu_sdk import tuning_config
 from ethosu_sdk.aot import (
     calibration,
     cortex_m,
+    cpu_fallback,
     export,
     fast_scratch,
+    integer_io,
     layout,
     lowering,
     lowering_reference,
@@ -90,6 +92,7 @@ class CompileOptions:
     # Verifies one precision trial's program: (pte, verify_dir) -> its
     # verification's status and line (the CLI's, verify/verify.py); None: not verified.
     verify_trial: Optional[Callable[[str, str], dict]] = None
+    io: str = "float"  # float | int8: the program takes and returns the quantized tensors (integer_io.py)
 
 
 @dataclasses.dataclass
@@ -171,6 +174,7 @@ def compile_model(
     mode = QuantMode.parse(options.quantize)
     target = resolve_target(options.target, options.system_config, options.memory_mode)
     check_quant_mode(target, mode)
+    io_mode = _check_io(options, mode)
     input_layout = layout.InputLayout.parse(options.input_layout)
     board = _board(options.board)
     budget_kib = options.sram_budget_kib or (board.sram_bytes // tuner.KIB if board else None)
@@ -264,6 +268,11 @@ def compile_model(
 
         clamped: list[str] = []  # backend nodes lowering_workarounds clamped (last lowering)
         kept_outputs: list[str] = []  # transposes bypassed to keep partition outputs (last lowering)
+        folded: list[integer_io.FoldedIo] = []  # --io=int8: the last lowering's folded parameters
+
+        def fold_io(edge):
+            folded[:] = [integer_io.fold(edge.exported_program())]
+            return edge
 
         def lower_once(program_to_lower, target, compile_spec, capture_dir):
             with (
@@ -281,13 +290,16 @@ def compile_model(
                 ) as applied,
             ):
                 if target.kind is TargetKind.CORTEX_M:
-                    lowered = cortex_m.lower(converted, inputs, target.name)
+                    lowered = cortex_m.lower(converted, inputs, target.name, io_mode is integer_io.IoMode.INT8)
                     # The reference is the lowered graph itself, run in Python
                     # (the cortex_m operators' reference implementations).
                     expected_outputs.append(lowered.expected)
+                    folded[:] = [lowered.folded] if lowered.folded else []
                     edge, program = lowered.edge, lowered.program
                 else:
-                    edge, program = lowering.lower(program_to_lower, target, compile_spec)
+                    edge, program = lowering.lower(
+                        program_to_lower, target, compile_spec, lambda edge: _on_the_cpu(edge, target, fold_io, io_mode)
+                    )
             clamped[:] = applied.nodes
             kept_outputs[:] = bypassed
             return edge, program, partitions
@@ -337,6 +349,10 @@ def compile_model(
         timings["lower"] = timings.get("lower", 0.0) + time.monotonic() - t
         progress(f"lowered in {timings['lower']:.1f} s: .pte of {len(pte)} bytes")
 
+        if folded:  # --io=int8: the references in the program's integers
+            inputs, expected, in_q, out_q = _integer_references(
+                folded[0], inputs, expected, already_quantized=target.kind is TargetKind.CORTEX_M
+            )
         parsed = parse_pte(pte)  # our reader must accept what we ship
         plan = parsed.plan("forward")
         delegated_ops, cpu_ops, _ = lowering.delegation_counts(edge)
@@ -345,6 +361,7 @@ def compile_model(
             "model": options.model,
             "target": target.name,
             "quantize": mode.value,
+            "io": io_mode.value,
             "seed": options.seed,
             "calibration_samples": len(samples),
             "calibration": calibrated.as_summary() if calibrated else None,
@@ -540,6 +557,41 @@ def _at_precision(options: CompileOptions, choice: tuning_config.Precision, **ch
     return dataclasses.replace(
         options, accuracy_tolerance=None, quantize=choice.quantize, a16w8_modules=choice.modules, **changes
     )
+
+
+def _on_the_cpu(edge, target, fold_io: Callable, io_mode: integer_io.IoMode):
+    """What runs on the CPU, after partitioning: with --io=int8 the I/O
+    quantize/dequantize folded out (first: the cortex_m passes would turn them
+    into cortex_m:: operators), then on an Ethos-U target the partitioner's
+    quantized fallbacks rewritten into cortex_m:: int8 operators."""
+    if io_mode is integer_io.IoMode.INT8:
+        edge = fold_io(edge)
+    if target.kind is TargetKind.ETHOS_U:
+        edge = cpu_fallback.to_cortex_m(edge, target.family)
+    return edge
+
+
+def _check_io(options: CompileOptions, mode: QuantMode) -> integer_io.IoMode:
+    """--io, checked against the options it cannot go with."""
+    io_mode = integer_io.IoMode.parse(options.io)
+    if io_mode is integer_io.IoMode.INT8:
+        if mode is not QuantMode.INT8:
+            raise InvalidOptionError(f"--io=int8 needs --quantize=int8 (got --quantize={mode.value}): use --io=float")
+        if options.eval_dir:
+            raise InvalidOptionError("--eval_data feeds float samples: it needs --io=float")
+    return io_mode
+
+
+def _integer_references(folded: integer_io.FoldedIo, inputs, expected, already_quantized: bool):
+    """Input and expected tensors of an --io=int8 program, and their (scale,
+    zero point): the float input quantized as the folded operator did; the
+    expected outputs quantized back from the dequantized reference, unless
+    the lowered graph already produced them in int8 (`already_quantized`)."""
+    quantized_inputs = integer_io.quantize_all(inputs, folded.inputs)
+    quantized_expected = tuple(expected) if already_quantized else integer_io.quantize_all(expected, folded.outputs)
+    in_q = [(a.scale, a.zero_point) for a in folded.inputs]
+    out_q = [(a.scale, a.zero_point) for a in folded.outputs]
+    return quantized_inputs, quantized_expected, in_q, out_q
 
 
 def _board(name: Optional[str]) -> Optional[board_memory.BoardMemory]:

@@ -10,11 +10,12 @@ are channels-last, so both are made so here.
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from typing import Optional, Sequence
 
 import torch
 
-from ethosu_sdk.aot.errors import LoweringError
+from ethosu_sdk.aot import integer_io
+from ethosu_sdk.aot.errors import AotError, LoweringError
 
 # Target name -> the cortex_m backend's CPU (target_config.CortexM member).
 CORTEX_M_CPUS = {"cortex-m55": "M55", "cortex-m85": "M85", "cortex-m33": "M33"}
@@ -25,6 +26,8 @@ class CortexMLowered:
     edge: object  # EdgeProgramManager after the cortex_m passes
     program: object  # ExecutorchProgramManager
     expected: tuple[torch.Tensor, ...]  # the lowered graph's outputs, run in Python
+    # Integer I/O: the folded quantize/dequantize parameters (None: float I/O).
+    folded: Optional[integer_io.FoldedIo] = None
 
 
 def _register_operators() -> None:
@@ -58,10 +61,16 @@ def quantize(
     return convert_pt2e(prepared)
 
 
-def lower(converted: torch.nn.Module, inputs: Sequence[torch.Tensor], target: str) -> CortexMLowered:
+def lower(
+    converted: torch.nn.Module, inputs: Sequence[torch.Tensor], target: str, int8_io: bool = False
+) -> CortexMLowered:
     """The quantized module through to_edge, the cortex_m passes for
     `target`'s CPU and to_executorch; the expected outputs are the
-    transformed graph's own (the cortex_m operators' Python reference)."""
+    transformed graph's own (the cortex_m operators' Python reference).
+
+    `int8_io`: the input quantize and output dequantize are folded out
+    (integer_io.py) before the passes; the graph then runs on the inputs
+    quantized with the folded parameters, and the expected outputs are int8."""
     _register_operators()
     from executorch.backends.cortex_m.edge_compile_config import cortex_m_edge_compile_config
     from executorch.backends.cortex_m.passes.cortex_m_pass_manager import CortexMPassManager
@@ -77,6 +86,10 @@ def lower(converted: torch.nn.Module, inputs: Sequence[torch.Tensor], target: st
     config = cortex_m_edge_compile_config()
     try:
         edge = to_edge(torch.export.export(converted, inputs), compile_config=config)
+        folded = None
+        if int8_io:
+            folded = integer_io.fold(edge.exported_program())
+            inputs = integer_io.quantize_all(inputs, folded.inputs)
         transformed = CortexMPassManager(
             edge.exported_program(), target_config=CortexMTargetConfig(cpu=getattr(CortexM, CORTEX_M_CPUS[target]))
         ).transform()
@@ -86,7 +99,9 @@ def lower(converted: torch.nn.Module, inputs: Sequence[torch.Tensor], target: st
         lowered = EdgeProgramManager({"forward": transformed}, compile_config=config)
         program = lowered.to_executorch()
         _ = program.buffer  # serialise now, so errors surface here
+    except AotError:
+        raise
     except Exception as e:
         message = str(e).strip().splitlines()[0] if str(e).strip() else ""
         raise LoweringError(f"lowering for {target} (cortex_m passes) failed ({type(e).__name__}): {message}") from e
-    return CortexMLowered(lowered, program, expected)
+    return CortexMLowered(lowered, program, expected, folded)

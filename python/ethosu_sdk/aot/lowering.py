@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Callable, Optional
+
 import torch
 
-from ethosu_sdk.aot.errors import LoweringError
+from ethosu_sdk.aot.errors import AotError, LoweringError
 from ethosu_sdk.aot.targets import Target, TargetKind
 
 
@@ -21,9 +24,18 @@ def make_partitioner(target: Target, compile_spec):
     return None
 
 
-def lower(exported_program: torch.export.ExportedProgram, target: Target, compile_spec):
+def lower(
+    exported_program: torch.export.ExportedProgram,
+    target: Target,
+    compile_spec,
+    edge_hook: Optional[Callable[[object], object]] = None,
+):
     """to_edge_transform_and_lower (with the target's partitioner, or none for
-    the CPU), then to_executorch. Returns (edge manager, executorch manager)."""
+    the CPU), then to_executorch. Returns (edge manager, executorch manager).
+
+    `edge_hook` takes the partitioned edge manager and returns the one to
+    serialise (the CPU's int8 fallbacks: cpu_fallback.py; integer I/O:
+    integer_io.py)."""
     from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
 
     partitioner = make_partitioner(target, compile_spec)
@@ -34,8 +46,18 @@ def lower(exported_program: torch.export.ExportedProgram, target: Target, compil
             # The quantized_decomposed q/dq operators are not core ATen.
             compile_config=EdgeCompileConfig(_check_ir_validity=False),
         )
-        program = edge.to_executorch()
+        to_serialise = edge
+        if edge_hook is not None:
+            edge = edge_hook(edge)
+            # A rewritten program (cortex_m:: fallbacks) is serialised from a
+            # copy: to_executorch turns its operators into .out variants that
+            # only the runtime has, and the edge graph still runs in Python
+            # afterwards (verify_data, lowering_reference).
+            to_serialise = edge if edge is to_serialise else copy.deepcopy(edge)
+        program = to_serialise.to_executorch()
         _ = program.buffer  # serialise now, so errors surface here
+    except AotError:
+        raise
     except Exception as e:
         message = str(e).strip().splitlines()[0] if str(e).strip() else ""
         raise LoweringError(f"lowering for {target.name} failed ({type(e).__name__}): {message}") from e

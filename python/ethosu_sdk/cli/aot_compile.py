@@ -106,6 +106,14 @@ flags.DEFINE_enum(
     "Memory layout of 4-D (image) inputs: nchw (PyTorch's) or nhwc (channels-last: the program "
     "takes pixels with their channels innermost, and the NPU skips its input transpose).",
 )
+flags.DEFINE_enum(
+    "io",
+    "float",
+    ["float", "int8"],
+    "float: the program quantizes its inputs and dequantizes its outputs; int8 (with "
+    "--quantize=int8): it takes and returns the quantized tensors, the input quantize and output "
+    "dequantize folded out (the scales and zero points are in the summary).",
+)
 flags.DEFINE_bool(
     "tune",
     False,
@@ -224,6 +232,7 @@ def _main(argv: list[str]) -> int:
         sram_budget_kib=FLAGS.sram_budget_kib,
         tune_time_budget_s=FLAGS.tune_time_budget_s,
         input_layout=FLAGS.input_layout,
+        io=FLAGS.io,
         board=FLAGS.board,
         verify_dir=_verify_dir(npu_run),
         lowering_workarounds=FLAGS.lowering_workarounds,

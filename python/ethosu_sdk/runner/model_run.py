@@ -64,13 +64,14 @@ def check_outputs(run: protocol.Run, expected: list[tensor_file.StoredTensor]) -
             axis=1,
         )
         bit_exact = int(same_bits.sum())
-        if step > 0:  # dequantized output: in quantization steps
-            measure, rule = diff / step, "within one quantization step"
+        if step > 0:  # quantized output, dequantized or (integer I/O) not: in quantization steps
+            measure = diff / step if np.issubdtype(want.dtype, np.floating) else diff
+            rule = "within one quantization step"
             within = int(np.sum(measure <= 1.001))
         elif np.issubdtype(want.dtype, np.floating):
             measure, rule = diff, "within 1e-5 relative"
             within = int(np.sum(diff <= RELATIVE_TOLERANCE * np.abs(want) + ABSOLUTE_FLOOR))
-        else:  # integers: exactly
+        else:  # other integers: exactly
             measure, rule, within = diff, "equal", bit_exact
         checks.append(
             OutputCheck(

@@ -1,0 +1,53 @@
+// The comparison rules of cc/runner/PROTOCOL.md on int8 outputs: exact
+// without a scale; within one integer step with one (an integer-I/O
+// program's quantized output against PyTorch's quantized graph).
+#include "cc/runner/protocol.h"
+
+#include <cstdint>
+
+#include "cc/testing/unit_test.h"
+
+namespace ethosu_sdk::runner {
+namespace {
+
+runtime::Tensor Int8Vector(int8_t* values, int32_t count) {
+  runtime::Tensor t;
+  t.dtype = runtime::ScalarType::kChar;
+  t.rank = 1;
+  t.sizes[0] = count;
+  t.data = values;
+  t.numel = static_cast<size_t>(count);
+  t.nbytes = static_cast<size_t>(count);
+  return t;
+}
+
+TEST(Compare, Int8WithoutScaleIsExact) {
+  int8_t actual[3] = {-128, 0, 5};
+  int8_t expected[3] = {-128, 0, 6};
+  const Comparison c = Compare(Int8Vector(actual, 3), Int8Vector(expected, 3), 0.0f);
+  EXPECT_TRUE(c.rule == Rule::kExact) << "no scale: integers compare bit for bit";
+  EXPECT_EQ(c.mismatches, 1u);
+  EXPECT_EQ(c.exact, 2u);
+}
+
+TEST(Compare, QuantizedInt8IsWithinOneStep) {
+  int8_t actual[4] = {-128, 0, 5, 127};
+  int8_t expected[4] = {-127, 0, 6, 127};
+  // A tiny scale: the tolerance is one integer step, not one scale unit.
+  const Comparison c = Compare(Int8Vector(actual, 4), Int8Vector(expected, 4), 0.0004f);
+  EXPECT_TRUE(c.rule == Rule::kQuantization) << "a scale: one quantization step";
+  EXPECT_EQ(c.mismatches, 0u) << "differences of one step pass";
+  EXPECT_EQ(c.exact, 2u) << "bit-identical elements are still counted";
+  EXPECT_EQ(c.max_abs_diff, 1.0f) << "in integer steps";
+}
+
+TEST(Compare, QuantizedInt8BeyondOneStepFails) {
+  int8_t actual[2] = {3, 10};
+  int8_t expected[2] = {5, 10};
+  const Comparison c = Compare(Int8Vector(actual, 2), Int8Vector(expected, 2), 0.5f);
+  EXPECT_EQ(c.mismatches, 1u) << "two steps apart";
+  EXPECT_EQ(c.max_abs_diff, 2.0f);
+}
+
+}  // namespace
+}  // namespace ethosu_sdk::runner

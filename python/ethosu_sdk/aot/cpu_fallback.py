@@ -1,0 +1,75 @@
+"""The CPU's int8 fallbacks on an Ethos-U target: ExecuTorch's cortex_m passes
+on what the Ethos-U partitioner leaves behind.
+
+An operator the partitioner refuses (an average pool with a stride above 3 on
+the Ethos-U55, say) stays in the edge graph as dequantize -> float operator
+-> quantize, which the portable kernels would run in float. ExecuTorch's
+`CortexMPassManager` rewrites exactly such quantized patterns into
+`cortex_m::` int8 operators (the SDK's kernels: cc/kernels/cortex_m) and
+leaves the delegate calls alone, so it runs on the partitioned graph as it
+does on a whole graph for a Cortex-M target (cortex_m.py).
+
+Only a graph with a fallback the cortex_m backend converts is rewritten: a
+fully delegated program, or one whose fallbacks are operators without a
+cortex_m:: form (a sort, a bilinear upsample), keeps its portable operators
+as before.
+"""
+
+from __future__ import annotations
+
+# Ethos-U family -> the Cortex-M of the boards that carry it (the cortex_m
+# backend's CortexM member: its passes size the kernels' scratch buffers
+# for that CPU's CMSIS-NN variant). Corstone-300 (and the SDK's qemu_an547):
+# Cortex-M55; Corstone-320: Cortex-M85.
+HOST_CPU = {"ethos-u55": "M55", "ethos-u65": "M55", "ethos-u85": "M85"}
+
+# Operators that are not a fallback: the program's own I/O quantize and
+# dequantize, the delegate calls, tuple access and memory planning.
+_NOT_FALLBACKS = ("quantize_per_tensor", "dequantize_per_tensor", "executorch_call_delegate", "getitem", "alloc")
+
+
+def _name(target: object) -> str:
+    return str(getattr(target, "__name__", None) or target)
+
+
+def _converted_targets() -> set:
+    """The edge operators ExecuTorch's cortex_m backend rewrites into
+    cortex_m:: operators (the targets its AtenToCortexMPass registers a
+    substitution for)."""
+    import executorch.backends.cortex_m.passes  # noqa: F401  (registers torch.ops.cortex_m first)
+    from executorch.backends.cortex_m.passes.aten_to_cortex_m_pass import AtenToCortexMPass
+
+    return set(AtenToCortexMPass._DIALECT_SUBSTITUTIONS)
+
+
+def fallbacks(edge) -> list[str]:
+    """Names of the operators the partitioner left on the CPU that the
+    cortex_m backend converts, in graph order."""
+    graph = edge.exported_program().graph_module.graph
+    candidates = [
+        n
+        for n in graph.nodes
+        if n.op == "call_function" and not any(part in _name(n.target) for part in _NOT_FALLBACKS)
+    ]
+    if not candidates:
+        return []
+    converted = _converted_targets()
+    return [n.name for n in candidates if n.target in converted]
+
+
+def to_cortex_m(edge, family: str):
+    """`edge` with its quantized fallbacks rewritten into cortex_m:: operators
+    (a new EdgeProgramManager), or `edge` itself when it has none."""
+    if not fallbacks(edge) or family not in HOST_CPU:
+        return edge
+    from executorch.backends.cortex_m.passes.cortex_m_pass_manager import CortexMPassManager
+    from executorch.backends.cortex_m.target_config import CortexM, CortexMTargetConfig
+    from executorch.exir import EdgeCompileConfig, EdgeProgramManager
+
+    config = CortexMTargetConfig(cpu=getattr(CortexM, HOST_CPU[family]))
+    transformed = CortexMPassManager(edge.exported_program(), target_config=config).transform()
+    return EdgeProgramManager(
+        {"forward": transformed},
+        # As lowering.py: the quantized_decomposed and cortex_m operators are not core ATen.
+        compile_config=EdgeCompileConfig(_check_ir_validity=False),
+    )
