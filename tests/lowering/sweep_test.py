@@ -18,6 +18,7 @@ import tempfile
 import patterns
 import pytest
 
+from ethosu_sdk.aot import vela_workarounds
 from ethosu_sdk.aot.compile import CompileOptions, compile_model
 from ethosu_sdk.verify import verify
 
@@ -26,13 +27,7 @@ QUANTIZE = os.environ["SWEEP_QUANTIZE"]
 NPU_RUN = "sim/host/npu_run"
 # What the sweep found and is not fixed yet: (target, quantization,
 # producer, group) -> what differs. Each must still fail (drop it when not).
-KNOWN = {
-    ("ethos-u85-256", "int8", "linear", 0): (
-        "linear -> ReLU/ReLU6 -> cat: the lowering matches PyTorch (with the clamp workaround), but the NPU "
-        "program differs from the TOSA graph at the CLAMP after the linear's RESCALE (Vela Conv2D; 296 of 512 "
-        "elements): Vela or the functional NPU model, not yet known"
-    ),
-}
+KNOWN: dict[tuple[str, str, str, int], str] = {}
 
 
 def _pattern(module: str) -> str:
@@ -41,20 +36,22 @@ def _pattern(module: str) -> str:
     return parts[1] if len(parts) > 1 and parts[0] == "patterns" else module or "<model>"
 
 
+def _lower_and_verify(model: str, work: str) -> verify.Report:
+    pte = os.path.join(work, "model.pte")
+    verify_dir = os.path.join(work, "verify")
+    compile_model(
+        CompileOptions(model=model, target=TARGET, quantize=QUANTIZE, verify_dir=verify_dir),
+        pte,
+        progress=lambda _: None,
+    )
+    return verify.verify(pte, verify_dir, NPU_RUN)
+
+
 @pytest.mark.parametrize("group", range(len(patterns.GROUPS)))
 @pytest.mark.parametrize("producer", patterns.PRODUCERS)
 def test_pattern_sweep(producer: str, group: int) -> None:
     with tempfile.TemporaryDirectory() as work:
-        pte = os.path.join(work, f"{producer}.pte")
-        verify_dir = os.path.join(work, "verify")
-        compile_model(
-            CompileOptions(
-                model=patterns.model_name(producer, group), target=TARGET, quantize=QUANTIZE, verify_dir=verify_dir
-            ),
-            pte,
-            progress=lambda _: None,
-        )
-        report = verify.verify(pte, verify_dir, NPU_RUN)
+        report = _lower_and_verify(patterns.model_name(producer, group), work)
     rows: dict[str, dict[str, int]] = {}
     for p in report.partitions:
         for t in p.lowering:
@@ -82,3 +79,18 @@ def test_pattern_sweep(producer: str, group: int) -> None:
         assert not report.passed, f"fixed, drop it from KNOWN: {known}"
         pytest.xfail(known)
     assert report.passed, verify.format_report(report)
+
+
+@pytest.mark.skipif(QUANTIZE != "int8", reason="the dropped-activation CLAMP is added for int8 only")
+def test_vela_linear_clamp_still_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vela's linear CLAMP issue (aot/vela_workarounds.py): with the CLAMP
+    left between the linear layer's RESCALE and RESHAPE, the NPU program
+    differs from the TOSA graph at that layer while the TOSA graph matches
+    PyTorch. Fails once Vela compiles it: then drop `clamps_after_reshapes`."""
+    monkeypatch.setattr(vela_workarounds, "clamps_after_reshapes", lambda graph_module: [])
+    with tempfile.TemporaryDirectory() as work:
+        report = _lower_and_verify("patterns:linear_relu_cat", work)
+    assert all(t.max_steps <= 1 for p in report.partitions for t in p.lowering if t.note is None)
+    differing = [layer for p in report.partitions for layer in p.layers if layer.compared and layer.differing]
+    assert differing, "Vela now compiles the CLAMP before the RESHAPE: drop vela_workarounds.clamps_after_reshapes"
+    assert differing[0].module == "producer.op", verify.format_report(report)
