@@ -105,6 +105,13 @@ def _builder(producer: str, group: int):
     return lambda: build(producer, group)
 
 
+def linear_relu_cat() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """One pattern alone: the reproducer of Vela's linear CLAMP issue
+    (python/ethosu_sdk/aot/vela_workarounds.py, `clamps_after_reshapes`)."""
+    torch.manual_seed(0)
+    return Pattern("linear", "relu", "cat").eval(), (torch.randn(1, CHANNELS, SIZE, SIZE),)
+
+
 for _producer in PRODUCERS:
     for _group in range(len(GROUPS)):
         globals()[f"{_producer}_{_group}"] = _builder(_producer, _group)

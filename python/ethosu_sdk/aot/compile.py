@@ -266,7 +266,7 @@ def compile_model(
         t = time.monotonic()
         vela_log = os.path.join(staging, "vela_stdout.txt")
 
-        clamped: list[str] = []  # backend nodes lowering_workarounds clamped (last lowering)
+        clamped = lowering_workarounds.Applied()  # what lowering_workarounds changed (last lowering)
         kept_outputs: list[str] = []  # transposes bypassed to keep partition outputs (last lowering)
         folded: list[integer_io.FoldedIo] = []  # --io=int8: the last lowering's folded parameters
 
@@ -279,15 +279,17 @@ def compile_model(
                 # First: the verification's recording of the backend graph sees its result.
                 vela_workarounds.keep_transposed_outputs() as bypassed,
                 _phase(options.model, "lowering"),
-                vela_capture.capture_vela(
-                    os.path.join(staging, capture_dir), verify=bool(options.verify_dir)
-                ) as partitions,
-                vela_capture.stdout_to_file(vela_log),
+                # Before the capture, so the TOSA graph's origins it records
+                # come after the workarounds' rewrites.
                 (
                     lowering_workarounds.clamp_fused_activations()
                     if options.lowering_workarounds
                     else contextlib.nullcontext(lowering_workarounds.Applied())
                 ) as applied,
+                vela_capture.capture_vela(
+                    os.path.join(staging, capture_dir), verify=bool(options.verify_dir)
+                ) as partitions,
+                vela_capture.stdout_to_file(vela_log),
             ):
                 if target.kind is TargetKind.CORTEX_M:
                     lowered = cortex_m.lower(converted, inputs, target.name, io_mode is integer_io.IoMode.INT8)
@@ -300,7 +302,7 @@ def compile_model(
                     edge, program = lowering.lower(
                         program_to_lower, target, compile_spec, lambda edge: _on_the_cpu(edge, target, fold_io, io_mode)
                     )
-            clamped[:] = applied.nodes
+            clamped.nodes[:], clamped.after_reshape[:] = applied.nodes, applied.after_reshape
             kept_outputs[:] = bypassed
             return edge, program, partitions
 
@@ -380,7 +382,7 @@ def compile_model(
                 else []
             ),
             # ExecuTorch lowering fixes applied (lowering_workarounds.py).
-            "lowering_workarounds": [lowering_workarounds.Applied(nodes=list(clamped)).as_summary()] if clamped else [],
+            "lowering_workarounds": [clamped.as_summary()] if clamped.nodes else [],
             # Region 2 the firmware must provide (Vela's arena cache); null off Ethos-U.
             "fast_scratch_bytes": fast_scratch.fast_scratch_bytes(compile_spec.compiler_flags)
             if target.kind is TargetKind.ETHOS_U

@@ -18,6 +18,11 @@ moves no other value (a RESCALE's result is already in the dtype's range).
 Drop it once ExecuTorch's own rescale honours qmin/qmax
 (`tests/lowering:conv_relu_cat_*` with `lowering_workarounds = False`
 passing shows that).
+
+After a linear layer the CLAMP would sit between the RESCALE and the
+layer's output RESHAPE, which Vela 5.1.0 compiles wrongly; the backend
+graph gets it after the RESHAPE instead (vela_workarounds.py,
+`clamps_after_reshapes`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ import dataclasses
 from typing import Iterator
 
 import torch
+
+from ethosu_sdk.aot import vela_workarounds
 
 NAME = "executorch_1.5.1_fused_activation_clamp"
 # The rescale outputs the workaround clamps: 8-bit activations. ExecuTorch's
@@ -41,9 +48,14 @@ class Applied:
 
     name: str = NAME
     nodes: list[str] = dataclasses.field(default_factory=list)  # backend graph nodes clamped
+    # CLAMPs moved after a linear layer's output RESHAPE (Vela's issue).
+    after_reshape: list[str] = dataclasses.field(default_factory=list)
 
     def as_summary(self) -> dict:
-        return {"name": self.name, "nodes": list(self.nodes)}
+        summary: dict = {"name": self.name, "nodes": list(self.nodes)}
+        if self.after_reshape:
+            summary["after_reshape"] = list(self.after_reshape)
+        return summary
 
 
 @contextlib.contextmanager
@@ -51,6 +63,7 @@ def clamp_fused_activations() -> Iterator[Applied]:
     """Within the block, each convolution/linear output RESCALE whose
     quantization range is narrower than its dtype is followed by a CLAMP to
     that range (see the module doc)."""
+    from executorch.backends.arm._passes import ArmPassManager
     from executorch.backends.arm._passes.arm_pass_utils import create_node
     from executorch.backends.arm._passes.rewrite_conv_pass import RewriteConvPass
     from executorch.exir.dialects._ops import ops as exir_ops
@@ -79,8 +92,18 @@ def clamp_fused_activations() -> Iterator[Applied]:
         applied.nodes.append(source_node.name)
         return clamp, clamped
 
+    original_pipeline = ArmPassManager.transform_to_backend_pipeline
+
+    def transform_to_backend_pipeline(self, *args, **kwargs):
+        graph_module = original_pipeline(self, *args, **kwargs)
+        if applied.nodes:
+            applied.after_reshape.extend(vela_workarounds.clamps_after_reshapes(graph_module))
+        return graph_module
+
     RewriteConvPass.insert_output_rescale = insert_output_rescale
+    ArmPassManager.transform_to_backend_pipeline = transform_to_backend_pipeline
     try:
         yield applied
     finally:
         RewriteConvPass.insert_output_rescale = original
+        ArmPassManager.transform_to_backend_pipeline = original_pipeline

@@ -13,6 +13,23 @@ from a rank-4 tensor fixes the U85. The U55 (and U65) command stream
 generator has a second fault on the batch axis: a batched MatMul whose IFM is
 a slice, or whose OFM is written at a batch offset, steps neither. There the
 MatMuls also run one head at a time, joined on the row axis.
+
+Vela 5.1.0, CLAMP between a linear layer and its output RESHAPE (issue 33's
+pattern sweep, tests/lowering/README.md): ExecuTorch lowers `nn.Linear` on
+a 4-D tensor as RESHAPE -> CONV2D (1x1, one batch per row) -> RESCALE ->
+RESHAPE. With a CLAMP between the RESCALE and the RESHAPE (the SDK's own
+dropped-activation clamp, lowering_workarounds.py), Vela fuses the input
+RESHAPE and the CLAMP into one Conv2D but describes its IFM with the
+pre-reshape shape. For x of shape (1, 8, 8, 8) the U85 stream's Conv2D
+writes 64 rows of one column (OFM_HEIGHT_M1 63) and reads 8 rows of one
+column (IFM_WIDTH0_M1 0, IFM_STRIDE_Y one whole row) plus 56 rows of
+bottom padding (IFM_PAD_BOTTOM 56): the functional NPU model's row r < 8
+equals the TOSA graph's row 8r and rows 8..63 are the bias alone, which is
+what those registers say, not what the TOSA graph says. The U55 stream
+differs from the TOSA graph in the same 379 of 512 elements. With the
+CLAMP after the RESHAPE (the order ExecuTorch writes for an unfused
+activation) both streams are exact. Moving it changes no value: a clamp is
+elementwise and a reshape moves no element.
 """
 
 from __future__ import annotations
@@ -247,3 +264,39 @@ def keep_transposed_outputs() -> Iterator[list[str]]:
         yield bypassed
     finally:
         ArmPassManager.transform_to_backend_pipeline = original
+
+
+def clamps_after_reshapes(graph_module: torch.fx.GraphModule) -> list[str]:
+    """Vela's linear CLAMP issue (module doc), on the backend (TOSA dialect)
+    graph ExecuTorch serializes: each CLAMP that reads a RESCALE and feeds
+    only a chain of RESHAPEs moves after the last of them. Returns the
+    CLAMPs moved (none where the pattern is absent)."""
+    from executorch.exir.dialects._ops import ops as exir_ops
+
+    clamp_op = exir_ops.backend.tosa.CLAMP.default
+    reshape_op = exir_ops.backend.tosa.RESHAPE.default
+    rescale_op = exir_ops.backend.tosa.RESCALE.default
+    moved: list[str] = []
+    for clamp in list(graph_module.graph.nodes):
+        if clamp.target != clamp_op:
+            continue
+        source = clamp.args[0]
+        if not isinstance(source, torch.fx.Node) or source.target != rescale_op:
+            continue
+        last = clamp
+        while len(last.users) == 1 and next(iter(last.users)).target == reshape_op:
+            last = next(iter(last.users))
+        if last is clamp:
+            continue
+        # RESCALE -> CLAMP -> RESHAPE ... becomes RESCALE -> RESHAPE ... -> CLAMP.
+        first = next(iter(clamp.users))
+        last.replace_all_uses_with(clamp)
+        first.args = (source,) + tuple(first.args[1:])
+        clamp.args = (last,) + tuple(clamp.args[1:])
+        last.append(clamp)
+        clamp.meta["val"] = clamp.meta["val"].reshape(last.meta["val"].shape)
+        moved.append(clamp.name)
+    if moved:
+        graph_module.graph.lint()
+        graph_module.recompile()
+    return moved
