@@ -12,12 +12,6 @@ from typing import Optional
 KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # aten::gt/lt/where .out kernels the CPU runtime does not have yet.
     ("missing CPU kernel", "u55", re.compile(r"^test_sign::")),
-    # CONV3D on U85: Vela sums the kernel's depth slices with convolutions
-    # that start from the previous slice's accumulators (ACC_INPUT IFM2),
-    # which the functional model refuses, so the build fails verification
-    # ("accumulator input from IFM2 not supported here"). ExecuTorch skips
-    # its own U85 conv3d cases ("does not support CONV3D yet").
-    ("U85 accumulators from IFM2 not modelled", "u85", re.compile(r"^test_conv3d::")),
     # A16W8 exp: bit-exact against the TOSA reference model, but one of ten
     # elements two steps off PyTorch's quantized graph (Vela's 16-bit table
     # interpolation; found by the sample).

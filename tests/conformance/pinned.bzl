@@ -39,4 +39,7 @@ PINNED = [
     # U85 bool-mask index_put: verified on the host, once a fault on the
     # QEMU device (issue 34).
     ("index_put_bool_mask_u85", "test_index_put::test_index_put_u85_INT[bool_mask_scalar]", "u85", "int8"),
+    # U85 CONV3D: one convolution per kernel depth slice, each after the
+    # first starting from the previous one's accumulators (ACC_INPUT IFM2).
+    ("conv3d_u85", "test_conv3d::test_convolution_3d_u85_INT[3x3_1x3x12x12_st2_pd1,per_channel_quant=True]", "u85", "int8"),
 ]
