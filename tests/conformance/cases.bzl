@@ -62,6 +62,10 @@ def conformance_expected_failures(name, cases):
     cases: (target name, case, NPU, SDK quantization mode, regex the
     verification's "not modelled" line must match).
     """
+    if not cases:
+        # No known class fails at the verification: a test of nothing
+        # would pass whatever happens, so there is none.
+        return
     for target, case, npu, quantize, _ in cases:
         _model(target, case, npu, quantize, "warn", [])
     py_pytest(

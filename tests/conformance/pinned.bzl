@@ -28,4 +28,18 @@ PINNED = [
     # on the IFM for neg (0 - x) and scalar_tensor(c) + x (issue 34).
     ("neg_rank1_ramp_u85", "test_neg::test_neg_u85_INT[rank_1_ramp]", "u85", "int8"),
     ("scalar_tensor_float_u85", "test_scalar_tensor::test_scalar_tensor_u85_INT[scalar_tensor_float_1]", "u85", "int8"),
+    # U85 compare against a scalar IFM (Vela swaps CMP_GE/CMP_GT operands;
+    # the constant in OP_SCALAR / IFM_BROADCAST SCALAR) (issue 34).
+    ("sign_mixed_signs_u85", "test_sign::test_sign_u85_INT[mixed_signs]", "u85", "int8"),
+    ("le_scalar_rank2_rand_u85", "test_le::test_le_scalar_u85_INT[le_scalar_rank2_rand]", "u85", "int8"),
+    ("lt_scalar_rank3_randn_u85", "test_lt::test_lt_scalar_u85_INT[lt_scalar_rank3_randn]", "u85", "int8"),
+    # U85 bool delegate inputs, verified as the NPU reads them (one byte
+    # 0/1 per element) (issue 34).
+    ("logical_and_rank2_u85", "test_logical::test_logical_and_u85_INT[rand_rank2]", "u85", "int8"),
+    # U85 bool-mask index_put: verified on the host, once a fault on the
+    # QEMU device (issue 34).
+    ("index_put_bool_mask_u85", "test_index_put::test_index_put_u85_INT[bool_mask_scalar]", "u85", "int8"),
+    # U85 CONV3D: one convolution per kernel depth slice, each after the
+    # first starting from the previous one's accumulators (ACC_INPUT IFM2).
+    ("conv3d_u85", "test_conv3d::test_convolution_3d_u85_INT[3x3_1x3x12x12_st2_pd1,per_channel_quant=True]", "u85", "int8"),
 ]

@@ -7,7 +7,7 @@ AOT flow writes, per partition, into `<name>.verify/`:
 
     manifest.json             partitions, files, what was skipped and why
     partitionN.tosa           the TOSA graph Vela compiled
-    partitionN.inputs.tensors the delegate's integer inputs for the example
+    partitionN.inputs.tensors the delegate's integer and bool inputs for the example
                               input, in the order and memory layout the TOSA
                               graph takes them
     partitionN.debug.xml      Vela's debug database (command stream offset ->
@@ -37,6 +37,10 @@ from ethosu_sdk.aot import layout
 from ethosu_sdk.tensors import encode
 
 FORMAT_VERSION = 1
+# What a delegate can take and the tensor file holds as the NPU reads it.
+# A bool is TOSA's one byte 0/1 (torch.logical_*): Vela reads it as a byte
+# feature map, as the npu_cases u85_logical_* pin (sim/tests/npu).
+_DELEGATE_INPUT_TYPES = (torch.int8, torch.int16, torch.int32, torch.bool)
 _FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
 # Frames in these are the toolchain's, not the model's.
 _LIBRARY_MARKERS = ("site-packages", "dist-packages", "/lib/python3", "/torch/", "/executorch/")
@@ -138,7 +142,7 @@ def _in_program_order(value: torch.Tensor, node: Any) -> torch.Tensor:
 
 
 def delegate_inputs(edge, program_inputs: tuple[torch.Tensor, ...]) -> list[list[torch.Tensor]]:
-    """The integer inputs each delegate sees when the edge program runs on
+    """The inputs each delegate sees when the edge program runs on
     `program_inputs` (host run: each delegate runs its original graph)."""
     from torch.fx import Interpreter
 
@@ -192,8 +196,8 @@ def write(
             entry["skipped"] = (
                 f"the program has {len(inputs)} delegate calls for {len(partitions)} Vela partitions: inputs unknown"
             )
-        elif any(t.dtype not in (torch.int8, torch.int16, torch.int32) for t in inputs[p.index]):
-            entry["skipped"] = "a delegate input is not an integer tensor"
+        elif any(t.dtype not in _DELEGATE_INPUT_TYPES for t in inputs[p.index]):
+            entry["skipped"] = "a delegate input is neither an integer nor a bool tensor"
         else:
             entry["inputs"] = stem + ".inputs.tensors"
             with open(os.path.join(directory, entry["inputs"]), "wb") as f:

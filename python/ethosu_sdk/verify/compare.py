@@ -79,6 +79,21 @@ def _made_by_vela(name: str, reference: Dict[str, np.ndarray]) -> bool:
     return False
 
 
+# A U85 comparison writes true as all bits set (sim/npu/kernels/
+# elementwise_logic.h). Vela makes TOSA's 0/1 bool from it with an AND by 1
+# only where a reader needs 0/1; where only SELECT's bit masks read it
+# (torch.sign, torch.where), the tensor keeps the mask. Either byte is a
+# true bool: -1 (0xFF read signed) or 255 (read unsigned) counts as 1, and
+# any other value except 0 and 1 still differs.
+_MASK_TRUE = (-1, 0xFF)
+
+
+def _bool_as_tosa(model: np.ndarray) -> np.ndarray:
+    """A bool tensor's NPU bytes as TOSA's 0/1 (see _MASK_TRUE)."""
+    values = model.astype(np.int64)
+    return np.where(np.isin(values, _MASK_TRUE), 1, values)
+
+
 def _group(layers: List[Layer]) -> List[List[int]]:
     groups: List[List[int]] = []
     for i, layer in enumerate(layers):
@@ -229,6 +244,8 @@ def compare_layers(
             if isinstance(model, str):
                 result.problem = model
                 continue
+        if want.dtype == np.bool_:
+            model = _bool_as_tosa(model)
         diff = model.reshape(-1).astype(np.int64) - want.reshape(-1).astype(np.int64)
         result.elements = int(diff.size)
         values, counts = np.unique(diff[diff != 0], return_counts=True)

@@ -32,6 +32,16 @@ int64_t WithBias(bool u55, uint32_t sum, int64_t bias) {
   return u55 ? int64_t(int32_t(sum)) + bias : int64_t(int32_t(sum + uint32_t(bias)));
 }
 
+// ACC_INPUT IFM2 (build_convolution.cc): the 32-bit sums start from IFM2's
+// accumulators, wrapping as the sums do.
+void AddIfm2Accumulators(const Operation& op, int y, int x, uint32_t* sums) {
+  if (!op.accumulate_ifm2) return;
+  const FeatureMap& ifm2 = op.ifm2;
+  for (int c = 0; c < op.ofm.depth; ++c) {
+    sums[c] += uint32_t(int64_t(ifm2.Load(y, x, c)) - ifm2.zero_point);
+  }
+}
+
 // The output stage worked out once per operation: every channel's scale,
 // and the same rearranged for the vector path when it applies.
 struct Requant {
@@ -130,6 +140,7 @@ void ConvNarrow(const Operation& op, const Shape& s, void* scratch) {
     for (int x = 0; x < op.ofm.width; ++x) {
       Gather(op, s, y, x, size_t(s.cin), field);
       DotRows(field, op.weights.data, n, n, op.ofm.depth, sums);
+      AddIfm2Accumulators(op, y, x, sums);
       StoreChannels(op, requant, y, x, sums);
     }
   }
@@ -150,6 +161,7 @@ void DepthwiseNarrow(const Operation& op, const Shape& s, void* scratch) {
         const int16_t* k = op.weights.data + size_t(t) * stride;
         for (size_t c = 0; c < stride; ++c) sums[c] += uint32_t(int32_t(f[c]) * int32_t(k[c]));
       }
+      AddIfm2Accumulators(op, y, x, sums);
       StoreChannels(op, requant, y, x, sums);
     }
   }
@@ -178,6 +190,7 @@ void ConvWide(const Operation& op, const Shape& s, void* scratch) {
         }
         sums[o] = sum;
       }
+      AddIfm2Accumulators(op, y, x, sums);
       StoreChannels(op, requant, y, x, sums);
     }
   }

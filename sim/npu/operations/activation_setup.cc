@@ -112,15 +112,18 @@ Status PrepareU85(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
 
 // ACC_FORMAT on U85: input RESET or IFM2 (KEEP and output disable chain
 // accumulators, not modelled), format 32- or 48-bit.
-Status CheckAccumulator(const RegisterFile& r, bool ifm2_input) {
+Status CheckAccumulator(const RegisterFile& r, Accumulators accumulators) {
   const uint32_t input = r.Get(kAccInput);
   if (input == kAccKeep || r.Get(kAccOutputDisable) != 0) {
     return Status::Error(ErrorCode::kNpuUnsupported, "accumulator chaining not supported");
   }
   if (input > kAccFromIfm2) return StreamError("bad accumulator input %u", input);
-  if ((input == kAccFromIfm2) != ifm2_input) {
-    return StreamError("%s", ifm2_input ? "pooling mode NONE needs ACC_INPUT_IFM2"
-                                        : "accumulator input from IFM2 not supported here");
+  const bool from_ifm2 = input == kAccFromIfm2;
+  if (accumulators == Accumulators::kFromIfm2 && !from_ifm2) {
+    return StreamError("pooling mode NONE needs ACC_INPUT_IFM2");
+  }
+  if (accumulators == Accumulators::kFromOperation && from_ifm2) {
+    return StreamError("accumulator input from IFM2 not supported here");
   }
   // Format 1 (48-bit, int16 activations): see scales.cc for its records.
   if (r.Get(kAccFormatType) > 1) {
@@ -142,7 +145,7 @@ Status PrepareOutput(const NpuConfig& config, const RegisterFile& r, const uint8
       return Status::Error(ErrorCode::kNpuUnsupported, "U55 FP16 accumulators not supported");
     }
   } else if (accumulators != Accumulators::kUnchecked) {
-    ESDK_RETURN_IF_ERROR(CheckAccumulator(r, accumulators == Accumulators::kFromIfm2));
+    ESDK_RETURN_IF_ERROR(CheckAccumulator(r, accumulators));
   }
   *a = ActivationStage();
   a->clip_min = int16_t(r[kActivationMin]);

@@ -12,10 +12,11 @@
 
 namespace ethosu_sdk::npu {
 
-// Where an operation's accumulators come from: its own arithmetic, or
-// loaded from IFM2 (pooling mode NONE, the only use of ACC_INPUT_IFM2);
-// U85 elementwise operations do not use ACC_FORMAT's input (kUnchecked).
-enum class Accumulators { kFromOperation, kFromIfm2, kUnchecked };
+// Where an operation's accumulators come from: its own arithmetic, loaded
+// from IFM2 (pooling mode NONE), or either (a convolution may start from
+// IFM2's accumulators: Vela's CONV3D); U85 elementwise operations do not
+// use ACC_FORMAT's input (kUnchecked).
+enum class Accumulators { kFromOperation, kFromIfm2, kFromOperationOrIfm2, kUnchecked };
 
 // Checks ACC_FORMAT and sets up the activation stage; `lut`: LUT memory.
 Status PrepareOutput(const NpuConfig& config, const RegisterFile& regs, const uint8_t* lut,

@@ -12,6 +12,35 @@ namespace ethosu_sdk::npu {
 
 using namespace u85;
 
+namespace {
+
+// ACC_INPUT IFM2 on a U85 convolution: Vela's CONV3D runs one convolution
+// per kernel depth slice, each after the first starting from the previous
+// one's raw 32-bit accumulators (an int32 OFM, read back as IFM2 of the
+// OFM's shape). GUESS (undocumented): IFM2's values, minus its zero point,
+// replace the reset value 0 of the 32-bit accumulators, so the bias and the
+// output stage follow as for any convolution. Pinned by
+// //tests/conformance:conv3d_u85_test (every slice's int32 OFM compared with
+// the TOSA reference model's CONV3D result) and u85_conv3d (sim/tests/npu).
+Status DecodeAccumulatorsFromIfm2(Context& ctx, Operation* op) {
+  const RegisterFile& r = ctx.regs;
+  if (ctx.u55() || r.Get(kAccInput) != kAccFromIfm2) return Status::Ok();
+  if (r.Get(kAccFormatType) != 0) {
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "convolution accumulating 48-bit accumulators from IFM2 not supported");
+  }
+  ESDK_RETURN_IF_ERROR(DecodeIfm(ctx, true, &op->ifm2));
+  if (op->ifm2.element_bytes != 4) {
+    return StreamError("accumulators from an IFM2 of %d-byte elements", op->ifm2.element_bytes);
+  }
+  const FeatureMap& ofm = op->ofm;
+  op->ifm2.depth = ofm.depth;
+  op->accumulate_ifm2 = true;
+  return op->ifm2.Validate({ofm.height, ofm.width, ofm.depth}, false);
+}
+
+}  // namespace
+
 Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
   const RegisterFile& r = ctx.regs;
   op->kind = depthwise ? OperationKind::kDepthwise : OperationKind::kConvolution;
@@ -26,9 +55,12 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
   ESDK_RETURN_IF_ERROR(DecodeOfm(ctx, &op->ofm, depthwise ? Allow64::kNo : Allow64::kYes));
   const FeatureMap& ifm = op->ifm;
   const FeatureMap& ofm = op->ofm;
-  ESDK_RETURN_IF_ERROR(PrepareOutput(ctx.config, r, ctx.lut, ofm, Accumulators::kFromOperation,
-                                     &op->output.activation));
+  ESDK_RETURN_IF_ERROR(
+      PrepareOutput(ctx.config, r, ctx.lut, ofm,
+                    depthwise ? Accumulators::kFromOperation : Accumulators::kFromOperationOrIfm2,
+                    &op->output.activation));
   if (depthwise && ifm.depth < ofm.depth) return StreamError("depthwise IFM depth too small");
+  ESDK_RETURN_IF_ERROR(DecodeAccumulatorsFromIfm2(ctx, op));
   op->window = MakeWindow(r, ofm);
   ESDK_RETURN_IF_ERROR(CheckWindow(op->window));
   const Window& w = op->window;

@@ -74,6 +74,9 @@ struct Operation {
   int32_t scalar_value = 0;
   // Pooling mode NONE: the accumulator width IFM2 values wrap to (ACC_FORMAT).
   int accumulator_bits = 32;
+  // Convolution with ACC_INPUT IFM2: its sums start from IFM2's 32-bit
+  // accumulators (an OFM-shaped feature map) instead of 0.
+  bool accumulate_ifm2 = false;
   // Resize: the axes.
   ResizeAxis resize_y, resize_x;
   // IFM_UPSCALE (nearest, or zeros between elements): the IFM as stored;

@@ -265,6 +265,12 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
         ),
         [(1, 8, 6, 5)],
     ),
+    # CONV3D (U85): one CONV per kernel depth slice, each after the first
+    # starting from the previous slice's int32 accumulators (ACC_INPUT IFM2).
+    "conv3d": (
+        lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv3d(4, 8, (2, 3, 3), 1, (0, 1, 1))),
+        [(1, 4, 3, 6, 5)],
+    ),
     "conv_transpose_s2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.ConvTranspose2d(8, 16, 3, 2)), [(1, 8, 5, 6)]),
     # Comparisons (bool outputs; U85 CMP_* then an AND that makes TOSA's 0/1).
     "gt": (lambda: _Lambda(lambda m, a, b: a > b), [(1, 16, 5, 5), (1, 16, 5, 5)]),

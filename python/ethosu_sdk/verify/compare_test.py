@@ -1,0 +1,41 @@
+"""compare_layers on bool tensors: a U85 comparison's mask (all bits set
+for true), which Vela keeps where only SELECT reads it, is TOSA's true."""
+
+import numpy as np
+
+from ethosu_sdk.verify.compare import compare_layers
+from ethosu_sdk.verify.layer_trace import TracedOperation
+from ethosu_sdk.verify.vela_debug_db import Layer
+
+# TOSA GREATER(x, 0) for torch.sign's mixed_signs case, x = [-2, -1, 0, 1, 2].
+_REFERENCE = np.array([False, False, False, True, True])
+_CMP_GT = 1  # any opcode: the comparison does not look at it
+
+
+def _compare(npu_values: list[int], reference: np.ndarray) -> dict[int, int]:
+    ofm = np.array(npu_values, np.int32).reshape(1, 1, -1)
+    op = TracedOperation(0, _CMP_GT, 1, ofm, np.arange(ofm.size, dtype=np.uint32).reshape(ofm.shape))
+    layers = [Layer(command_offset=0, scheduled_id=0, operator="Greater", tensor="greater")]
+    [result] = compare_layers(layers, [op], {"greater": reference}, {})
+    assert result.problem is None and result.elements == reference.size
+    return result.histogram
+
+
+def test_a_comparison_mask_is_a_true_bool() -> None:
+    assert _compare([0, 0, 0, -1, -1], _REFERENCE) == {}
+    assert _compare([0, 0, 0, 255, 255], _REFERENCE) == {}
+
+
+def test_tosa_zero_one_bool_still_compares() -> None:
+    assert _compare([0, 0, 0, 1, 1], _REFERENCE) == {}
+
+
+def test_a_wrong_bool_differs() -> None:
+    # A mask where false is expected, a true that is neither 1 nor a mask,
+    # and a missing true.
+    assert _compare([-1, 0, 0, 2, 0], _REFERENCE) == {-1: 1, 1: 2}
+
+
+def test_an_integer_tensor_keeps_its_values() -> None:
+    # Only bool tensors read a mask as true: int8 -1 against 1 differs.
+    assert _compare([0, 0, 0, -1, -1], _REFERENCE.astype(np.int8)) == {-2: 2}
