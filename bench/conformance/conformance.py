@@ -74,17 +74,6 @@ _REASON = re.compile(
     r"(error:|Error:|FAIL:|NPU fault|ProtocolError|TIMEOUT|timed out|not supported|"
     r"Missing operator|missing operator|differ)"
 )
-# Failure classes, in order of precedence: (class, pattern on the reason).
-CLASSES = [
-    ("export failed", re.compile(r"export_case|torch\.export|UserError|Unsupported", re.I)),
-    ("console/protocol", re.compile(r"ProtocolError|well-formed run|out of order")),
-    ("verification: not modelled", re.compile(r"skipped|not supported|not modelled|outside region")),
-    ("verification: mismatch", re.compile(r"elements differ|verification", re.I)),
-    ("missing CPU kernel", re.compile(r"[Mm]issing operator|kernel .*not found|Tensor_out|_out`")),
-    ("NPU fault", re.compile(r"NPU fault")),
-    ("wrong output", re.compile(r"FAIL:")),
-    ("timeout", re.compile(r"TIMEOUT|timed out", re.I)),
-]
 
 
 def _shard(spec: str) -> tuple[int, int]:
@@ -255,10 +244,6 @@ def read_events(events: str, by_name: dict[str, Entry]) -> dict[str, tuple[str, 
     return outcome
 
 
-def classify(reason: str) -> str:
-    return next((cls for cls, pattern in CLASSES if pattern.search(reason)), "other")
-
-
 def to_records(by_name: dict[str, Entry], outcome: dict[str, tuple[str, str]]) -> list[results.Record]:
     date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return [
@@ -267,7 +252,7 @@ def to_records(by_name: dict[str, Entry], outcome: dict[str, tuple[str, str]]) -
             npu=e.npu,
             quantize=e.quantize,
             outcome=outcome[n][0],
-            cls=None if outcome[n][0] == "PASS" else classify(outcome[n][1]),
+            cls=None if outcome[n][0] == "PASS" else results.classify(outcome[n][1]),
             reason=outcome[n][1],
             xfail=e.xfail,
             known=known.known_failure(e.case, e.npu),

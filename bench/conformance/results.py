@@ -21,6 +21,30 @@ from typing import Iterable, Optional
 TARGETS = {"u55": "ethos-u55-128", "u65": "ethos-u65-256", "u85": "ethos-u85-256"}
 DIRECTORY = "bench/conformance/results"
 
+# Failure classes from a failure's first line saying why, in order of
+# precedence: (class, pattern). The verification's lines say which half
+# differs (python/ethosu_sdk/verify): "lowering (TOSA vs PyTorch)" or
+# "NPU program (NPU vs TOSA)"; "verification error" is the verifier
+# unable to compare at all.
+CLASSES = [
+    ("export failed", re.compile(r"export_case|torch\.export|UserError|Unsupported", re.I)),
+    ("console/protocol", re.compile(r"ProtocolError|well-formed run|out of order")),
+    ("verification: not modelled", re.compile(r"skipped|not supported|not modelled|outside region|lacks an NPU")),
+    ("verification: lowering differs from PyTorch", re.compile(r"lowering \(TOSA vs PyTorch\)")),
+    ("verification: NPU model differs from TOSA", re.compile(r"NPU vs TOSA")),
+    ("verification error", re.compile(r"verification error")),
+    ("verification: other", re.compile(r"verification", re.I)),
+    ("missing CPU kernel", re.compile(r"[Mm]issing operator|kernel .*not found|Tensor_out|_out`")),
+    ("CPU kernel refused", re.compile(r"firmware reported: InvalidArgument")),
+    ("NPU fault", re.compile(r"NPU fault")),
+    ("wrong output", re.compile(r"FAIL:")),
+    ("timeout", re.compile(r"TIMEOUT|timed out", re.I)),
+]
+
+
+def classify(reason: str) -> str:
+    return next((cls for cls, pattern in CLASSES if pattern.search(reason)), "other")
+
 
 @dataclasses.dataclass
 class Record:
@@ -80,6 +104,9 @@ def load(directory: str) -> list[Record]:
                     record = Record(**json.loads(line))
                 except (json.JSONDecodeError, TypeError) as e:
                     raise ValueError(f"{path}:{number}: not a result record ({e}); fix or delete the line") from e
+                # Classified again: records written before a class was
+                # refined join it.
+                record.cls = None if record.outcome == "PASS" else classify(record.reason)
                 old = latest.get(record.key)
                 if old is None or record.date >= old.date:
                     latest[record.key] = record

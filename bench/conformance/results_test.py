@@ -62,3 +62,15 @@ def test_a_broken_line_names_its_file(tmp_path: pathlib.Path) -> None:
         f.write("{not json\n")
     with pytest.raises(ValueError, match=r"bad\.jsonl:1: not a result record"):
         results.load(str(tmp_path))
+
+
+def test_classes_tell_which_half_of_the_verification_differs() -> None:
+    # First lines of real failures (bench/conformance/results/shard-0-of-20.jsonl).
+    lowering = "verification FAILED: lowering (TOSA vs PyTorch): first diverging tensor `tanh`"
+    npu = "verification FAILED: NPU program (NPU vs TOSA): first differing layer `<model>`"
+    feature = "verification FAILED: partition 0: the functional NPU model lacks an NPU feature (word 432)"
+    refused = "FAIL: the firmware reported: InvalidArgument instruction=4 convolution ranks (5, 5)"
+    assert results.classify(lowering) == "verification: lowering differs from PyTorch"
+    assert results.classify(npu) == "verification: NPU model differs from TOSA"
+    assert results.classify(feature) == "verification: not modelled"
+    assert results.classify(refused) == "CPU kernel refused"
