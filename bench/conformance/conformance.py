@@ -1,8 +1,10 @@
 """Runs any slice of the collected ExecuTorch Ethos-U conformance cases
 (tests/conformance/collect.py) through the same rules as the sample in
-`bazel test //...` (tests/conformance/cases.bzl: export -> ethosu_model ->
-ethosu_firmware -> ethosu_run_test on QEMU), then prints the pass rate per
-target and a table of failure classes, ExecuTorch's own xfail beside ours.
+`bazel test //...` (tests/conformance/cases.bzl: ethosu_model with
+verify = "fail" -> ethosu_firmware -> ethosu_run_test on QEMU), then prints
+the pass rate per target and a table of failure classes, ExecuTorch's own
+xfail beside ours, and appends each case's result to
+bench/conformance/results/ (summary.py: all results so far).
 
 Three steps, which bench/conformance/run.sh does in one from the host
 shell (a Bazel cannot be started from inside `bazel run` in the offline
@@ -11,16 +13,20 @@ build root):
     tools/bazel run //bench/conformance -- --target=u85 --limit=50   # writes the slice
     tools/bazel test --keep_going --target_pattern_file=bench/conformance/slice/targets.txt \
         --build_event_json_file=bench/conformance/slice/events.json
-    tools/bazel run //bench/conformance -- --report                  # the tables
+    tools/bazel run //bench/conformance -- --report --commit=...     # tables, results
 
-The slice is a package (bench/conformance/slice/, untracked; its targets are
+The first step also exports every selected case's `.pt2` in this one
+process (collect.export, the code export_case runs per case): torch and
+the test files are imported once for the slice, not once per case. The
+slice is a package (bench/conformance/slice/, untracked; its targets are
 tagged manual so `//...` ignores them) with a manifest of its cases.
 """
 
 from __future__ import annotations
 
-import collections
 import dataclasses
+import datetime
+import glob
 import json
 import os
 import re
@@ -29,6 +35,7 @@ from urllib.parse import unquote, urlparse
 
 import collect
 import known
+import results
 import stratify
 from absl import app, flags
 
@@ -52,6 +59,14 @@ flags.DEFINE_bool(
     "pass rates and failure classes (after `tools/bazel test` on the slice).",
 )
 flags.DEFINE_bool("list", False, "Also print the selected cases.")
+flags.DEFINE_bool(
+    "resume",
+    False,
+    "Leave out the cases that already have a result in bench/conformance/results/ (any commit).",
+)
+flags.DEFINE_string("commit", "unknown", "With --report: the tree's commit, recorded with each result.")
+flags.DEFINE_string("selection", "", "With --report: the selection's flags, which name the results file.")
+flags.DEFINE_float("wall_s", None, "With --report: the run's wall time, for the per-case cost line.")
 
 PACKAGE = "bench/conformance/slice"
 # The first line of a failing action's or test's output that says why.
@@ -59,17 +74,6 @@ _REASON = re.compile(
     r"(error:|Error:|FAIL:|NPU fault|ProtocolError|TIMEOUT|timed out|not supported|"
     r"Missing operator|missing operator|differ)"
 )
-# Failure classes, in order of precedence: (class, pattern on the reason).
-CLASSES = [
-    ("export failed", re.compile(r"export_case|torch\.export|UserError|Unsupported", re.I)),
-    ("console/protocol", re.compile(r"ProtocolError|well-formed run|out of order")),
-    ("verification: not modelled", re.compile(r"skipped|not supported|not modelled|outside region")),
-    ("verification: mismatch", re.compile(r"elements differ|verification", re.I)),
-    ("missing CPU kernel", re.compile(r"[Mm]issing operator|kernel .*not found|Tensor_out|_out`")),
-    ("NPU fault", re.compile(r"NPU fault")),
-    ("wrong output", re.compile(r"FAIL:")),
-    ("timeout", re.compile(r"TIMEOUT|timed out", re.I)),
-]
 
 
 def _shard(spec: str) -> tuple[int, int]:
@@ -113,27 +117,57 @@ class Entry:
     npu: str
     quantize: str
     xfail: str | None
+    # Set when the case never reached Bazel: why its export failed.
+    export_error: str | None = None
 
 
-def write_package(workspace: str, by_name: dict[str, collect.Case]) -> None:
+def export_all(directory: str, by_name: dict[str, collect.Case]) -> dict[str, str]:
+    """Exports each case to `<directory>/<name>.pt2` in this process; returns
+    the export error line of each case that failed."""
+    errors: dict[str, str] = {}
+    for i, (name, case) in enumerate(by_name.items(), 1):
+        try:
+            collect.export(case, os.path.join(directory, name + ".pt2"))
+        except Exception as e:  # a case torch.export refuses: its result
+            first = (str(e).strip().splitlines() or [""])[0]
+            errors[name] = f"torch.export: {type(e).__name__}: {first}"[:300]
+        if i % 50 == 0:
+            print(f"conformance: exported {i} of {len(by_name)}", flush=True)
+    return errors
+
+
+def write_package(workspace: str, by_name: dict[str, collect.Case]) -> dict[str, str]:
+    """The slice's package: every case exported, the exported ones as
+    targets; returns the export errors."""
     directory = os.path.join(workspace, PACKAGE)
     os.makedirs(directory, exist_ok=True)
-    for stale in ("events.json",):  # a previous slice's results
-        if os.path.exists(os.path.join(directory, stale)):
-            os.remove(os.path.join(directory, stale))
+    # A previous slice's results and programs.
+    for stale in glob.glob(os.path.join(directory, "*.pt2")) + [os.path.join(directory, "events.json")]:
+        if os.path.exists(stale):
+            os.remove(stale)
+    errors = export_all(directory, by_name)
     with open(os.path.join(directory, "manifest.json"), "w") as f:
         json.dump(
-            {n: dataclasses.asdict(Entry(c.name, c.npu, c.quantize, c.xfail)) for n, c in by_name.items()}, f, indent=1
+            {
+                n: dataclasses.asdict(Entry(c.name, c.npu, c.quantize, c.xfail, errors.get(n)))
+                for n, c in by_name.items()
+            },
+            f,
+            indent=1,
         )
+    built = {n: c for n, c in by_name.items() if n not in errors}
     with open(os.path.join(directory, "targets.txt"), "w") as f:
-        f.write("".join(f"//{PACKAGE}:{n}_test\n" for n in by_name))
-    rows = "".join('    ("%s", "%s", "%s", "%s"),\n' % (n, c.name, c.npu, c.quantize) for n, c in by_name.items())
+        f.write("".join(f"//{PACKAGE}:{n}_test\n" for n in built))
+    rows = "".join('    ("%s", "%s", "%s", "%s"),\n' % (n, c.name, c.npu, c.quantize) for n, c in built.items())
     with open(os.path.join(directory, "BUILD.bazel"), "w") as f:
         f.write(
             "# Generated by //bench/conformance; do not edit.\n"
             'load("//tests/conformance:cases.bzl", "conformance_cases")\n\n'
-            "conformance_cases(cases = [\n" + rows + '], tags = ["manual"])\n'
+            "conformance_cases(\n    cases = [\n"
+            + rows.replace("    (", "        (")
+            + '    ],\n    exported = True,\n    tags = ["manual"],\n)\n'
         )
+    return errors
 
 
 def _path(uri: str) -> str:
@@ -178,9 +212,11 @@ def console_reasons(path: str) -> dict[str, str]:
 def read_events(events: str, by_name: dict[str, Entry]) -> dict[str, tuple[str, str]]:
     """(outcome, reason) per target name: PASS, BUILD FAIL or FAIL."""
     console = console_reasons(os.path.join(os.path.dirname(events), "console.log"))
-    outcome: dict[str, tuple[str, str]] = {}
+    outcome: dict[str, tuple[str, str]] = {
+        n: ("EXPORT FAIL", e.export_error) for n, e in by_name.items() if e.export_error
+    }
     build_errors: dict[str, str] = {}
-    with open(events) as f:
+    with open(events) if os.path.exists(events) else open(os.devnull) as f:
         for line in f:
             event = json.loads(line)
             ident = event.get("id", {})
@@ -208,93 +244,81 @@ def read_events(events: str, by_name: dict[str, Entry]) -> dict[str, tuple[str, 
     return outcome
 
 
-def classify(reason: str) -> str:
-    return next((cls for cls, pattern in CLASSES if pattern.search(reason)), "other")
-
-
-def report(by_name: dict[str, Entry], outcome: dict[str, tuple[str, str]]) -> str:
-    lines = [
-        "| target | cases | pass | pass rate | ExecuTorch expects to pass | of those pass |",
-        "|---|---|---|---|---|---|",
-    ]
-    per_npu: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0])
-    for name, entry in by_name.items():
-        row = per_npu[entry.npu]
-        passed = outcome[name][0] == "PASS"
-        row[0] += 1
-        row[1] += passed
-        if entry.xfail is None:
-            row[2] += 1
-            row[3] += passed
-    for npu, (n, p, e, ep) in sorted(per_npu.items()):
-        lines.append(
-            f"| {collect.TARGETS[npu]} | {n} | {p} | {100 * p / n:.1f}% | {e} | "
-            f"{ep} ({100 * ep / e if e else 0:.1f}%) |"
+def to_records(by_name: dict[str, Entry], outcome: dict[str, tuple[str, str]]) -> list[results.Record]:
+    date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return [
+        results.Record(
+            case=e.case,
+            npu=e.npu,
+            quantize=e.quantize,
+            outcome=outcome[n][0],
+            cls=None if outcome[n][0] == "PASS" else results.classify(outcome[n][1]),
+            reason=outcome[n][1],
+            xfail=e.xfail,
+            known=known.known_failure(e.case, e.npu),
+            commit=FLAGS.commit,
+            date=date,
+            shard=FLAGS.selection,
         )
-    failures: collections.Counter[tuple[str, str, str]] = collections.Counter()
-    examples: dict[tuple[str, str, str], str] = {}
-    for name, entry in by_name.items():
-        state, reason = outcome[name]
-        if state == "PASS":
-            continue
-        key = (classify(reason), "xfail" if entry.xfail else "-", known.known_failure(entry.case, entry.npu) or "-")
-        failures[key] += 1
-        examples.setdefault(key, f"{entry.case} ({entry.npu}): {reason}")
-    lines += [
-        "",
-        "| failure class | ExecuTorch xfail | SDK known (known.py) | cases | example |",
-        "|---|---|---|---|---|",
+        for n, e in by_name.items()
     ]
-    for key, count in sorted(failures.items(), key=lambda kv: -kv[1]):
-        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {count} | {examples[key].replace('|', '/')} |")
-    return "\n".join(lines)
+
+
+def report(workspace: str, directory: str) -> int:
+    """Reads the slice's results, prints its tables, appends its records."""
+    events = os.path.join(directory, "events.json")
+    manifest = os.path.join(directory, "manifest.json")
+    if not os.path.exists(manifest):
+        print(
+            f"conformance: error: no {manifest}: select a slice first (see bench/conformance/run.sh)", file=sys.stderr
+        )
+        return 2
+    with open(manifest) as f:
+        by_entry = {n: Entry(**e) for n, e in json.load(f).items()}
+    if not os.path.exists(events) and any(e.export_error is None for e in by_entry.values()):
+        print(
+            f"conformance: error: no {events}: run the slice's tests first (see bench/conformance/run.sh)",
+            file=sys.stderr,
+        )
+        return 2
+    outcome = read_events(events, by_entry)
+    records = to_records(by_entry, outcome)
+    print(results.tables(records))
+    if FLAGS.wall_s is not None and records:
+        print(f"\n{len(records)} cases in {FLAGS.wall_s:.0f} s wall: {FLAGS.wall_s / len(records):.1f} s per case")
+    path = os.path.join(workspace, results.file_for(FLAGS.selection))
+    results.append(path, records)
+    print(f"conformance: {len(records)} results appended to {os.path.relpath(path, workspace)}")
+    if FLAGS.results_json:
+        with open(FLAGS.results_json, "w") as f:
+            json.dump({n: dataclasses.asdict(r) for n, r in zip(by_entry, records)}, f, indent=1)
+    return 0
 
 
 def main(argv: list[str]) -> int:
     del argv
-    workspace = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
+    workspace = results.workspace("conformance", "tools/bazel run //bench/conformance -- ...")
     if not workspace:
-        print("conformance: error: run it with `tools/bazel run //bench/conformance -- ...`", file=sys.stderr)
         return 2
     directory = os.path.join(workspace, PACKAGE)
     if FLAGS.report:
-        events = os.path.join(directory, "events.json")
-        if not os.path.exists(events):
-            print(
-                f"conformance: error: no {events}: run the slice's tests first (see bench/conformance/run.sh)",
-                file=sys.stderr,
-            )
-            return 2
-        with open(os.path.join(directory, "manifest.json")) as f:
-            by_entry = {n: Entry(**e) for n, e in json.load(f).items()}
-        outcome = read_events(events, by_entry)
-        print(report(by_entry, outcome))
-        if FLAGS.results_json:
-            with open(FLAGS.results_json, "w") as f:
-                json.dump(
-                    {
-                        n: {
-                            **dataclasses.asdict(e),
-                            "known": known.known_failure(e.case, e.npu),
-                            "outcome": outcome[n][0],
-                            "reason": outcome[n][1],
-                            "class": None if outcome[n][0] == "PASS" else classify(outcome[n][1]),
-                        }
-                        for n, e in by_entry.items()
-                    },
-                    f,
-                    indent=1,
-                )
-        return 0
+        return report(workspace, directory)
     errors: list[str] = []
     cases = select(collect.collect(errors=errors))
     if not cases:
         print("conformance: error: the flags select no case; widen --target/--file/--offset", file=sys.stderr)
         return 2
     by_name = names(cases)
-    write_package(workspace, by_name)
+    if FLAGS.resume:
+        done = {r.key for r in results.load(os.path.join(workspace, results.DIRECTORY))}
+        by_name = {n: c for n, c in by_name.items() if (c.name, c.npu, c.quantize) not in done}
+        if not by_name:
+            print("conformance: every selected case has a result already (--resume); nothing to run")
+            # An empty slice: the report step then records nothing.
+    export_errors = write_package(workspace, by_name)
     print(
         f"conformance: {len(by_name)} cases -> //{PACKAGE} (targets.txt)"
+        + (f"; {len(export_errors)} failed to export" if export_errors else "")
         + (f"; {len(errors)} could not be collected" if errors else "")
     )
     if FLAGS.list:

@@ -9,9 +9,11 @@ load("//tools/rules:pytest.bzl", "py_pytest")
 # The SDK target of each NPU (ExecuTorch's compile specs for these pipelines).
 TARGETS = {"u55": "ethos-u55-128", "u65": "ethos-u65-256", "u85": "ethos-u85-256"}
 
-def _model(name, case, npu, quantize, verify, tags):
-    """`name`: the case exported, then compiled by ethosu_model."""
-    _export(name, case, npu, quantize, tags)
+def _model(name, case, npu, quantize, verify, tags, exported = False):
+    """`name`: the case exported (unless `exported`: `<name>.pt2` is a file
+    of the package already), then compiled by ethosu_model."""
+    if not exported:
+        _export(name, case, npu, quantize, tags)
     ethosu_model(
         name = name,
         testonly = True,
@@ -33,10 +35,15 @@ def _export(name, case, npu, quantize, tags):
         tags = tags,
     )
 
-def conformance_cases(cases, tags = []):  # buildifier: disable=unnamed-macro (one target set per case)
-    """One test `<name>_test` per (name, case, NPU, quantization mode)."""
+def conformance_cases(cases, tags = [], exported = False):  # buildifier: disable=unnamed-macro (one target set per case)
+    """One test `<name>_test` per (name, case, NPU, quantization mode).
+
+    exported: each case's `<name>.pt2` is a file of the package, written by
+    the same export (collect.export) in one process for many cases
+    (bench/conformance), instead of a genrule that imports torch per case.
+    """
     for name, case, npu, quantize in cases:
-        _model(name, case, npu, quantize, "fail", tags)
+        _model(name, case, npu, quantize, "fail", tags, exported)
         ethosu_firmware(
             name = name + "_firmware",
             testonly = True,

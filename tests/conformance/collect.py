@@ -198,3 +198,11 @@ def _source(function: Callable[..., Any]) -> str:
 
 def collect(files: Optional[list[str]] = None, errors: Optional[list[str]] = None) -> list[Case]:
     return [case for file in (files or op_files()) for case in collect_file(file, errors)]
+
+
+def export(case: Case, out: str) -> None:
+    """Writes `case` as a float torch.export program with its example inputs
+    (export_case.py per case; the bench's batch runner in-process, so both
+    write the same program)."""
+    program = torch.export.export(case.module.eval(), case.inputs)
+    torch.export.save(program, out)

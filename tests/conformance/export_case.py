@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 
 import collect
-import torch
 from absl import app, flags
 
 FLAGS = flags.FLAGS
@@ -46,8 +45,7 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    program = torch.export.export(case.module.eval(), case.inputs)
-    torch.export.save(program, FLAGS.out)
+    collect.export(case, FLAGS.out)
     return 0
 
 

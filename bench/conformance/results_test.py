@@ -1,0 +1,76 @@
+"""results.py: records accumulate across files, the latest per case counts,
+and the tables count what the records say."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+import results
+
+
+def _record(case: str, npu: str, outcome: str, date: str, xfail: str | None = None) -> results.Record:
+    return results.Record(
+        case=case,
+        npu=npu,
+        quantize="int8",
+        outcome=outcome,
+        cls=None if outcome == "PASS" else "NPU fault",
+        reason="" if outcome == "PASS" else "NPU fault: bad",
+        xfail=xfail,
+        known=None,
+        commit="abc",
+        date=date,
+        shard="--shard=0/2",
+    )
+
+
+def test_file_for_names_a_file_per_shard() -> None:
+    assert results.file_for("--shard=3/20").endswith("results/shard-3-of-20.jsonl")
+    assert results.file_for("").endswith("results/slices.jsonl")
+
+
+def test_latest_record_per_case_counts(tmp_path: pathlib.Path) -> None:
+    first = os.path.join(tmp_path, "shard-0-of-2.jsonl")
+    second = os.path.join(tmp_path, "slices.jsonl")
+    results.append(first, [_record("a::t[x]", "u55", "FAIL", "2026-01-01T00:00:00+00:00")])
+    results.append(first, [_record("b::t[x]", "u85", "PASS", "2026-01-01T00:00:00+00:00")])
+    # The same case rerun later, from another file: the rerun wins.
+    results.append(second, [_record("a::t[x]", "u55", "PASS", "2026-01-02T00:00:00+00:00")])
+    loaded = results.load(str(tmp_path))
+    assert [(r.case, r.outcome) for r in loaded] == [("a::t[x]", "PASS"), ("b::t[x]", "PASS")]
+
+
+def test_tables_count_pass_rates_and_classes() -> None:
+    records = [
+        _record("a::t[1]", "u55", "PASS", "d"),
+        _record("a::t[2]", "u55", "FAIL", "d"),
+        _record("a::t[3]", "u55", "FAIL", "d", xfail="ExecuTorch: broken"),
+        _record("a::t[1]", "u85", "PASS", "d"),
+    ]
+    text = results.tables(records)
+    # u55: 1 of 3 pass; ExecuTorch expects 2 to pass, 1 of those passes.
+    assert "| ethos-u55-128 | 3 | 1 | 33.3% | 2 | 1 (50.0%) |" in text
+    assert "| ethos-u85-256 | 1 | 1 | 100.0% | 1 | 1 (100.0%) |" in text
+    assert "| NPU fault | - | - | 1 | a::t[2] (u55, int8): NPU fault: bad |" in text
+    assert "| NPU fault | xfail | - | 1 | a::t[3] (u55, int8): NPU fault: bad |" in text
+
+
+def test_a_broken_line_names_its_file(tmp_path: pathlib.Path) -> None:
+    with open(os.path.join(tmp_path, "bad.jsonl"), "w") as f:
+        f.write("{not json\n")
+    with pytest.raises(ValueError, match=r"bad\.jsonl:1: not a result record"):
+        results.load(str(tmp_path))
+
+
+def test_classes_tell_which_half_of_the_verification_differs() -> None:
+    # First lines of real failures (bench/conformance/results/shard-0-of-20.jsonl).
+    lowering = "verification FAILED: lowering (TOSA vs PyTorch): first diverging tensor `tanh`"
+    npu = "verification FAILED: NPU program (NPU vs TOSA): first differing layer `<model>`"
+    feature = "verification FAILED: partition 0: the functional NPU model lacks an NPU feature (word 432)"
+    refused = "FAIL: the firmware reported: InvalidArgument instruction=4 convolution ranks (5, 5)"
+    assert results.classify(lowering) == "verification: lowering differs from PyTorch"
+    assert results.classify(npu) == "verification: NPU model differs from TOSA"
+    assert results.classify(feature) == "verification: not modelled"
+    assert results.classify(refused) == "CPU kernel refused"
