@@ -300,7 +300,7 @@ def compile_model(
                     edge, program = lowered.edge, lowered.program
                 else:
                     edge, program = lowering.lower(
-                        program_to_lower, target, compile_spec, lambda edge: _on_the_cpu(edge, target, fold_io, io_mode)
+                        program_to_lower, target, compile_spec, lambda edge: _on_the_cpu(edge, target, mode, fold_io, io_mode)
                     )
             clamped.nodes[:], clamped.after_reshape[:] = applied.nodes, applied.after_reshape
             kept_outputs[:] = bypassed
@@ -561,14 +561,15 @@ def _at_precision(options: CompileOptions, choice: tuning_config.Precision, **ch
     )
 
 
-def _on_the_cpu(edge, target, fold_io: Callable, io_mode: integer_io.IoMode):
+def _on_the_cpu(edge, target, mode: QuantMode, fold_io: Callable, io_mode: integer_io.IoMode):
     """What runs on the CPU, after partitioning: with --io=int8 the I/O
     quantize/dequantize folded out (first: the cortex_m passes would turn them
     into cortex_m:: operators), then on an Ethos-U target the partitioner's
-    quantized fallbacks rewritten into cortex_m:: int8 operators."""
+    quantized fallbacks rewritten into cortex_m:: int8 operators (int8
+    programs only: the cortex_m operators take no 16-bit activations)."""
     if io_mode is integer_io.IoMode.INT8:
         edge = fold_io(edge)
-    if target.kind is TargetKind.ETHOS_U:
+    if target.kind is TargetKind.ETHOS_U and mode is QuantMode.INT8:
         edge = cpu_fallback.to_cortex_m(edge, target.family)
     return edge
 

@@ -12,10 +12,17 @@ does on a whole graph for a Cortex-M target (cortex_m.py).
 Only a graph with a fallback the cortex_m backend converts is rewritten: a
 fully delegated program, or one whose fallbacks are operators without a
 cortex_m:: form (a sort, a bilinear upsample), keeps its portable operators
-as before.
+as before. So does a graph the passes convert only in part: they fold the
+quantize/dequantize around an operator whose shape their substitution then
+declines (a linear layer on a 4-D tensor), which would leave a float
+operator fed int8 tensors; the whole rewrite is dropped then.
 """
 
 from __future__ import annotations
+
+import copy
+
+import torch
 
 # Ethos-U family -> the Cortex-M of the boards that carry it (the cortex_m
 # backend's CortexM member: its passes size the kernels' scratch buffers
@@ -57,6 +64,21 @@ def fallbacks(edge) -> list[str]:
     return [n.name for n in candidates if n.target in converted]
 
 
+def _half_converted(graph) -> list[str]:
+    """Operators of the cortex_m set left as edge operators but fed integer
+    tensors: their quantize/dequantize were folded away, their substitution
+    was not made."""
+    converted = _converted_targets()
+    left = []
+    for node in graph.nodes:
+        if node.op != "call_function" or node.target not in converted:
+            continue
+        values = [arg.meta.get("val") for arg in node.all_input_nodes]
+        if any(getattr(v, "dtype", None) in (torch.int8, torch.int16) for v in values):
+            left.append(node.name)
+    return left
+
+
 def to_cortex_m(edge, family: str):
     """`edge` with its quantized fallbacks rewritten into cortex_m:: operators
     (a new EdgeProgramManager), or `edge` itself when it has none."""
@@ -67,7 +89,10 @@ def to_cortex_m(edge, family: str):
     from executorch.exir import EdgeCompileConfig, EdgeProgramManager
 
     config = CortexMTargetConfig(cpu=getattr(CortexM, HOST_CPU[family]))
-    transformed = CortexMPassManager(edge.exported_program(), target_config=config).transform()
+    # On a copy: the passes change the program they are given.
+    transformed = CortexMPassManager(copy.deepcopy(edge.exported_program()), target_config=config).transform()
+    if _half_converted(transformed.graph_module.graph):
+        return edge
     return EdgeProgramManager(
         {"forward": transformed},
         # As lowering.py: the quantized_decomposed and cortex_m operators are not core ATen.
