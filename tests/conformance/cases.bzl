@@ -10,8 +10,10 @@ load("//tools/rules:pytest.bzl", "py_pytest")
 TARGETS = {"u55": "ethos-u55-128", "u65": "ethos-u65-256", "u85": "ethos-u85-256"}
 
 def _model(name, case, npu, quantize, verify, tags, exported = False):
-    """`name`: the case exported (unless `exported`: `<name>.pt2` is a file
-    of the package already), then compiled by ethosu_model."""
+    """`name`: the case exported, then compiled by ethosu_model.
+
+    With `exported`, `<name>.pt2` is a file of the package already.
+    """
     if not exported:
         _export(name, case, npu, quantize, tags)
     ethosu_model(
