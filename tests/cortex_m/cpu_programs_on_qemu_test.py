@@ -1,6 +1,6 @@
-"""The two CPU programs of this package on QEMU's Cortex-M55 (mps3-an547),
-as `bazel run` runs them: the Ethos-U55's fallback as a cortex_m:: kernel
-beside the NPU, within one step of PyTorch's quantized graph (the rule of
+"""The CPU programs of this package on QEMU's Cortex-M55 (mps3-an547),
+as `bazel run` runs them: the Ethos-U55's and Ethos-U85's fallbacks as
+cortex_m:: kernels beside the NPU, within one step of PyTorch's quantized graph (the rule of
 every Ethos-U program: the NPU rounds as TOSA, not as PyTorch); the
 integer-I/O cortex_m program bit-exact against its lowered graph run in
 Python (ExecuTorch's reference of each cortex_m operator)."""
@@ -24,6 +24,13 @@ def test_u55_fallback_runs_int8_on_the_cpu_beside_the_npu() -> None:
     assert re.search(r"left on the CPU: .*cortex_m_quantized_avg_pool2d 1", out), out
     assert "avg_pool2d 1" not in out.replace("cortex_m_quantized_avg_pool2d 1", ""), out
     assert re.search(r"output 0: 128/128 within one quantization step", out), out
+
+
+def test_u85_fallback_runs_int8_on_the_cpu_beside_the_npu() -> None:
+    out = _run("tests/cortex_m/dilated_upsample_u85.sh")
+    assert re.search(r"delegates: 1 \(EthosUBackend", out), out
+    assert re.search(r"left on the CPU: .*cortex_m_quantized_transpose_conv2d 1", out), out
+    assert re.search(r"output 0: (\d+)/\1 within one quantization step", out), out
 
 
 def test_int8_io_program_is_bit_exact_on_the_cortex_m55() -> None:

@@ -1,8 +1,8 @@
 """What the CPU runs in two compiled programs, read from their summaries
-(the .pte's own operator list) and reference files: the Ethos-U55's
-fallback is a cortex_m:: int8 kernel, and the integer-I/O program takes and
+(the .pte's own operator list) and reference files: the Ethos-U55's and
+the Ethos-U85's fallbacks are cortex_m:: int8 kernels, and the integer-I/O program takes and
 returns int8 tensors with no quantize or dequantize left. The QEMU runs are
-:strided_pool_u55_test and :small_cnn_m55_int8io_test."""
+:strided_pool_u55, :dilated_upsample_u85 and :small_cnn_m55_int8io."""
 
 from __future__ import annotations
 
@@ -27,6 +27,14 @@ def test_u55_fallback_runs_as_a_cortex_m_kernel() -> None:
     calls = summary["pte_kernel_calls"]
     assert calls.get("cortex_m::quantized_avg_pool2d.out") == 1, calls
     # No float operator between a dequantize and a quantize is left.
+    assert not any(op.startswith("aten::") for op in calls), calls
+    assert len(summary["delegates"]) == 1 and not summary["fully_delegated"], summary
+
+
+def test_u85_fallback_runs_as_a_cortex_m_kernel() -> None:
+    summary = _summary("dilated_upsample_u85_model")
+    calls = summary["pte_kernel_calls"]
+    assert calls.get("cortex_m::quantized_transpose_conv2d.out") == 1, calls
     assert not any(op.startswith("aten::") for op in calls), calls
     assert len(summary["delegates"]) == 1 and not summary["fully_delegated"], summary
 

@@ -59,3 +59,25 @@ class StridedPoolNet(torch.nn.Module):
 def strided_pool() -> tuple[torch.nn.Module, tuple[torch.Tensor, ...]]:
     torch.manual_seed(0)
     return StridedPoolNet().eval(), (torch.randn(1, 4, 16, 16),)
+
+
+class DilatedUpsampleNet(torch.nn.Module):
+    """A convolution with ReLU, then a transposed convolution of stride 2 and
+    dilation 2. ExecuTorch's Arm partitioner refuses dilated transposed
+    convolutions on every Ethos-U, the U85 included ("Transpose convolutions
+    with dilation are not supported"), so it stays on the CPU; the cortex_m
+    passes make it cortex_m::quantized_transpose_conv2d. Last, so the output
+    is the int8 kernel's own."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(4, 8, 3, padding=1)
+        self.up = torch.nn.ConvTranspose2d(8, 8, 3, stride=2, padding=1, dilation=2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.up(torch.relu(self.conv(x)))
+
+
+def dilated_upsample() -> tuple[torch.nn.Module, tuple[torch.Tensor, ...]]:
+    torch.manual_seed(0)
+    return DilatedUpsampleNet().eval(), (torch.randn(1, 4, 8, 8),)
