@@ -300,7 +300,10 @@ def compile_model(
                     edge, program = lowered.edge, lowered.program
                 else:
                     edge, program = lowering.lower(
-                        program_to_lower, target, compile_spec, lambda edge: _on_the_cpu(edge, target, mode, fold_io, io_mode)
+                        program_to_lower,
+                        target,
+                        compile_spec,
+                        lambda edge: _on_the_cpu(edge, target, mode, fold_io, io_mode),
                     )
             clamped.nodes[:], clamped.after_reshape[:] = applied.nodes, applied.after_reshape
             kept_outputs[:] = bypassed
