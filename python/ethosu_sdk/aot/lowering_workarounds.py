@@ -63,7 +63,6 @@ def clamp_fused_activations() -> Iterator[Applied]:
     """Within the block, each convolution/linear output RESCALE whose
     quantization range is narrower than its dtype is followed by a CLAMP to
     that range (see the module doc)."""
-    from executorch.backends.arm._passes import ArmPassManager
     from executorch.backends.arm._passes.arm_pass_utils import create_node
     from executorch.backends.arm._passes.rewrite_conv_pass import RewriteConvPass
     from executorch.exir.dialects._ops import ops as exir_ops
@@ -92,18 +91,13 @@ def clamp_fused_activations() -> Iterator[Applied]:
         applied.nodes.append(source_node.name)
         return clamp, clamped
 
-    original_pipeline = ArmPassManager.transform_to_backend_pipeline
-
-    def transform_to_backend_pipeline(self, *args, **kwargs):
-        graph_module = original_pipeline(self, *args, **kwargs)
+    def move_clamps(graph_module) -> None:
         if applied.nodes:
             applied.after_reshape.extend(vela_workarounds.clamps_after_reshapes(graph_module))
-        return graph_module
 
     RewriteConvPass.insert_output_rescale = insert_output_rescale
-    ArmPassManager.transform_to_backend_pipeline = transform_to_backend_pipeline
     try:
-        yield applied
+        with vela_workarounds.after_backend_pipeline(move_clamps):
+            yield applied
     finally:
         RewriteConvPass.insert_output_rescale = original
-        ArmPassManager.transform_to_backend_pipeline = original_pipeline

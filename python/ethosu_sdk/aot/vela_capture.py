@@ -71,20 +71,16 @@ def capture_vela(directory: str, verify: bool = False) -> Iterator[list[VelaPart
     backend graph (TOSA tensor names -> PyTorch origin) and Vela's debug
     database (`--enable-debug-db` changes no byte of Vela's output; the
     verification step checks the command stream it maps against the .pte's)."""
-    from executorch.backends.arm._passes import ArmPassManager
     from executorch.backends.arm.ethosu import backend as ethosu_backend
 
-    from ethosu_sdk.aot import verify_data
+    from ethosu_sdk.aot import vela_workarounds, verify_data
 
     original = ethosu_backend.vela_compile
-    original_pipeline = ArmPassManager.transform_to_backend_pipeline
     partitions: list[VelaPartition] = []
     pending: dict[str, dict] = {}  # origins of the graph being lowered
 
-    def recording_pipeline(self, *args, **kwargs):
-        graph_module = original_pipeline(self, *args, **kwargs)
+    def record_origins(graph_module) -> None:
         pending.update(verify_data.node_origins(graph_module))
-        return graph_module
 
     def recording_vela_compile(tosa_flatbuffer, args, verbose=False, intermediate_path=None, block_placements=None):
         index = len(partitions)
@@ -114,13 +110,11 @@ def capture_vela(directory: str, verify: bool = False) -> Iterator[list[VelaPart
         return result
 
     ethosu_backend.vela_compile = recording_vela_compile
-    if verify:
-        ArmPassManager.transform_to_backend_pipeline = recording_pipeline
     try:
-        yield partitions
+        with vela_workarounds.after_backend_pipeline(record_origins) if verify else contextlib.nullcontext():
+            yield partitions
     finally:
         ethosu_backend.vela_compile = original
-        ArmPassManager.transform_to_backend_pipeline = original_pipeline
 
 
 class VelaOutputError(RuntimeError):

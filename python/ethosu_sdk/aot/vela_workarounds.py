@@ -37,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import operator
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import torch
 
@@ -244,26 +244,36 @@ def fold_output_transpose_pairs(graph_module: torch.fx.GraphModule) -> list[str]
 
 
 @contextlib.contextmanager
+def after_backend_pipeline(visit: Callable[[torch.fx.GraphModule], None]) -> Iterator[None]:
+    """Within the block, `visit` sees (and may rewrite) every partition's
+    backend graph once ExecuTorch's passes have made it, before it is
+    serialized to TOSA. Blocks nest: an outer block's `visit` sees what the
+    inner ones made of the graph."""
+    from executorch.backends.arm._passes import ArmPassManager
+
+    original = ArmPassManager.transform_to_backend_pipeline
+
+    def pipeline(self, *args, **kwargs):
+        graph_module = original(self, *args, **kwargs)
+        visit(graph_module)
+        return graph_module
+
+    ArmPassManager.transform_to_backend_pipeline = pipeline
+    try:
+        yield
+    finally:
+        ArmPassManager.transform_to_backend_pipeline = original
+
+
+@contextlib.contextmanager
 def keep_transposed_outputs() -> Iterator[list[str]]:
     """Within the block, every partition's backend graph goes through
     fold_output_transpose_pairs after ExecuTorch's passes; the list yielded
     collects the bypassed nodes. Enter it before anything else that wraps the
     same pipeline, so that they see the result."""
-    from executorch.backends.arm._passes import ArmPassManager
-
     bypassed: list[str] = []
-    original = ArmPassManager.transform_to_backend_pipeline
-
-    def pipeline(self, *args, **kwargs):
-        graph_module = original(self, *args, **kwargs)
-        bypassed.extend(fold_output_transpose_pairs(graph_module))
-        return graph_module
-
-    ArmPassManager.transform_to_backend_pipeline = pipeline
-    try:
+    with after_backend_pipeline(lambda graph_module: bypassed.extend(fold_output_transpose_pairs(graph_module))):
         yield bypassed
-    finally:
-        ArmPassManager.transform_to_backend_pipeline = original
 
 
 def clamps_after_reshapes(graph_module: torch.fx.GraphModule) -> list[str]:
