@@ -15,7 +15,11 @@ cortex_m:: form (a sort, a bilinear upsample), keeps its portable operators
 as before. So does a graph the passes convert only in part: they fold the
 quantize/dequantize around an operator whose shape their substitution then
 declines (a linear layer on a 4-D tensor), which would leave a float
-operator fed int8 tensors; the whole rewrite is dropped then.
+operator fed int8 tensors; the whole rewrite is dropped then. And so does a
+graph with a convolution that is not 2-D (a conv1d or conv3d the Ethos-U55
+refuses): the cortex_m operator set's convolutions are 2-D, and ExecuTorch's
+substitution raises on any other rank instead of declining it; the portable
+convolution kernel runs those.
 """
 
 from __future__ import annotations
@@ -64,6 +68,21 @@ def fallbacks(edge) -> list[str]:
     return [n.name for n in candidates if n.target in converted]
 
 
+def _not_2d_convolutions(graph) -> list[str]:
+    """Convolutions whose input is not 4-D (N, C, H, W): the cortex_m set has
+    2-D convolutions only, and ExecuTorch 1.5.1's AtenToCortexMPass permutes
+    every convolution's weight as 4-D, failing the lowering on a conv1d or
+    conv3d."""
+    found = []
+    for node in graph.nodes:
+        if node.op != "call_function" or "aten.convolution" not in _name(node.target):
+            continue
+        value = node.args[0].meta.get("val") if node.args else None
+        if getattr(value, "dim", lambda: 4)() != 4:
+            found.append(node.name)
+    return found
+
+
 def _half_converted(graph) -> list[str]:
     """Operators of the cortex_m set left as edge operators but fed integer
     tensors: their quantize/dequantize were folded away, their substitution
@@ -83,6 +102,8 @@ def to_cortex_m(edge, family: str):
     """`edge` with its quantized fallbacks rewritten into cortex_m:: operators
     (a new EdgeProgramManager), or `edge` itself when it has none."""
     if not fallbacks(edge) or family not in HOST_CPU:
+        return edge
+    if _not_2d_convolutions(edge.exported_program().graph_module.graph):
         return edge
     from executorch.backends.cortex_m.passes.cortex_m_pass_manager import CortexMPassManager
     from executorch.backends.cortex_m.target_config import CortexM, CortexMTargetConfig
