@@ -12,13 +12,6 @@ cause goes here.
 EXPECTED_FAILURES = [
     # ExecuTorch faults the lowering check names (issue 34).
     (
-        "neg_a16w8_u55_executorch_fault",
-        "test_neg::test_neg_u55_INT_a16w8[rank_4_randn_pos]",
-        "u55",
-        "a16w8",
-        r"lowering \(TOSA vs PyTorch\).*\(Neg, neg\).*known ExecuTorch fault: .* 16-bit neg to a TOSA NEGATE",
-    ),
-    (
         "tanh_a16w8_u85_executorch_fault",
         "test_tanh::test_tanh_16a8w_u85_INT[ramp]",
         "u85",

@@ -29,7 +29,7 @@ FAULTS = (
         True,
         "ExecuTorch 1.5.1 lowers a 16-bit neg to a TOSA NEGATE with no RESCALE, "
         "although the quantizer gives its input and output different scales (the result is off by their "
-        "ratio; its test's default rtol 1e-3 accepts that)",
+        "ratio; its test's default rtol 1e-3 accepts that); the SDK's lowering workarounds add the RESCALE",
     ),
     Fault(
         "layer_norm",
