@@ -30,6 +30,9 @@ CLASSES = [
     ("export failed", re.compile(r"export_case|torch\.export|UserError|Unsupported", re.I)),
     ("console/protocol", re.compile(r"ProtocolError|well-formed run|out of order")),
     ("verification: not modelled", re.compile(r"skipped|not supported|not modelled|outside region|lacks an NPU")),
+    # The lowering check names an ExecuTorch lowering it knows to be off
+    # (python/ethosu_sdk/verify/executorch_faults.py): not the SDK's fault.
+    ("verification: ExecuTorch fault", re.compile(r"known ExecuTorch fault")),
     ("verification: lowering differs from PyTorch", re.compile(r"lowering \(TOSA vs PyTorch\)")),
     ("verification: NPU model differs from TOSA", re.compile(r"NPU vs TOSA")),
     ("verification error", re.compile(r"verification error")),

@@ -74,3 +74,5 @@ def test_classes_tell_which_half_of_the_verification_differs() -> None:
     assert results.classify(npu) == "verification: NPU model differs from TOSA"
     assert results.classify(feature) == "verification: not modelled"
     assert results.classify(refused) == "CPU kernel refused"
+    executorch = lowering + " (Neg, neg), TOSA output 0 (up to 5); a known ExecuTorch fault: ExecuTorch 1.5.1 lowers"
+    assert results.classify(executorch) == "verification: ExecuTorch fault"

@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+# The prefix of a class that is ExecuTorch's fault, not the SDK's.
+EXECUTORCH_FAULT = "ExecuTorch fault: "
+
 # (class, NPU or None for any, pattern on the case name "file::function[id]")
 KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # aten::gt/lt/where .out kernels the CPU runtime does not have yet.
@@ -16,6 +19,16 @@ KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # elements two steps off PyTorch's quantized graph (Vela's 16-bit table
     # interpolation; found by the sample).
     ("A16W8 table lookup off PyTorch's reference", None, re.compile(r"^test_exp::.*(a16w8|16a8w)")),
+    # ExecuTorch faults (python/ethosu_sdk/verify/executorch_faults.py): the
+    # build's lowering check fails and names them; ExecuTorch's own tests
+    # pass them only within their looser tolerances.
+    # A16W8 tanh: a TOSA TABLE a few steps off tanh ([ramp]: 2 of 160
+    # elements 2 steps off; its test allows rtol 2e-3).
+    (EXECUTORCH_FAULT + "A16W8 tanh table off PyTorch", None, re.compile(r"^test_tanh::.*(a16w8|16a8w)")),
+    # A16W8 layer_norm: up to 106 steps off on U85 ([randn_last_dim],
+    # [rand_last_two_dims_not_elementwise_affine_no_bias]); its test allows
+    # qtol=400.
+    (EXECUTORCH_FAULT + "A16W8 layer_norm off PyTorch", None, re.compile(r"^test_layer_norm::.*(a16w8|16a8w)")),
     # cond's branches keep aten::sin/cos on the CPU: no kernels for them.
     ("missing CPU kernel", None, re.compile(r"^test_cond::")),
 ]

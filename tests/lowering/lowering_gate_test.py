@@ -1,5 +1,6 @@
 """The lowering check at build time (python/ethosu_sdk/verify/lowering_check.py)
-on issue 33's reproducer, a ReLU before a concatenation:
+on issue 33's reproducer, a ReLU before a concatenation, and on issue 34's
+A16W8 neg (the same pair, `neg_u55_a16w8{,_unfixed}`):
 
 - with the SDK's lowering workarounds (the default) the build verified both
   halves: every delegate output and the ReLU's intermediate within one step
@@ -59,3 +60,17 @@ def test_without_workaround_the_lowering_fails_naming_the_relu(npu: str) -> None
     # The NPU program itself is still what the TOSA graph says.
     (partition,) = report["partitions"]
     assert all(o["differing"] == 0 for o in partition["outputs"])
+
+
+def test_a16w8_neg_is_rescaled_and_named_without_the_workaround() -> None:
+    fixed = _report("neg_u55_a16w8")
+    assert fixed["status"] == "pass", fixed["summary"]
+    (output,) = [t for t in fixed["partitions"][0]["lowering"] if t["output"] is not None]
+    assert output["op"] == "neg" and output["max_steps"] <= 1, output
+    unfixed = _report("neg_u55_a16w8_unfixed")
+    assert unfixed["status"] == "fail"
+    summary = unfixed["summary"]
+    assert "(Neg, neg" in summary and "a known ExecuTorch fault: ExecuTorch 1.5.1 lowers a 16-bit neg" in summary
+    # Off by the ratio of the two scales: every element, a few steps.
+    first = unfixed["first_lowering_divergence"]
+    assert first["output"] == 0 and first["max_steps"] > 1

@@ -24,3 +24,18 @@ class ConvReluCat(nn.Module):
 def conv_relu_cat() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     torch.manual_seed(0)
     return ConvReluCat(), (torch.randn(1, 16, 24, 24),)
+
+
+class Neg(nn.Module):
+    """ExecuTorch 1.5.1's 16-bit neg (ExecuTorch's test_neg A16W8
+    `rank_4_randn_pos`): a NEGATE with no RESCALE, though the quantizer
+    gives its input and output different scales (aot/lowering_workarounds.py,
+    `rescale_negates`)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.neg(x)
+
+
+def neg() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    torch.manual_seed(0)
+    return Neg(), (torch.randn(1, 4, 4, 4) + 10,)

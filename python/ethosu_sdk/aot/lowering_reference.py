@@ -127,8 +127,9 @@ def _quant_args(node: torch.fx.Node) -> dict[str, Any]:
 
 
 def _origin(node: torch.fx.Node, roots: list[str], first: dict[str, dict[str, Optional[str]]]) -> dict[str, Any]:
-    """Module path, type, operator and source line of the nearest operator
-    feeding a quantize node (the one whose result it quantizes)."""
+    """First-export root, module path, type, operator and source line of the
+    nearest operator feeding a quantize node (the one whose result it
+    quantizes)."""
     producer = node.args[0] if isinstance(node.args[0], torch.fx.Node) else node
     stack = producer.meta.get("nn_module_stack") or {}
     path, kind = next(reversed(stack.values())) if stack else ("", None)
@@ -136,6 +137,9 @@ def _origin(node: torch.fx.Node, roots: list[str], first: dict[str, dict[str, Op
         kind = kind.__name__
     root = first.get(roots[0], {}) if roots else {}
     return {
+        # The first-export operator it descends from: several quantize nodes
+        # with one root are the steps of that operator's decomposition.
+        "root": roots[0] if roots else None,
         "module": path,
         "module_type": str(kind).rsplit(".", 1)[-1] if kind else None,
         "op": root.get("op") or verify_data._op_name(producer.target),
@@ -180,6 +184,13 @@ def entries_for(
             **_origin(node, roots, first),
         }
         entries.append(entry)
+    # Quantize nodes that share a first-export root are the steps of that
+    # operator's decomposition; the last one is its result. Marked before
+    # any entry is dropped, so a step never stands in for a result that
+    # has no TOSA tensor of its own.
+    last_of_root = {e["root"]: i for i, e in enumerate(entries) if e["root"] is not None}
+    for i, e in enumerate(entries):
+        e["step_of"] = e["root"] if e["root"] is not None and last_of_root[e["root"]] != i else None
     # A TOSA tensor is the value of the last quantize node mapped to it: the
     # earlier ones are steps the lowering did not keep (a mean's sum before
     # its division, say).

@@ -23,6 +23,15 @@ After a linear layer the CLAMP would sit between the RESCALE and the
 layer's output RESHAPE, which Vela 5.1.0 compiles wrongly; the backend
 graph gets it after the RESHAPE instead (vela_workarounds.py,
 `clamps_after_reshapes`).
+
+ExecuTorch 1.5.1, 16-bit neg without a rescale (issue 34, ExecuTorch's
+test_neg A16W8 `rank_4_randn_pos`: 64 of 64 elements 4-5 steps off
+PyTorch's quantized graph): `op_tosa_neg.py` emits NEGATE alone, though
+the quantizer gives neg's input and output different scales.
+`rescale_negates` adds the RESCALE by their ratio on the backend graph
+(in the same context, `clamp_fused_activations`, which is how the AOT
+flow enters every lowering workaround). Drop it once
+`tests/lowering:neg_u55_a16w8_unfixed` verifies clean.
 """
 
 from __future__ import annotations
@@ -50,11 +59,15 @@ class Applied:
     nodes: list[str] = dataclasses.field(default_factory=list)  # backend graph nodes clamped
     # CLAMPs moved after a linear layer's output RESHAPE (Vela's issue).
     after_reshape: list[str] = dataclasses.field(default_factory=list)
+    # 16-bit NEGATEs given the RESCALE between their scales (rescale_negates).
+    rescaled_negates: list[str] = dataclasses.field(default_factory=list)
 
     def as_summary(self) -> dict:
         summary: dict = {"name": self.name, "nodes": list(self.nodes)}
         if self.after_reshape:
             summary["after_reshape"] = list(self.after_reshape)
+        if self.rescaled_negates:
+            summary["rescaled_negates"] = list(self.rescaled_negates)
         return summary
 
 
@@ -62,7 +75,8 @@ class Applied:
 def clamp_fused_activations() -> Iterator[Applied]:
     """Within the block, each convolution/linear output RESCALE whose
     quantization range is narrower than its dtype is followed by a CLAMP to
-    that range (see the module doc)."""
+    that range, and each 16-bit NEGATE between two scales by its RESCALE
+    (see the module doc)."""
     from executorch.backends.arm._passes.arm_pass_utils import create_node
     from executorch.backends.arm._passes.rewrite_conv_pass import RewriteConvPass
     from executorch.exir.dialects._ops import ops as exir_ops
@@ -94,6 +108,7 @@ def clamp_fused_activations() -> Iterator[Applied]:
     def move_clamps(graph_module) -> None:
         if applied.nodes:
             applied.after_reshape.extend(vela_workarounds.clamps_after_reshapes(graph_module))
+        applied.rescaled_negates.extend(rescale_negates(graph_module))
 
     RewriteConvPass.insert_output_rescale = insert_output_rescale
     try:
@@ -101,3 +116,45 @@ def clamp_fused_activations() -> Iterator[Applied]:
             yield applied
     finally:
         RewriteConvPass.insert_output_rescale = original
+
+
+def rescale_negates(graph_module: torch.fx.GraphModule) -> list[str]:
+    """ExecuTorch 1.5.1's 16-bit neg (module doc): `op_tosa_neg.py` emits
+    NEGATE with zero points 0 and no RESCALE, though
+    the quantizer gives neg's input and output scales of their own. On the
+    backend graph, each int16 NEGATE whose scales differ (both zero points
+    0, as A16W8's symmetric quantization makes them) gets a RESCALE by
+    input scale / output scale after it: -q * s_in / s_out, what PyTorch's
+    quantized graph computes. Returns the NEGATEs rescaled."""
+    from executorch.backends.arm._passes.arm_pass_utils import create_node
+    from executorch.exir.dialects._ops import ops as exir_ops
+
+    rescaled = []
+    graph = graph_module.graph
+    for node in list(graph.nodes):
+        if node.op != "call_function" or node.target != exir_ops.backend.tosa.NEGATE.default:
+            continue
+        inputs, outputs = node.meta.get("input_qparams") or {}, node.meta.get("output_qparams") or {}
+        if 0 not in inputs or 0 not in outputs:
+            continue
+        q_in, q_out = inputs[0], outputs[0]
+        if any(q.dtype != torch.int16 or q.per_channel or q.zp != 0 for q in (q_in, q_out)):
+            continue
+        ratio = float(q_in.scale) / float(q_out.scale)
+        if ratio == 1.0:
+            continue
+        users = list(node.users)
+        with graph.inserting_after(node):
+            rescale = create_node(
+                graph=graph,
+                op_target=exir_ops.backend.tosa.RESCALE.default,
+                args=(node, torch.int16, [ratio], 0, 0),
+                from_node=node,
+            )
+        rescale.meta["val"] = node.meta["val"]
+        for user in users:
+            user.replace_input_with(node, rescale)
+        rescaled.append(node.name)
+    if rescaled:
+        graph_module.recompile()
+    return rescaled

@@ -35,6 +35,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ethosu_sdk.tensors import read_tensor_file
+from ethosu_sdk.verify import executorch_faults
 
 # Float emulation against integer rounding: ties and double rounding move a
 # value by at most one step (tests/aot/tosa_numerics_test.py's bound too).
@@ -133,26 +134,15 @@ def _difference(tosa: np.ndarray, pytorch: np.ndarray) -> tuple[Optional[np.ndar
     return min(candidates, key=lambda d: (int(np.abs(d).max(initial=0)), int(np.count_nonzero(d)))), None
 
 
-def _decomposition_steps(entries: list[dict[str, Any]], pytorch: list[np.ndarray]) -> set[int]:
+def _decomposition_steps(entries: list[dict[str, Any]]) -> set[int]:
     """Entries inside one source operator's decomposition (a layer norm's
-    mean, variance and reciprocal square root, a softmax's sum): several
-    same-sized TOSA tensors descend from that operator and no name ties one
-    to such a step, so only the operator's results (the size of its last
-    quantize) are compared. Entries share an operator when they share its
-    module, operator and source line."""
-
-    def operator(entry: dict[str, Any]) -> Optional[tuple[Any, ...]]:
-        if entry.get("op") is None or entry.get("source") is None:
-            return None
-        return (entry.get("module"), entry["op"], entry["source"])
-
-    # The last entry of each operator sets its result size.
-    result_size = {operator(e): np.asarray(v).size for e, v in zip(entries, pytorch) if operator(e)}
-    return {
-        i
-        for i, (entry, values) in enumerate(zip(entries, pytorch))
-        if operator(entry) and entry.get("output") is None and np.asarray(values).size != result_size[operator(entry)]
-    }
+    mean, variance and reciprocal square root, a softmax's exponentials and
+    sum), as the AOT step marks them (`step_of`, lowering_reference.py):
+    every TOSA tensor of such a lowering descends from the one source
+    operator, so no provenance ties a TOSA tensor to one step and the
+    mapping would guess by size. Only the operator's result is compared
+    (a delegate output always is)."""
+    return {i for i, entry in enumerate(entries) if entry.get("step_of") is not None and entry.get("output") is None}
 
 
 def _is_wide(entry: dict[str, Any]) -> bool:
@@ -173,7 +163,7 @@ def compare(
     earliest."""
     if len(entries) != len(pytorch):
         raise ValueError(f"{len(entries)} PyTorch tensor entries for {len(pytorch)} stored tensors")
-    inner = _decomposition_steps(entries, pytorch)
+    inner = _decomposition_steps(entries)
     results = []
     for index, (entry, values) in enumerate(zip(entries, pytorch)):
         output = entry.get("output")
@@ -230,6 +220,7 @@ def first_divergence(results: list[LoweredTensor]) -> Optional[LoweredTensor]:
 def describe(result: LoweredTensor, partition: int) -> str:
     """The failure line's detail for a diverging tensor."""
     scale = result.drift_scale
+    fault = executorch_faults.known_fault(result.op, result.wide)
     where = f"output {result.output}" if result.output is not None else "tensor"
     return (
         f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
@@ -242,4 +233,5 @@ def describe(result: LoweredTensor, partition: int) -> str:
             f"{DRIFT_FRACTION:.0%} of the elements over {TOLERANCE_STEPS * scale}"
         )
         + ")"
+        + (f"; a known ExecuTorch fault: {fault}" if fault else "")
     )

@@ -55,7 +55,16 @@ def with_all_results_as_outputs(graph: bytes) -> tuple[bytes, List[str]]:
         blocks = [b for r in doc["regions"] for b in r["blocks"]]
         if len(blocks) != 1:
             raise ValueError(f"expected one basic block, got {len(blocks)}")
-        names = [out for op in blocks[0]["operators"] if op["op"] not in _NOT_RESULTS for out in op["outputs"]]
+        # A graph output may be a constant (ExecuTorch folds a value
+        # computed at AOT time, e.g. `aten_full_default_pre_computed`): kept,
+        # so the reference model returns it like any other output.
+        outputs = set(blocks[0].get("outputs", []))
+        names = [
+            out
+            for op in blocks[0]["operators"]
+            for out in op["outputs"]
+            if op["op"] not in _NOT_RESULTS or out in outputs
+        ]
         blocks[0]["outputs"] = names
         with open(os.path.join(work, "all.json"), "w") as f:
             json.dump(doc, f)
