@@ -23,6 +23,7 @@ from ethosu_sdk.aot import vela_workarounds
 
 _CONV3D = (torch.ops.aten.conv3d.default, torch.ops.aten.convolution.default)
 _SPATIAL_AXES = 3
+_LAYER_META = ("nn_module_stack", "stack_trace")
 
 
 def _triple(value) -> list[int]:
@@ -67,7 +68,9 @@ def crop_conv3d_inputs(graph_module: torch.fx.GraphModule) -> list[str]:
             shape[dim] -= remainder - pad
             with graph.inserting_before(node):
                 cropped = graph.call_function(torch.ops.aten.slice.Tensor, (cropped, dim, 0, shape[dim]))
-            cropped.meta.update({k: v for k, v in x.meta.items() if k != "val"})
+            # The convolution's module, so reports name the layer; not its
+            # source_fn_stack, which would make the quantizer see a convolution.
+            cropped.meta.update({k: node.meta[k] for k in _LAYER_META if k in node.meta})
             cropped.meta["val"] = x.meta["val"][tuple(slice(0, n) for n in shape)]
         if cropped is not x:
             node.replace_input_with(x, cropped)
