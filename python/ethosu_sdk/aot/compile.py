@@ -45,6 +45,8 @@ from ethosu_sdk.aot import (
     quantization,
     tuner,
     vela_capture,
+    vela_conv3d_crop,
+    vela_refusals,
     vela_workarounds,
     verify_data,
 )
@@ -237,6 +239,10 @@ def compile_model(
                 if workaround:
                     workarounds.append(workaround)
                     progress(f"worked around Vela's unbind MatMul issue at {', '.join(workaround.nodes)}")
+                cropped = vela_conv3d_crop.crop_conv3d_inputs(graph_module)
+                if cropped:
+                    workarounds.append(vela_workarounds.Workaround(vela_refusals.VELA_CONV3D_SLICE, tuple(cropped)))
+                    progress(f"cropped the input of {', '.join(cropped)} on the CPU (Vela's CONV3D slice issue)")
             first_export = verify_data.source_lines(graph_module) if options.verify_dir else {}
         timings["export"] = time.monotonic() - t
         progress(f"quantizing ({mode.value}, {len(samples)} calibration sample(s))")

@@ -73,7 +73,7 @@ def capture_vela(directory: str, verify: bool = False) -> Iterator[list[VelaPart
     verification step checks the command stream it maps against the .pte's)."""
     from executorch.backends.arm.ethosu import backend as ethosu_backend
 
-    from ethosu_sdk.aot import vela_workarounds, verify_data
+    from ethosu_sdk.aot import vela_refusals, vela_workarounds, verify_data
 
     original = ethosu_backend.vela_compile
     partitions: list[VelaPartition] = []
@@ -84,6 +84,7 @@ def capture_vela(directory: str, verify: bool = False) -> Iterator[list[VelaPart
 
     def recording_vela_compile(tosa_flatbuffer, args, verbose=False, intermediate_path=None, block_placements=None):
         index = len(partitions)
+        vela_refusals.check(index, tosa_flatbuffer)  # before Vela: a known miscompilation fails the build
         work = os.path.join(directory, f"partition{index}")
         os.makedirs(work, exist_ok=True)
         # A copy: vela_compile appends to the list it is given.

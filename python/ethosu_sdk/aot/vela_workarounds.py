@@ -55,8 +55,13 @@ class Workaround:
         return {"name": self.name, "nodes": list(self.nodes)}
 
 
-def _feeds_matmul(node: torch.fx.Node) -> bool:
-    """True when `node` reaches a MatMul through data movement only."""
+def reaches(
+    node: torch.fx.Node,
+    found: Callable[[torch.fx.Node, torch.fx.Node], bool],
+    through: Callable[[torch.fx.Node], bool],
+) -> bool:
+    """True when a user `u` of `node`, or of a chain of users for which
+    `through` holds, has `found(u, the node it uses)`."""
     pending, seen = [node], set()
     while pending:
         current = pending.pop()
@@ -64,11 +69,20 @@ def _feeds_matmul(node: torch.fx.Node) -> bool:
             if user in seen:
                 continue
             seen.add(user)
-            if user.target in _MATMULS:
+            if found(user, current):
                 return True
-            if user.target in (torch.ops.aten.transpose.int, torch.ops.aten.permute.default):
+            if through(user):
                 pending.append(user)
     return False
+
+
+def _feeds_matmul(node: torch.fx.Node) -> bool:
+    """True when `node` reaches a MatMul through data movement only."""
+    return reaches(
+        node,
+        lambda user, _: user.target in _MATMULS,
+        lambda user: user.target in (torch.ops.aten.transpose.int, torch.ops.aten.permute.default),
+    )
 
 
 def _unbind_of_rank5_permute(node: torch.fx.Node) -> Optional[tuple[torch.fx.Node, list[int], int]]:
