@@ -593,6 +593,7 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
                                static_cast<int>(name->size()), name->c_str());
         }
         out.kernel = kernel->fn;
+        out.name = kernel->name;
         ESDK_RETURN_IF_ERROR(ResolveArgs(call->args(), arena, &out.args));
         ESDK_RETURN_IF_ERROR(CheckDimOrders(*kernel, out.args));
         break;
@@ -698,6 +699,12 @@ Status Method::Execute() {
     switch (instruction.kind) {
       case Instruction::Kind::kKernel:
         status = instruction.kernel(instruction.args);
+        // A kernel's message says what it checked; the line names the
+        // operator too, as the dim-order refusals at load do.
+        if (!status.ok()) {
+          status =
+              Status::Error(status.code(), "operator %s: %s", instruction.name, status.message());
+        }
         break;
       case Instruction::Kind::kDelegate: {
         const Delegate& delegate = delegates_[instruction.delegate];
