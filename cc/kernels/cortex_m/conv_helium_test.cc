@@ -22,6 +22,10 @@ constexpr int32_t kMaxChannels = 48;
 int8_t input[kMaxElements], weight[kMaxElements];
 int8_t expected[kMaxElements], actual[kMaxElements];
 int32_t bias[kMaxChannels], multipliers[kMaxChannels], shifts[kMaxChannels];
+// The operator's scratch tensor: the Helium im2col's rows of small patches
+// (ConvScratchBytes), up to a tile of 32 rows of 64 bytes.
+constexpr int32_t kScratchBytes = 32 * 64;
+uint8_t scratch[kScratchBytes + 16];
 
 View4 Nhwc(int32_t n, int32_t c, int32_t h, int32_t w) {
   View4 v;
@@ -78,6 +82,12 @@ bool DrawCase(Draw& d, bool depthwise, ConvParams* p, bool extremes = false) {
   p->bias = d.In(0, 4) == 0 ? nullptr : bias;
   p->multipliers = multipliers;
   p->shifts = shifts;
+  // From one patch row to a whole tile, as the shapes fall (the draws stay
+  // as they were): ExecuTorch's passes give one row or more.
+  const int64_t row = int64_t{p->kernel_h} * p->kernel_w * cin;
+  const int64_t rows = 1 + (n * h * w + cin) % 40;
+  p->scratch = scratch;
+  p->scratch_bytes = row * rows < kScratchBytes ? row * rows : kScratchBytes;
   return true;
 }
 
@@ -166,6 +176,48 @@ TEST(ConvDsp, TakesInt32MinMultiplier) {
     const int32_t size = p.out.n * p.out.h * p.out.w * p.out.c;
     EXPECT_EQ(std::memcmp(expected, actual, static_cast<size_t>(size)), 0);
   }
+}
+
+// A small patch (3x3x3, MobileNet's first layer) on Helium needs one im2col
+// row of scratch; with exactly one row the kernel writes nothing past it and
+// matches the plain C bytes. Elsewhere nothing needs scratch.
+TEST(ConvHelium, SmallPatchUsesOnlyTheScratchItIsGiven) {
+  constexpr uint8_t kGuard = 0xA5;
+  ConvParams p;
+  p.kernel_h = p.kernel_w = 3;
+  p.stride_h = p.stride_w = 2;
+  p.pad_h = p.pad_w = 1;
+  p.in = Nhwc(1, 3, 9, 9);
+  p.out = Nhwc(1, 5, 5, 5);
+  Draw d(0x1234567u);
+  for (int32_t i = 0; i < 9 * 9 * 3; ++i) input[i] = static_cast<int8_t>(d.Next());
+  for (int32_t i = 0; i < 5 * 27; ++i) weight[i] = static_cast<int8_t>(d.Next());
+  for (int32_t c = 0; c < 5; ++c) {
+    multipliers[c] = d.Multiplier();
+    shifts[c] = d.Shift();
+  }
+  p.input_offset = 7;
+  p.input = input;
+  p.weight = weight;
+  p.multipliers = multipliers;
+  p.shifts = shifts;
+  EXPECT_EQ(ConvScratchBytes(p), kHelium ? 27 : 0);
+  std::memset(scratch, kGuard, sizeof(scratch));
+  p.scratch = scratch;
+  p.scratch_bytes = 27;
+  p.output = expected;
+  ConvReference(p);
+  p.output = actual;
+  EXPECT_EQ(ConvHelium(p), kHelium);
+  if (kHelium) {
+    EXPECT_EQ(std::memcmp(expected, actual, 5 * 5 * 5), 0);
+  }
+  int32_t past = 0;
+  for (int32_t i = 27; i < kScratchBytes; ++i) past += scratch[i] != kGuard ? 1 : 0;
+  EXPECT_EQ(past, 0) << "bytes written past the scratch given";
+  p.kernel_h = p.kernel_w = 1;  // a 1x1 kernel: one contiguous run, no im2col
+  p.pad_h = p.pad_w = 0;
+  EXPECT_EQ(ConvScratchBytes(p), 0);
 }
 
 TEST(ConvHelium, DeclinesInt32MinMultiplier) {
