@@ -283,6 +283,12 @@ bool Pointwise(const ConvParams& p) {
          p.pad_w == 0 && DenseNhwc(p.in) && DenseNhwc(p.out);
 }
 
+// Output channels whose bias + offset * sum(w) PatchConv keeps for every
+// pixel (on the stack: 256 B), so a few im2col rows cost no weight sums per
+// pixel group; more channels are done in chunks of this many, each
+// gathering the patches again.
+constexpr int32_t kChunkChannels = 64;
+
 void PatchConv(const ConvParams& p) {
   const int32_t cin = p.in.c, cout = p.out.c;
   const int32_t kernel_h = p.kernel_h, kernel_w = p.kernel_w;
@@ -297,44 +303,55 @@ void PatchConv(const ConvParams& p) {
   const int32_t out_sn = static_cast<int32_t>(p.out.sn), out_sh = static_cast<int32_t>(p.out.sh),
                 out_sw = static_cast<int32_t>(p.out.sw);
   int32_t tile[kTile * kLanes];
-  for (int32_t n = 0; n < p.out.n; ++n) {
-    for (int32_t oh = 0; oh < p.out.h; ++oh) {
-      for (int32_t ow0 = 0; ow0 < p.out.w; ow0 += rows) {
-        const int32_t m = p.out.w - ow0 < rows ? p.out.w - ow0 : rows;
-        for (int32_t i = 0; i < m; ++i) {
-          int8_t* row = patches + i * patch;
-          for (int32_t kh = 0; kh < kernel_h; ++kh) {
-            const int32_t ih = (oh * p.stride_h) - p.pad_h + kh * p.dilation_h;
-            for (int32_t kw = 0; kw < kernel_w; ++kw, row += cin) {
-              const int32_t iw = (ow0 + i) * p.stride_w - p.pad_w + kw * p.dilation_w;
-              if (ih < 0 || ih >= p.in.h || iw < 0 || iw >= p.in.w) {
-                for (int32_t c = 0; c < cin; ++c) row[c] = pad_value;
-              } else {
-                const int8_t* x = p.input + (n * in_sn + ih * in_sh + iw * in_sw);
-                for (int32_t c = 0; c < cin; ++c) row[c] = x[c];
+  int32_t bases[kChunkChannels];
+  for (int32_t chunk = 0; chunk < cout; chunk += kChunkChannels) {
+    const int32_t chunk_end = cout - chunk < kChunkChannels ? cout : chunk + kChunkChannels;
+    for (int32_t c0 = chunk; c0 < chunk_end; c0 += kLanes) {
+      const int32_t count = chunk_end - c0 < kLanes ? chunk_end - c0 : kLanes;
+      const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+      const int8_t* w[kLanes];
+      ChannelRows(p, c0, count, patch, w);
+      const int32x4_t bias = p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
+      vstrwq_p_s32(bases + (c0 - chunk), vmlaq_n_s32(bias, WeightSums(w, patch), p.input_offset),
+                   lanes);
+    }
+    for (int32_t n = 0; n < p.out.n; ++n) {
+      for (int32_t oh = 0; oh < p.out.h; ++oh) {
+        for (int32_t ow0 = 0; ow0 < p.out.w; ow0 += rows) {
+          const int32_t m = p.out.w - ow0 < rows ? p.out.w - ow0 : rows;
+          for (int32_t i = 0; i < m; ++i) {
+            int8_t* row = patches + i * patch;
+            for (int32_t kh = 0; kh < kernel_h; ++kh) {
+              const int32_t ih = (oh * p.stride_h) - p.pad_h + kh * p.dilation_h;
+              for (int32_t kw = 0; kw < kernel_w; ++kw, row += cin) {
+                const int32_t iw = (ow0 + i) * p.stride_w - p.pad_w + kw * p.dilation_w;
+                if (ih < 0 || ih >= p.in.h || iw < 0 || iw >= p.in.w) {
+                  for (int32_t c = 0; c < cin; ++c) row[c] = pad_value;
+                } else {
+                  const int8_t* x = p.input + (n * in_sn + ih * in_sh + iw * in_sw);
+                  for (int32_t c = 0; c < cin; ++c) row[c] = x[c];
+                }
               }
             }
           }
-        }
-        int8_t* out = p.output + (n * out_sn + oh * out_sh + ow0 * out_sw);
-        for (int32_t c0 = 0; c0 < cout; c0 += kLanes) {
-          const int32_t count = cout - c0 < kLanes ? cout - c0 : kLanes;
-          const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
-          const RequantLanes r = ChannelLanes(p, c0, lanes);
-          const int8_t* w[kLanes];
-          ChannelRows(p, c0, count, patch, w);
-          const int32x4_t bias =
-              p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
-          const int32x4_t base = vmlaq_n_s32(bias, WeightSums(w, patch), p.input_offset);
-          for (int32_t i = 0; i < m; ++i) {
-            Dot4 dot;
-            dot.Run(patches + i * patch, w[0], w[1], w[2], w[3], patch);
-            dot.Save(tile + i * kLanes);
-          }
-          if (count == kLanes) {
-            FlushTile<false>(p, r, tile, m, base, out + c0, out_sw, c0, count);
-          } else {
-            FlushTile<true>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+          int8_t* out = p.output + (n * out_sn + oh * out_sh + ow0 * out_sw);
+          for (int32_t c0 = chunk; c0 < chunk_end; c0 += kLanes) {
+            const int32_t count = chunk_end - c0 < kLanes ? chunk_end - c0 : kLanes;
+            const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+            const RequantLanes r = ChannelLanes(p, c0, lanes);
+            const int8_t* w[kLanes];
+            ChannelRows(p, c0, count, patch, w);
+            const int32x4_t base = vldrwq_z_s32(bases + (c0 - chunk), lanes);
+            for (int32_t i = 0; i < m; ++i) {
+              Dot4 dot;
+              dot.Run(patches + i * patch, w[0], w[1], w[2], w[3], patch);
+              dot.Save(tile + i * kLanes);
+            }
+            if (count == kLanes) {
+              FlushTile<false>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+            } else {
+              FlushTile<true>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+            }
           }
         }
       }
