@@ -699,12 +699,6 @@ Status Method::Execute() {
     switch (instruction.kind) {
       case Instruction::Kind::kKernel:
         status = instruction.kernel(instruction.args);
-        // A kernel's message says what it checked; the line names the
-        // operator too, as the dim-order refusals at load do.
-        if (!status.ok()) {
-          status =
-              Status::Error(status.code(), "operator %s: %s", instruction.name, status.message());
-        }
         break;
       case Instruction::Kind::kDelegate: {
         const Delegate& delegate = delegates_[instruction.delegate];
@@ -734,6 +728,11 @@ Status Method::Execute() {
     }
     if (!status.ok()) {
       failed_instruction_ = static_cast<int64_t>(pc);
+      // A kernel's message says what it checked; the line names the
+      // operator too, as the dim-order refusals at load do.
+      if (instruction.kind == Instruction::Kind::kKernel) {
+        return Status::Error(status.code(), "operator %s: %s", instruction.name, status.message());
+      }
       return status;
     }
     pc = next;
