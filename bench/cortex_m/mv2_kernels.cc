@@ -42,6 +42,11 @@ BULK int8_t activation_b[kMaxActivation];
 BULK int8_t output[kMaxActivation];
 BULK int8_t weights[kMaxWeights];
 int32_t bias[kMaxChannels], multipliers[kMaxChannels], shifts[kMaxChannels];
+// The scratch tensor //examples:mv2_m55's program gives its first
+// convolution (ExecuTorch's passes for the Cortex-M55 size it for CMSIS-NN's
+// im2col): the Helium im2col's rows (the other convolutions need none).
+constexpr int32_t kFirstConvScratch = 128;
+uint8_t scratch[kFirstConvScratch];
 
 // Per kind of kernel: calls, MACs (elements for add), instructions.
 enum Kind { kConv3x3, kPointwise, kDepthwise, kAdd, kLinear, kKinds };
@@ -117,6 +122,8 @@ void Conv(bool depthwise, int32_t cin, int32_t cout, int32_t size, int32_t kerne
   p.multipliers = multipliers;
   p.shifts = shifts;
   p.output = output;
+  p.scratch = scratch;
+  p.scratch_bytes = kFirstConvScratch;
   const uint64_t macs =
       static_cast<uint64_t>(out_size) * out_size * cout * kernel * kernel * (depthwise ? 1 : cin);
   const uint64_t helium = Count([&] {

@@ -593,6 +593,7 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
                                static_cast<int>(name->size()), name->c_str());
         }
         out.kernel = kernel->fn;
+        out.name = kernel->name;
         ESDK_RETURN_IF_ERROR(ResolveArgs(call->args(), arena, &out.args));
         ESDK_RETURN_IF_ERROR(CheckDimOrders(*kernel, out.args));
         break;
@@ -727,6 +728,11 @@ Status Method::Execute() {
     }
     if (!status.ok()) {
       failed_instruction_ = static_cast<int64_t>(pc);
+      // A kernel's message says what it checked; the line names the
+      // operator too, as the dim-order refusals at load do.
+      if (instruction.kind == Instruction::Kind::kKernel) {
+        return Status::Error(status.code(), "operator %s: %s", instruction.name, status.message());
+      }
       return status;
     }
     pc = next;

@@ -68,6 +68,7 @@ class Method {
     enum class Kind : uint8_t { kKernel, kDelegate, kMove, kJumpFalse, kFree };
     Kind kind;
     KernelFn kernel;          // kKernel
+    const char* name;         // kKernel: the operator, which its errors name
     uint32_t delegate;        // kDelegate: index into delegates_
     Span<Value* const> args;  // kKernel, kDelegate
     Value* from;              // kMove: source; kJumpFalse: condition; kFree: the tensor

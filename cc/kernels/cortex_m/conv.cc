@@ -108,16 +108,36 @@ Status Prepare(Kind kind, const int* dims, const Tensor& input, const Tensor& we
   return Status::Ok();
 }
 
+// Hands the program's scratch tensor to the arithmetic, refusing one smaller
+// than the convolution that serves `p` on this CPU needs
+// (ConvScratchBytes). ExecuTorch's passes size it for CMSIS-NN's kernels,
+// always at least that; a smaller one is a program edited or lowered by
+// other rules, which a kernel must not write past.
+Status UseScratch(const Tensor& scratch, ConvParams* p) {
+  const int64_t needed = cortex_m::ConvScratchBytes(*p);
+  const int64_t given = scratch.data != nullptr ? static_cast<int64_t>(scratch.nbytes) : 0;
+  if (given < needed) {
+    return Status::Error(ErrorCode::kOutOfMemory,
+                         "scratch of %lld bytes, needs %lld (one im2col row: kernel_h * "
+                         "kernel_w * C_in): lower with ExecuTorch's cortex_m passes, which size it",
+                         static_cast<long long>(given), static_cast<long long>(needed));
+  }
+  p->scratch = scratch.data != nullptr ? static_cast<uint8_t*>(scratch.data) : nullptr;
+  p->scratch_bytes = given;
+  return Status::Ok();
+}
+
 // Convolution or depthwise (`kind`), one glue for both.
 Status Direct(Kind kind, const int* dims, const Tensor& input, const Tensor& weight,
               const Tensor* bias, IntList stride, IntList padding, IntList dilation,
               int64_t depth_multiplier, int64_t input_offset, int64_t output_offset,
               const Tensor& multipliers, const Tensor& shifts, int64_t activation_min,
-              int64_t activation_max, Tensor& out) {
+              int64_t activation_max, const Tensor& scratch, Tensor& out) {
   ConvParams p;
   ESDK_RETURN_IF_ERROR(Prepare(kind, dims, input, weight, bias, stride, padding, dilation, nullptr,
                                depth_multiplier, input_offset, output_offset, multipliers, shifts,
                                activation_min, activation_max, out, &p));
+  if (kind == Kind::kConv) ESDK_RETURN_IF_ERROR(UseScratch(scratch, &p));
   // The Helium variants take the passes' layout on Cortex-M55/M85, the DSP
   // ones on the Cortex-M33 (each is compiled only for its CPUs), and say
   // when they cannot; the plain C arithmetic takes everything.
@@ -145,17 +165,18 @@ Status Transpose(const int* dims, const Tensor& input, const Tensor& weight, con
 
 }  // namespace
 
-// The scratch buffers the schemas carry are sized for CMSIS-NN's
-// im2col-style kernels; the arithmetic here needs none.
+// The scratch tensors the schemas carry are sized by ExecuTorch's passes for
+// CMSIS-NN's kernels. Only the Helium convolution's im2col of small patches
+// uses one (UseScratch); the depthwise and transposed convolutions need none.
 Status CortexMQuantizedConv2dOut(const Tensor& input, const Tensor& weight, const Tensor* bias,
                                  IntList stride, IntList padding, IntList dilation,
                                  int64_t input_offset, int64_t output_offset,
                                  const Tensor& requantize_multipliers,
                                  const Tensor& requantize_shifts, int64_t activation_min,
-                                 int64_t activation_max, const Tensor& /*scratch*/, Tensor& out) {
+                                 int64_t activation_max, const Tensor& scratch, Tensor& out) {
   return Direct(Kind::kConv, cortex_m::kNchw, input, weight, bias, stride, padding, dilation, 1,
                 input_offset, output_offset, requantize_multipliers, requantize_shifts,
-                activation_min, activation_max, out);
+                activation_min, activation_max, scratch, out);
 }
 
 Status CortexMQuantizedConv2dNhwcOut(const Tensor& input, const Tensor& weight, const Tensor* bias,
@@ -163,31 +184,30 @@ Status CortexMQuantizedConv2dNhwcOut(const Tensor& input, const Tensor& weight, 
                                      int64_t input_offset, int64_t output_offset,
                                      const Tensor& requantize_multipliers,
                                      const Tensor& requantize_shifts, int64_t activation_min,
-                                     int64_t activation_max, const Tensor& /*scratch*/,
-                                     Tensor& out) {
+                                     int64_t activation_max, const Tensor& scratch, Tensor& out) {
   return Direct(Kind::kConv, cortex_m::kNhwc, input, weight, bias, stride, padding, dilation, 1,
                 input_offset, output_offset, requantize_multipliers, requantize_shifts,
-                activation_min, activation_max, out);
+                activation_min, activation_max, scratch, out);
 }
 
 Status CortexMQuantizedDepthwiseConv2dOut(
     const Tensor& input, const Tensor& weight, const Tensor* bias, IntList stride, IntList padding,
     IntList dilation, int64_t depth_multiplier, int64_t input_offset, int64_t output_offset,
     const Tensor& requantize_multipliers, const Tensor& requantize_shifts, int64_t activation_min,
-    int64_t activation_max, const Tensor& /*scratch*/, Tensor& out) {
+    int64_t activation_max, const Tensor& scratch, Tensor& out) {
   return Direct(Kind::kDepthwise, cortex_m::kNchw, input, weight, bias, stride, padding, dilation,
                 depth_multiplier, input_offset, output_offset, requantize_multipliers,
-                requantize_shifts, activation_min, activation_max, out);
+                requantize_shifts, activation_min, activation_max, scratch, out);
 }
 
 Status CortexMQuantizedDepthwiseConv2dNhwcOut(
     const Tensor& input, const Tensor& weight, const Tensor* bias, IntList stride, IntList padding,
     IntList dilation, int64_t depth_multiplier, int64_t input_offset, int64_t output_offset,
     const Tensor& requantize_multipliers, const Tensor& requantize_shifts, int64_t activation_min,
-    int64_t activation_max, const Tensor& /*scratch*/, Tensor& out) {
+    int64_t activation_max, const Tensor& scratch, Tensor& out) {
   return Direct(Kind::kDepthwise, cortex_m::kNhwc, input, weight, bias, stride, padding, dilation,
                 depth_multiplier, input_offset, output_offset, requantize_multipliers,
-                requantize_shifts, activation_min, activation_max, out);
+                requantize_shifts, activation_min, activation_max, scratch, out);
 }
 
 Status CortexMQuantizedTransposeConv2dOut(const Tensor& input, const Tensor& weight,

@@ -9,11 +9,10 @@
 // folded out: sum((x + off) * w) = sum(x * w) + off * sum(w), the weight
 // sums taken once per channel block (and per tap at the borders). Small
 // patches (the 3-channel first layer) are gathered per pixel (im2col of a
-// tile) so each pixel is one dot product. Depthwise: 3x3 on eight channels
-// in int16 lanes (VMULLB/VMULLT into even and odd int32 sums), anything
-// else on four channels in int32 lanes (VMUL, VADD: MVE has no
-// vector-by-vector integer VMLA). The sums of a tile of pixels are then
-// requantized four channels at once (requantize_helium.h) and stored with
+// tile, in the operator's scratch tensor) so each pixel is one dot product. Depthwise: 3x3 on eight
+// channels in int16 lanes (VMULLB/VMULLT into even and odd int32 sums), anything else on four
+// channels in int32 lanes (VMUL, VADD: MVE has no vector-by-vector integer VMLA). The sums of a
+// tile of pixels are then requantized four channels at once (requantize_helium.h) and stored with
 // narrowing VSTRB.
 #include <cstdint>
 
@@ -258,66 +257,101 @@ void ConvBlock(const ConvParams& p, int32_t c0, int32_t count) {
 // Kernels whose whole patch (kernel_h * kernel_w * C_in) is this small
 // (MobileNet's first layer: 3x3x3) gather each output pixel's patch into a
 // row of their own (im2col for a tile of pixels): one dot product per
-// pixel instead of a short run per kernel row.
+// pixel instead of a short run per kernel row. The rows are the operator's
+// scratch tensor, which ExecuTorch's passes size for CMSIS-NN's im2col
+// (at least one patch for every convolution that is not 1x1; four on
+// Cortex-M55 in general): planned memory, not a stack frame of kTile rows.
 constexpr int32_t kMaxPatch = 64;
 
 // The patch's padding holds the input zero point (-input_offset), which
 // adds (zp + offset) * w = 0, as the zero padding does: every pixel then
-// takes the whole kernel's weight sum.
+// takes the whole kernel's weight sum. A 1x1 kernel's patch is already one
+// contiguous run: ConvBlock takes it, with no scratch (CMSIS-NN's 1x1
+// kernels have none, so the passes give none).
 bool PatchFits(const ConvParams& p) {
-  return p.kernel_h * p.kernel_w * p.in.c <= kMaxPatch && p.input_offset >= -127 &&
-         p.input_offset <= 128;
+  return p.kernel_h * p.kernel_w > 1 && p.kernel_h * p.kernel_w * p.in.c <= kMaxPatch &&
+         p.input_offset >= -127 && p.input_offset <= 128;
 }
+
+bool Takes(const ConvParams& p) {
+  return p.in.sc == 1 && p.out.sc == 1 && p.groups == 1 && p.in.c != 0 &&
+         VectorRequantizable(p.multipliers, p.out.c);
+}
+
+bool Pointwise(const ConvParams& p) {
+  return p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 && p.pad_h == 0 &&
+         p.pad_w == 0 && DenseNhwc(p.in) && DenseNhwc(p.out);
+}
+
+// Output channels whose bias + offset * sum(w) PatchConv keeps for every
+// pixel (on the stack: 256 B), so a few im2col rows cost no weight sums per
+// pixel group; more channels are done in chunks of this many, each
+// gathering the patches again.
+constexpr int32_t kChunkChannels = 64;
 
 void PatchConv(const ConvParams& p) {
   const int32_t cin = p.in.c, cout = p.out.c;
   const int32_t kernel_h = p.kernel_h, kernel_w = p.kernel_w;
   const int32_t patch = kernel_h * kernel_w * cin;
+  // As many rows as the scratch holds, up to a tile (the glue checked one).
+  const int64_t held = p.scratch_bytes / patch;
+  const int32_t rows = held < kTile ? static_cast<int32_t>(held) : kTile;
+  int8_t* const patches = reinterpret_cast<int8_t*>(p.scratch);
   const int8_t pad_value = static_cast<int8_t>(-p.input_offset);
   const int32_t in_sn = static_cast<int32_t>(p.in.sn), in_sh = static_cast<int32_t>(p.in.sh),
                 in_sw = static_cast<int32_t>(p.in.sw);
   const int32_t out_sn = static_cast<int32_t>(p.out.sn), out_sh = static_cast<int32_t>(p.out.sh),
                 out_sw = static_cast<int32_t>(p.out.sw);
-  int8_t patches[kTile][kMaxPatch];
   int32_t tile[kTile * kLanes];
-  for (int32_t n = 0; n < p.out.n; ++n) {
-    for (int32_t oh = 0; oh < p.out.h; ++oh) {
-      for (int32_t ow0 = 0; ow0 < p.out.w; ow0 += kTile) {
-        const int32_t m = p.out.w - ow0 < kTile ? p.out.w - ow0 : kTile;
-        for (int32_t i = 0; i < m; ++i) {
-          int8_t* row = patches[i];
-          for (int32_t kh = 0; kh < kernel_h; ++kh) {
-            const int32_t ih = (oh * p.stride_h) - p.pad_h + kh * p.dilation_h;
-            for (int32_t kw = 0; kw < kernel_w; ++kw, row += cin) {
-              const int32_t iw = (ow0 + i) * p.stride_w - p.pad_w + kw * p.dilation_w;
-              if (ih < 0 || ih >= p.in.h || iw < 0 || iw >= p.in.w) {
-                for (int32_t c = 0; c < cin; ++c) row[c] = pad_value;
-              } else {
-                const int8_t* x = p.input + (n * in_sn + ih * in_sh + iw * in_sw);
-                for (int32_t c = 0; c < cin; ++c) row[c] = x[c];
+  int32_t bases[kChunkChannels];
+  for (int32_t chunk = 0; chunk < cout; chunk += kChunkChannels) {
+    const int32_t chunk_end = cout - chunk < kChunkChannels ? cout : chunk + kChunkChannels;
+    for (int32_t c0 = chunk; c0 < chunk_end; c0 += kLanes) {
+      const int32_t count = chunk_end - c0 < kLanes ? chunk_end - c0 : kLanes;
+      const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+      const int8_t* w[kLanes];
+      ChannelRows(p, c0, count, patch, w);
+      const int32x4_t bias = p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
+      vstrwq_p_s32(bases + (c0 - chunk), vmlaq_n_s32(bias, WeightSums(w, patch), p.input_offset),
+                   lanes);
+    }
+    for (int32_t n = 0; n < p.out.n; ++n) {
+      for (int32_t oh = 0; oh < p.out.h; ++oh) {
+        for (int32_t ow0 = 0; ow0 < p.out.w; ow0 += rows) {
+          const int32_t m = p.out.w - ow0 < rows ? p.out.w - ow0 : rows;
+          for (int32_t i = 0; i < m; ++i) {
+            int8_t* row = patches + i * patch;
+            for (int32_t kh = 0; kh < kernel_h; ++kh) {
+              const int32_t ih = (oh * p.stride_h) - p.pad_h + kh * p.dilation_h;
+              for (int32_t kw = 0; kw < kernel_w; ++kw, row += cin) {
+                const int32_t iw = (ow0 + i) * p.stride_w - p.pad_w + kw * p.dilation_w;
+                if (ih < 0 || ih >= p.in.h || iw < 0 || iw >= p.in.w) {
+                  for (int32_t c = 0; c < cin; ++c) row[c] = pad_value;
+                } else {
+                  const int8_t* x = p.input + (n * in_sn + ih * in_sh + iw * in_sw);
+                  for (int32_t c = 0; c < cin; ++c) row[c] = x[c];
+                }
               }
             }
           }
-        }
-        int8_t* out = p.output + (n * out_sn + oh * out_sh + ow0 * out_sw);
-        for (int32_t c0 = 0; c0 < cout; c0 += kLanes) {
-          const int32_t count = cout - c0 < kLanes ? cout - c0 : kLanes;
-          const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
-          const RequantLanes r = ChannelLanes(p, c0, lanes);
-          const int8_t* w[kLanes];
-          ChannelRows(p, c0, count, patch, w);
-          const int32x4_t bias =
-              p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
-          const int32x4_t base = vmlaq_n_s32(bias, WeightSums(w, patch), p.input_offset);
-          for (int32_t i = 0; i < m; ++i) {
-            Dot4 dot;
-            dot.Run(patches[i], w[0], w[1], w[2], w[3], patch);
-            dot.Save(tile + i * kLanes);
-          }
-          if (count == kLanes) {
-            FlushTile<false>(p, r, tile, m, base, out + c0, out_sw, c0, count);
-          } else {
-            FlushTile<true>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+          int8_t* out = p.output + (n * out_sn + oh * out_sh + ow0 * out_sw);
+          for (int32_t c0 = chunk; c0 < chunk_end; c0 += kLanes) {
+            const int32_t count = chunk_end - c0 < kLanes ? chunk_end - c0 : kLanes;
+            const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+            const RequantLanes r = ChannelLanes(p, c0, lanes);
+            const int8_t* w[kLanes];
+            ChannelRows(p, c0, count, patch, w);
+            const int32x4_t base = vldrwq_z_s32(bases + (c0 - chunk), lanes);
+            for (int32_t i = 0; i < m; ++i) {
+              Dot4 dot;
+              dot.Run(patches + i * patch, w[0], w[1], w[2], w[3], patch);
+              dot.Save(tile + i * kLanes);
+            }
+            if (count == kLanes) {
+              FlushTile<false>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+            } else {
+              FlushTile<true>(p, r, tile, m, base, out + c0, out_sw, c0, count);
+            }
           }
         }
       }
@@ -495,14 +529,17 @@ void Depthwise(const ConvParams& p, const DepthwiseGeometry& g) {
 
 }  // namespace
 
+int64_t ConvScratchBytes(const ConvParams& p) {
+  if (!Takes(p) || Pointwise(p) || !PatchFits(p)) return 0;
+  return int64_t{p.kernel_h} * p.kernel_w * p.in.c;  // one patch row
+}
+
 bool ConvHelium(const ConvParams& p) {
-  if (p.in.sc != 1 || p.out.sc != 1 || p.groups != 1 || p.in.c == 0 ||
-      !VectorRequantizable(p.multipliers, p.out.c)) {
-    return false;
-  }
-  const bool pointwise = p.kernel_h == 1 && p.kernel_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
-                         p.pad_h == 0 && p.pad_w == 0 && DenseNhwc(p.in) && DenseNhwc(p.out);
-  if (!pointwise && PatchFits(p)) {
+  if (!Takes(p)) return false;
+  const bool pointwise = Pointwise(p);
+  // Without a row of scratch (a caller that skipped the glue's check) the
+  // blocks serve a small patch too.
+  if (!pointwise && PatchFits(p) && p.scratch_bytes >= ConvScratchBytes(p)) {
     PatchConv(p);
     return true;
   }
@@ -546,6 +583,7 @@ bool DepthwiseConvHelium(const ConvParams& p) {
 
 bool ConvHelium(const ConvParams& /*p*/) { return false; }
 bool DepthwiseConvHelium(const ConvParams& /*p*/) { return false; }
+int64_t ConvScratchBytes(const ConvParams& /*p*/) { return 0; }
 
 #endif
 

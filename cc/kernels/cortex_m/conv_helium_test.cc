@@ -18,10 +18,15 @@ namespace ethosu_sdk::kernels::cortex_m {
 namespace {
 
 constexpr int32_t kMaxElements = 16384;
-constexpr int32_t kMaxChannels = 48;
+constexpr int32_t kMaxDrawnChannels = 48;
+constexpr int32_t kMaxChannels = 80;  // room for more than PatchConv's 64-channel chunk
 int8_t input[kMaxElements], weight[kMaxElements];
 int8_t expected[kMaxElements], actual[kMaxElements];
 int32_t bias[kMaxChannels], multipliers[kMaxChannels], shifts[kMaxChannels];
+// The operator's scratch tensor: the Helium im2col's rows of small patches
+// (ConvScratchBytes), up to a tile of 32 rows of 64 bytes.
+constexpr int32_t kScratchBytes = 32 * 64;
+uint8_t scratch[kScratchBytes + 16];
 
 View4 Nhwc(int32_t n, int32_t c, int32_t h, int32_t w) {
   View4 v;
@@ -49,7 +54,7 @@ bool DrawCase(Draw& d, bool depthwise, ConvParams* p, bool extremes = false) {
     p->kernel_h = p->kernel_w = p->stride_h = p->stride_w = 1;
     p->pad_h = p->pad_w = 0;
   }
-  const int32_t cout = depthwise ? cin : d.In(1, kMaxChannels);
+  const int32_t cout = depthwise ? cin : d.In(1, kMaxDrawnChannels);
   const int32_t oh = OutSize(h, p->kernel_h, p->stride_h, p->pad_h, p->dilation_h);
   const int32_t ow = OutSize(w, p->kernel_w, p->stride_w, p->pad_w, p->dilation_w);
   const int32_t weights =
@@ -78,6 +83,12 @@ bool DrawCase(Draw& d, bool depthwise, ConvParams* p, bool extremes = false) {
   p->bias = d.In(0, 4) == 0 ? nullptr : bias;
   p->multipliers = multipliers;
   p->shifts = shifts;
+  // From one patch row to a whole tile, as the shapes fall (the draws stay
+  // as they were): ExecuTorch's passes give one row or more.
+  const int64_t row = int64_t{p->kernel_h} * p->kernel_w * cin;
+  const int64_t rows = 1 + (n * h * w + cin) % 40;
+  p->scratch = scratch;
+  p->scratch_bytes = row * rows < kScratchBytes ? row * rows : kScratchBytes;
   return true;
 }
 
@@ -165,6 +176,57 @@ TEST(ConvDsp, TakesInt32MinMultiplier) {
   if (kDsp) {
     const int32_t size = p.out.n * p.out.h * p.out.w * p.out.c;
     EXPECT_EQ(std::memcmp(expected, actual, static_cast<size_t>(size)), 0);
+  }
+}
+
+// A small patch (3x3x3, MobileNet's first layer) on Helium needs one im2col
+// row of scratch; with exactly one row the kernel writes nothing past it and
+// matches the plain C bytes, for 5 output channels and for 70 (two chunks
+// of channel sums). Elsewhere nothing needs scratch.
+TEST(ConvHelium, SmallPatchUsesOnlyTheScratchItIsGiven) {
+  constexpr uint8_t kGuard = 0xA5;
+  constexpr int32_t kPatch = 27;
+  constexpr int32_t kChannelCounts[] = {5, 70};
+  for (const int32_t cout : kChannelCounts) {
+    ConvParams p;
+    p.kernel_h = p.kernel_w = 3;
+    p.stride_h = p.stride_w = 2;
+    p.pad_h = p.pad_w = 1;
+    p.in = Nhwc(1, 3, 9, 9);
+    p.out = Nhwc(1, cout, 5, 5);
+    Draw d(0x1234567u);
+    for (int32_t i = 0; i < 9 * 9 * 3; ++i) input[i] = static_cast<int8_t>(d.Next());
+    for (int32_t i = 0; i < cout * kPatch; ++i) weight[i] = static_cast<int8_t>(d.Next());
+    for (int32_t c = 0; c < cout; ++c) {
+      bias[c] = d.In(-100000, 100000);
+      multipliers[c] = d.Multiplier();
+      shifts[c] = d.Shift();
+    }
+    p.input_offset = 7;
+    p.input = input;
+    p.weight = weight;
+    p.bias = bias;
+    p.multipliers = multipliers;
+    p.shifts = shifts;
+    EXPECT_EQ(ConvScratchBytes(p), kHelium ? kPatch : 0);
+    std::memset(scratch, kGuard, sizeof(scratch));
+    p.scratch = scratch;
+    p.scratch_bytes = kPatch;
+    std::memset(expected, 0x55, sizeof(expected));
+    std::memset(actual, 0x55, sizeof(actual));
+    p.output = expected;
+    ConvReference(p);
+    p.output = actual;
+    EXPECT_EQ(ConvHelium(p), kHelium);
+    if (kHelium) {
+      EXPECT_EQ(std::memcmp(expected, actual, sizeof(actual)), 0) << cout << " channels";
+    }
+    int32_t past = 0;
+    for (int32_t i = kPatch; i < kScratchBytes; ++i) past += scratch[i] != kGuard ? 1 : 0;
+    EXPECT_EQ(past, 0) << "bytes written past the scratch given";
+    p.kernel_h = p.kernel_w = 1;  // a 1x1 kernel: one contiguous run, no im2col
+    p.pad_h = p.pad_w = 0;
+    EXPECT_EQ(ConvScratchBytes(p), 0);
   }
 }
 

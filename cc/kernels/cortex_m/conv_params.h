@@ -27,6 +27,10 @@ struct ConvParams {
   const int32_t* multipliers = nullptr;  // per output channel
   const int32_t* shifts = nullptr;
   int8_t* output = nullptr;
+  // Working memory from the program (the operator's scratch tensor, memory
+  // planned by ExecuTorch): at least the bytes ConvScratchBytes states.
+  uint8_t* scratch = nullptr;
+  int64_t scratch_bytes = 0;
 };
 
 // out = clamp(requantize(bias + sum((in + input_offset) * weight)) +
@@ -43,6 +47,12 @@ void TransposeConvReference(const ConvParams& p);
 // then runs the plain C arithmetic above. Bit-exact with it.
 bool ConvHelium(const ConvParams& p);
 bool DepthwiseConvHelium(const ConvParams& p);
+
+// The scratch bytes the convolution that serves `p` on this CPU needs: on
+// Helium, a small patch (kernel_h * kernel_w * C_in <= 64, not 1x1) is
+// gathered into rows of the scratch, one output pixel a row, so at least
+// one row; 0 where the plain C or DSP arithmetic serves (they need none).
+int64_t ConvScratchBytes(const ConvParams& p);
 
 // DSP-extension variants for CPUs with DSP and no MVE (Cortex-M33;
 // conv_dsp.cc): channels innermost and pixels dense in input and output,

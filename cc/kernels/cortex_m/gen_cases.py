@@ -9,7 +9,8 @@ unboxing wrappers and compares the bytes.
     gen_cases --out=cases.bin
 
 File format (little-endian): b"CMKC", u32 version, u32 case count; per case
-str operator, str label, u8 expect (0: the output, 1: an error), u32 value
+str operator, str label, u8 expect (0: the output, 1: an error, 2: an error
+on a CPU with Helium, the output elsewhere), u32 value
 count, the values, u8 ties (1: followed by u32 count + one byte per output
 byte, 1 where the exact result is a tie the reference breaks in float and
 the kernel may differ from it by one step). str: u16 length + bytes. Value: u8 tag, then
@@ -39,6 +40,10 @@ flags.DEFINE_integer("seed", 30, "Random seed: the cases are a pure function of 
 
 _VERSION = 1
 _SCALAR_TYPES = {torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4, torch.float32: 6}
+# What a case expects (the u8 after its label).
+EXPECT_OUTPUT = 0
+EXPECT_ERROR = 1
+EXPECT_ERROR_ON_HELIUM = 2  # an error where the CPU has Helium, else the output
 CL = torch.channels_last
 CF = torch.contiguous_format
 
@@ -57,9 +62,11 @@ class Case:
         out: Optional[torch.Tensor] = None,
         reference_args: Optional[Sequence[Any]] = None,
         ties: Optional[Callable[[], torch.Tensor]] = None,
+        expect: Optional[int] = None,
     ):
         self.op, self.label, self.args, self.ties = op, label, list(args), ties
         self.out_format, self.expect_error, self.out = out_format, expect_error, out
+        self.expect = expect if expect is not None else EXPECT_ERROR if expect_error else EXPECT_OUTPUT
         self.reference_args = list(reference_args) if reference_args is not None else self.args
 
 
@@ -115,13 +122,7 @@ def encode(case: Case) -> bytes:
         order = list(mask.dim_order())
         data = mask.permute(order).contiguous().to(torch.uint8).numpy().tobytes()
         ties = struct.pack("<BI", 1, len(data)) + data
-    return (
-        _str(case.op)
-        + _str(case.label)
-        + struct.pack("<BI", int(case.expect_error), len(values))
-        + b"".join(values)
-        + ties
-    )
+    return _str(case.op) + _str(case.label) + struct.pack("<BI", case.expect, len(values)) + b"".join(values) + ties
 
 
 # ---------------------------------------------------------------- helpers
@@ -166,7 +167,39 @@ def bias(rng: random.Random, channels: int) -> Optional[torch.Tensor]:
 
 
 def scratch() -> torch.Tensor:
+    """A scratch argument for the operators whose kernels need none."""
     return torch.zeros(16, dtype=torch.uint8)
+
+
+def conv_scratch(
+    nhwc: Sequence[int], weight: Sequence[int], out_hw: Sequence[int], args: Sequence[Any]
+) -> torch.Tensor:
+    """The scratch ExecuTorch's passes give a quantized_conv2d lowered for the
+    Cortex-M55 (passes/scratch_buffer_sizes.py: CMSIS-NN's MVE buffer size
+    through the wheel's _cmsis_nn), from the case's `args` (stride, padding,
+    dilation, offsets and limits at the schema's positions)."""
+    from executorch.backends.cortex_m.library import cmsis_nn
+
+    n, h, w, cin = nhwc
+    size = cmsis_nn.convolve_wrapper_buffer_size(
+        cmsis_nn.Backend.MVE,
+        cmsis_nn.DataType.A8W8,
+        input_nhwc=[n, h, w, cin],
+        filter_nhwc=list(weight),
+        output_nhwc=[n, out_hw[0], out_hw[1], weight[0]],
+        padding_hw=list(args[4]),
+        stride_hw=list(args[3]),
+        dilation_hw=list(args[5]),
+        input_offset=args[6],
+        output_offset=args[7],
+        activation_min=args[10],
+        activation_max=args[11],
+    )
+    return torch.zeros(int(size), dtype=torch.uint8)
+
+
+def conv_out_hw(h: int, w: int, k: Sequence[int], s: Sequence[int], p: Sequence[int], d: Sequence[int]) -> List[int]:
+    return [(h + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1, (w + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1]
 
 
 def undilated(weight: torch.Tensor, dh: int, dw: int) -> torch.Tensor:
@@ -225,8 +258,9 @@ def conv_cases(rng: random.Random) -> List[Case]:
             shifts,
             lo,
             hi,
-            scratch(),
         ]
+        out_hw = conv_out_hw(h, w, (kh, kw), (sh, sw), (ph, pw), (dh, dw))
+        args.append(conv_scratch((n, h, w, cin), weight.shape, out_hw, args))
         op = "cortex_m::quantized_conv2d_nhwc.out" if nhwc else "cortex_m::quantized_conv2d.out"
         cases.append(
             Case(
@@ -248,10 +282,23 @@ def conv_cases(rng: random.Random) -> List[Case]:
             CF,
         )
     )
-    # Refused: out of the wrong size, a shift outside [-31, 30], too few multipliers.
+    # Refused where the Helium convolution serves it (it gathers this 3x3x4
+    # patch into an im2col row of 36 bytes of the scratch): a scratch of 35
+    # bytes; computed elsewhere (plain C and DSP need none).
     x = int8(rng, (1, 4, 6, 6), CL)
     w = int8(rng, (2, 3, 3, 4))
     m, s = per_channel(rng, 2, 36)
+    small = [x, w, None, [1, 1], [1, 1], [1, 1], 3, 0, m, s, -128, 127, torch.zeros(35, dtype=torch.uint8)]
+    cases.append(
+        Case(
+            "cortex_m::quantized_conv2d.out",
+            "conv refused on Helium: scratch of 35 bytes for a 36-byte patch",
+            small,
+            CL,
+            expect=EXPECT_ERROR_ON_HELIUM,
+        )
+    )
+    # Refused: out of the wrong size, a shift outside [-31, 30], too few multipliers.
     good = [x, w, None, [1, 1], [1, 1], [1, 1], 0, 0, m, s, -128, 127, scratch()]
     cases.append(
         Case(
