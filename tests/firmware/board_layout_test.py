@@ -62,7 +62,9 @@ def test_every_board_has_an_image() -> None:
 @pytest.mark.parametrize("name", sorted(IMAGES))
 def test_sections_lie_in_their_regions(name: str) -> None:
     board = board_table.BOARDS[name]
-    sections = {s: (int(address, 16), int(size, 16)) for s, address, size in _SECTION.findall(readelf("-S", "-W", IMAGES[name]))}
+    sections = {
+        s: (int(address, 16), int(size, 16)) for s, address, size in _SECTION.findall(readelf("-S", "-W", IMAGES[name]))
+    }
     # The linker drops empty sections without symbols (hello has no model).
     assert {".vectors", ".text", ".stack", ".heap"} <= set(sections), sections
     for section, role in SECTION_ROLES.items():

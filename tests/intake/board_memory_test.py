@@ -14,6 +14,7 @@ import pytest
 from ethosu_sdk.firmware.board_memory import BOARD_MEMORY, KIB, ModelDoesNotFit, check_fits
 from ethosu_sdk.runner.boards import BOARDS
 
+
 def test_every_runner_board_has_memories() -> None:
     # Boards without an NPU (qemu_an505) have no NPU memory budget.
     assert sorted(BOARD_MEMORY) == sorted(name for name, board in BOARDS.items() if board.has_npu)
