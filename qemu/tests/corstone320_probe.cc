@@ -21,7 +21,7 @@ namespace {
 namespace mmio = ethosu_sdk::ethosu::mmio;
 
 // Corstone-320 addresses (TF-M's platform_base_address.h for MPS4
-// Corstone-320; sizes from cc/platform/corstone320/memory.ld).
+// Corstone-320; sizes from platforms/boards/corstone320.bzl).
 struct Region {
   const char* name;
   uintptr_t secure;

@@ -56,7 +56,7 @@ def test_the_shipped_program_is_the_chosen_configuration() -> None:
 def test_the_board_gives_the_budget() -> None:
     summary = json.loads(pathlib.Path("tests/tune/kws_u55_corstone300_tuned.summary.json").read_text())
     assert summary["board"] == "corstone300"
-    assert summary["tuning"]["sram_budget_kib"] == 2048  # cc/platform/corstone300/memory.ld's SRAM
+    assert summary["tuning"]["sram_budget_kib"] == 2048  # platforms/boards/corstone300.bzl's SRAM
     # Everything fits 2 MiB, so the fastest configuration of all is chosen.
     trials = summary["tuning"]["trials"]
     assert all(t["fits"] for t in trials if "error" not in t)

@@ -7,14 +7,11 @@ open boards) via the host-side runner in python/ethosu_sdk/runner.
 """
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("//platforms/boards:boards.bzl", BOARD_DESCRIPTORS = "BOARDS")
 load(":launcher.bzl", "write_launcher")
 
-BOARDS = {
-    "qemu_an547": Label("//platforms:qemu_an547"),
-    "qemu_an505": Label("//platforms:qemu_an505"),
-    "corstone300": Label("//platforms:corstone300"),
-    "corstone320": Label("//platforms:corstone320"),
-}
+# Each board's Bazel platform, by name (platforms/boards/).
+BOARDS = {name: Label("//platforms:" + name) for name in BOARD_DESCRIPTORS}
 
 FirmwareInfo = provider(
     doc = "A firmware image and the board it was linked for.",

@@ -1,29 +1,43 @@
 """cortex_m_board: a board's platform library (startup, linker scripts,
-console, timer) for the Cortex-M boards."""
+console, timer, name and NPU location) from its descriptor
+(platforms/boards/<board>.bzl)."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
+load("//platforms/boards:generate.bzl", "board_memory_ld")
 
-def cortex_m_board(name, board, memory_ld, srcs, deps = [], uart_base = None, fpgaio_base = None):
-    """Declares the platform library of one Cortex-M board.
+def _hex(value):
+    return "0x%X" % value
+
+def cortex_m_board(name, board, srcs = []):
+    """Declares the platform library `name` of one Cortex-M board.
 
     The console is semihosting, or the board's CMSDK UART when the firmware
     is built with --//cc/platform:console=uart (firmware_image's `console`)
-    and the board has one (`uart_base`). Exit is always semihosting.
+    and the board has one (`uart_base`). Exit is always semihosting. The
+    timer is the board's FPGAIO counter (`fpgaio_base`) or the core's DWT
+    cycle counter at `dwt_hz`.
 
     Args:
       name: library name.
-      board: the //platforms/board constraint value this library needs.
-      memory_ld: the board's MEMORY + region aliases (see sections.ld).
-      srcs: the board's own sources (BoardName, a timer, ...).
-      deps: more deps.
-      uart_base: address of the board's console UART (CMSDK), if any.
-      fpgaio_base: address of the board's MPS2/MPS3 FPGAIO block, whose
-        counter is then the timer (fpgaio_timer.cc); else `srcs` or `deps`
-        provide one.
+      board: the board's descriptor (a value of BOARDS in
+        //platforms/boards:boards.bzl).
+      srcs: the board's own code, if it needs any beyond the descriptor.
     """
     sections = Label("//cc/platform/cortex_m:sections.ld")
+    memory_ld = name + "_memory"
+    board_memory_ld(
+        name = memory_ld,
+        board = board["name"],
+        visibility = ["//visibility:public"],
+    )
     semihosting = [Label("//cc/platform/cortex_m:semihosting_console")]
-    if uart_base:
+    npu = board["npu"]
+    defines = [
+        "ESDK_BOARD_NAME=" + board["name"],
+        "ESDK_NPU_BASE=%s" % (_hex(npu["base"]) if npu else "0"),
+        "ESDK_NPU_IRQ=%d" % (npu["irq"] if npu else -1),
+    ]
+    if board["uart_base"]:
         console_srcs = select({
             Label("//cc/platform:console_uart"): [Label("//cc/platform/cortex_m:cmsdk_uart_console.cc")],
             "//conditions:default": [],
@@ -32,16 +46,20 @@ def cortex_m_board(name, board, memory_ld, srcs, deps = [], uart_base = None, fp
             Label("//cc/platform:console_uart"): [],
             "//conditions:default": semihosting,
         })
+        defines.append("ESDK_UART_BASE=%s" % _hex(board["uart_base"]))
     else:
         console_srcs, console_deps = [], semihosting
-    defines = ["ESDK_UART_BASE=%s" % uart_base] if uart_base else []
-    timer_srcs = []
-    if fpgaio_base:
-        timer_srcs = [Label("//cc/platform/cortex_m:fpgaio_timer.cc")]
-        defines.append("ESDK_FPGAIO_BASE=%s" % fpgaio_base)
+    if board["fpgaio_base"]:
+        timer_src = Label("//cc/platform/cortex_m:fpgaio_timer.cc")
+        defines.append("ESDK_FPGAIO_BASE=%s" % _hex(board["fpgaio_base"]))
+    elif board["dwt_hz"]:
+        timer_src = Label("//cc/platform/cortex_m:dwt_timer.cc")
+        defines.append("ESDK_DWT_HZ=%d" % board["dwt_hz"])
+    else:
+        fail("board %s: its descriptor names no timer (fpgaio_base or dwt_hz)" % board["name"])
     cc_library(
         name = name,
-        srcs = srcs + console_srcs + timer_srcs,
+        srcs = srcs + [Label("//cc/platform/cortex_m:board_identity.cc"), timer_src] + console_srcs,
         local_defines = defines,
         additional_linker_inputs = [memory_ld, sections],
         # ld accumulates multiple -T scripts: memory first, then sections.
@@ -50,12 +68,12 @@ def cortex_m_board(name, board, memory_ld, srcs, deps = [], uart_base = None, fp
             "-T$(location %s)" % memory_ld,
             "-T$(location %s)" % sections,
         ],
-        target_compatible_with = [board],
+        target_compatible_with = [Label("//platforms/board:" + board["name"])],
         visibility = ["//visibility:public"],
         deps = [
             Label("//cc/platform:interface"),
             Label("//cc/platform/cortex_m:semihosting_exit"),
             Label("//cc/platform/cortex_m:startup"),
-        ] + deps + console_deps,
+        ] + console_deps,
         alwayslink = True,
     )

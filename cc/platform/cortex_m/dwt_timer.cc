@@ -1,9 +1,14 @@
 // TimerTicks from the core's DWT cycle counter: real cycles on an FVP or
 // silicon. (QEMU does not model the DWT; its board uses another timer.) The
-// board defines TimerTicksPerSecond, its core clock.
+// board library compiles this file with ESDK_DWT_HZ set, the board's core
+// clock (its descriptor's dwt_hz).
 #include <cstdint>
 
 #include "cc/platform/platform.h"
+
+#ifndef ESDK_DWT_HZ
+#error "the board library defines ESDK_DWT_HZ"
+#endif
 
 namespace ethosu_sdk::platform {
 namespace {
@@ -32,5 +37,7 @@ uint64_t TimerTicks() {
   last = now;
   return high | now;
 }
+
+uint64_t TimerTicksPerSecond() { return ESDK_DWT_HZ; }
 
 }  // namespace ethosu_sdk::platform

@@ -1,5 +1,6 @@
-"""The memories each board gives a model, as its linker script declares them
-(cc/platform/<board>/memory.ld), and the check that a compiled model fits.
+"""The memories each board gives a model, its descriptor's budgets
+(platforms/boards/<board>.bzl: the regions the linker script also declares),
+and the check that a compiled model fits.
 
 Vela places a model's tensors in the memories its memory mode names: "SRAM"
 (the NPU's fast memory: all feature maps in Sram_Only and Shared_Sram, the
@@ -11,7 +12,9 @@ Vela scheduled it; the firmware build stops here instead, naming the sizes.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
+from ethosu_sdk import board_table
 from ethosu_sdk.errors import SdkError
 
 KIB = 1024
@@ -24,14 +27,19 @@ class BoardMemory:
     dram_bytes: int  # external memory (Vela's DRAM and off-chip flash live here on these boards)
 
 
+def _budget(descriptor: dict[str, Any], kind: str) -> int:
+    """The bytes of the descriptor's regions budgeted as `kind` (sram, dram)."""
+    lengths = {region["name"]: region["length"] for region in descriptor["memory"]}
+    return sum(lengths[name] for name in descriptor["budgets"][kind])
+
+
+# Boards with an NPU have budgets; the others (qemu_an505) run CPU programs only.
 BOARD_MEMORY = {
-    # mps3-an547: 4 MiB of internal SRAM at 0x31000000, 256 MiB of DDR.
-    "qemu_an547": BoardMemory("qemu_an547", 4096 * KIB, 256 * 1024 * KIB),
-    # Corstone-300: 2 MiB of SRAM at 0x31000000, 256 MiB of DDR.
-    "corstone300": BoardMemory("corstone300", 2048 * KIB, 256 * 1024 * KIB),
-    # Corstone-320: 4 MiB of SRAM at 0x31000000, 256 MiB of DDR.
-    "corstone320": BoardMemory("corstone320", 4096 * KIB, 256 * 1024 * KIB),
+    name: BoardMemory(name, _budget(descriptor, "sram"), _budget(descriptor, "dram"))
+    for name, descriptor in board_table.BOARDS.items()
+    if descriptor["budgets"]
 }
+BOARDS_WITHOUT_NPU = tuple(name for name, descriptor in board_table.BOARDS.items() if descriptor["npu"] is None)
 
 
 class ModelDoesNotFit(SdkError, ValueError):

@@ -22,7 +22,7 @@ import sys
 from absl import app, flags
 from executorch_program import program_generated as fb
 
-from ethosu_sdk.firmware.board_memory import BOARD_MEMORY, ModelDoesNotFit, check_fits
+from ethosu_sdk.firmware.board_memory import BOARD_MEMORY, BOARDS_WITHOUT_NPU, ModelDoesNotFit, check_fits
 from ethosu_sdk.pte import reader
 
 FLAGS = flags.FLAGS
@@ -44,9 +44,8 @@ flags.DEFINE_string(
     None,
     "aot_compile's summary of the model: with --board, its Vela memory figures must fit the board's memories.",
 )
-# Boards without an Ethos-U (cc/platform/<board>): only CPU programs run there,
-# so they have no NPU memory budget in BOARD_MEMORY.
-BOARDS_WITHOUT_NPU = ("qemu_an505",)
+# Boards without an Ethos-U (BOARDS_WITHOUT_NPU) run only CPU programs, so
+# they have no NPU memory budget in BOARD_MEMORY.
 flags.DEFINE_enum("board", None, sorted([*BOARD_MEMORY, *BOARDS_WITHOUT_NPU]), "The board the firmware is built for.")
 
 # Vela payload blocks (executorch/backends/arm/arm_vela.py): 16-byte name,

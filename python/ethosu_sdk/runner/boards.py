@@ -1,4 +1,6 @@
-"""How each board is simulated: the simulator executable and its flags.
+"""How each board is simulated: the simulator executable and its flags, from
+the boards' descriptors (platforms/boards/<board>.bzl, through the generated
+ethosu_sdk.board_table).
 
 The open boards run on the SDK's own QEMU build, whose Ethos-U device
 ("ethos-u-npu", qemu/) executes command streams with the functional model (a
@@ -17,8 +19,9 @@ import dataclasses
 import os
 import re
 import shutil
-from typing import Callable
+from typing import Any, Callable
 
+from ethosu_sdk import board_table
 from ethosu_sdk.errors import SdkError
 from ethosu_sdk.runner import elf_cpu
 
@@ -100,9 +103,6 @@ def default_npu_library() -> str | None:
 
 
 _NPU_NAME = re.compile(r"^(ethos-u(?:55|65|85))-(\d+)$")
-
-# Corstone-300's NPU: what the board has when a firmware does not say.
-DEFAULT_NPU = Npu("ethos-u55", 128)
 
 
 def parse_npu(name: str | None) -> Npu | None:
@@ -273,81 +273,63 @@ def _fvp_arguments(board_prefix: str, cpu: str, npu: str, default_macs: int) -> 
 
 
 _FVP_HINT = "Arm's Corstone FVPs are a separate download from Arm's developer site; install one and put it on PATH."
+_QEMU_HINT = "Run through tools/bazel, whose build root provides the SDK's QEMU."
 
-QEMU_AN547 = Board(
-    name="qemu_an547",
-    description="QEMU mps3-an547 (Cortex-M55, SSE-300)",
-    simulator="qemu-system-arm",
-    path_variable="ETHOSU_SDK_QEMU",
-    install_hint="Run through tools/bazel, whose build root provides QEMU 10.",
-    arguments=_qemu_arguments("mps3-an547", DEFAULT_NPU),
-    propagates_exit_status=True,
-    bundled=default_qemu,
-    npu_device=True,
-)
 
-# QEMU's stock mps2-an505 (hw/arm/mps2-tz.c): a Cortex-M33 with the DSP
-# extension and no MVE, no NPU: the board of the cortex-m33 target.
-QEMU_AN505 = Board(
-    name="qemu_an505",
-    description="QEMU mps2-an505 (Cortex-M33, IoT Kit, no NPU)",
-    simulator="qemu-system-arm",
-    path_variable="ETHOSU_SDK_QEMU",
-    install_hint="Run through tools/bazel, whose build root provides QEMU 10.",
-    arguments=_qemu_arguments("mps2-an505", None),
-    propagates_exit_status=True,
-    bundled=default_qemu,
-    cpu="Cortex-M33",
-    mve=False,
-    has_npu=False,
-)
+def _default_npu(descriptor: dict[str, Any]) -> Npu | None:
+    """The board's own Ethos-U (its descriptor's npu), None without one."""
+    npu = descriptor["npu"]
+    return Npu(npu["product"], npu["macs"]) if npu else None
 
-# The SDK's own machine (qemu/hw/arm/corstone320.c): Corstone-320's memory map,
-# boot ROM and NPU address, so the ELF is the one built for Arm's FVP.
-QEMU_CORSTONE320 = Board(
-    name="corstone320",
-    description="QEMU corstone-320 (Cortex-M85, SSE-320)",
-    simulator="qemu-system-arm",
-    path_variable="ETHOSU_SDK_QEMU",
-    install_hint="Run through tools/bazel, whose build root provides the SDK's QEMU.",
-    arguments=_qemu_arguments("corstone-320", Npu("ethos-u85", 256)),
-    propagates_exit_status=True,
-    bundled=default_qemu,
-    npu_device=True,
-    cpu="Cortex-M85",
-    # The board's timer is the core's DWT cycle counter (real on the FVP and
-    # silicon; cc/platform/cortex_m/dwt_timer.cc), enabled through DEMCR
-    # (0xE000EDFC), a register QEMU's NVIC does not model (it logs each
-    # access; the counter itself runs, on QEMU's -icount clock).
-    expected_guest_errors=("NVIC: Bad read offset 0xdfc", "NVIC: Bad write offset 0xdfc"),
-)
 
-CORSTONE300 = Board(
-    name="corstone300",
-    description="Arm Corstone-300 FVP (Cortex-M55 + Ethos-U55)",
-    simulator="FVP_Corstone_SSE-300_Ethos-U55",
-    path_variable="ETHOSU_SDK_FVP_CORSTONE300",
-    install_hint=_FVP_HINT,
-    arguments=_fvp_arguments("mps3_board", "cpu0", "ethosu", 128),
-    propagates_exit_status=False,
-)
+def _qemu_board(descriptor: dict[str, Any]) -> Board:
+    """The board on the SDK's QEMU machine its descriptor names."""
+    qemu = descriptor["qemu"]
+    cpu = descriptor["cpu"]
+    return Board(
+        name=descriptor["name"],
+        description=qemu["description"],
+        simulator="qemu-system-arm",
+        path_variable="ETHOSU_SDK_QEMU",
+        install_hint=_QEMU_HINT,
+        arguments=_qemu_arguments(qemu["machine"], _default_npu(descriptor)),
+        propagates_exit_status=True,
+        bundled=default_qemu,
+        npu_device=descriptor["npu"] is not None,
+        expected_guest_errors=tuple(qemu.get("expected_guest_errors", ())),
+        cpu=cpu["name"],
+        mve=cpu["mve"],
+        has_npu=descriptor["npu"] is not None,
+    )
 
-CORSTONE320_FVP = Board(
-    name="corstone320",
-    description="Arm Corstone-320 FVP (Cortex-M85 + Ethos-U85)",
-    simulator="FVP_Corstone_SSE-320",
-    path_variable="ETHOSU_SDK_FVP_CORSTONE320",
-    install_hint=_FVP_HINT,
-    arguments=_fvp_arguments("mps4_board", "mps4_board.subsystem.cpu0", "mps4_board.subsystem.ethosu", 256),
-    propagates_exit_status=False,
-    cpu="Cortex-M85",
-)
+
+def _fvp_board(descriptor: dict[str, Any]) -> Board:
+    """The board on Arm's FVP its descriptor names."""
+    fvp = descriptor["fvp"]
+    cpu = descriptor["cpu"]
+    npu = _default_npu(descriptor)
+    return Board(
+        name=descriptor["name"],
+        description=fvp["description"],
+        simulator=fvp["executable"],
+        path_variable=fvp["path_variable"],
+        install_hint=_FVP_HINT,
+        arguments=_fvp_arguments(fvp["board"], fvp["cpu"], fvp["npu"], npu.macs if npu else 0),
+        propagates_exit_status=False,
+        cpu=cpu["name"],
+        mve=cpu["mve"],
+        has_npu=npu is not None,
+    )
+
 
 # How each board runs by default: on QEMU where the SDK has a machine for it,
 # else on its FVP (Corstone-300's ELF is not the AN547's).
-BOARDS = {b.name: b for b in (QEMU_AN547, QEMU_AN505, CORSTONE300, QEMU_CORSTONE320)}
+BOARDS = {
+    name: _qemu_board(descriptor) if descriptor["qemu"] else _fvp_board(descriptor)
+    for name, descriptor in board_table.BOARDS.items()
+}
 # Arm's FVP of a board, when one is asked for (--fvp, Bazel's --config=fvp).
-FVPS = {b.name: b for b in (CORSTONE300, CORSTONE320_FVP)}
+FVPS = {name: _fvp_board(descriptor) for name, descriptor in board_table.BOARDS.items() if descriptor["fvp"]}
 
 
 def get(name: str, fvp: bool = False) -> Board:

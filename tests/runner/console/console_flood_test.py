@@ -41,7 +41,7 @@ def test_slow_reader_loses_nothing(image: str, lines: int) -> None:
             time.sleep(PAUSE_SECONDS)
         seen.append(line)
 
-    command = boards.QEMU_AN547.command(boards.RunOptions(elf=image, timeout=240))
+    command = boards.BOARDS["qemu_an547"].command(boards.RunOptions(elf=image, timeout=240))
     status, output = simulate.run(command, 240, echo=slow_echo)
     assert status == 0
     want = expected_lines(lines)
