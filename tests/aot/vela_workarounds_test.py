@@ -125,7 +125,7 @@ def test_detector_keeps_its_partition_outputs(tmp_path, monkeypatch) -> None:
 
     options = CompileOptions(model="portable_models:detection", target="ethos-u55-128", quantize="int8")
     result = compile_model(options, str(tmp_path / "kept.pte"), progress=lambda _: None)
-    applied = {w["name"]: w["nodes"] for w in result.summary["vela_workarounds"]}
+    applied = {w["name"]: w["nodes"] for w in result.summary.vela_workarounds}
     assert applied.get(vela_workarounds.LOST_OUTPUT)
 
     monkeypatch.setattr(vela_workarounds, "fold_output_transpose_pairs", lambda graph_module: [])

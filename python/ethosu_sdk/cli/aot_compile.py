@@ -242,7 +242,7 @@ def _main(argv: list[str]) -> int:
         verify_trial=_trial_verifier(npu_run) if FLAGS.accuracy_tolerance is not None else None,
     )
     result = compile_model(options, FLAGS.output)
-    summary = result.summary
+    summary = result.summary.to_dict()
     t = result.timings
     cpu = ", ".join(f"{op} x{n}" for op, n in summary["pte_kernel_calls"].items()) or "none"
     print(
