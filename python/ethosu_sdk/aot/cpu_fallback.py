@@ -15,7 +15,12 @@ cortex_m:: form (a sort, a bilinear upsample), keeps its portable operators
 as before. So does a graph the passes convert only in part: they fold the
 quantize/dequantize around an operator whose shape their substitution then
 declines (a linear layer on a 4-D tensor), which would leave a float
-operator fed int8 tensors; the whole rewrite is dropped then.
+operator fed int8 tensors; the whole rewrite is dropped then. And a graph
+with a convolution other than 2-D (conv3d, which the Ethos-U55 partitioner
+leaves on the CPU) keeps its portable operators: the cortex_m backend's
+convolution substitution takes every convolution and assumes 4-D tensors
+(ExecuTorch 1.5.1 fails inside the pass on a 5-D weight), while the
+portable kernel runs 1-D, 2-D and 3-D.
 """
 
 from __future__ import annotations
@@ -47,6 +52,22 @@ def _converted_targets() -> set:
     from executorch.backends.cortex_m.passes.aten_to_cortex_m_pass import AtenToCortexMPass
 
     return set(AtenToCortexMPass._DIALECT_SUBSTITUTIONS)
+
+
+# Rank of the tensors of a 2-D convolution, the only one the cortex_m
+# backend's substitution takes.
+_CONV2D_RANK = 4
+
+
+def _non_2d_convolutions(graph) -> list[str]:
+    """Convolutions whose input is not 4-D (the cortex_m pass cannot take them)."""
+    names = []
+    for node in graph.nodes:
+        if node.op == "call_function" and "convolution" in _name(node.target) and node.args:
+            value = getattr(node.args[0], "meta", {}).get("val")
+            if value is not None and value.dim() != _CONV2D_RANK:
+                names.append(node.name)
+    return names
 
 
 def fallbacks(edge) -> list[str]:
@@ -83,6 +104,8 @@ def to_cortex_m(edge, family: str):
     """`edge` with its quantized fallbacks rewritten into cortex_m:: operators
     (a new EdgeProgramManager), or `edge` itself when it has none."""
     if not fallbacks(edge) or family not in HOST_CPU:
+        return edge
+    if _non_2d_convolutions(edge.exported_program().graph_module.graph):
         return edge
     from executorch.backends.cortex_m.passes.cortex_m_pass_manager import CortexMPassManager
     from executorch.backends.cortex_m.target_config import CortexM, CortexMTargetConfig
