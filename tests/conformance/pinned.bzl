@@ -45,4 +45,10 @@ PINNED = [
     # U85 CONV3D: one convolution per kernel depth slice, each after the
     # first starting from the previous one's accumulators (ACC_INPUT IFM2).
     ("conv3d_u85", "test_conv3d::test_convolution_3d_u85_INT[3x3_1x3x12x12_st2_pd1,per_channel_quant=True]", "u85", "int8"),
+    # U55 conv3d stays on the CPU: the portable convolution kernel's 3-D
+    # form (issue 34).
+    ("conv3d_u55", "test_conv3d::test_convolution_3d_u55_INT[3x3_1x3x12x12_st2_pd1,per_channel_quant=True]", "u55", "int8"),
+    # U85 2:4 sparse weights with 16-bit IFMs: two input channels padded
+    # to four make the weights sparse (issue 34).
+    ("conv2d_sparse_a16w8_u85", "test_conv2d::test_convolution_2d_u85_INT_a16w8[2x2_3x2x14x14_nobias_circular,per_channel_quant=True]", "u85", "a16w8"),
 ]
