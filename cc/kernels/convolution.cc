@@ -1,7 +1,8 @@
-// aten::convolution.out for float, 1-D and 2-D, any groups (depthwise when
-// groups == channels). Accumulation order follows ExecuTorch's portable
-// kernel (input channel, then kernel row, then column; bias last) so float
-// results agree to the last bits in practice.
+// aten::convolution.out for float, 1-D, 2-D and 3-D, any groups (depthwise
+// when groups == channels). 1-D and 2-D run as 3-D with unit leading
+// spatial dimensions. Accumulation order follows ExecuTorch's portable
+// kernel for 1-D and 2-D (input channel, then kernel depth, row, column;
+// bias last) so float results agree to the last bits in practice.
 #include <cstdint>
 
 #include "cc/kernels/kernel_util.h"
@@ -10,57 +11,72 @@
 namespace ethosu_sdk::kernels {
 namespace {
 
-struct Conv2dShape {
-  int64_t n, in_c, in_h, in_w;
-  int64_t out_c, out_h, out_w;
-  int64_t k_h, k_w, groups;
-  int64_t stride[2], padding[2], dilation[2];
+// Spatial dimensions of the most general form: depth, height, width.
+constexpr int kSpatial = 3;
+// Bounds on stride, dilation and padding, so index arithmetic cannot overflow.
+constexpr int64_t kMaxParam = int64_t{1} << 16;
+
+struct ConvShape {
+  int64_t n, in_c, out_c, groups;
+  int64_t in[kSpatial], out[kSpatial], k[kSpatial];
+  int64_t stride[kSpatial], padding[kSpatial], dilation[kSpatial];
 };
 
-void RunConv2d(const Conv2dShape& s, const float* in, const float* weight, const float* bias,
-               float* out) {
+void RunConv(const ConvShape& s, const float* in, const float* weight, const float* bias,
+             float* out) {
   const int64_t in_c_per_group = s.in_c / s.groups;
   const int64_t out_c_per_group = s.out_c / s.groups;
+  const int64_t in_plane = s.in[0] * s.in[1] * s.in[2];
+  const int64_t k_volume = s.k[0] * s.k[1] * s.k[2];
+  float* o = out;
   for (int64_t b = 0; b < s.n; ++b) {
     for (int64_t oc = 0; oc < s.out_c; ++oc) {
       const int64_t group = oc / out_c_per_group;
-      const float* w_oc = weight + oc * in_c_per_group * s.k_h * s.k_w;
-      for (int64_t oy = 0; oy < s.out_h; ++oy) {
-        for (int64_t ox = 0; ox < s.out_w; ++ox) {
-          float accum = 0.0f;
-          for (int64_t icg = 0; icg < in_c_per_group; ++icg) {
-            const int64_t ic = group * in_c_per_group + icg;
-            const float* in_plane = in + (b * s.in_c + ic) * s.in_h * s.in_w;
-            const float* w_plane = w_oc + icg * s.k_h * s.k_w;
-            for (int64_t ky = 0; ky < s.k_h; ++ky) {
-              const int64_t iy = oy * s.stride[0] + ky * s.dilation[0] - s.padding[0];
-              if (iy < 0 || iy >= s.in_h) continue;
-              for (int64_t kx = 0; kx < s.k_w; ++kx) {
-                const int64_t ix = ox * s.stride[1] + kx * s.dilation[1] - s.padding[1];
-                if (ix < 0 || ix >= s.in_w) continue;
-                accum += in_plane[iy * s.in_w + ix] * w_plane[ky * s.k_w + kx];
+      const float* w_oc = weight + oc * in_c_per_group * k_volume;
+      for (int64_t od = 0; od < s.out[0]; ++od) {
+        for (int64_t oy = 0; oy < s.out[1]; ++oy) {
+          for (int64_t ox = 0; ox < s.out[2]; ++ox) {
+            float accum = 0.0f;
+            for (int64_t icg = 0; icg < in_c_per_group; ++icg) {
+              const int64_t ic = group * in_c_per_group + icg;
+              const float* in_c = in + (b * s.in_c + ic) * in_plane;
+              const float* w_c = w_oc + icg * k_volume;
+              for (int64_t kd = 0; kd < s.k[0]; ++kd) {
+                const int64_t id = od * s.stride[0] + kd * s.dilation[0] - s.padding[0];
+                if (id < 0 || id >= s.in[0]) continue;
+                for (int64_t ky = 0; ky < s.k[1]; ++ky) {
+                  const int64_t iy = oy * s.stride[1] + ky * s.dilation[1] - s.padding[1];
+                  if (iy < 0 || iy >= s.in[1]) continue;
+                  const float* in_row = in_c + (id * s.in[1] + iy) * s.in[2];
+                  const float* w_row = w_c + (kd * s.k[1] + ky) * s.k[2];
+                  for (int64_t kx = 0; kx < s.k[2]; ++kx) {
+                    const int64_t ix = ox * s.stride[2] + kx * s.dilation[2] - s.padding[2];
+                    if (ix < 0 || ix >= s.in[2]) continue;
+                    accum += in_row[ix] * w_row[kx];
+                  }
+                }
               }
             }
+            if (bias != nullptr) accum += bias[oc];
+            *o++ = accum;
           }
-          if (bias != nullptr) accum += bias[oc];
-          out[((b * s.out_c + oc) * s.out_h + oy) * s.out_w + ox] = accum;
         }
       }
     }
   }
 }
 
-// Reads a 2-element parameter list, or a 1-element one for 1-D convolution
-// (then the height entry is `height_default`).
-Status Param(IntList list, bool one_d, int64_t height_default, int64_t* out, const char* what) {
-  const size_t expected = one_d ? 1 : 2;
-  if (list.size() == expected) {
-    out[0] = one_d ? height_default : list[0];
-    out[1] = list[expected - 1];
-  } else if (list.size() == 1 && !one_d) {
-    out[0] = out[1] = list[0];
-  } else {
-    return Status::Error(ErrorCode::kInvalidArgument, "bad convolution parameter: %s", what);
+// Reads a parameter list of `dims` entries (one entry stands for all) into
+// the last `dims` of `out`; the leading ones are `fill` (1-D and 2-D).
+Status Param(IntList list, int dims, int64_t fill, int64_t* out, const char* what) {
+  if (list.size() != size_t(dims) && list.size() != 1) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "bad convolution parameter: %s has %d entries, expected %d or 1", what,
+                         int(list.size()), dims);
+  }
+  for (int i = 0; i < kSpatial; ++i) {
+    const int j = i - (kSpatial - dims);
+    out[i] = j < 0 ? fill : list[list.size() == 1 ? 0 : size_t(j)];
   }
   return Status::Ok();
 }
@@ -79,25 +95,26 @@ Status ConvolutionOut(const Tensor& in, const Tensor& weight, const Tensor* bias
       out.dtype != ScalarType::kFloat || (bias != nullptr && bias->dtype != ScalarType::kFloat)) {
     return DtypeError(kConvolutionOutName, in);
   }
-  if ((in.rank != 3 && in.rank != 4) || weight.rank != in.rank || out.rank != in.rank) {
+  if (in.rank < 3 || in.rank > 2 + kSpatial || weight.rank != in.rank || out.rank != in.rank) {
     return ShapeError("convolution ranks (input, weight)", in.rank, weight.rank);
   }
-  const bool one_d = in.rank == 3;
-  Conv2dShape s{};
+  const int dims = int(in.rank) - 2;
+  const int lead = kSpatial - dims;  // unit spatial dimensions in front
+  ConvShape s{};
   s.n = in.sizes[0];
   s.in_c = in.sizes[1];
-  s.in_h = one_d ? 1 : in.sizes[2];
-  s.in_w = in.sizes[in.rank - 1];
   s.out_c = weight.sizes[0];
-  s.k_h = one_d ? 1 : weight.sizes[2];
-  s.k_w = weight.sizes[weight.rank - 1];
   s.groups = groups;
-  ESDK_RETURN_IF_ERROR(Param(stride, one_d, 1, s.stride, "stride"));
-  ESDK_RETURN_IF_ERROR(Param(padding, one_d, 0, s.padding, "padding"));
-  ESDK_RETURN_IF_ERROR(Param(dilation, one_d, 1, s.dilation, "dilation"));
-  for (int i = 0; i < 2; ++i) {
-    if (s.stride[i] < 1 || s.stride[i] > (1 << 16) || s.dilation[i] < 1 ||
-        s.dilation[i] > (1 << 16) || s.padding[i] < 0 || s.padding[i] > (1 << 16)) {
+  for (int i = 0; i < kSpatial; ++i) {
+    s.in[i] = i < lead ? 1 : in.sizes[2 + i - lead];
+    s.k[i] = i < lead ? 1 : weight.sizes[2 + i - lead];
+  }
+  ESDK_RETURN_IF_ERROR(Param(stride, dims, 1, s.stride, "stride"));
+  ESDK_RETURN_IF_ERROR(Param(padding, dims, 0, s.padding, "padding"));
+  ESDK_RETURN_IF_ERROR(Param(dilation, dims, 1, s.dilation, "dilation"));
+  for (int i = 0; i < kSpatial; ++i) {
+    if (s.stride[i] < 1 || s.stride[i] > kMaxParam || s.dilation[i] < 1 ||
+        s.dilation[i] > kMaxParam || s.padding[i] < 0 || s.padding[i] > kMaxParam) {
       return ShapeError("convolution stride/dilation/padding out of range", s.stride[i],
                         s.padding[i]);
     }
@@ -109,20 +126,20 @@ Status ConvolutionOut(const Tensor& in, const Tensor& weight, const Tensor* bias
   if (bias != nullptr && (bias->rank != 1 || bias->sizes[0] != s.out_c)) {
     return ShapeError("convolution bias size", bias->rank == 1 ? bias->sizes[0] : -1, s.out_c);
   }
-  const int64_t span_h = s.dilation[0] * (s.k_h - 1) + 1;
-  const int64_t span_w = s.dilation[1] * (s.k_w - 1) + 1;
-  if (s.in_h + 2 * s.padding[0] < span_h || s.in_w + 2 * s.padding[1] < span_w) {
-    return ShapeError("convolution kernel larger than padded input", span_h, span_w);
+  int32_t expected[2 + kSpatial] = {static_cast<int32_t>(s.n), static_cast<int32_t>(s.out_c)};
+  for (int i = 0; i < kSpatial; ++i) {
+    const int64_t span = s.dilation[i] * (s.k[i] - 1) + 1;
+    if (s.in[i] + 2 * s.padding[i] < span) {
+      return ShapeError("convolution kernel larger than padded input", span,
+                        s.in[i] + 2 * s.padding[i]);
+    }
+    s.out[i] = (s.in[i] + 2 * s.padding[i] - span) / s.stride[i] + 1;
+    if (i >= lead) expected[2 + i - lead] = static_cast<int32_t>(s.out[i]);
   }
-  s.out_h = (s.in_h + 2 * s.padding[0] - span_h) / s.stride[0] + 1;
-  s.out_w = (s.in_w + 2 * s.padding[1] - span_w) / s.stride[1] + 1;
-  const int32_t expected[4] = {static_cast<int32_t>(s.n), static_cast<int32_t>(s.out_c),
-                               static_cast<int32_t>(one_d ? s.out_w : s.out_h),
-                               static_cast<int32_t>(s.out_w)};
   ESDK_RETURN_IF_ERROR(ExpectShape(out, expected, in.rank, kConvolutionOutName));
   if (out.numel == 0) return Status::Ok();
-  RunConv2d(s, in.Data<const float>(), weight.Data<const float>(),
-            bias ? bias->Data<const float>() : nullptr, out.Data<float>());
+  RunConv(s, in.Data<const float>(), weight.Data<const float>(),
+          bias ? bias->Data<const float>() : nullptr, out.Data<float>());
   return Status::Ok();
 }
 

@@ -152,6 +152,7 @@ FAMILIES = {
         "bmm",
         "addmm",
         "nn.functional.conv2d",
+        "nn.functional.conv3d",
         "nn.functional.avg_pool2d",
         "nn.functional.max_pool2d",
         "nn.functional.linear",

@@ -158,9 +158,11 @@ Status DescribeU85(const NpuConfig& config, const RegisterFile& r, bool depthwis
     return Status::Error(ErrorCode::kNpuUnsupported,
                          "multiple weight streams not supported on one core");
   }
-  if (layout.sparse && (depthwise || layout.ifm_bits != 8)) {
+  // Sparse weights only change the stream's order (weight_layout_u85.h),
+  // for 8-bit and 16-bit IFMs alike; Vela never makes depthwise ones sparse.
+  if (layout.sparse && (depthwise || (layout.ifm_bits != 8 && layout.ifm_bits != 16))) {
     return Status::Error(ErrorCode::kNpuUnsupported,
-                         "sparse weights for depthwise or 16-bit IFMs not supported");
+                         "sparse weights for depthwise or 32-bit IFMs not supported");
   }
   return Status::Ok();
 }
