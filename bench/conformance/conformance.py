@@ -64,6 +64,12 @@ flags.DEFINE_bool(
     False,
     "Leave out the cases that already have a result in bench/conformance/results/ (any commit).",
 )
+flags.DEFINE_bool(
+    "failed",
+    False,
+    "Only the cases whose latest result in bench/conformance/results/ is not PASS "
+    "(to run them again after a fix; results go to slices.jsonl).",
+)
 flags.DEFINE_string("commit", "unknown", "With --report: the tree's commit, recorded with each result.")
 flags.DEFINE_string("selection", "", "With --report: the selection's flags, which name the results file.")
 flags.DEFINE_float("wall_s", None, "With --report: the run's wall time, for the per-case cost line.")
@@ -315,6 +321,11 @@ def main(argv: list[str]) -> int:
         if not by_name:
             print("conformance: every selected case has a result already (--resume); nothing to run")
             # An empty slice: the report step then records nothing.
+    if FLAGS.failed:
+        failing = results.failing(os.path.join(workspace, results.DIRECTORY))
+        by_name = {n: c for n, c in by_name.items() if (c.name, c.npu, c.quantize) in failing}
+        if not by_name:
+            print("conformance: no selected case has a failing result (--failed); nothing to run")
     export_errors = write_package(workspace, by_name)
     print(
         f"conformance: {len(by_name)} cases -> //{PACKAGE} (targets.txt)"

@@ -116,6 +116,11 @@ def load(directory: str) -> list[Record]:
     return sorted(latest.values(), key=lambda r: r.key)
 
 
+def failing(directory: str) -> set[tuple[str, str, str]]:
+    """The cases whose latest record is not a PASS (`--failed`)."""
+    return {r.key for r in load(directory) if r.outcome != "PASS"}
+
+
 def tables(records: list[Record]) -> str:
     """Pass rate per target (among all cases and among those ExecuTorch
     expects to pass), then the failures by class with ExecuTorch's xfail

@@ -42,6 +42,16 @@ def test_latest_record_per_case_counts(tmp_path: pathlib.Path) -> None:
     assert [(r.case, r.outcome) for r in loaded] == [("a::t[x]", "PASS"), ("b::t[x]", "PASS")]
 
 
+def test_failed_selects_cases_whose_latest_record_fails(tmp_path: pathlib.Path) -> None:
+    path = os.path.join(tmp_path, "shard-0-of-2.jsonl")
+    results.append(path, [_record("fixed::t[x]", "u55", "FAIL", "2026-01-01T00:00:00+00:00")])
+    results.append(path, [_record("fixed::t[x]", "u55", "PASS", "2026-01-02T00:00:00+00:00")])
+    results.append(path, [_record("broken::t[x]", "u85", "PASS", "2026-01-01T00:00:00+00:00")])
+    results.append(path, [_record("broken::t[x]", "u85", "FAIL", "2026-01-02T00:00:00+00:00")])
+    results.append(path, [_record("passes::t[x]", "u55", "PASS", "2026-01-01T00:00:00+00:00")])
+    assert results.failing(str(tmp_path)) == {("broken::t[x]", "u85", "int8")}
+
+
 def test_tables_count_pass_rates_and_classes() -> None:
     records = [
         _record("a::t[1]", "u55", "PASS", "d"),

@@ -11,6 +11,8 @@
 #
 # --jobs=N (default 2): Bazel's parallel actions and QEMU runs.
 # --resume: leave out the cases that already have a result.
+# --failed: only the cases whose latest result is a failure (after a fix):
+#   bench/conformance/run.sh --failed
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 slice=bench/conformance/slice
