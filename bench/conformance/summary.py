@@ -12,6 +12,7 @@ import os
 import sys
 
 import collect
+import known
 import results
 from absl import app, flags
 
@@ -19,12 +20,25 @@ FLAGS = flags.FLAGS
 flags.DEFINE_bool("coverage", True, "Also say how many of the collected cases have a result.")
 
 
-def coverage(records: list[results.Record]) -> str:
+def refresh_markers(records: list[results.Record], cases: list[collect.Case]) -> None:
+    """Each record's ExecuTorch xfail and SDK known class as the wheel and
+    known.py say now, not as they were when it ran: a marker found later
+    (say, the collector reading a test function's own xfail) counts for
+    every record, and a run need not be repeated for it."""
+    by_key = {(c.name, c.npu, c.quantize): c for c in cases}
+    for record in records:
+        case = by_key.get(record.key)
+        if case is not None:
+            record.xfail = case.xfail
+        record.known = known.known_failure(record.case, record.npu)
+
+
+def coverage(records: list[results.Record], cases: list[collect.Case]) -> str:
     """How much of the collected set the results cover, per NPU."""
     done = {r.key for r in records}
     total: collections.Counter[str] = collections.Counter()
     have: collections.Counter[str] = collections.Counter()
-    for case in collect.collect():
+    for case in cases:
         total[case.npu] += 1
         have[case.npu] += (case.name, case.npu, case.quantize) in done
     commits = sorted({r.commit for r in records})
@@ -48,8 +62,10 @@ def main(argv: list[str]) -> int:
     if not records:
         print(f"summary: error: no results in {results.DIRECTORY}: run bench/conformance/run.sh first", file=sys.stderr)
         return 2
+    cases = collect.collect()
+    refresh_markers(records, cases)
     if FLAGS.coverage:
-        print(coverage(records) + "\n")
+        print(coverage(records, cases) + "\n")
     print(results.tables(records))
     return 0
 

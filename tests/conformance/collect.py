@@ -128,14 +128,17 @@ def _xfail_reason(marks: Any) -> Optional[str]:
 
 
 def _parameters(function: Callable[..., Any]) -> Iterator[tuple[str, tuple[Any, ...], Optional[str]]]:
-    """(id, argument values, xfail reason) of each parametrized case."""
-    for mark in getattr(function, "pytestmark", []):
+    """(id, argument values, xfail reason) of each parametrized case: its
+    own marker, else the test function's (`@pytest.mark.xfail` above it)."""
+    marks = getattr(function, "pytestmark", [])
+    whole_function = _xfail_reason(marks)
+    for mark in marks:
         if mark.name != "parametrize":
             continue
         for index, param in enumerate(mark.args[1]):
             values = getattr(param, "values", (param,))
             case_id = getattr(param, "id", None) or str(index)
-            yield case_id, tuple(values), _xfail_reason(getattr(param, "marks", ()))
+            yield case_id, tuple(values), _xfail_reason(getattr(param, "marks", ())) or whole_function
 
 
 def op_files() -> list[str]:

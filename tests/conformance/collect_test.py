@@ -27,3 +27,12 @@ def test_executorch_xfails_kept_fvp_ones_dropped() -> None:
     reasons = {c.xfail for c in cases}
     assert any(r and "CPU op missing" in r for r in reasons)  # the wheel's own marker
     assert not any(r and collect._FVP_ONLY.search(r) for r in reasons)
+
+
+def test_a_test_functions_own_xfail_marks_each_case() -> None:
+    # test_acosh.py marks test_acosh_u55_INT_xfail (invalid inputs) with
+    # @pytest.mark.xfail above its parametrize: every case of it is xfail.
+    cases = collect.collect(["test_acosh"])
+    marked = [c for c in cases if c.function.endswith("_xfail")]
+    assert marked and all(c.xfail and "Invalid inputs" in c.xfail for c in marked)
+    assert all(c.xfail is None for c in cases if not c.function.endswith("_xfail"))
