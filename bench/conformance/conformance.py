@@ -42,6 +42,7 @@ from absl import app, flags
 FLAGS = flags.FLAGS
 flags.DEFINE_multi_enum("target", [], ["u55", "u65", "u85"], "NPUs to run (repeatable; default all).")
 flags.DEFINE_string("file", None, "Only operator files matching this regex (e.g. 'test_(add|sub)$').")
+flags.DEFINE_string("case", None, "Only cases whose name (file::function[id]) matches this regex.")
 flags.DEFINE_bool(
     "stratified",
     False,
@@ -94,6 +95,8 @@ def select(cases: list[collect.Case]) -> list[collect.Case]:
         cases = [c for c in cases if c.npu in FLAGS.target]
     if FLAGS.file:
         cases = [c for c in cases if re.search(FLAGS.file, c.file)]
+    if FLAGS.case:
+        cases = [c for c in cases if re.search(FLAGS.case, c.name)]
     cases = stratify.stratified(cases) if FLAGS.stratified else sorted(cases, key=lambda c: (c.name, c.npu))
     if FLAGS.shard:
         index, count = _shard(FLAGS.shard)

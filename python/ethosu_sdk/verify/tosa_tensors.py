@@ -17,6 +17,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 import tosa_reference_model
+from tosa.Op import Op
 from tosa.TosaGraph import TosaGraph
 
 _NOT_RESULTS = ("CONST", "CONST_SHAPE")
@@ -93,6 +94,29 @@ def graph_io(graph: bytes) -> Tuple[List[Tuple[str, Tuple[int, ...]]], List[str]
     return [(name, shapes.get(name, ())) for name in inputs], outputs
 
 
+def operators(graph: bytes) -> List[str]:
+    """The graph's operator names (TOSA's Op enum), in order."""
+    names = {value: name for name, value in vars(Op).items() if not name.startswith("_")}
+    block = TosaGraph.GetRootAs(graph, 0).Regions(0).Blocks(0)
+    return [names.get(block.Operators(i).Op(), str(block.Operators(i).Op())) for i in range(block.OperatorsLength())]
+
+
+def unpredictable(graph: bytes) -> str:
+    """Why the reference model gave no result, and what to do. UNPREDICTABLE
+    is the TOSA spec's word for a result it leaves undefined for these
+    values (the NPU still computes one, so nothing here can check it)."""
+    cause = (
+        "a SCATTER writes one position twice (repeated indices, e.g. index_put with a repeated index)"
+        if "SCATTER" in operators(graph)
+        else "an operation's result is undefined for these values"
+    )
+    return (
+        f"the TOSA reference model calls this graph's result UNPREDICTABLE for the example input: {cause}, "
+        "which the TOSA spec leaves undefined, so the NPU program cannot be verified against it; "
+        'verify with an input that avoids it, or set verify = "warn" to build unverified'
+    )
+
+
 def reference_tensors(graph: bytes, inputs: List[np.ndarray]) -> Dict[str, np.ndarray]:
     """Runs the TOSA reference model; returns every operator result by name."""
     return run_rewritten(*with_all_results_as_outputs(graph), inputs)
@@ -101,6 +125,8 @@ def reference_tensors(graph: bytes, inputs: List[np.ndarray]) -> Dict[str, np.nd
 def run_rewritten(rewritten: bytes, names: List[str], inputs: List[np.ndarray]) -> Dict[str, np.ndarray]:
     """reference_tensors on a graph with_all_results_as_outputs made."""
     outputs, status = tosa_reference_model.run(rewritten, inputs)
+    if status == tosa_reference_model.GraphStatus.TOSA_UNPREDICTABLE:
+        raise RuntimeError(unpredictable(rewritten))
     if status != tosa_reference_model.GraphStatus.TOSA_VALID:
         raise RuntimeError(f"TOSA reference model: {status}")
     if len(outputs) != len(names):

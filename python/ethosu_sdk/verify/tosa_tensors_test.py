@@ -4,6 +4,7 @@ ExecuTorch emits for a value it computes at AOT time
 reference model returns it beside the operators' results."""
 
 import numpy as np
+import pytest
 import tosa_serializer as ts
 
 from ethosu_sdk.verify import tosa_tensors
@@ -33,3 +34,27 @@ def test_a_constant_graph_output_is_among_the_reference_tensors() -> None:
     assert all(name in reference for name in outputs)
     np.testing.assert_array_equal(reference[outputs[0]], x)
     np.testing.assert_array_equal(reference[CONSTANT], np.array([[8]], np.int8))
+
+
+def _scatter(indices: list[int]) -> bytes:
+    """TOSA SCATTER of two rows into a [1, 4, 2] tensor at `indices`."""
+    graph = ts.TosaSerializer("", targetMajor=1, targetMinor=0, targetPatch=0, targetDraft=False)
+    graph.addInputTensor(ts.TosaSerializerTensor("values", [1, 4, 2], ts.DType.INT8, data=None))
+    graph.addInputTensor(ts.TosaSerializerTensor("rows", [1, 2, 2], ts.DType.INT8, data=None))
+    where = graph.addConst([1, 2], ts.DType.INT32, indices, name="indices")
+    out = graph.addIntermediate([1, 4, 2], ts.DType.INT8)
+    attribute = ts.TosaSerializerAttribute()
+    attribute.ScatterAttribute()
+    graph.addOperator(ts.Op.SCATTER, inputs=["values", where.name, "rows"], outputs=[out.name], attributes=attribute)
+    graph.addOutputTensor(out)
+    return graph.serialize()
+
+
+def test_repeated_scatter_indices_are_named_not_a_bare_status() -> None:
+    values = np.zeros((1, 4, 2), np.int8)
+    rows = np.array([[[1, 2], [3, 4]]], np.int8)
+    reference = tosa_tensors.reference_tensors(_scatter([0, 2]), [values, rows])
+    np.testing.assert_array_equal(list(reference.values())[-1], [[[1, 2], [0, 0], [3, 4], [0, 0]]])
+    # The same graph writing row 1 twice: the TOSA spec leaves it undefined.
+    with pytest.raises(RuntimeError, match="UNPREDICTABLE .* SCATTER writes one position twice"):
+        tosa_tensors.reference_tensors(_scatter([1, 1]), [values, rows])
