@@ -78,6 +78,21 @@ def test_output_entry_reads_the_graph_output_by_position() -> None:
     assert result.tensor == "out1" and result.output == 1 and result.histogram == {}
 
 
+def test_an_intermediate_mapped_onto_an_output_tensor_is_not_compared() -> None:
+    # conv1(x) - conv2(x) (ExecuTorch's test_sub dual_conv): provenance
+    # maps conv1's result onto the sub's output tensor; the output's own
+    # entry compares that tensor.
+    out = _nchw(seed=1)
+    entries = [_entry(node="conv1", tosa="out0"), _entry(node="sub", tosa="out0", output=0)]
+    reference = {"out0": out.transpose(0, 2, 3, 1)}
+    conv1, sub = lowering_check.compare(entries, [_nchw(seed=2), out], reference, ["out0"])
+    assert conv1.note == "its TOSA tensor is delegate output 0's" and not conv1.diverges
+    assert sub.note is None and sub.elements == out.size and sub.histogram == {}
+    # A wrong output still diverges.
+    _, sub = lowering_check.compare(entries, [_nchw(seed=2), _nchw(seed=3)], reference, ["out0"])
+    assert sub.diverges
+
+
 def test_tensors_that_cannot_correspond_are_not_compared() -> None:
     results = lowering_check.compare(
         [_entry(), _entry(tosa="absent")], [_nchw(), _nchw()], {"t1": np.zeros((7,), np.int8)}, []
