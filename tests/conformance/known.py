@@ -22,9 +22,6 @@ KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # ExecuTorch faults (python/ethosu_sdk/verify/executorch_faults.py): the
     # build's lowering check fails and names them; ExecuTorch's own tests
     # pass them only within their looser tolerances.
-    # A16W8 tanh: a TOSA TABLE a few steps off tanh ([ramp]: 2 of 160
-    # elements 2 steps off; its test allows rtol 2e-3).
-    (EXECUTORCH_FAULT + "A16W8 tanh table off PyTorch", None, re.compile(r"^test_tanh::.*(a16w8|16a8w)")),
     # A16W8 layer_norm: up to 106 steps off on U85 ([randn_last_dim],
     # [rand_last_two_dims_not_elementwise_affine_no_bias]); its test allows
     # qtol=400.

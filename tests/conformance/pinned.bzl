@@ -69,4 +69,9 @@ PINNED = [
     # U85 2:4 sparse weights with 16-bit IFMs: two input channels padded
     # to four make the weights sparse (issue 34).
     ("conv2d_sparse_a16w8_u85", "test_conv2d::test_convolution_2d_u85_INT_a16w8[2x2_3x2x14x14_nobias_circular,per_channel_quant=True]", "u85", "a16w8"),
+    # A16W8 functions ExecuTorch lowers to an int16 TOSA TABLE (513
+    # entries, interpolated): 2 steps off PyTorch, within the TABLE's
+    # allowance of 16 steps (python/ethosu_sdk/tosa_tables.py; issue 34).
+    ("tanh_a16w8_ramp_u85", "test_tanh::test_tanh_16a8w_u85_INT[ramp]", "u85", "a16w8"),
+    ("mha_softmax_a16w8_u85", "test_softmax::test_mha_softmax_a16w8_u85_INT[range_neg0p01_to_0p01]", "u85", "a16w8"),
 ]
