@@ -4,9 +4,8 @@ with the cause their verification must name (known_failures_test.py).
 (target name, case, NPU, SDK quantization mode, regex of the cause)
 
 The classes of known.py that fail after the verification (a missing CPU
-kernel at the firmware's link, the A16W8 exp table lookup off PyTorch's
-graph on QEMU) have no entry: only a class whose verification names the
-cause goes here.
+kernel at the firmware's link) have no entry: only a class whose
+verification names the cause goes here.
 """
 
 EXPECTED_FAILURES = [

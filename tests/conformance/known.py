@@ -15,10 +15,6 @@ EXECUTORCH_FAULT = "ExecuTorch fault: "
 KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # aten::gt/lt/where .out kernels the CPU runtime does not have yet.
     ("missing CPU kernel", "u55", re.compile(r"^test_sign::")),
-    # A16W8 exp: bit-exact against the TOSA reference model, but one of ten
-    # elements two steps off PyTorch's quantized graph (Vela's 16-bit table
-    # interpolation; found by the sample).
-    ("A16W8 table lookup off PyTorch's reference", None, re.compile(r"^test_exp::.*(a16w8|16a8w)")),
     # ExecuTorch faults (python/ethosu_sdk/verify/executorch_faults.py): the
     # build's lowering check fails and names them; ExecuTorch's own tests
     # pass them only within their looser tolerances.

@@ -420,10 +420,10 @@ def summary_line(report: Report) -> str:
         outputs = sum(len(p.outputs) for p in checked)
         lowered = sum(1 for p in checked for t in p.lowering if t.note is None)
         tables = [t for p in checked for t in p.lowering if t.note is None and t.through_table]
-        table_note = f" ({len(tables)} output(s) within {tables[0].rule()})" if tables else ""
+        table_note = f" and {len(tables)} output(s) within {tables[0].rule()}" if tables else ""
         return (
             f"verification passed: {len(checked)} Ethos-U partition(s), {layers} layers and {outputs} "
-            f"output(s) bit-exact against the TOSA reference model, {lowered} TOSA tensor(s) within "
+            f"output(s) bit-exact against the TOSA reference model, {lowered - len(tables)} TOSA tensor(s) within "
             f"{lowering_check.TOLERANCE_STEPS} step of PyTorch's quantized graph{table_note}{note}"
         )
     partition, layer, output = first
