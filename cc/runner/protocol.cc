@@ -13,6 +13,9 @@ namespace {
 constexpr float kRelativeTolerance = 1e-5f;
 constexpr float kAbsoluteFloor = 1e-6f;
 
+// A thousandth of a step: the float rounding of a dequantized output.
+constexpr double kDequantizeSlack = 0.001;
+
 constexpr size_t kLineCapacity = 512;
 
 void Emit(TextBuilder& line) {
@@ -103,10 +106,11 @@ void PrintComparison(size_t index, const Comparison& c) {
   line.Str("ESDK COMPARE ").UInt(index).Str(pass ? " PASS" : " FAIL");
   line.Str(" mismatches=").UInt(c.mismatches);
   line.Str(" shape=").Str(c.shape_ok ? "ok" : "differs");
-  const char* rule = c.rule == Rule::kExact      ? "exact"
-                     : c.rule == Rule::kRelative ? "rel1e-5"
-                                                 : "q1step";
-  line.Str(" rule=").Str(rule).Str(" exact=").UInt(c.exact);
+  line.Str(" rule=");
+  if (c.rule == Rule::kExact) line.Str("exact");
+  if (c.rule == Rule::kRelative) line.Str("rel1e-5");
+  if (c.rule == Rule::kQuantization) line.Char('q').UInt(c.tolerance_steps).Str("step");
+  line.Str(" exact=").UInt(c.exact);
   if (c.rule != Rule::kExact) line.Str(" max_abs_diff_f32=").Hex(FloatBits(c.max_abs_diff), 8);
   Emit(line);
 }
@@ -148,8 +152,9 @@ void PrintEnd() {
 }
 
 Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected,
-                   float quant_scale) {
+                   float quant_scale, uint32_t tolerance_steps) {
   Comparison c;
+  c.tolerance_steps = tolerance_steps;
   // An integer-I/O program's quantized output (a scale in the record) is
   // judged as its dequantized values would be: within one step.
   const bool quantized_integers =
@@ -165,8 +170,8 @@ Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expecte
     c.shape_ok = false;
     return c;
   }
-  // One step, with room for the float rounding of dequantization itself.
-  const double step_tolerance = 1.001 * step;
+  // The record's steps, with room for the float rounding of dequantization.
+  const double step_tolerance = (static_cast<double>(tolerance_steps) + kDequantizeSlack) * step;
   for (size_t i = 0; i < actual.numel; ++i) {
     const bool same_bits = ElementBits(actual, i) == ElementBits(expected, i);
     if (same_bits) ++c.exact;

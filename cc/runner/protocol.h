@@ -21,11 +21,12 @@ enum class Rule {
   kExact,         // integers and bool: bit for bit
   kRelative,      // float: |a - e| <= 1e-5 |e| + 1e-6
   kQuantization,  // quantized values (dequantized floats, or an integer-I/O program's
-                  // integers): within one quantization step
+                  // integers): within the record's tolerance in quantization steps
 };
 
 struct Comparison {
   Rule rule = Rule::kExact;
+  uint32_t tolerance_steps = 1;  // kQuantization: steps allowed
   size_t mismatches = 0;
   size_t exact = 0;           // elements with identical bits
   float max_abs_diff = 0.0f;  // float outputs only
@@ -44,14 +45,16 @@ void PrintResult(const char* result);
 void PrintEnd();
 
 // Integer outputs must be equal, except 8- and 16-bit ones with a
-// `quant_scale` > 0 (an integer-I/O program's quantized outputs): within one
-// integer step. Float ones within the tolerances of PROTOCOL.md: one
+// `quant_scale` > 0 (an integer-I/O program's quantized outputs): within
+// `tolerance_steps` integer steps. Float ones within the tolerances of PROTOCOL.md: one
 // quantization step when the expected tensor says it holds quantized values
-// (`quant_scale` > 0), else a relative bound. Shapes and
+// (`quant_scale` > 0), else a relative bound. A quantized output may differ
+// by `tolerance_steps` steps (the record's; more than one only for a 16-bit
+// output the lowering computes through a 16-bit TABLE). Shapes and
 // dtypes must match; `expected` is a tensor file's record, whose sizes are
 // in memory order, so `actual`'s are compared in memory order.
 Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expected,
-                   float quant_scale = 0.0f);
+                   float quant_scale = 0.0f, uint32_t tolerance_steps = 1);
 bool IsExactType(runtime::ScalarType type);
 
 }  // namespace ethosu_sdk::runner

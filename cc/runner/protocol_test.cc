@@ -49,5 +49,27 @@ TEST(Compare, QuantizedInt8BeyondOneStepFails) {
   EXPECT_EQ(c.max_abs_diff, 2.0f);
 }
 
+runtime::Tensor Int16Vector(int16_t* values, int32_t count) {
+  runtime::Tensor t = Int8Vector(nullptr, count);
+  t.dtype = runtime::ScalarType::kShort;
+  t.data = values;
+  t.nbytes = static_cast<size_t>(count) * sizeof(int16_t);
+  return t;
+}
+
+// A 16-bit output computed through a 16-bit TABLE: the record allows 16
+// steps (python/ethosu_sdk/tosa_tables.py); 17 still fail.
+TEST(Compare, TableToleranceAllowsItsStepsAndNoMore) {
+  int16_t actual[3] = {1000, -2000, 30000};
+  int16_t expected[3] = {1016, -2000, 29983};
+  const Comparison c = Compare(Int16Vector(actual, 3), Int16Vector(expected, 3), 1e-4f, 16);
+  EXPECT_TRUE(c.rule == Rule::kQuantization);
+  EXPECT_EQ(c.tolerance_steps, 16u);
+  EXPECT_EQ(c.mismatches, 1u) << "16 steps pass, 17 fail";
+  EXPECT_EQ(c.max_abs_diff, 17.0f);
+  // The same outputs held to the default one step.
+  EXPECT_EQ(Compare(Int16Vector(actual, 3), Int16Vector(expected, 3), 1e-4f).mismatches, 2u);
+}
+
 }  // namespace
 }  // namespace ethosu_sdk::runner

@@ -123,7 +123,7 @@ RunResult RunProgram(const RunConfig& config) {
     status = expected.Get(o, &record);
     if (!status.ok()) return Fail(status);
     const runtime::Tensor& actual = *method.Output(o).tensor;
-    const Comparison c = Compare(actual, record.tensor, record.scale);
+    const Comparison c = Compare(actual, record.tensor, record.scale, record.tolerance_steps);
     PrintComparison(o, c);
     all_pass = all_pass && c.shape_ok && c.mismatches == 0;
   }

@@ -6,7 +6,12 @@ namespace ethosu_sdk::runner {
 namespace {
 
 constexpr size_t kFileHeader = 16;
-constexpr size_t kRecordHeader = 56;
+// Version 2 appends the tolerance in steps and a reserved word to version
+// 1's record header (schema/tensor_file.md).
+constexpr size_t kRecordHeaderV1 = 56;
+constexpr size_t kRecordHeaderV2 = 64;
+constexpr size_t kToleranceOffset = 56;
+constexpr size_t kReservedOffset = 60;
 
 uint32_t U32(const uint8_t* p) {
   uint32_t v;
@@ -15,9 +20,9 @@ uint32_t U32(const uint8_t* p) {
 }
 
 // Reads the record at `offset`; `*next` is where the following one starts.
-Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord* out,
+Status ReadRecord(const uint8_t* data, size_t size, size_t offset, size_t header, TensorRecord* out,
                   size_t* next) {
-  if (offset > size || size - offset < kRecordHeader) {
+  if (offset > size || size - offset < header) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "tensor file: record header past the end: record at byte %lld",
                          static_cast<long long>(offset));
@@ -63,7 +68,22 @@ Status ReadRecord(const uint8_t* data, size_t size, size_t offset, TensorRecord*
         "tensor file: data size differs from shape: %lld bytes, the shape needs %lld",
         static_cast<long long>(nbytes), static_cast<long long>(numel * element));
   }
-  const size_t data_offset = offset + kRecordHeader;
+  out->tolerance_steps = kDefaultToleranceSteps;
+  if (header == kRecordHeaderV2) {
+    out->tolerance_steps = U32(h + kToleranceOffset);
+    if (out->tolerance_steps < kDefaultToleranceSteps ||
+        out->tolerance_steps > kMaxToleranceSteps) {
+      return Status::Error(
+          ErrorCode::kInvalidArgument, "tensor file: tolerance of %lld steps outside 1..%lld",
+          static_cast<long long>(out->tolerance_steps), static_cast<long long>(kMaxToleranceSteps));
+    }
+    if (U32(h + kReservedOffset) != 0) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "tensor file: reserved record field is %lld, expected 0",
+                           static_cast<long long>(U32(h + kReservedOffset)));
+    }
+  }
+  const size_t data_offset = offset + header;
   if (nbytes > size - data_offset) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "tensor file: data past the end: %lld bytes, %lld left in the file",
@@ -84,9 +104,14 @@ Status TensorFile::Parse(const void* data, size_t size, TensorFile* out) {
   if (bytes == nullptr || reinterpret_cast<uintptr_t>(bytes) % 8 != 0) {
     return Status::Error(ErrorCode::kInvalidArgument, "tensor file: buffer not 8-byte aligned");
   }
-  if (size < kFileHeader || std::memcmp(bytes, "ESDKTEN1", 8) != 0) {
-    return Status::Error(ErrorCode::kInvalidArgument, "tensor file: bad magic");
+  size_t header = 0;
+  if (size >= kFileHeader && std::memcmp(bytes, "ESDKTEN2", 8) == 0) header = kRecordHeaderV2;
+  if (size >= kFileHeader && std::memcmp(bytes, "ESDKTEN1", 8) == 0) header = kRecordHeaderV1;
+  if (header == 0) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "tensor file: bad magic (expected ESDKTEN2 or ESDKTEN1)");
   }
+  out->record_header_ = header;
   out->data_ = bytes;
   out->size_ = size;
   out->count_ = U32(bytes + 8);
@@ -94,7 +119,7 @@ Status TensorFile::Parse(const void* data, size_t size, TensorFile* out) {
   size_t offset = kFileHeader;
   for (uint32_t i = 0; i < out->count_; ++i) {
     TensorRecord record;
-    ESDK_RETURN_IF_ERROR(ReadRecord(bytes, size, offset, &record, &offset));
+    ESDK_RETURN_IF_ERROR(ReadRecord(bytes, size, offset, header, &record, &offset));
   }
   return Status::Ok();
 }
@@ -107,7 +132,7 @@ Status TensorFile::Get(uint32_t index, TensorRecord* out) const {
   }
   size_t offset = kFileHeader;
   for (uint32_t i = 0; i <= index; ++i) {
-    ESDK_RETURN_IF_ERROR(ReadRecord(data_, size_, offset, out, &offset));
+    ESDK_RETURN_IF_ERROR(ReadRecord(data_, size_, offset, record_header_, out, &offset));
   }
   return Status::Ok();
 }

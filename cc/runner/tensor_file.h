@@ -11,10 +11,18 @@
 
 namespace ethosu_sdk::runner {
 
+// An expected output may differ from its record by this many quantization
+// steps unless the record says otherwise (version 1 files always).
+constexpr uint32_t kDefaultToleranceSteps = 1;
+// A record asking for more is damaged (the widest allowance the AOT step
+// writes is 16, a 16-bit TABLE's: python/ethosu_sdk/tosa_tables.py).
+constexpr uint32_t kMaxToleranceSteps = 256;
+
 struct TensorRecord {
   runtime::Tensor tensor;  // data points into the file
   float scale = 0.0f;
   int32_t zero_point = 0;
+  uint32_t tolerance_steps = kDefaultToleranceSteps;
 };
 
 class TensorFile {
@@ -29,6 +37,7 @@ class TensorFile {
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
   uint32_t count_ = 0;
+  size_t record_header_ = 0;  // by version: 56 bytes (1) or 64 (2)
 };
 
 }  // namespace ethosu_sdk::runner

@@ -10,18 +10,47 @@ from ethosu_sdk.tensors import StoredTensor, TensorFileError, decode, encode, re
 
 def test_layout_matches_the_spec_byte_for_byte():
     data = np.arange(6, dtype=np.int8).reshape(2, 3)
-    blob = encode([StoredTensor(data, 0.5, -3), np.array([1.5], dtype=np.float32)])
-    assert blob[:8] == b"ESDKTEN1"
+    blob = encode([StoredTensor(data, 0.5, -3, tolerance_steps=16), np.array([1.5], dtype=np.float32)])
+    assert blob[:8] == b"ESDKTEN2"
     assert struct.unpack_from("<II", blob, 8) == (2, 0)
     # First record at 16: int8 (1), rank 2, sizes 2,3 then six zeros.
     assert struct.unpack_from("<II8I", blob, 16) == (1, 2, 2, 3, 0, 0, 0, 0, 0, 0)
-    assert struct.unpack_from("<fiQ", blob, 16 + 40) == (0.5, -3, 6)
-    assert blob[16 + 56 : 16 + 62] == bytes(range(6))
-    assert blob[16 + 62 : 16 + 64] == b"\0\0"  # padding to 8
-    second = 16 + 64
+    assert struct.unpack_from("<fiQII", blob, 16 + 40) == (0.5, -3, 6, 16, 0)
+    assert blob[16 + 64 : 16 + 70] == bytes(range(6))
+    assert blob[16 + 70 : 16 + 72] == b"\0\0"  # padding to 8
+    second = 16 + 72
     assert struct.unpack_from("<II", blob, second) == (6, 1)
-    assert struct.unpack_from("<f", blob, second + 56) == (1.5,)
-    assert len(blob) == second + 56 + 8
+    assert struct.unpack_from("<fiQII", blob, second + 40) == (0.0, 0, 4, 1, 0)  # the default: one step
+    assert struct.unpack_from("<f", blob, second + 64) == (1.5,)
+    assert len(blob) == second + 64 + 8
+    assert [t.tolerance_steps for t in decode(blob)] == [16, 1]
+
+
+def _version_1(data: np.ndarray, scale: float, zero_point: int) -> bytes:
+    """A version-1 file (56-byte record headers, no tolerance), as the
+    schema's history describes it."""
+    sizes = list(data.shape) + [0] * (8 - data.ndim)
+    payload = data.tobytes()
+    header = struct.pack("<8sII", b"ESDKTEN1", 1, 0)
+    record = struct.pack("<II8IfiQ", 1, data.ndim, *sizes, scale, zero_point, len(payload))
+    return header + record + payload + b"\0" * (-len(payload) % 8)
+
+
+def test_version_1_files_are_read_with_one_step():
+    data = np.arange(-4, 4, dtype=np.int8).reshape(2, 4)
+    (back,) = decode(_version_1(data, 0.25, 1))
+    np.testing.assert_array_equal(back.data, data)
+    assert (back.scale, back.zero_point, back.tolerance_steps) == (0.25, 1, 1)
+
+
+@pytest.mark.parametrize("steps", [0, 257])
+def test_a_tolerance_outside_its_range_is_refused(steps):
+    with pytest.raises(TensorFileError, match="tolerance"):
+        encode([StoredTensor(np.zeros(2, np.int8), 0.5, 0, tolerance_steps=steps)])
+    blob = bytearray(encode([StoredTensor(np.zeros(2, np.int8), 0.5, 0)]))
+    struct.pack_into("<I", blob, 16 + 56, steps)
+    with pytest.raises(TensorFileError, match="tolerance"):
+        decode(bytes(blob))
 
 
 @pytest.mark.parametrize("dtype", ["u1", "i1", "i2", "i4", "i8", "f4", "f8", "?"])
@@ -48,7 +77,8 @@ def test_scalar_and_empty_tensors():
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda b: b"XSDKTEN1" + b[8:], "magic"),
+        (lambda b: b"XSDKTEN2" + b[8:], "magic"),
+        (lambda b: b[: 16 + 60] + struct.pack("<I", 1) + b[16 + 64 :], "reserved record field"),
         (lambda b: b[:20], "past the end"),
         (lambda b: b[:-8], "past the end"),
         (lambda b: b + b"\0" * 8, "trailing"),

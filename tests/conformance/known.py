@@ -15,16 +15,9 @@ EXECUTORCH_FAULT = "ExecuTorch fault: "
 KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # aten::gt/lt/where .out kernels the CPU runtime does not have yet.
     ("missing CPU kernel", "u55", re.compile(r"^test_sign::")),
-    # A16W8 exp: bit-exact against the TOSA reference model, but one of ten
-    # elements two steps off PyTorch's quantized graph (Vela's 16-bit table
-    # interpolation; found by the sample).
-    ("A16W8 table lookup off PyTorch's reference", None, re.compile(r"^test_exp::.*(a16w8|16a8w)")),
     # ExecuTorch faults (python/ethosu_sdk/verify/executorch_faults.py): the
     # build's lowering check fails and names them; ExecuTorch's own tests
     # pass them only within their looser tolerances.
-    # A16W8 tanh: a TOSA TABLE a few steps off tanh ([ramp]: 2 of 160
-    # elements 2 steps off; its test allows rtol 2e-3).
-    (EXECUTORCH_FAULT + "A16W8 tanh table off PyTorch", None, re.compile(r"^test_tanh::.*(a16w8|16a8w)")),
     # A16W8 layer_norm: up to 106 steps off on U85 ([randn_last_dim],
     # [rand_last_two_dims_not_elementwise_affine_no_bias]); its test allows
     # qtol=400.

@@ -73,4 +73,9 @@ PINNED = [
     # and provenance maps conv1 onto the output's tensor, which the
     # lowering check no longer takes for conv1's (issue 34).
     ("sub_dual_conv_u55", "test_sub::test_sub_dual_conv_u55_INT[4d_randn]", "u55", "int8"),
+    # A16W8 functions ExecuTorch lowers to an int16 TOSA TABLE (513
+    # entries, interpolated): 2 steps off PyTorch, within the TABLE's
+    # allowance of 16 steps (python/ethosu_sdk/tosa_tables.py; issue 34).
+    ("tanh_a16w8_ramp_u85", "test_tanh::test_tanh_16a8w_u85_INT[ramp]", "u85", "a16w8"),
+    ("mha_softmax_a16w8_u85", "test_softmax::test_mha_softmax_a16w8_u85_INT[range_neg0p01_to_0p01]", "u85", "a16w8"),
 ]

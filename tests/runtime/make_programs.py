@@ -414,12 +414,13 @@ def from_memory_order(t: torch.Tensor, dim_order: Sequence[int]) -> torch.Tensor
 def tensor_file(tensors: List[torch.Tensor], dim_orders: Optional[Sequence[Sequence[int]]] = None) -> bytes:
     """Serialises tensors in the format of schema/tensor_file.md: each in
     memory order for its dim order (`dim_orders`, default 0..R-1)."""
-    out = bytearray(b"ESDKTEN1" + struct.pack("<II", len(tensors), 0))
+    out = bytearray(b"ESDKTEN2" + struct.pack("<II", len(tensors), 0))
     for i, t in enumerate(tensors):
         t = to_memory_order(t, dim_orders[i]) if dim_orders is not None else t.contiguous()
         sizes = list(t.shape) + [0] * (8 - t.dim())
         data = t.numpy().tobytes()
-        out += struct.pack("<II8IfiQ", _DTYPE_CODES[t.dtype], t.dim(), *sizes, 0.0, 0, len(data))
+        # No quantization; the default tolerance of one step, reserved 0.
+        out += struct.pack("<II8IfiQII", _DTYPE_CODES[t.dtype], t.dim(), *sizes, 0.0, 0, len(data), 1, 0)
         out += data
         out += b"\0" * (-len(out) % 8)
     return bytes(out)

@@ -1,6 +1,7 @@
 """Stage 4 of compile_model: the reference input and expected outputs in the
 program's own terms (integers with --io=int8; the lowered graph's outputs on
-a Cortex-M), and their tensor files."""
+a Cortex-M), and their tensor files; each expected output with its
+tolerance in quantization steps (output_tolerance.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import dataclasses
 
 import torch
 
-from ethosu_sdk.aot import integer_io, layout
+from ethosu_sdk.aot import integer_io, layout, output_tolerance
 from ethosu_sdk.aot.stage_lower import Lowered
 from ethosu_sdk.aot.stage_quantize import Prepared, QParams
 from ethosu_sdk.aot.targets import TargetKind
@@ -21,19 +22,30 @@ class References:
     expected: tuple[torch.Tensor, ...]
     input_qparams: QParams
     output_qparams: QParams
+    output_tolerances: tuple[int, ...] = ()  # steps per expected output; empty: one each
 
     def input_file(self, lowered: Lowered) -> bytes:
         return encode(_stored(self.inputs, self.input_qparams, [i.dim_order for i in lowered.plan.inputs]))
 
     def expected_file(self, lowered: Lowered) -> bytes:
-        return encode(_stored(self.expected, self.output_qparams, [o.dim_order for o in lowered.plan.outputs]))
+        stored = _stored(self.expected, self.output_qparams, [o.dim_order for o in lowered.plan.outputs])
+        if self.output_tolerances:
+            stored = [dataclasses.replace(s, tolerance_steps=t) for s, t in zip(stored, self.output_tolerances)]
+        return encode(stored)
 
 
 def build(prepared: Prepared, lowered: Lowered) -> References:
     expected = lowered.shipped.expected if lowered.shipped.expected is not None else prepared.expected
     folded = lowered.shipped.folded
+    tolerances = tuple(
+        output_tolerance.output_tolerances(
+            lowered.shipped.edge, [p.tosa_flatbuffer for p in lowered.shipped.partitions]
+        )
+    )
     if folded is None:
-        return References(tuple(prepared.inputs), tuple(expected), prepared.input_qparams, prepared.output_qparams)
+        return References(
+            tuple(prepared.inputs), tuple(expected), prepared.input_qparams, prepared.output_qparams, tolerances
+        )
     # --io=int8: the float input quantized as the folded operator did; the
     # expected outputs quantized back from the dequantized reference, unless
     # the lowered graph already produced them in int8 (Cortex-M).
@@ -43,6 +55,7 @@ def build(prepared: Prepared, lowered: Lowered) -> References:
         tuple(expected) if already_quantized else tuple(integer_io.quantize_all(expected, folded.outputs)),
         [(a.scale, a.zero_point) for a in folded.inputs],
         [(a.scale, a.zero_point) for a in folded.outputs],
+        tolerances,
     )
 
 

@@ -32,7 +32,7 @@ class Comparison:
     index: int
     passed: bool
     mismatches: int
-    rule: str  # exact / rel1e-5 / q1step
+    rule: str  # exact / rel1e-5 / q<N>step (N: the record's tolerance in steps)
     exact: int  # elements with identical bits
 
 

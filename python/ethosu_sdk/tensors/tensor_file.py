@@ -17,11 +17,18 @@ import numpy as np
 
 from ethosu_sdk.errors import SdkError
 
-MAGIC = b"ESDKTEN1"
+MAGIC = b"ESDKTEN2"
+# Version 1 (no per-record tolerance) is still read: its records hold one step.
+MAGIC_V1 = b"ESDKTEN1"
 MAX_RANK = 8
+# An expected output may differ from its record by this many quantization
+# steps at most (the comparison's default); more is a damaged file.
+DEFAULT_TOLERANCE_STEPS = 1
+MAX_TOLERANCE_STEPS = 256
 _FILE_HEADER = struct.Struct("<8sII")  # magic, count, reserved
-_RECORD_HEADER = struct.Struct("<II8IfiQ")  # type, rank, sizes[8], scale, zp, nbytes
-assert _RECORD_HEADER.size == 56
+_RECORD_HEADER_V1 = struct.Struct("<II8IfiQ")  # type, rank, sizes[8], scale, zp, nbytes
+_RECORD_HEADER = struct.Struct("<II8IfiQII")  # ... then tolerance in steps, reserved
+assert _RECORD_HEADER_V1.size == 56 and _RECORD_HEADER.size == 64
 
 # ExecuTorch ScalarType numbering <-> numpy dtypes (little-endian storage).
 SCALAR_TYPE_TO_DTYPE: dict[int, np.dtype] = {
@@ -47,12 +54,15 @@ class StoredTensor:
 
     `scale`/`zero_point` describe the quantization of the values the tensor
     holds (int8 data) or represents (a float tensor that a quantized graph
-    consumes); scale 0 means none.
+    consumes); scale 0 means none. `tolerance_steps`: how many of those
+    steps an output may differ from this expected tensor (more than one only
+    where the lowering approximates by definition: ethosu_sdk/tosa_tables.py).
     """
 
     data: np.ndarray
     scale: float = 0.0
     zero_point: int = 0
+    tolerance_steps: int = DEFAULT_TOLERANCE_STEPS
 
     @property
     def scalar_type(self) -> int:
@@ -86,10 +96,20 @@ def encode(tensors: Iterable[StoredTensor | np.ndarray]) -> bytes:
         scalar_type = scalar_type_of(data.dtype)
         if item.scale == 0.0 and item.zero_point != 0:
             raise TensorFileError(f"tensor {index}: zero point without a scale")
+        _check_tolerance(index, item.tolerance_steps)
         sizes = list(data.shape) + [0] * (MAX_RANK - data.ndim)
         payload = data.astype(SCALAR_TYPE_TO_DTYPE[scalar_type], copy=False).tobytes()
         parts.append(
-            _RECORD_HEADER.pack(scalar_type, data.ndim, *sizes, float(item.scale), int(item.zero_point), len(payload))
+            _RECORD_HEADER.pack(
+                scalar_type,
+                data.ndim,
+                *sizes,
+                float(item.scale),
+                int(item.zero_point),
+                len(payload),
+                item.tolerance_steps,
+                0,
+            )
         )
         parts.append(payload)
         parts.append(b"\0" * (-len(payload) % 8))
@@ -101,18 +121,23 @@ def decode(blob: bytes) -> list[StoredTensor]:
     if len(blob) < _FILE_HEADER.size:
         raise TensorFileError(f"file of {len(blob)} bytes is shorter than the header")
     magic, count, reserved = _FILE_HEADER.unpack_from(blob, 0)
-    if magic != MAGIC:
-        raise TensorFileError(f"bad magic {magic!r}, expected {MAGIC!r}")
+    if magic not in (MAGIC, MAGIC_V1):
+        raise TensorFileError(f"bad magic {magic!r}, expected {MAGIC!r} (or version 1, {MAGIC_V1!r})")
+    header = _RECORD_HEADER if magic == MAGIC else _RECORD_HEADER_V1
     if reserved != 0:
         raise TensorFileError(f"reserved header field is {reserved}, expected 0")
     offset = _FILE_HEADER.size
     result: list[StoredTensor] = []
     for index in range(count):
-        if offset + _RECORD_HEADER.size > len(blob):
+        if offset + header.size > len(blob):
             raise TensorFileError(f"tensor {index}: header runs past the end of the file")
-        fields = _RECORD_HEADER.unpack_from(blob, offset)
+        fields = header.unpack_from(blob, offset)
         scalar_type, rank = fields[0], fields[1]
         sizes, scale, zero_point, nbytes = fields[2:10], fields[10], fields[11], fields[12]
+        tolerance, record_reserved = fields[13:15] if header is _RECORD_HEADER else (DEFAULT_TOLERANCE_STEPS, 0)
+        _check_tolerance(index, tolerance)
+        if record_reserved != 0:
+            raise TensorFileError(f"tensor {index}: reserved record field is {record_reserved}, expected 0")
         if scalar_type not in SCALAR_TYPE_TO_DTYPE:
             raise TensorFileError(f"tensor {index}: unknown scalar type {scalar_type}")
         if rank > MAX_RANK:
@@ -124,15 +149,22 @@ def decode(blob: bytes) -> list[StoredTensor]:
         elements = int(np.prod(shape, dtype=np.int64)) if rank else 1
         if nbytes != elements * dtype.itemsize:
             raise TensorFileError(f"tensor {index}: data size {nbytes} != {elements} elements x {dtype.itemsize} bytes")
-        offset += _RECORD_HEADER.size
+        offset += header.size
         if offset + nbytes > len(blob):
             raise TensorFileError(f"tensor {index}: data runs past the end of the file")
         data = np.frombuffer(blob, dtype=dtype, count=elements, offset=offset).reshape(shape)
-        result.append(StoredTensor(data.copy(), scale, zero_point))
+        result.append(StoredTensor(data.copy(), scale, zero_point, tolerance))
         offset += nbytes + (-nbytes % 8)
     if offset != len(blob):
         raise TensorFileError(f"{len(blob) - offset} trailing bytes after {count} tensors")
     return result
+
+
+def _check_tolerance(index: int, steps: int) -> None:
+    if not DEFAULT_TOLERANCE_STEPS <= steps <= MAX_TOLERANCE_STEPS:
+        raise TensorFileError(
+            f"tensor {index}: tolerance of {steps} steps outside {DEFAULT_TOLERANCE_STEPS}..{MAX_TOLERANCE_STEPS}"
+        )
 
 
 def write_tensor_file(path: str | os.PathLike[str], tensors: Sequence[StoredTensor | np.ndarray]) -> None:

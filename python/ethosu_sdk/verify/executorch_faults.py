@@ -37,12 +37,6 @@ FAULTS = (
         "ExecuTorch 1.5.1's 16-bit layer_norm decomposition (a reciprocal square root table) is this far "
         "off PyTorch by its own measure: its Ethos-U test allows 400 steps (test_layer_norm.py, qtol=400)",
     ),
-    Fault(
-        "tanh",
-        True,
-        "ExecuTorch 1.5.1 lowers a 16-bit tanh to a TOSA TABLE (513 entries, interpolated), a few steps "
-        "off the function PyTorch evaluates (its Ethos-U test allows rtol 2e-3)",
-    ),
 )
 
 

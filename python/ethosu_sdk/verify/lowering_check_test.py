@@ -165,3 +165,31 @@ def test_a_known_executorch_fault_is_named_and_still_fails() -> None:
     # The same in int8 is no known fault of ExecuTorch's: no such name.
     (narrow,) = lowering_check.compare([dict(entry, qmin=-128, qmax=127)], [-pytorch], {"out": tosa}, ["out"])
     assert narrow.diverges and "ExecuTorch" not in lowering_check.describe(narrow, 0)
+
+
+def test_a_sixteen_bit_table_output_is_allowed_sixteen_steps_and_no_more() -> None:
+    # test_tanh 16a8w u85 [ramp]: the TOSA graph's output is computed
+    # through an int16 TABLE (tosa_tables.py); 2 steps off PyTorch pass.
+    pytorch = np.arange(-80, 80, dtype=np.int16).reshape(1, 160) * 200
+    entry = _entry(output=0, op="tanh", module="tanh", module_type="Tanh", source=None, qmin=-32768, qmax=32767)
+    for steps, diverges in ((2, False), (16, False), (17, True)):
+        tosa = pytorch.astype(np.int32)
+        tosa[0, 7] += steps
+        (result,) = lowering_check.compare([entry], [pytorch], {"out": tosa}, ["out"], {"out"})
+        assert result.through_table and result.tolerance == 16
+        assert result.diverges is diverges, steps
+    assert "by more than 16 steps: a 16-bit TABLE's interpolation (up to 17)" in lowering_check.describe(result, 0)
+
+
+def test_no_allowance_without_a_table_or_for_an_eight_bit_output() -> None:
+    pytorch = np.arange(-80, 80, dtype=np.int16).reshape(1, 160) * 200
+    tosa = pytorch.astype(np.int32)
+    tosa[0, 3] += 2
+    wide = _entry(output=0, op="neg", module_type="Neg", qmin=-32768, qmax=32767)
+    # A 16-bit output 2 steps off, not computed through a TABLE: one step.
+    (plain,) = lowering_check.compare([wide], [pytorch], {"out": tosa}, ["out"], {"other"})
+    assert not plain.through_table and plain.diverges
+    assert "by more than 1 step (up to 2)" in lowering_check.describe(plain, 0)
+    # An 8-bit output after a 16-bit table keeps int8's one step.
+    (narrow,) = lowering_check.compare([dict(wide, qmin=-128, qmax=127)], [pytorch], {"out": tosa}, ["out"], {"out"})
+    assert not narrow.through_table and narrow.diverges

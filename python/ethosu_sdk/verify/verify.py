@@ -419,10 +419,12 @@ def summary_line(report: Report) -> str:
         layers = sum(1 for p in checked for layer in p.layers if layer.compared)
         outputs = sum(len(p.outputs) for p in checked)
         lowered = sum(1 for p in checked for t in p.lowering if t.note is None)
+        tables = [t for p in checked for t in p.lowering if t.note is None and t.through_table]
+        table_note = f" and {len(tables)} output(s) within {tables[0].rule()}" if tables else ""
         return (
             f"verification passed: {len(checked)} Ethos-U partition(s), {layers} layers and {outputs} "
-            f"output(s) bit-exact against the TOSA reference model, {lowered} TOSA tensor(s) within "
-            f"{lowering_check.TOLERANCE_STEPS} step of PyTorch's quantized graph{note}"
+            f"output(s) bit-exact against the TOSA reference model, {lowered - len(tables)} TOSA tensor(s) within "
+            f"{lowering_check.TOLERANCE_STEPS} step of PyTorch's quantized graph{table_note}{note}"
         )
     partition, layer, output = first
     if layer is not None:
@@ -467,6 +469,7 @@ def _lowering_table(p: Partition) -> list[str]:
             f"{head} not compared: {t.note}"
             if t.note
             else f"{head} {t.elements:>9} {t.max_steps:>4}  {_short_histogram(t.histogram)}"
+            + (f"  (within {t.rule()})" if t.through_table else "")
         )
     return lines
 

@@ -29,13 +29,15 @@ def read_tensor_file(path: str) -> List[torch.Tensor]:
     with open(path, "rb") as f:
         data = f.read()
     (count,) = struct.unpack_from("<I", data, 8)
+    # Record header: 64 bytes in version 2 (ESDKTEN2), 56 in version 1.
+    header = 64 if data[:8] == b"ESDKTEN2" else 56
     offset, out = 16, []
     for _ in range(count):
         dtype, rank, *sizes = struct.unpack_from("<II8I", data, offset)
         (nbytes,) = struct.unpack_from("<Q", data, offset + 48)
-        array = np.frombuffer(data[offset + 56 : offset + 56 + nbytes], dtype=_NUMPY[dtype])
+        array = np.frombuffer(data[offset + header : offset + header + nbytes], dtype=_NUMPY[dtype])
         out.append(torch.from_numpy(array.reshape(sizes[:rank]).copy()))
-        offset += 56 + (nbytes + 7) // 8 * 8
+        offset += header + (nbytes + 7) // 8 * 8
     return out
 
 

@@ -1,0 +1,73 @@
+"""Which outputs of a TOSA graph go through a 16-bit TABLE, the one place
+where the lowering itself approximates.
+
+TOSA's TABLE on an int16 input is a 513-entry table, linearly interpolated
+between entries (the TOSA specification defines it so): ExecuTorch lowers a
+16-bit exp, tanh, sigmoid, rsqrt, reciprocal (and the exp inside softmax)
+to one, and its result lands a few steps of the output off the function
+PyTorch's quantized graph evaluates in float. An 8-bit TABLE is exact (one
+entry per input value). The build's lowering check
+(verify/lowering_check.py) and the run's comparison (the tensor file's
+per-record tolerance, schema/tensor_file.md) hold a 16-bit output computed
+through such a table to TABLE_TOLERANCE_STEPS instead of one step;
+everything else keeps one step.
+
+Torch-free: reads the TOSA flatbuffer with the `tosa` package the TOSA
+tools install, so both the AOT step and the verification use it.
+"""
+
+from __future__ import annotations
+
+from tosa.DType import DType
+from tosa.Op import Op
+from tosa.TosaGraph import TosaGraph
+
+# A 16-bit output computed through a 16-bit TABLE may be this many steps off
+# PyTorch's quantized graph: a sixteenth of an int8 step, the scale the
+# lowering check's drift rule already uses for 16-bit tensors
+# (lowering_check.WIDE_DRIFT_SCALE). Measured (bench/RESULTS.md): 2 steps
+# for tanh, softmax and exp; ExecuTorch's A16W8 layer_norm (106 steps) and a
+# missing rescale (5 steps, no TABLE) stay beyond it.
+TABLE_TOLERANCE_STEPS = 16
+# What the run and the lowering check print for an output under this rule.
+TABLE_RULE = "a 16-bit TABLE's interpolation"
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def wide_table_tensors(graph: bytes) -> set[str]:
+    """Names of the 16-bit tensors computed from the result of a TABLE with
+    an int16 input (the operators come in graph order, each after its
+    inputs' producers)."""
+    root = TosaGraph.GetRootAs(graph, 0)
+    after_table: set[str] = set()
+    wide: set[str] = set()
+    for r in range(root.RegionsLength()):
+        for b in range(root.Regions(r).BlocksLength()):
+            block = root.Regions(r).Blocks(b)
+            types = {}
+            for t in range(block.TensorsLength()):
+                tensor = block.Tensors(t)
+                types[_text(tensor.Name())] = tensor.Type()
+            for o in range(block.OperatorsLength()):
+                op = block.Operators(o)
+                inputs = [_text(op.Inputs(i)) for i in range(op.InputsLength())]
+                starts = op.Op() == Op.TABLE and bool(inputs) and types.get(inputs[0]) == DType.INT16
+                if starts or any(name in after_table for name in inputs):
+                    for i in range(op.OutputsLength()):
+                        name = _text(op.Outputs(i))
+                        after_table.add(name)
+                        if types.get(name) == DType.INT16:
+                            wide.add(name)
+    return wide
+
+
+def wide_table_outputs(graph: bytes) -> list[bool]:
+    """Per output of the graph's first block, in order: a 16-bit tensor
+    computed through a 16-bit TABLE."""
+    root = TosaGraph.GetRootAs(graph, 0)
+    block = root.Regions(0).Blocks(0)
+    tables = wide_table_tensors(graph)
+    return [_text(block.Outputs(i)) in tables for i in range(block.OutputsLength())]
