@@ -23,6 +23,10 @@ than DRIFT_MAX_STEPS steps anywhere, or more than DRIFT_FRACTION of its
 elements beyond one step; a 16-bit one in sixteenths of an int8 step
 (WIDE_DRIFT_SCALE). A dropped clamp or a wrong rescale is far beyond both
 (issue 33's ReLU: 68 steps, 47% of the elements).
+
+A delegate output that no quantize node made (an integer operator's
+result: a shift, a comparison, an int32 gather) has no float emulation to
+round: it must equal PyTorch's exactly (`exact`).
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ class LoweredTensor:
     source: Optional[str] = None
     output: Optional[int] = None  # delegate output index, if it is one
     wide: bool = False  # a 16-bit tensor
+    exact: bool = False  # an integer result, not quantized: no tolerance
     elements: int = 0
     histogram: dict[int, int] = dataclasses.field(default_factory=dict)  # (TOSA - PyTorch) -> count, nonzero only
     note: Optional[str] = None  # why it was not compared
@@ -79,8 +84,13 @@ class LoweredTensor:
         return max((abs(d) for d in self.histogram), default=0)
 
     @property
+    def tolerance(self) -> int:
+        """Steps a delegate output may be off: none for an exact one."""
+        return 0 if self.exact else TOLERANCE_STEPS
+
+    @property
     def diverges(self) -> bool:
-        if self.note is not None or self.max_steps <= TOLERANCE_STEPS:
+        if self.note is not None or self.max_steps <= self.tolerance:
             return False
         if self.output is not None:
             return True
@@ -97,7 +107,7 @@ class LoweredTensor:
 
     @property
     def beyond_tolerance(self) -> int:
-        return self.elements_beyond(TOLERANCE_STEPS)
+        return self.elements_beyond(self.tolerance)
 
     def name(self) -> str:
         """How a user recognises the tensor: module path, type, operator, line."""
@@ -177,6 +187,7 @@ def compare(
             entry.get("source"),
             output,
             wide=_is_wide(entry),
+            exact=bool(entry.get("exact")),
         )
         results.append(result)
         if index in inner:
@@ -222,6 +233,13 @@ def describe(result: LoweredTensor, partition: int) -> str:
     scale = result.drift_scale
     fault = executorch_faults.known_fault(result.op, result.wide)
     where = f"output {result.output}" if result.output is not None else "tensor"
+    if result.exact:
+        return (
+            f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
+            f"(partition {partition}): {result.beyond_tolerance} of {result.elements} elements differ from "
+            f"PyTorch's graph (an integer result, not quantized, so compared exactly; up to {result.max_steps} off)"
+            + (f"; a known ExecuTorch fault: {fault}" if fault else "")
+        )
     return (
         f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
         f"(partition {partition}): {result.beyond_tolerance} of {result.elements} elements differ from "

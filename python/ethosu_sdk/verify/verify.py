@@ -423,7 +423,10 @@ def summary_line(report: Report) -> str:
     if first is None:
         layers = sum(1 for p in checked for layer in p.layers if layer.compared)
         outputs = sum(len(p.outputs) for p in checked)
-        lowered = sum(1 for p in checked for t in p.lowering if t.note is None)
+        lowered = sum(1 for p in checked for t in p.lowering if t.note is None and not t.exact)
+        exact = sum(1 for p in checked for t in p.lowering if t.note is None and t.exact)
+        if exact:
+            note += f"; {exact} integer output(s) equal to PyTorch's"
         copies = [p.index for p in checked if p.layers_note == DMA_ONLY_NOTE]
         if copies:
             note += f"; partitions {copies} run DMA copies only, their outputs compared"
