@@ -1,6 +1,7 @@
 """The lowering check at build time (python/ethosu_sdk/verify/lowering_check.py)
 on issue 33's reproducer, a ReLU before a concatenation, and on issue 34's
-A16W8 neg (the same pair, `neg_u55_a16w8{,_unfixed}`):
+A16W8 neg and U55 right shift (the same pairs, `neg_u55_a16w8{,_unfixed}`,
+`rshift_u55{,_unfixed}`):
 
 - with the SDK's lowering workarounds (the default) the build verified both
   halves: every delegate output and the ReLU's intermediate within one step
@@ -74,3 +75,21 @@ def test_a16w8_neg_is_rescaled_and_named_without_the_workaround() -> None:
     # Off by the ratio of the two scales: every element, a few steps.
     first = unfixed["first_lowering_divergence"]
     assert first["output"] == 0 and first["max_steps"] > 1
+
+
+def test_u55_right_shift_floors_and_is_named_without_the_workaround() -> None:
+    fixed = _report("rshift_u55")
+    assert fixed["status"] == "pass", fixed["summary"]
+    (output,) = fixed["partitions"][0]["lowering"]
+    assert output["exact"] and output["op"] == "bitwise_right_shift.Tensor", output
+    assert output["note"] is None and output["elements"] == 4 * 31 * 4 and output["histogram"] == {}, output
+    unfixed = _report("rshift_u55_unfixed")
+    assert unfixed["status"] == "fail"
+    summary = unfixed["summary"]
+    assert "(RightShift, bitwise_right_shift.Tensor" in summary and "compared exactly" in summary, summary
+    assert "a known ExecuTorch fault: ExecuTorch 1.5.1 lowers a right shift for the Ethos-U55" in summary
+    # Rounded instead of floored: one up wherever the last bit shifted out is set.
+    first = unfixed["first_lowering_divergence"]
+    assert first["output"] == 0 and set(first["histogram"]) == {"1"}, first
+    (partition,) = unfixed["partitions"]
+    assert all(o["differing"] == 0 for o in partition["outputs"])

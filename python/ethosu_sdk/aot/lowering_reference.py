@@ -7,7 +7,10 @@ each Ethos-U delegate, the partition's own graph (the lowered module's
 `original_module`: PyTorch's quantize/dequantize operators around float
 ATen operators, i.e. the convert_pt2e graph) runs on the delegate's inputs,
 and every `quantize_per_tensor` result is kept: those integers are what
-PyTorch's quantized graph computes at that point.
+PyTorch's quantized graph computes at that point. So is every delegate
+output that is an integer (or bool) result of no quantize node: an integer
+operator's result (a shift, a comparison, a gather of int32), which the
+lowering must reproduce exactly (`exact` in its entry).
 
 Correspondence with the TOSA graph (tensors are named after the backend
 graph's FX nodes): the delegate's outputs by position; an intermediate by
@@ -41,6 +44,8 @@ from ethosu_sdk.tensors import encode
 FORMAT_VERSION = 1
 _QUANTIZE = "quantize_per_tensor"
 _DEQUANTIZE = "dequantize_per"
+# Integer outputs the lowering check compares exactly (the tensor file's types).
+_EXACT_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
 
 
 def _name(target: Any) -> str:
@@ -73,27 +78,35 @@ def delegate_calls(edge, program_inputs: tuple[torch.Tensor, ...]) -> list[tuple
     return seen
 
 
+def _graph_outputs(graph_module: torch.fx.GraphModule) -> list[Any]:
+    output = next(n for n in graph_module.graph.nodes if n.op == "output")
+    results = output.args[0]
+    return list(results) if isinstance(results, (list, tuple)) else [results]
+
+
 def quantized_values(
     graph_module: torch.fx.GraphModule, inputs: list[torch.Tensor]
 ) -> tuple[dict[str, torch.Tensor], list[Optional[str]]]:
-    """Runs a partition's graph; returns every quantize node's result by node
-    name, and the node name behind each graph output (None: not a quantize)."""
+    """Runs a partition's graph; returns every quantize node's result, and
+    every graph output that is an integer result of another operator, by
+    node name, and the node name behind each graph output (None: neither)."""
     from torch.fx import Interpreter
 
     values: dict[str, torch.Tensor] = {}
+    results = _graph_outputs(graph_module)
+    integer_outputs = {r for r in results if isinstance(r, torch.fx.Node) and r.op == "call_function"}
 
     class Recorder(Interpreter):
         def run_node(self, n):
             result = super().run_node(n)
-            if _is_quantize(n) and isinstance(result, torch.Tensor):
+            if isinstance(result, torch.Tensor) and (
+                _is_quantize(n) or (n in integer_outputs and result.dtype in _EXACT_DTYPES)
+            ):
                 values[n.name] = result.detach().clone()
             return result
 
     with torch.no_grad():
         Recorder(graph_module).run(*inputs)
-    output = next(n for n in graph_module.graph.nodes if n.op == "output")
-    results = output.args[0]
-    results = results if isinstance(results, (list, tuple)) else (results,)
     names = [r.name if isinstance(r, torch.fx.Node) and r.name in values else None for r in results]
     return values, names
 
@@ -129,8 +142,9 @@ def _quant_args(node: torch.fx.Node) -> dict[str, Any]:
 def _origin(node: torch.fx.Node, roots: list[str], first: dict[str, dict[str, Optional[str]]]) -> dict[str, Any]:
     """First-export root, module path, type, operator and source line of the
     nearest operator feeding a quantize node (the one whose result it
-    quantizes)."""
-    producer = node.args[0] if isinstance(node.args[0], torch.fx.Node) else node
+    quantizes), or of an integer output's own operator."""
+    quantize = _is_quantize(node) and isinstance(node.args[0], torch.fx.Node)
+    producer = node.args[0] if quantize else node
     stack = producer.meta.get("nn_module_stack") or {}
     path, kind = next(reversed(stack.values())) if stack else ("", None)
     if isinstance(kind, type):
@@ -163,11 +177,25 @@ def entries_for(
     backend: dict[str, dict[str, Any]],
     first: dict[str, dict[str, Optional[str]]],
 ) -> list[dict[str, Any]]:
-    """One entry per quantize result: which TOSA tensor should hold it."""
+    """One entry per quantize result: which TOSA tensor should hold it; and
+    one per integer output of another operator (`exact`: no quantization
+    step to round, so the lowering must equal it)."""
     candidates = integer_tosa_tensors(backend)
     entries = []
     for node in graph_module.graph.nodes:
         if node.name not in values:
+            continue
+        if not _is_quantize(node):
+            entries.append(
+                {
+                    "node": node.name,
+                    "tosa": None,
+                    "output": outputs.index(node.name),
+                    "shape": list(values[node.name].shape),
+                    "exact": True,
+                    **_origin(node, [], first),
+                }
+            )
             continue
         roots = _feeding_roots(node)
         matching = [

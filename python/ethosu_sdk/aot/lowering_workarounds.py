@@ -32,6 +32,21 @@ the quantizer gives neg's input and output different scales.
 (in the same context, `clamp_fused_activations`, which is how the AOT
 flow enters every lowering workaround). Drop it once
 `tests/lowering:neg_u55_a16w8_unfixed` verifies clean.
+
+ExecuTorch 1.5.1, U55 right shift rounded (issue 34, ExecuTorch's
+test_rshift U55 cases: 8 of 18 elements one off PyTorch's `>>`, which its
+test accepts with atol 1): `op_tosa_rshift_tensor.py` emits
+ARITHMETIC_RIGHT_SHIFT with round = True on U55 (MLETORCH-525: the U55's
+SHR has no round-to-lower mode, Vela maps round = False to one only U85
+has), so x >> s comes out as floor(x / 2^s + 1/2). `floor_right_shifts`
+shifts x - 2^(s-1) instead, on the backend graph: rounded, that is
+floor(x / 2^s) exactly, and 2^(s-1) is itself a rounded shift of 2^s - 1
+by one (0 for s = 0), so the whole decomposition uses only the rounding
+shift the U55 has (SHL, SUB, SHR). Its int32 SUBs stay in range for every
+shift amount below 31 and every x at least 2^(s-1) above int32's minimum
+(inputs widened from int8 or int16 always are). Drop it once ExecuTorch
+emulates round = False itself (`tests/lowering:rshift_u55_unfixed`
+verifying clean shows that).
 """
 
 from __future__ import annotations
@@ -61,6 +76,13 @@ class Applied:
     after_reshape: list[str] = dataclasses.field(default_factory=list)
     # 16-bit NEGATEs given the RESCALE between their scales (rescale_negates).
     rescaled_negates: list[str] = dataclasses.field(default_factory=list)
+    # U55 rounded right shifts made floor shifts (floor_right_shifts).
+    floored_shifts: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """Whether any workaround changed the graph (the summary lists it then)."""
+        return bool(self.nodes or self.rescaled_negates or self.floored_shifts)
 
     def as_summary(self) -> dict:
         summary: dict = {"name": self.name, "nodes": list(self.nodes)}
@@ -68,6 +90,8 @@ class Applied:
             summary["after_reshape"] = list(self.after_reshape)
         if self.rescaled_negates:
             summary["rescaled_negates"] = list(self.rescaled_negates)
+        if self.floored_shifts:
+            summary["floored_shifts"] = list(self.floored_shifts)
         return summary
 
 
@@ -75,8 +99,8 @@ class Applied:
 def clamp_fused_activations() -> Iterator[Applied]:
     """Within the block, each convolution/linear output RESCALE whose
     quantization range is narrower than its dtype is followed by a CLAMP to
-    that range, and each 16-bit NEGATE between two scales by its RESCALE
-    (see the module doc)."""
+    that range, each 16-bit NEGATE between two scales by its RESCALE, and
+    each U55 right shift floors (see the module doc)."""
     from executorch.backends.arm._passes.arm_pass_utils import create_node
     from executorch.backends.arm._passes.rewrite_conv_pass import RewriteConvPass
     from executorch.exir.dialects._ops import ops as exir_ops
@@ -110,12 +134,67 @@ def clamp_fused_activations() -> Iterator[Applied]:
             applied.after_reshape.extend(vela_workarounds.clamps_after_reshapes(graph_module))
         applied.rescaled_negates.extend(rescale_negates(graph_module))
 
+    def floor(tosa_spec, exported_program, graph_module) -> None:
+        if tosa_spec.is_U55_subset:
+            applied.floored_shifts.extend(floor_right_shifts(exported_program, graph_module))
+
     RewriteConvPass.insert_output_rescale = insert_output_rescale
     try:
-        with vela_workarounds.after_backend_pipeline(move_clamps):
+        with vela_workarounds.after_backend_pipeline(move_clamps), vela_workarounds.after_backend_pipeline_of(floor):
             yield applied
     finally:
         RewriteConvPass.insert_output_rescale = original
+
+
+def floor_right_shifts(exported_program, graph_module: torch.fx.GraphModule) -> list[str]:
+    """ExecuTorch 1.5.1's U55 right shift (module doc): each int32
+    ARITHMETIC_RIGHT_SHIFT(x, s), which the U55 serializes with round =
+    True, shifts x - c instead, c = ARITHMETIC_RIGHT_SHIFT(SHL(1, s) - 1, 1)
+    (2^(s-1), or 0 for s = 0, itself rounded): floor(x / 2^s), PyTorch's
+    `>>`. Returns the shifts rewritten."""
+    from executorch.backends.transforms.utils import create_constant_placeholder
+    from executorch.exir.dialects._ops import ops as exir_ops
+    from torch.export.graph_signature import InputKind
+
+    shift_op = exir_ops.backend.tosa.ARITHMETIC_RIGHT_SHIFT.default
+    graph = graph_module.graph
+    floored = []
+    for node in list(graph.nodes):
+        if node.op != "call_function" or node.target != shift_op:
+            continue
+        x, s = node.args[:2]
+        values = [n.meta.get("val") for n in (x, s)]
+        if any(v is None or v.dtype != torch.int32 for v in values):
+            continue
+        with graph.inserting_before(next(iter(graph.nodes))):
+            one = create_constant_placeholder(
+                exported_program,
+                graph,
+                node.name + "_one",
+                InputKind.CONSTANT_TENSOR,
+                torch.ones([1] * values[1].dim(), dtype=torch.int32),
+            )
+        with graph.inserting_before(node):
+            sub = exir_ops.backend.tosa.SUB.default
+            power = _step(node, exir_ops.backend.tosa.LOGICAL_LEFT_SHIFT.default, (one, s), s)  # 2^s
+            below_power = _step(node, sub, (power, one), s)  # 2^s - 1
+            half = _step(node, shift_op, (below_power, one), s)  # rounded: 2^(s-1), 0 for s = 0
+            below = _step(node, sub, (x, half), node)
+        node.args = (below, s) + tuple(node.args[2:])
+        floored.append(node.name)
+    if floored:
+        graph_module.recompile()
+    return floored
+
+
+def _step(origin: torch.fx.Node, target, args: tuple, like: torch.fx.Node) -> torch.fx.Node:
+    """A node of `origin`'s lowering before the insertion point, with the
+    shape and dtype of `like`."""
+    from executorch.backends.arm._passes.arm_pass_utils import create_node
+
+    made = create_node(origin.graph, target, args=args, from_node=origin)
+    made.meta["val"] = like.meta["val"]
+    return made
 
 
 def rescale_negates(graph_module: torch.fx.GraphModule) -> list[str]:

@@ -136,9 +136,7 @@ def build(
         a16w8_modules=list(options.a16w8_modules),
         precision_tuning=options.precision_tuning,
         vela_workarounds=workarounds,
-        lowering_workarounds=(
-            [shipped.applied.as_summary()] if shipped.applied.nodes or shipped.applied.rescaled_negates else []
-        ),
+        lowering_workarounds=([shipped.applied.as_summary()] if shipped.applied.changed else []),
         fast_scratch_bytes=(
             fast_scratch.fast_scratch_bytes(compile_spec.compiler_flags) if target.kind is TargetKind.ETHOS_U else None
         ),

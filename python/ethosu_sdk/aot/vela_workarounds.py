@@ -37,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import operator
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import torch
 
@@ -263,13 +263,21 @@ def after_backend_pipeline(visit: Callable[[torch.fx.GraphModule], None]) -> Ite
     backend graph once ExecuTorch's passes have made it, before it is
     serialized to TOSA. Blocks nest: an outer block's `visit` sees what the
     inner ones made of the graph."""
+    with after_backend_pipeline_of(lambda _spec, _program, graph_module: visit(graph_module)):
+        yield
+
+
+@contextlib.contextmanager
+def after_backend_pipeline_of(visit: Callable[[Any, Any, torch.fx.GraphModule], None]) -> Iterator[None]:
+    """after_backend_pipeline, `visit` also given the partition's TOSA
+    specification and its exported program (where a new constant goes)."""
     from executorch.backends.arm._passes import ArmPassManager
 
     original = ArmPassManager.transform_to_backend_pipeline
 
-    def pipeline(self, *args, **kwargs):
-        graph_module = original(self, *args, **kwargs)
-        visit(graph_module)
+    def pipeline(self, exported_program, graph_module):
+        graph_module = original(self, exported_program=exported_program, graph_module=graph_module)
+        visit(self.tosa_spec, exported_program, graph_module)
         return graph_module
 
     ArmPassManager.transform_to_backend_pipeline = pipeline

@@ -1,7 +1,10 @@
 """compare_layers on bool tensors: a U85 comparison's mask (all bits set
-for true), which Vela keeps where only SELECT reads it, is TOSA's true."""
+for true), which Vela keeps where only SELECT reads it, is TOSA's true.
+And on a stream with no layer: DMA copies only, or NPU operations that the
+debug database does not list."""
 
 import numpy as np
+import pytest
 
 from ethosu_sdk.verify.compare import compare_layers
 from ethosu_sdk.verify.layer_trace import TracedOperation
@@ -39,3 +42,16 @@ def test_a_wrong_bool_differs() -> None:
 def test_an_integer_tensor_keeps_its_values() -> None:
     # Only bool tensors read a mask as true: int8 -1 against 1 differs.
     assert _compare([0, 0, 0, -1, -1], _REFERENCE.astype(np.int8)) == {-2: 2}
+
+
+def test_a_stream_of_dma_copies_only_has_no_layer_to_compare() -> None:
+    # Vela's U85 Gather of an int32 unfold (issue 34): an empty queue table
+    # and no NPU operation in the trace; the outputs are compared instead.
+    assert compare_layers([], [], {"gather": _REFERENCE}, {}) == []
+
+
+def test_npu_operations_without_layers_are_an_error() -> None:
+    ofm = np.zeros((1, 1, 5), np.int32)
+    op = TracedOperation(0, _CMP_GT, 1, ofm, np.arange(ofm.size, dtype=np.uint32).reshape(ofm.shape))
+    with pytest.raises(ValueError, match="1 NPU operations ran, but the debug database lists no layers"):
+        compare_layers([], [op], {"greater": _REFERENCE}, {})

@@ -32,6 +32,13 @@ FAULTS = (
         "ratio; its test's default rtol 1e-3 accepts that); the SDK's lowering workarounds add the RESCALE",
     ),
     Fault(
+        "bitwise_right_shift",
+        False,
+        "ExecuTorch 1.5.1 lowers a right shift for the Ethos-U55 to ARITHMETIC_RIGHT_SHIFT with round = True "
+        "(the U55's SHR rounds), one above PyTorch's floor wherever the last bit shifted out is set (its test "
+        "allows atol 1); the SDK's lowering workarounds floor it",
+    ),
+    Fault(
         "layer_norm",
         True,
         "ExecuTorch 1.5.1's 16-bit layer_norm decomposition (a reciprocal square root table) is this far "

@@ -36,6 +36,10 @@ one pass over the operators in graph order. Measured: 2 steps for tanh,
 softmax and exp; ExecuTorch's A16W8 layer_norm (106 steps, through an
 rsqrt table) and a NEGATE without its rescale (5 steps, no table) still
 fail.
+
+A delegate output that no quantize node made (an integer operator's
+result: a shift, a comparison, an int32 gather) has no float emulation to
+round: it must equal PyTorch's exactly (`exact`).
 """
 
 from __future__ import annotations
@@ -84,6 +88,7 @@ class LoweredTensor:
     source: Optional[str] = None
     output: Optional[int] = None  # delegate output index, if it is one
     wide: bool = False  # a 16-bit tensor
+    exact: bool = False  # an integer result, not quantized: no tolerance
     elements: int = 0
     histogram: dict[int, int] = dataclasses.field(default_factory=dict)  # (TOSA - PyTorch) -> count, nonzero only
     note: Optional[str] = None  # why it was not compared
@@ -109,7 +114,10 @@ class LoweredTensor:
 
     @property
     def tolerance(self) -> int:
-        """Steps an element may differ: one, or a 16-bit TABLE's allowance."""
+        """Steps an element may differ: none for an integer (exact) result,
+        a 16-bit TABLE's allowance, else one."""
+        if self.exact:
+            return 0
         return tosa_tables.TABLE_TOLERANCE_STEPS if self.through_table else TOLERANCE_STEPS
 
     def rule(self) -> str:
@@ -212,6 +220,7 @@ def compare(
             output,
             wide=_is_wide(entry),
             through_table=output is not None and _is_wide(entry) and (name or "") in table_tensors,
+            exact=bool(entry.get("exact")),
         )
         results.append(result)
         if index in inner:
@@ -268,6 +277,13 @@ def describe(result: LoweredTensor, partition: int) -> str:
     scale = result.drift_scale
     fault = executorch_faults.known_fault(result.op, result.wide)
     where = f"output {result.output}" if result.output is not None else "tensor"
+    if result.exact:
+        return (
+            f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
+            f"(partition {partition}): {result.beyond_tolerance} of {result.elements} elements differ from "
+            f"PyTorch's graph (an integer result, not quantized, so compared exactly; up to {result.max_steps} off)"
+            + (f"; a known ExecuTorch fault: {fault}" if fault else "")
+        )
     return (
         f"{HALF}: first diverging tensor {result.name()}, TOSA {where} {result.tensor} "
         f"(partition {partition}): {result.beyond_tolerance} of {result.elements} elements differ from "

@@ -193,3 +193,26 @@ def test_no_allowance_without_a_table_or_for_an_eight_bit_output() -> None:
     # An 8-bit output after a 16-bit table keeps int8's one step.
     (narrow,) = lowering_check.compare([dict(wide, qmin=-128, qmax=127)], [pytorch], {"out": tosa}, ["out"], {"out"})
     assert not narrow.through_table and narrow.diverges
+
+
+# ExecuTorch's test_rshift U55 int32 case (issue 34): x >> s in PyTorch
+# (floor) and what the TOSA reference model gives for ExecuTorch's U55
+# lowering of it, ARITHMETIC_RIGHT_SHIFT with round = True.
+_RSHIFT_X = np.array([42, 93, 96, 47, 64, 21, 11, 76, 14, 31, 81, 84, 48, 94, 28, 91, 28, 13], np.int32)
+_RSHIFT_S = np.array([4, 3, 1, 4, 1, 4, 4, 1, 4, 4, 4, 0, 1, 2, 3, 0, 0, 0], np.int32)
+_RSHIFT_TOSA_ROUNDED = np.array([3, 12, 48, 3, 32, 1, 1, 38, 1, 2, 5, 84, 24, 24, 4, 91, 28, 13], np.int32)
+
+
+def test_an_integer_output_is_compared_exactly() -> None:
+    import torch
+
+    pytorch = (torch.from_numpy(_RSHIFT_X) >> torch.from_numpy(_RSHIFT_S)).numpy()
+    entry = _entry(output=0, exact=True, op="bitwise_right_shift", module_type="RshiftTensor")
+    (same,) = lowering_check.compare([entry], [pytorch], {"out": pytorch.copy()}, ["out"])
+    assert same.histogram == {} and not same.diverges
+    (rounded,) = lowering_check.compare([entry], [pytorch], {"out": _RSHIFT_TOSA_ROUNDED}, ["out"])
+    assert rounded.max_steps == 1 and rounded.diverges and rounded.beyond_tolerance == 8
+    assert "compared exactly" in lowering_check.describe(rounded, 0)
+    # The same one step at a quantized output is rounding, tolerated.
+    (quantized,) = lowering_check.compare([_entry(output=0)], [pytorch], {"out": _RSHIFT_TOSA_ROUNDED}, ["out"])
+    assert not quantized.diverges

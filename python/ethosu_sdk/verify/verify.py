@@ -32,6 +32,9 @@ MODES = ("fail", "warn", "off")
 NPU_HALF = "NPU program (NPU vs TOSA)"  # the other half: lowering_check.HALF
 # The run report npu_run writes with --json_out (sim/host/run_report.h).
 NPU_RUN_FORMAT_VERSION = 1
+# A partition whose command stream runs no NPU operation, only DMA copies
+# (Vela's Gather on U85): Vela's debug database has no layer for them.
+DMA_ONLY_NOTE = "no NPU operation, only DMA copies (no layer to compare): outputs compared only"
 
 
 class VerifyError(RuntimeError):
@@ -362,6 +365,8 @@ def verify_partition(
             origins = json.load(f)
         result.layers = _layers(db, trace, reference, origins)
         result.timings["layer_comparison"] = time.monotonic() - t
+        if not result.layers:
+            result.layers_note = DMA_ONLY_NOTE
     else:
         result.layers_note = "no Vela debug database: outputs compared only"
     return result
@@ -418,9 +423,15 @@ def summary_line(report: Report) -> str:
     if first is None:
         layers = sum(1 for p in checked for layer in p.layers if layer.compared)
         outputs = sum(len(p.outputs) for p in checked)
-        lowered = sum(1 for p in checked for t in p.lowering if t.note is None)
+        lowered = sum(1 for p in checked for t in p.lowering if t.note is None and not t.exact)
         tables = [t for p in checked for t in p.lowering if t.note is None and t.through_table]
         table_note = f" and {len(tables)} output(s) within {tables[0].rule()}" if tables else ""
+        exact = sum(1 for p in checked for t in p.lowering if t.note is None and t.exact)
+        if exact:
+            note += f"; {exact} integer output(s) equal to PyTorch's"
+        copies = [p.index for p in checked if p.layers_note == DMA_ONLY_NOTE]
+        if copies:
+            note += f"; partitions {copies} run DMA copies only, their outputs compared"
         return (
             f"verification passed: {len(checked)} Ethos-U partition(s), {layers} layers and {outputs} "
             f"output(s) bit-exact against the TOSA reference model, {lowered - len(tables)} TOSA tensor(s) within "
