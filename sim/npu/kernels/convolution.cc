@@ -220,20 +220,22 @@ size_t MatMulScratchBytes(const Operation& op) {
 }
 
 // OFM[h, m, n] = scale(sum_k (IFM[h, m, k] - zp) * (IFM2[h, n, k] - zp2)),
-// summed with 32-bit wrap like a convolution.
+// summed with wrap at the accumulator width (32 or 48 bits, ACC_FORMAT).
 void RunMatMul(const Operation& op) {
   const int depth = op.ifm.depth;
   auto* row = static_cast<int32_t*>(op.scratch);
   int32_t* column = row + depth;
   const FeatureMap& ofm = op.ofm;
+  const int unused_bits = 64 - op.accumulator_bits;
   for (int y = 0; y < ofm.height; ++y) {
     for (int x = 0; x < ofm.width; ++x) {
       op.ifm.LoadChannels(y, x, depth, row);
       for (int n = 0; n < ofm.depth; ++n) {
         op.ifm2.LoadChannels(y, n, depth, column);
-        uint32_t sum = 0;
-        for (int k = 0; k < depth; ++k) sum += uint32_t(row[k]) * uint32_t(column[k]);
-        ofm.Store(y, x, n, op.output.Value(int64_t(int32_t(sum)), op.output.global));
+        uint64_t sum = 0;  // unsigned: wraps, never overflows
+        for (int k = 0; k < depth; ++k) sum += uint64_t(int64_t(row[k]) * int64_t(column[k]));
+        const int64_t acc = int64_t(sum << unused_bits) >> unused_bits;
+        ofm.Store(y, x, n, op.output.Value(acc, op.output.global));
       }
     }
   }

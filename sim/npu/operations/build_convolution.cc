@@ -89,8 +89,10 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
 // from IFM2 (Vela's MatMul). Vela reshapes the operands to IFM [H, M, K],
 // IFM2 [H, N, K] (it transposes the right-hand matrix first) and OFM
 // [H, M, N], and uses the global OFM scale with no bias. GUESS
-// (undocumented): IFM2 row h pairs with OFM row h, and the sum wraps at
-// 32 bits like a convolution's. Pinned by u85_matmul, u85_bmm and
+// (undocumented): IFM2 row h pairs with OFM row h. The sum wraps at the
+// ACC_FORMAT width: 32 bits, or 48 for 16-bit operands (TOSA's int48
+// MATMUL accumulator: ExecuTorch's addmm A16W8 [large_values] sums 3 x
+// 32767^2, beyond 32 bits). Pinned by u85_matmul, u85_bmm and
 // u85_transformer_block.
 Status BuildMatMul(Context& ctx, Operation* op) {
   const RegisterFile& r = ctx.regs;
@@ -112,6 +114,7 @@ Status BuildMatMul(Context& ctx, Operation* op) {
     return Status::Error(ErrorCode::kNpuUnsupported,
                          "matmul with per-channel scales not supported");
   }
+  op->accumulator_bits = r.Get(kAccFormatType) == kAccFormat48 ? 48 : 32;
   const int depth = op->ifm.depth;
   op->macs = uint64_t(ofm.height) * ofm.width * ofm.depth * uint64_t(depth);
   ESDK_RETURN_IF_ERROR(ctx.work.ChargeOperation(op->macs));

@@ -72,7 +72,8 @@ struct Operation {
   bool ifm_scalar = false;  // IFM is the scalar (U85)
   bool unary = false;       // no IFM2 (ABS, CLZ, NOT)
   int32_t scalar_value = 0;
-  // Pooling mode NONE: the accumulator width IFM2 values wrap to (ACC_FORMAT).
+  // Pooling mode NONE and MatMul: the accumulator width sums wrap to
+  // (ACC_FORMAT: 32 or 48 bits).
   int accumulator_bits = 32;
   // Convolution with ACC_INPUT IFM2: its sums start from IFM2's 32-bit
   // accumulators (an OFM-shaped feature map) instead of 0.
