@@ -129,18 +129,16 @@ def clamp_fused_activations() -> Iterator[Applied]:
         applied.nodes.append(source_node.name)
         return clamp, clamped
 
-    def move_clamps(graph_module) -> None:
+    def after_backend_pipeline(tosa_spec, exported_program, graph_module) -> None:
         if applied.nodes:
             applied.after_reshape.extend(vela_workarounds.clamps_after_reshapes(graph_module))
         applied.rescaled_negates.extend(rescale_negates(graph_module))
-
-    def floor(tosa_spec, exported_program, graph_module) -> None:
         if tosa_spec.is_U55_subset:
             applied.floored_shifts.extend(floor_right_shifts(exported_program, graph_module))
 
     RewriteConvPass.insert_output_rescale = insert_output_rescale
     try:
-        with vela_workarounds.after_backend_pipeline(move_clamps), vela_workarounds.after_backend_pipeline_of(floor):
+        with vela_workarounds.after_backend_pipeline_of(after_backend_pipeline):
             yield applied
     finally:
         RewriteConvPass.insert_output_rescale = original
