@@ -18,7 +18,6 @@ import statistics
 import subprocess
 import tempfile
 import time
-from pathlib import Path
 from typing import List
 
 import executorch.kernels.quantized  # noqa: F401
@@ -27,6 +26,8 @@ import torch
 from absl import app, flags
 from executorch.runtime import Runtime
 from make_programs import tensor_file
+
+from ethosu_sdk.tensors.tensor_file import read_tensor_file
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("pte", "bench/latency/bench_cnn.pte", "Program to time.")
@@ -37,21 +38,9 @@ flags.DEFINE_integer("warmup", 10, "Untimed inferences first.")
 
 
 def read_inputs(path: str) -> List[torch.Tensor]:
-    import struct
-
-    data = Path(path).read_bytes()
-    (count,) = struct.unpack_from("<I", data, 8)
-    # Record header: 64 bytes in version 2 (ESDKTEN2), 56 in version 1.
-    header = 64 if data[:8] == b"ESDKTEN2" else 56
-    offset, out = 16, []
-    for _ in range(count):
-        dtype, rank, *sizes = struct.unpack_from("<II8I", data, offset)
-        (nbytes,) = struct.unpack_from("<Q", data, offset + 48)
-        assert dtype == 6, "benchmark inputs are float32"
-        array = np.frombuffer(data[offset + header : offset + header + nbytes], dtype=np.float32).reshape(sizes[:rank])
-        out.append(torch.from_numpy(array.copy()))
-        offset += header + (nbytes + 7) // 8 * 8
-    return out
+    tensors = read_tensor_file(path)
+    assert all(t.data.dtype == np.float32 for t in tensors), "benchmark inputs are float32"
+    return [torch.from_numpy(t.data.copy()) for t in tensors]
 
 
 def time_executorch(inputs: List[torch.Tensor]) -> List[float]:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import copy
 import os
-import struct
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import executorch.kernels.quantized  # noqa: F401  (registers the quantized_decomposed .out ops)
@@ -32,6 +31,8 @@ import torch
 from absl import app, flags
 from executorch.exir import EdgeCompileConfig, to_edge
 from executorch.exir._serialize._program import deserialize_pte_binary, serialize_pte_binary
+
+from ethosu_sdk.tensors.tensor_file import encode
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("out_dir", None, "Directory for the .pte and .tensors files.")
@@ -380,18 +381,6 @@ def build(name: str) -> Tuple[bytes, Tuple[torch.Tensor, ...]]:
     return edge.to_executorch().buffer, inputs
 
 
-_DTYPE_CODES = {
-    torch.uint8: 0,
-    torch.int8: 1,
-    torch.int16: 2,
-    torch.int32: 3,
-    torch.int64: 4,
-    torch.float32: 6,
-    torch.float64: 7,
-    torch.bool: 11,
-}
-
-
 def io_dim_orders(pte: bytes) -> Tuple[List[List[int]], List[List[int]]]:
     """The dim orders of method forward's inputs and of its outputs."""
     plan = deserialize_pte_binary(pte).program.execution_plan[0]
@@ -414,16 +403,10 @@ def from_memory_order(t: torch.Tensor, dim_order: Sequence[int]) -> torch.Tensor
 def tensor_file(tensors: List[torch.Tensor], dim_orders: Optional[Sequence[Sequence[int]]] = None) -> bytes:
     """Serialises tensors in the format of schema/tensor_file.md: each in
     memory order for its dim order (`dim_orders`, default 0..R-1)."""
-    out = bytearray(b"ESDKTEN2" + struct.pack("<II", len(tensors), 0))
-    for i, t in enumerate(tensors):
-        t = to_memory_order(t, dim_orders[i]) if dim_orders is not None else t.contiguous()
-        sizes = list(t.shape) + [0] * (8 - t.dim())
-        data = t.numpy().tobytes()
-        # No quantization; the default tolerance of one step, reserved 0.
-        out += struct.pack("<II8IfiQII", _DTYPE_CODES[t.dtype], t.dim(), *sizes, 0.0, 0, len(data), 1, 0)
-        out += data
-        out += b"\0" * (-len(out) % 8)
-    return bytes(out)
+    ordered = [
+        to_memory_order(t, dim_orders[i]) if dim_orders is not None else t.contiguous() for i, t in enumerate(tensors)
+    ]
+    return encode([t.numpy() for t in ordered])
 
 
 def _first_tensor(plan, predicate) -> int:
