@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 import torch
 
@@ -60,22 +60,50 @@ def quantize(
     on_sample: Optional[Callable[[int, int], None]] = None,
     a16w8_modules: Sequence[str] = (),
 ) -> torch.fx.GraphModule:
-    """prepare_pt2e, run the calibration samples, convert_pt2e."""
+    """prepare_pt2e, run the calibration samples, convert_pt2e.
+
+    A graph with a `while_loop` is quantized the way ExecuTorch's own Arm
+    pipelines do it: the quantizer also prepares and converts the loop's
+    condition, which prepare_pt2e on the top graph leaves in float (the loop
+    could then not be delegated, and ExecuTorch cannot run a while_loop on
+    the CPU). A `cond` keeps its branches in float on the CPU, where the SDK
+    runs and verifies them; quantized, it would become one NPU program that
+    branches, which the functional NPU model does not run yet.
+    """
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
     quantizer = make_quantizer(compile_spec, mode, a16w8_modules)
     try:
+        if has_while_loop(graph_module):
+            with torch.no_grad():
+                return quantizer._quantize_with_submodules(graph_module, _counted(samples, on_sample))
         prepared = prepare_pt2e(graph_module, quantizer)
         with torch.no_grad():
-            for index, sample in enumerate(samples):
+            for sample in _counted(samples, on_sample):
                 prepared(*sample)
-                if on_sample:
-                    on_sample(index + 1, len(samples))
         return convert_pt2e(prepared)
     except QuantizationError:
         raise
     except Exception as e:
         raise QuantizationError(f"PT2E quantization failed ({type(e).__name__}): {e}") from e
+
+
+def has_while_loop(graph_module: torch.fx.GraphModule) -> bool:
+    """Whether the top graph calls `while_loop`."""
+    return any(
+        node.op == "call_function" and node.target is torch.ops.higher_order.while_loop
+        for node in graph_module.graph.nodes
+    )
+
+
+def _counted(
+    samples: Sequence[tuple[torch.Tensor, ...]], on_sample: Optional[Callable[[int, int], None]]
+) -> Iterator[tuple[torch.Tensor, ...]]:
+    """`samples`, reporting to `on_sample` once each one has been run."""
+    for index, sample in enumerate(samples):
+        yield sample
+        if on_sample:
+            on_sample(index + 1, len(samples))
 
 
 def io_quantization(graph_module: torch.fx.GraphModule) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:

@@ -101,6 +101,17 @@ def operators(graph: bytes) -> List[str]:
     return [names.get(block.Operators(i).Op(), str(block.Operators(i).Op())) for i in range(block.OperatorsLength())]
 
 
+# TOSA's control-flow operators: their branches and loop bodies are further
+# basic blocks of the graph.
+CONTROL_FLOW = ("COND_IF", "WHILE_LOOP")
+
+
+def control_flow(graph: bytes) -> List[str]:
+    """The control-flow operators of the graph's main block, in order (none
+    for a one-block graph)."""
+    return [op for op in operators(graph) if op in CONTROL_FLOW]
+
+
 def unpredictable(graph: bytes) -> str:
     """Why the reference model gave no result, and what to do. UNPREDICTABLE
     is the TOSA spec's word for a result it leaves undefined for these

@@ -37,6 +37,10 @@ NPU_RUN_FORMAT_VERSION = 1
 DMA_ONLY_NOTE = "no NPU operation, only DMA copies (no layer to compare): outputs compared only"
 
 
+# The PyTorch operator that ExecuTorch lowers to each TOSA control-flow operator.
+_CONTROL_FLOW_SOURCES = {"COND_IF": "torch.cond", "WHILE_LOOP": "torch.ops.higher_order.while_loop"}
+
+
 class VerifyError(RuntimeError):
     """The verification could not run (as opposed to: found a difference)."""
 
@@ -330,6 +334,19 @@ def verify_partition(
             result.skipped = f"input {name}: {data.size} elements for the TOSA shape {shape}"
             return result
         inputs.append(np.ascontiguousarray(data).reshape(shape))
+    branches = tosa_tensors.control_flow(graph)
+    if branches:
+        # Vela compiles a TOSA COND_IF or WHILE_LOOP into a command stream that
+        # branches on a computed value (U85 NPU_OP_BRANCH), and the device
+        # faults on it: the same build failure as any feature not modelled.
+        result.not_modelled = (
+            f"partition {result.index}: the NPU program branches "
+            f"({', '.join(f'{op}, from {_CONTROL_FLOW_SOURCES[op]}' for op in branches)}), "
+            "and the functional NPU model does not run NPU_OP_BRANCH, "
+            "so this program cannot be verified"
+        )
+        result.skipped = f"not verified: {result.not_modelled}"
+        return result
     db = os.path.join(directory, entry["debug_db"]) if entry.get("debug_db") else None
     t = time.monotonic()
     rewritten, names = tosa_tensors.with_all_results_as_outputs(graph)
