@@ -19,6 +19,14 @@ EXPECTED_FAILURES = [
         r"lowering \(TOSA vs PyTorch\).*\(LayerNorm, layer_norm\).*more than 16 steps: a 16-bit TABLE's " +
         r"interpolation \(up to \d+\); a known ExecuTorch fault: .* 16-bit layer_norm",
     ),
+    (
+        "rsqrt_a16w8_u55_executorch_fault",
+        "test_rsqrt::test_rsqrt_16a8w_u55_INT[rand_3d]",
+        "u55",
+        "a16w8",
+        r"lowering \(TOSA vs PyTorch\).*\(Rsqrt, rsqrt\).*more than 16 steps: a 16-bit TABLE's " +
+        r"interpolation \(up to \d+\); a known ExecuTorch fault: .* 16-bit rsqrt",
+    ),
     # U85 while_loop: Vela branches in the command stream (NPU_OP_BRANCH),
     # which the functional model does not run (issue 34).
     (

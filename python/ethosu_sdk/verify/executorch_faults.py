@@ -44,6 +44,12 @@ FAULTS = (
         "ExecuTorch 1.5.1's 16-bit layer_norm decomposition (a reciprocal square root table) is this far "
         "off PyTorch by its own measure: its Ethos-U test allows 400 steps (test_layer_norm.py, qtol=400)",
     ),
+    Fault(
+        "rsqrt",
+        True,
+        "ExecuTorch 1.5.1 lowers a 16-bit rsqrt to one interpolated int16 TOSA TABLE, which is this far off "
+        "PyTorch where rsqrt is steep (near zero); its Ethos-U test allows 128 steps (test_rsqrt.py, qtol=128)",
+    ),
 )
 
 
