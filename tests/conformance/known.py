@@ -13,8 +13,6 @@ EXECUTORCH_FAULT = "ExecuTorch fault: "
 
 # (class, NPU or None for any, pattern on the case name "file::function[id]")
 KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
-    # aten::gt/lt/where .out kernels the CPU runtime does not have yet.
-    ("missing CPU kernel", "u55", re.compile(r"^test_sign::")),
     # ExecuTorch faults (python/ethosu_sdk/verify/executorch_faults.py): the
     # build's lowering check fails and names them; ExecuTorch's own tests
     # pass them only within their looser tolerances.
@@ -28,8 +26,6 @@ KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # while_loop: one NPU program that branches (NPU_OP_BRANCH), which the
     # functional NPU model does not run; the build says so.
     ("NPU feature not modelled: NPU_OP_BRANCH", "u85", re.compile(r"^test_while::")),
-    # cond's branches keep aten::sin/cos on the CPU: no kernels for them.
-    ("missing CPU kernel", None, re.compile(r"^test_cond::")),
 ]
 
 
