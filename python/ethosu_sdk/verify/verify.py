@@ -305,7 +305,9 @@ def _failing_operator(db: Optional[str], trace: Optional[str], origins_path: Opt
         origin.get("op"),
         origin.get("source"),
     )
-    return f"the PyTorch operator {what.op or '?'} of {what.name()} (Vela {layer.operator}, TOSA tensor {layer.tensor})"
+    if not what.op:  # Vela named the tensor itself (e.g. "#30706"): no origin to look up
+        return f"a Vela {layer.operator} (tensor {layer.tensor}, no PyTorch origin recorded)"
+    return f"the PyTorch operator {what.op} of {what.name()} (Vela {layer.operator}, TOSA tensor {layer.tensor})"
 
 
 def verify_partition(
