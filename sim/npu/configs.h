@@ -19,6 +19,11 @@ int ConfigCores(const NpuConfig& config);
 // 0 if that microblock does not exist on that configuration.
 int U85MicroblockDepth(int macs, int microblock);
 
+// U85 accumulator RAM in bytes (Vela's accRamSizeBytes: 8 KiB for 128
+// MACs up to 128 KiB for 2048); 0 for an unknown configuration. Bounds the
+// accumulators an operation may leave for the next (accumulator chaining).
+int U85AccumulatorBytes(int macs);
+
 // SHRAM of a U55/U65 core with `macs` MACs (per core), in 1 KiB banks:
 // Vela's shram size (16 KiB for 32 and 64 MACs, 24 for 128, 48 for 256).
 constexpr int kShramBankBytes = 1024;

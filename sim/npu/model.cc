@@ -68,12 +68,32 @@ class Model {
     return op->scratch != nullptr ? Status::Ok() : status;
   }
 
+  // U85 accumulator chaining keeps one accumulator per OFM element in the
+  // NPU (KeptAccumulators): workspace memory the size of the
+  // configuration's accumulator RAM, taken below every operation's
+  // memory the first time a stream chains, kept until it ends.
+  Status TakeAccumulatorMemory() {
+    const RegisterFile& r = ctx_.regs;
+    KeptAccumulators& kept = ctx_.kept;
+    if (ctx_.u55() || kept.data != nullptr ||
+        (r.Get(kAccInput) != kAccKeep && r.Get(kAccOutputDisable) == 0)) {
+      return Status::Ok();
+    }
+    const size_t bytes = size_t(U85AccumulatorBytes(ctx_.config.macs));
+    Status status;
+    kept.data = ctx_.arena.TakeArray<uint32_t>(bytes / sizeof(uint32_t), "accumulators", &status);
+    if (kept.data == nullptr) return status;
+    kept.capacity = bytes;
+    return Status::Ok();
+  }
+
   Status Execute(uint16_t opcode, uint16_t param, uint32_t command_offset) {
     // IRQ, waits and PMU masks have nothing to do in a functional model.
     if (opcode != kOpConv && opcode != kOpDepthwise && opcode != kOpPool &&
         opcode != kOpElementwise && opcode != kOpResize) {
       return Status::Ok();
     }
+    ESDK_RETURN_IF_ERROR(TakeAccumulatorMemory());
     const size_t mark = ctx_.arena.used();
     Operation op;
     Status status = Build(opcode, param, &op);
@@ -94,8 +114,19 @@ class Model {
       for (int k = 0; k < 3; ++k) chain.current_dims[k] = chain.next_dims[k];
       chain.next = chain.current;  // what op.ofm (the observer's view) points to
     }
+    // Kept accumulators live until the next operation, which either
+    // starts from them (ACC_INPUT KEEP) or overwrites them.
+    KeptAccumulators& kept = ctx_.kept;
+    kept.held = status.ok() && op.keep_output;
+    if (kept.held) {
+      kept.dims[0] = op.ofm.height;
+      kept.dims[1] = op.ofm.width;
+      kept.dims[2] = op.ofm.depth;
+    }
     ++stats_->operations;
-    if (status.ok() && observer_ != nullptr && observer_->after_operation != nullptr) {
+    // An operation with its output disabled wrote no feature map to observe.
+    if (status.ok() && !op.keep_output && observer_ != nullptr &&
+        observer_->after_operation != nullptr) {
       observer_->after_operation(observer_->context, command_offset, opcode, op.ofm);
     }
     return status;
@@ -125,8 +156,10 @@ Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t n
   if (state == nullptr) return status;
   memset(state, 0, sizeof(*state));
   ChainBuffers chain;
+  KeptAccumulators kept;
   WorkMeter work(limits);
-  Context ctx{config, regions, state->regs, state->lut, arena, workspace.weight_cache, chain, work};
+  Context ctx{config, regions, state->regs, state->lut, arena, workspace.weight_cache,
+              chain,  kept,    work};
   return Model(ctx, stats, observer).Run(words, num_words);
 }
 

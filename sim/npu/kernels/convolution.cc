@@ -32,14 +32,28 @@ int64_t WithBias(bool u55, uint32_t sum, int64_t bias) {
   return u55 ? int64_t(int32_t(sum)) + bias : int64_t(int32_t(sum + uint32_t(bias)));
 }
 
-// ACC_INPUT IFM2 (build_convolution.cc): the 32-bit sums start from IFM2's
-// accumulators, wrapping as the sums do.
-void AddIfm2Accumulators(const Operation& op, int y, int x, uint32_t* sums) {
-  if (!op.accumulate_ifm2) return;
-  const FeatureMap& ifm2 = op.ifm2;
-  for (int c = 0; c < op.ofm.depth; ++c) {
-    sums[c] += uint32_t(int64_t(ifm2.Load(y, x, c)) - ifm2.zero_point);
+// ACC_INPUT IFM2 or KEEP (build_convolution.cc): the 32-bit sums start
+// from IFM2's accumulators or from those the previous operation kept,
+// wrapping as the sums do.
+void AddInitialAccumulators(const Operation& op, int y, int x, uint32_t* sums) {
+  const int depth = op.ofm.depth;
+  if (op.accumulate_ifm2) {
+    const FeatureMap& ifm2 = op.ifm2;
+    for (int c = 0; c < depth; ++c) {
+      sums[c] += uint32_t(int64_t(ifm2.Load(y, x, c)) - ifm2.zero_point);
+    }
   }
+  if (op.keep_input) {
+    const uint32_t* kept = op.kept + (size_t(y) * size_t(op.ofm.width) + size_t(x)) * size_t(depth);
+    for (int c = 0; c < depth; ++c) sums[c] += kept[c];
+  }
+}
+
+// ACC_OUTPUT disabled: the raw sums stay in the NPU for the next operation.
+void KeepAccumulators(const Operation& op, int y, int x, const uint32_t* sums) {
+  const size_t depth = size_t(op.ofm.depth);
+  memcpy(op.kept + (size_t(y) * size_t(op.ofm.width) + size_t(x)) * depth, sums,
+         depth * sizeof(uint32_t));
 }
 
 // The output stage worked out once per operation: every channel's scale,
@@ -111,6 +125,14 @@ void StoreChannels(const Operation& op, const Requant& r, int y, int x, const ui
   for (int c = 0; c < ofm.depth; ++c) ofm.Encode(row + ofm.ChannelOffset(c), value(c));
 }
 
+// The sums of output (y, x), complete: from their initial accumulators to
+// the OFM, or kept for the next operation.
+void Complete(const Operation& op, const Requant& r, int y, int x, uint32_t* sums) {
+  AddInitialAccumulators(op, y, x, sums);
+  if (op.keep_output) return KeepAccumulators(op, y, x, sums);
+  StoreChannels(op, r, y, x, sums);
+}
+
 // Gathers the receptive field of output (y, x): per tap, `channels` IFM
 // values minus the zero point, padding as 0, taps `tap_stride` apart.
 template <typename T>
@@ -140,8 +162,7 @@ void ConvNarrow(const Operation& op, const Shape& s, void* scratch) {
     for (int x = 0; x < op.ofm.width; ++x) {
       Gather(op, s, y, x, size_t(s.cin), field);
       DotRows(field, op.weights.data, n, n, op.ofm.depth, sums);
-      AddIfm2Accumulators(op, y, x, sums);
-      StoreChannels(op, requant, y, x, sums);
+      Complete(op, requant, y, x, sums);
     }
   }
 }
@@ -161,8 +182,7 @@ void DepthwiseNarrow(const Operation& op, const Shape& s, void* scratch) {
         const int16_t* k = op.weights.data + size_t(t) * stride;
         for (size_t c = 0; c < stride; ++c) sums[c] += uint32_t(int32_t(f[c]) * int32_t(k[c]));
       }
-      AddIfm2Accumulators(op, y, x, sums);
-      StoreChannels(op, requant, y, x, sums);
+      Complete(op, requant, y, x, sums);
     }
   }
 }
@@ -190,8 +210,7 @@ void ConvWide(const Operation& op, const Shape& s, void* scratch) {
         }
         sums[o] = sum;
       }
-      AddIfm2Accumulators(op, y, x, sums);
-      StoreChannels(op, requant, y, x, sums);
+      Complete(op, requant, y, x, sums);
     }
   }
 }

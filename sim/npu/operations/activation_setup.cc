@@ -110,14 +110,26 @@ Status PrepareU85(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
   return Status::Ok();
 }
 
-// ACC_FORMAT on U85: input RESET or IFM2 (KEEP and output disable chain
-// accumulators, not modelled), format 32- or 48-bit.
+// ACC_FORMAT on U85: input RESET, KEEP or IFM2, output enabled or disabled,
+// format 32- or 48-bit. Only a convolution chains accumulators (KEEP,
+// output disabled: Vela's decomposition of strides beyond 3); the others
+// refuse it by name rather than write an OFM the stream disabled.
 Status CheckAccumulator(const RegisterFile& r, Accumulators accumulators) {
   const uint32_t input = r.Get(kAccInput);
-  if (input == kAccKeep || r.Get(kAccOutputDisable) != 0) {
-    return Status::Error(ErrorCode::kNpuUnsupported, "accumulator chaining not supported");
+  const bool chains = input == kAccKeep || r.Get(kAccOutputDisable) != 0;
+  if (chains && accumulators != Accumulators::kFromOperationOrIfm2) {
+    return Status::Error(
+        ErrorCode::kNpuUnsupported,
+        "accumulator chaining (ACC_INPUT_KEEP or ACC_OUTPUT disabled) supported on "
+        "convolutions only, not on this operation");
   }
+  if (accumulators == Accumulators::kUnchecked) return Status::Ok();
   if (input > kAccFromIfm2) return StreamError("bad accumulator input %u", input);
+  if (chains && r.Get(kAccFormatType) != 0) {
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "48-bit accumulator chaining (ACC_INPUT_KEEP or ACC_OUTPUT disabled) not "
+                         "supported");
+  }
   const bool from_ifm2 = input == kAccFromIfm2;
   if (accumulators == Accumulators::kFromIfm2 && !from_ifm2) {
     return StreamError("pooling mode NONE needs ACC_INPUT_IFM2");
@@ -144,7 +156,7 @@ Status PrepareOutput(const NpuConfig& config, const RegisterFile& r, const uint8
     if (r.Get(u55::kAccFormatType) > 1) {
       return Status::Error(ErrorCode::kNpuUnsupported, "U55 FP16 accumulators not supported");
     }
-  } else if (accumulators != Accumulators::kUnchecked) {
+  } else {
     ESDK_RETURN_IF_ERROR(CheckAccumulator(r, accumulators));
   }
   *a = ActivationStage();

@@ -14,8 +14,9 @@ namespace ethosu_sdk::npu {
 
 // Where an operation's accumulators come from: its own arithmetic, loaded
 // from IFM2 (pooling mode NONE), or either (a convolution may start from
-// IFM2's accumulators: Vela's CONV3D); U85 elementwise operations do not
-// use ACC_FORMAT's input (kUnchecked).
+// IFM2's accumulators: Vela's CONV3D; a convolution alone may also chain
+// them, ACC_INPUT KEEP and ACC_OUTPUT disabled); U85 elementwise operations
+// do not use ACC_FORMAT's input (kUnchecked), but refuse chaining too.
 enum class Accumulators { kFromOperation, kFromIfm2, kFromOperationOrIfm2, kUnchecked };
 
 // Checks ACC_FORMAT and sets up the activation stage; `lut`: LUT memory.

@@ -39,6 +39,53 @@ Status DecodeAccumulatorsFromIfm2(Context& ctx, Operation* op) {
   return op->ifm2.Validate({ofm.height, ofm.width, ofm.depth}, false);
 }
 
+// Accumulator chaining on a U85 convolution: Vela 5.x decomposes a stride
+// beyond 3 into one 1x1 convolution per kernel tap (DecomposeForStrides),
+// all on the same OFM block: the first starts from 0 (or IFM2), the others
+// with ACC_INPUT KEEP, and only the last has ACC_OUTPUT enabled (the
+// others' OFM storage is NONE). GUESS (undocumented): a KEEP operation
+// starts from the previous one's 32-bit accumulators element by element;
+// an operation with its output disabled writes nothing and applies no bias
+// or scale (every tap carries the same scale record: applied once, by the
+// operation that writes the OFM). Pinned by
+// //tests/conformance:conv3d_a8w4_st5_chained_u85_test (TOSA CONV3D,
+// stride 5: 25 taps per depth slice, 5 slices), u85_conv3d_stride4 and
+// u85_conv3d_stride5_wide (sim/tests/npu).
+Status DecodeAccumulatorChain(Context& ctx, Operation* op) {
+  const RegisterFile& r = ctx.regs;
+  if (ctx.u55()) return Status::Ok();
+  op->keep_input = r.Get(kAccInput) == kAccKeep;
+  op->keep_output = r.Get(kAccOutputDisable) != 0;
+  if (!op->keep_input && !op->keep_output) return Status::Ok();
+  const FeatureMap& ofm = op->ofm;
+  const KeptAccumulators& kept = ctx.kept;
+  if (op->keep_output && r.Get(kOfmStorage) == kStorageChained) {
+    return StreamError("chained OFM with ACC_OUTPUT disabled");
+  }
+  const size_t bytes = size_t(ofm.height) * ofm.width * ofm.depth * sizeof(uint32_t);
+  if (kept.data == nullptr || bytes > kept.capacity) {
+    return Status::Error(ErrorCode::kNpuUnsupported,
+                         "accumulator chaining over an OFM of %dx%dx%d: needs %u bytes of "
+                         "accumulators, the Ethos-U85-%d has %u",
+                         ofm.height, ofm.width, ofm.depth, unsigned(bytes), ctx.config.macs,
+                         unsigned(kept.capacity));
+  }
+  if (op->keep_input) {
+    if (!kept.held) {
+      return StreamError("ACC_INPUT_KEEP, but the previous operation kept no accumulators");
+    }
+    if (kept.dims[0] != ofm.height || kept.dims[1] != ofm.width || kept.dims[2] != ofm.depth) {
+      return Status::Error(ErrorCode::kNpuUnsupported,
+                           "ACC_INPUT_KEEP on an OFM of %dx%dx%d after accumulators of %dx%dx%d "
+                           "not supported",
+                           ofm.height, ofm.width, ofm.depth, kept.dims[0], kept.dims[1],
+                           kept.dims[2]);
+    }
+  }
+  op->kept = kept.data;
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
@@ -61,6 +108,7 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
                     &op->output.activation));
   if (depthwise && ifm.depth < ofm.depth) return StreamError("depthwise IFM depth too small");
   ESDK_RETURN_IF_ERROR(DecodeAccumulatorsFromIfm2(ctx, op));
+  if (!depthwise) ESDK_RETURN_IF_ERROR(DecodeAccumulatorChain(ctx, op));
   op->window = MakeWindow(r, ofm);
   ESDK_RETURN_IF_ERROR(CheckWindow(op->window));
   const Window& w = op->window;
@@ -81,6 +129,7 @@ Status BuildConvolution(Context& ctx, bool depthwise, Operation* op) {
   const int depth = depthwise ? ofm.depth : ifm.depth;
   ESDK_RETURN_IF_ERROR(PrepareIfmUpscale(ctx, w, depth, op));
   ESDK_RETURN_IF_ERROR(ifm.Validate({w.ifm_h, w.ifm_w, depth}, false));
+  if (op->keep_output) return Status::Ok();  // no OFM: its registers are not read
   ESDK_RETURN_IF_ERROR(ofm.Validate({ofm.height, ofm.width, ofm.depth}, true));
   return Status::Ok();  // the model then takes the kernel's scratch
 }

@@ -1,8 +1,10 @@
 // What building an operation reads: the configuration, the bound regions,
 // the register file, LUT memory, the workspace, the weight cache and the
-// U85 chain buffers that carry a chained OFM to the next operation.
+// U85 chain buffers that carry a chained OFM to the next operation, and the
+// accumulators one operation keeps for the next.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/npu/commands/register_file.h"
@@ -18,6 +20,18 @@ struct ChainBuffers {
   int current_dims[3] = {0, 0, 0};
   Region next;  // what the current operation writes, if its OFM is chained
   int next_dims[3] = {0, 0, 0};
+};
+
+// U85 accumulator chaining: the 32-bit accumulators (one per OFM element,
+// HWC) an operation with ACC_OUTPUT disabled left inside the NPU, which the
+// next one with ACC_INPUT KEEP starts from. `data` is workspace memory of
+// `capacity` bytes (the configuration's accumulator RAM), taken once, when
+// a stream first chains.
+struct KeptAccumulators {
+  uint32_t* data = nullptr;
+  size_t capacity = 0;
+  bool held = false;  // the last operation kept its accumulators
+  int dims[3] = {0, 0, 0};
 };
 
 // Work charged against RunLimits: per operation and for the whole stream.
@@ -54,6 +68,7 @@ struct Context {
   WorkspaceArena& arena;
   WeightCache* cache;  // may be null
   ChainBuffers& chain;
+  KeptAccumulators& kept;
   WorkMeter& work;
   // U65 runs the U55 command set (its extras: scale and weight streams).
   bool u55() const { return config.product != Product::kEthosU85; }

@@ -78,6 +78,12 @@ struct Operation {
   // Convolution with ACC_INPUT IFM2: its sums start from IFM2's 32-bit
   // accumulators (an OFM-shaped feature map) instead of 0.
   bool accumulate_ifm2 = false;
+  // U85 accumulator chaining (convolution): with `keep_input` (ACC_INPUT
+  // KEEP) the sums start from `kept`, the accumulators the previous
+  // operation left (OFM-shaped, HWC, 32-bit); with `keep_output` (ACC_OUTPUT
+  // disabled) they are left in `kept` unscaled and no OFM is written.
+  uint32_t* kept = nullptr;
+  bool keep_input = false, keep_output = false;
   // Resize: the axes.
   ResizeAxis resize_y, resize_x;
   // IFM_UPSCALE (nearest, or zeros between elements): the IFM as stored;

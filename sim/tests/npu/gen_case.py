@@ -278,6 +278,21 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
         lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv3d(3, 3, 3, 3)),
         [(1, 3, 6, 9, 6)],
     ),
+    # Strides beyond 3 in a CONV3D (U85): Vela runs each depth slice as one
+    # 1x1 convolution per kernel tap on the same OFM block, the
+    # accumulators kept inside the NPU between them (ACC_INPUT KEEP,
+    # ACC_OUTPUT disabled but for the last tap). `_wide`: an OFM of
+    # 13x13x64 (43 KiB of accumulators, the U85-256 has 16 KiB), which Vela
+    # chains one OFM block at a time (4 rows x 13 x 32 and smaller). A
+    # Conv2d with such strides reaches Vela in another form (no chaining).
+    "conv3d_stride4": (
+        lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv3d(4, 16, (2, 3, 3), (1, 4, 4))),
+        [(1, 4, 3, 11, 11)],
+    ),
+    "conv3d_stride5_wide": (
+        lambda: _Lambda(lambda m, x: m[0](x), torch.nn.Conv3d(4, 64, (2, 4, 4), (1, 5, 5))),
+        [(1, 4, 2, 64, 64)],
+    ),
     "conv_transpose_s2": (lambda: _Lambda(lambda m, x: m[0](x), torch.nn.ConvTranspose2d(8, 16, 3, 2)), [(1, 8, 5, 6)]),
     # Comparisons (bool outputs; U85 CMP_* then an AND that makes TOSA's 0/1).
     "gt": (lambda: _Lambda(lambda m, a, b: a > b), [(1, 16, 5, 5), (1, 16, 5, 5)]),

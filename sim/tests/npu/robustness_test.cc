@@ -174,6 +174,24 @@ TEST(Robustness, CorruptAndTruncatedPayloadsAreErrors) {
     s = Run(WithCommands(file, cmd, {0x01000114u, 0x00090108u, 0x00010006u}).data(), file.size());
     EXPECT_TRUE(Contains(s, "broadcast mode 9 is reserved"))
         << "reserved broadcast mode is an error";
+    // Accumulator chaining: a convolution with ACC_INPUT_KEEP (ACC_FORMAT
+    // 0x10) when no operation kept accumulators; one with its output
+    // disabled (0x40) over an OFM of 128x128x4 (256 KiB of accumulators,
+    // beyond every U85's accumulator RAM: 8 to 128 KiB); a max pool with
+    // its output disabled.
+    s = Run(WithCommands(file, cmd, {0x00100124u, 0x00000002u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "previous operation kept no accumulators"))
+        << "ACC_INPUT_KEEP with nothing kept is an error";
+    s = Run(
+        WithCommands(file, cmd, {0x007F0112u, 0x007F0111u, 0x00030113u, 0x00400124u, 0x00000002u})
+            .data(),
+        file.size());
+    EXPECT_TRUE(Contains(s, "needs 262144 bytes of accumulators") &&
+                s.code() == ethosu_sdk::ErrorCode::kNpuUnsupported)
+        << "chaining beyond the accumulator RAM is refused";
+    s = Run(WithCommands(file, cmd, {0x01000114u, 0x00400124u, 0x00000005u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "supported on convolutions only"))
+        << "pooling with its output disabled is refused by name";
     // Elementwise modes the model does not run are named, not parse errors.
     s = Run(WithCommands(file, cmd, {0x000B0006u}).data(), file.size());
     EXPECT_TRUE(Contains(s, "unsupported elementwise mode 11 (DIV)") &&
