@@ -50,6 +50,12 @@ FAULTS = (
         "ExecuTorch 1.5.1 lowers a 16-bit rsqrt to one interpolated int16 TOSA TABLE, which is this far off "
         "PyTorch where rsqrt is steep (near zero); its Ethos-U test allows 128 steps (test_rsqrt.py, qtol=128)",
     ),
+    Fault(
+        "gelu",
+        True,
+        "ExecuTorch 1.5.1 lowers a 16-bit gelu to one interpolated int16 TOSA TABLE, which lands a few steps "
+        "beyond the TABLE allowance where gelu bends; its Ethos-U test allows 128 steps (test_gelu.py, qtol=128)",
+    ),
 )
 
 
