@@ -78,7 +78,7 @@ flags.DEFINE_float("wall_s", None, "With --report: the run's wall time, for the 
 PACKAGE = "bench/conformance/slice"
 # The first line of a failing action's or test's output that says why.
 _REASON = re.compile(
-    r"(error:|Error:|FAIL:|NPU fault|ProtocolError|TIMEOUT|timed out|not supported|"
+    r"(error:|Error:|FAIL:|verification FAILED|NPU fault|ProtocolError|TIMEOUT|timed out|not supported|"
     r"Missing operator|missing operator|differ)"
 )
 
