@@ -71,5 +71,29 @@ TEST(Compare, TableToleranceAllowsItsStepsAndNoMore) {
   EXPECT_EQ(Compare(Int16Vector(actual, 3), Int16Vector(expected, 3), 1e-4f).mismatches, 2u);
 }
 
+runtime::Tensor FloatVector(float* values, int32_t count) {
+  runtime::Tensor t;
+  t.dtype = runtime::ScalarType::kFloat;
+  t.rank = 1;
+  t.sizes[0] = count;
+  t.data = values;
+  t.numel = static_cast<size_t>(count);
+  t.nbytes = static_cast<size_t>(count) * sizeof(float);
+  return t;
+}
+
+// A dequantized 16-bit output near full scale: levels 30019 and 30020 at
+// scale 0.0123 lie 1.0024 steps apart in float32, one step; 30021 is two.
+TEST(Compare, DequantizedNeighboursNearFullScaleAreOneStepApart) {
+  const float scale = 0.0123f;
+  float expected[2] = {30019.0f * scale, 30019.0f * scale};
+  float actual[2] = {30020.0f * scale, 30021.0f * scale};
+  const Comparison c = Compare(FloatVector(actual, 2), FloatVector(expected, 2), scale);
+  EXPECT_TRUE(c.rule == Rule::kQuantization);
+  EXPECT_TRUE(static_cast<double>(actual[0]) - static_cast<double>(expected[0]) > 1.002 * scale)
+      << "float32 puts the neighbours more than a step and a thousandth apart";
+  EXPECT_EQ(c.mismatches, 1u) << "the neighbour passes, two levels off fails";
+}
+
 }  // namespace
 }  // namespace ethosu_sdk::runner

@@ -36,3 +36,17 @@ def test_the_default_record_keeps_one_step() -> None:
     actual, expected = _off_by(2)
     verdict = model_run.check_outputs(_run(actual), [StoredTensor(expected, SCALE, 0)])
     assert not verdict.passed and "not within one quantization step" in verdict.reason
+
+
+def test_neighbouring_levels_near_full_scale_are_one_step_apart() -> None:
+    # Dequantized in float32, 16-bit levels 30019 and 30020 at this scale lie
+    # 1.0024 steps apart: the firmware's float rounding, not a second step.
+    scale = np.float32(0.0123)
+    expected = (np.arange(30000, 30040, dtype=np.float32) * scale).astype(np.float32)
+    actual = ((np.arange(30000, 30040, dtype=np.float32) + 1) * scale).astype(np.float32)
+    assert float(np.max(np.abs(actual.astype(np.float64) - expected) / scale)) > 1.002
+    verdict = model_run.check_outputs(_run(actual), [StoredTensor(expected, float(scale), 0)])
+    assert verdict.passed, verdict.reason
+    actual = ((np.arange(30000, 30040, dtype=np.float32) + 2) * scale).astype(np.float32)
+    verdict = model_run.check_outputs(_run(actual), [StoredTensor(expected, float(scale), 0)])
+    assert not verdict.passed and "40 of 40 elements not within one quantization step" in verdict.reason
