@@ -191,7 +191,8 @@ Comparison Compare(const runtime::Tensor& actual, const runtime::Tensor& expecte
     const double diff = a > e ? a - e : e - a;
     const double magnitude = e < 0 ? -e : e;
     const double actual_magnitude = a < 0 ? -a : a;
-    const double rounding = quantized_integers ? 0.0 : (magnitude + actual_magnitude) * kFloat32Rounding;
+    const double rounding =
+        quantized_integers ? 0.0 : (magnitude + actual_magnitude) * kFloat32Rounding;
     const double tolerance = c.rule == Rule::kQuantization
                                  ? step_tolerance + rounding
                                  : kRelativeTolerance * magnitude + kAbsoluteFloor;

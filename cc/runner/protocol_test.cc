@@ -72,12 +72,9 @@ TEST(Compare, TableToleranceAllowsItsStepsAndNoMore) {
 }
 
 runtime::Tensor FloatVector(float* values, int32_t count) {
-  runtime::Tensor t;
+  runtime::Tensor t = Int8Vector(nullptr, count);
   t.dtype = runtime::ScalarType::kFloat;
-  t.rank = 1;
-  t.sizes[0] = count;
   t.data = values;
-  t.numel = static_cast<size_t>(count);
   t.nbytes = static_cast<size_t>(count) * sizeof(float);
   return t;
 }
