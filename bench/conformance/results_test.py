@@ -86,3 +86,11 @@ def test_classes_tell_which_half_of_the_verification_differs() -> None:
     assert results.classify(refused) == "CPU kernel refused"
     executorch = lowering + " (Neg, neg), TOSA output 0 (up to 5); a known ExecuTorch fault: ExecuTorch 1.5.1 lowers"
     assert results.classify(executorch) == "verification: ExecuTorch fault"
+    # An NPU feature the model refuses as "unsupported" is not an export failure
+    # (shard 13 of 20, div_tensor_mode U85 [int16_trunc]).
+    division = (
+        "verification FAILED: partition 0: the functional NPU model lacks an NPU feature that the PyTorch operator "
+        "div.Tensor_mode needs (word 130: unsupported elementwise mode 11 (DIV)), so this program cannot be verified"
+    )
+    assert results.classify(division) == "verification: not modelled"
+    assert results.classify("aot_compile: error: Unsupported control flow operator: while_loop") == "export failed"
