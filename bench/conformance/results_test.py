@@ -94,3 +94,8 @@ def test_classes_tell_which_half_of_the_verification_differs() -> None:
     )
     assert results.classify(division) == "verification: not modelled"
     assert results.classify("aot_compile: error: Unsupported control flow operator: while_loop") == "export failed"
+    branch = (
+        "verification FAILED: partition 0: the NPU program branches (WHILE_LOOP, from "
+        "torch.ops.higher_order.while_loop), and the functional NPU model does not run NPU_OP_BRANCH"
+    )
+    assert results.classify(branch) == "verification: not modelled"
