@@ -30,7 +30,10 @@ CLASSES = [
     # Not a verification's line: it may name an "unsupported" NPU feature.
     ("export failed", re.compile(r"^(?!verification).*(export_case|torch\.export|UserError|Unsupported)", re.I)),
     ("console/protocol", re.compile(r"ProtocolError|well-formed run|out of order")),
-    ("verification: not modelled", re.compile(r"skipped|not supported|not modelled|outside region|lacks an NPU|does not run NPU_OP")),
+    (
+        "verification: not modelled",
+        re.compile(r"skipped|not supported|not modelled|outside region|lacks an NPU|does not run NPU_OP"),
+    ),
     # The lowering check names an ExecuTorch lowering it knows to be off
     # (python/ethosu_sdk/verify/executorch_faults.py): not the SDK's fault.
     ("verification: ExecuTorch fault", re.compile(r"known ExecuTorch fault")),
