@@ -10,15 +10,21 @@
 namespace ethosu_sdk::runner {
 namespace {
 
-runtime::Tensor Int8Vector(int8_t* values, int32_t count) {
+// A rank-1 tensor of `count` elements of type T at `values`.
+template <typename T>
+runtime::Tensor Vector(runtime::ScalarType dtype, T* values, int32_t count) {
   runtime::Tensor t;
-  t.dtype = runtime::ScalarType::kChar;
+  t.dtype = dtype;
   t.rank = 1;
   t.sizes[0] = count;
   t.data = values;
   t.numel = static_cast<size_t>(count);
-  t.nbytes = static_cast<size_t>(count);
+  t.nbytes = static_cast<size_t>(count) * sizeof(T);
   return t;
+}
+
+runtime::Tensor Int8Vector(int8_t* values, int32_t count) {
+  return Vector(runtime::ScalarType::kChar, values, count);
 }
 
 TEST(Compare, Int8WithoutScaleIsExact) {
@@ -50,11 +56,7 @@ TEST(Compare, QuantizedInt8BeyondOneStepFails) {
 }
 
 runtime::Tensor Int16Vector(int16_t* values, int32_t count) {
-  runtime::Tensor t = Int8Vector(nullptr, count);
-  t.dtype = runtime::ScalarType::kShort;
-  t.data = values;
-  t.nbytes = static_cast<size_t>(count) * sizeof(int16_t);
-  return t;
+  return Vector(runtime::ScalarType::kShort, values, count);
 }
 
 // A 16-bit output computed through a 16-bit TABLE: the record allows 16
@@ -72,11 +74,7 @@ TEST(Compare, TableToleranceAllowsItsStepsAndNoMore) {
 }
 
 runtime::Tensor FloatVector(float* values, int32_t count) {
-  runtime::Tensor t = Int8Vector(nullptr, count);
-  t.dtype = runtime::ScalarType::kFloat;
-  t.data = values;
-  t.nbytes = static_cast<size_t>(count) * sizeof(float);
-  return t;
+  return Vector(runtime::ScalarType::kFloat, values, count);
 }
 
 // A dequantized 16-bit output near full scale: levels 30019 and 30020 at
