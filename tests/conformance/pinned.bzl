@@ -63,6 +63,11 @@ PINNED = [
     # 5.1.0 reads a SLICE into CONV3D as dense, so the SDK crops on the CPU
     # (python/ethosu_sdk/aot/vela_conv3d_crop.py) (issue 34).
     ("conv3d_st3_cropped_u85", "test_conv3d::test_convolution_3d_u85_INT[3x3_1x3x8x9_st3_pd0_dl1_needs_adjust_pass,per_channel_quant=False]", "u85", "int8"),
+    # U85 integer division: TOSA INTDIV as elementwise DIV (mode 11), once
+    # refused by the functional model; floor mode corrects the truncated
+    # quotient with further NPU steps (issue 34).
+    ("div_int16_trunc_u85", "test_div_tensor_mode::test_div_tensor_mode_u85_INT[int16_trunc]", "u85", "int8"),
+    ("div_int32_floor_u85", "test_div_tensor_mode::test_div_tensor_mode_u85_INT[int32_floor]", "u85", "int8"),
     # U85 CONV3D that Vela 5.1.0 lowers with the accumulators kept inside
     # the NPU between depth slices (ACC_OUTPUT disabled, then ACC_INPUT
     # KEEP), once refused by the functional model (issue 34).

@@ -1,6 +1,6 @@
-"""The firmware of a program the functional model cannot run (int32
-division on an Ethos-U85, built with verify = "warn") fails on QEMU, and the
-console names the real cause, the unsupported elementwise mode, not only the
+"""The firmware of a program the functional model cannot run (an A16W8
+conv3d on an Ethos-U85, built with verify = "warn") fails on QEMU, and the
+console names the real cause, the accumulator chaining it does not model, not only the
 driver's "command stream parse error"."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 import subprocess
 
 RUNNER = "python/ethosu_sdk/runner/run_firmware"
-ELF = "tests/verify/int_div_u85_firmware.elf"
+ELF = "tests/verify/conv3d_a16w8_u85_firmware.elf"
 
 
 def test_device_names_the_missing_feature() -> None:
@@ -22,4 +22,4 @@ def test_device_names_the_missing_feature() -> None:
     )
     console = result.stdout + result.stderr
     assert result.returncode != 0, console
-    assert re.search(r"not supported by the model: .*unsupported elementwise mode 11 \(DIV\)", console), console
+    assert re.search(r"not supported by the model: .*48-bit accumulator chaining .*not supported", console), console

@@ -8,7 +8,7 @@ import json
 import pathlib
 import subprocess
 
-STEM = "tests/verify/int_div_u85"
+STEM = "tests/verify/conv3d_a16w8_u85"
 VERIFY = "python/ethosu_sdk/cli/verify_model"
 NPU_RUN = "sim/host/npu_run"
 
@@ -35,8 +35,8 @@ def test_fails_by_default_naming_feature_and_operator(tmp_path: pathlib.Path) ->
     first = result.stdout.splitlines()[0] if result.stdout else ""
     assert result.returncode == 1, result.stdout + result.stderr
     assert first.startswith("verification FAILED: partition 0: the functional NPU model lacks an NPU feature"), first
-    assert "unsupported elementwise mode 11 (DIV)" in first, first
-    assert "div" in first, first  # the PyTorch operator
+    assert "48-bit accumulator chaining" in first, first
+    assert "conv3d" in first, first  # the PyTorch operator
     assert first.endswith('set verify = "warn" to build it unverified'), first
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["status"] == "fail"

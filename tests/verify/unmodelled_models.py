@@ -7,16 +7,20 @@ import torch
 from torch import nn
 
 
-class _IntegerDivide(nn.Module):
-    """int32 division rounding toward zero (TOSA INTDIV): on the U85 Vela
-    emits one elementwise DIV (mode 11), which the model does not run."""
+class _StridedConv3d(nn.Module):
+    """A 5x5x5 convolution at stride 5: Vela 5.1.0 runs each depth slice on
+    the U85 as 1x1 convolutions that keep their accumulators in the NPU. At
+    16-bit activations (A16W8) those are 48-bit accumulators, which the
+    model does not chain."""
 
-    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        return torch.div(x, y, rounding_mode="trunc")
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv3d(3, 3, kernel_size=5, stride=5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv(x)
 
 
-def integer_divide() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    generator = torch.Generator().manual_seed(0)
-    x = torch.randint(-1000, 1000, (1, 4, 8), generator=generator, dtype=torch.int32)
-    y = torch.randint(1, 100, (1, 4, 8), generator=generator, dtype=torch.int32)
-    return _IntegerDivide(), (x, y)
+def strided_conv3d() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    torch.manual_seed(0)
+    return _StridedConv3d().eval(), (torch.randn(1, 3, 10, 14, 14),)

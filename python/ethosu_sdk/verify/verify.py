@@ -290,13 +290,32 @@ def _failing_operator(db: Optional[str], trace: Optional[str], origins_path: Opt
     except (OSError, ValueError):
         return unknown
     last = done[-1].command_offset if done else -1
-    layer = next((layer for layer in layers if layer.command_offset > last), None)
-    if layer is None:
+    ahead = [layer for layer in layers if layer.command_offset > last]
+    if not ahead:
         return unknown
+    layer = ahead[0]
+    what = _origin_layer(layer, origins)
+    if what.op:
+        return f"the PyTorch operator {what.op} of {what.name()} (Vela {layer.operator}, TOSA tensor {layer.tensor})"
+    # Vela named the tensor itself (e.g. "#81", a piece of a split
+    # operator): the pieces run before the piece writing the operator's own
+    # TOSA tensor, the next layer with a PyTorch origin.
+    later = next((x for x in ahead[1:] if _origin_layer(x, origins).op), None)
+    if later is None:
+        return f"a Vela {layer.operator} (tensor {layer.tensor}, no PyTorch origin recorded)"
+    what = _origin_layer(later, origins)
+    return (
+        f"a Vela {layer.operator} (tensor {layer.tensor}) on the way to the PyTorch operator {what.op} of "
+        f"{what.name()} (TOSA tensor {later.tensor})"
+    )
+
+
+def _origin_layer(layer: vela_debug_db.Layer, origins: dict[str, dict]) -> Layer:
+    """The layer with the PyTorch origin recorded for its tensor, if any."""
     # Vela may name the tensor after its TOSA source plus a suffix ("_int8").
     key = max((name for name in origins if layer.tensor.startswith(name)), key=len, default="")
     origin = origins.get(layer.tensor) or origins.get(key, {})
-    what = Layer(
+    return Layer(
         layer.tensor,
         layer.operator,
         0,
@@ -305,9 +324,6 @@ def _failing_operator(db: Optional[str], trace: Optional[str], origins_path: Opt
         origin.get("op"),
         origin.get("source"),
     )
-    if not what.op:  # Vela named the tensor itself (e.g. "#30706"): no origin to look up
-        return f"a Vela {layer.operator} (tensor {layer.tensor}, no PyTorch origin recorded)"
-    return f"the PyTorch operator {what.op} of {what.name()} (Vela {layer.operator}, TOSA tensor {layer.tensor})"
 
 
 def verify_partition(

@@ -40,6 +40,7 @@ int64_t Integer(const Operation& op, int64_t a, int64_t b) {
 
 int64_t U85(const Operation& op, int64_t a, int64_t b) {
   if (op.mode == kEwMul) return Wrap32(a * b);
+  if (op.mode == kEwDiv) return Divide(a, b);
   if (BitwiseElementwise(op.mode) || ShiftElementwise(op.mode) || op.mode == kEwClz) {
     return Integer(op, a, b);
   }

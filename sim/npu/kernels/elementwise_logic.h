@@ -1,4 +1,4 @@
-// Elementwise comparisons, bit operations, shifts and CLZ on the values the
+// Elementwise comparisons, bit operations, shifts, CLZ and DIV on the values the
 // elementwise kernel hands over (operands minus their zero points; for
 // comparisons also pre-scaled). Results go through the output stage like
 // any other elementwise result.
@@ -78,6 +78,18 @@ inline int64_t Shift(int mode, int64_t a, int64_t b, RoundMode round) {
   const int32_t value = int32_t(uint32_t(a));
   if (mode == kEwShl) return int64_t(int32_t(uint32_t(value) << amount));
   return ScaleAndRound(value, 1, amount, round);
+}
+
+// DIV: the operands' integer quotient rounded toward zero, TOSA INTDIV
+// (Vela 5.1.0 writes unit IFM, IFM2 and OFM scales for it). TOSA makes a
+// zero divisor and INT32_MIN / -1 errors; GUESS: the NPU writes 0 for the
+// first and wraps the second to INT32_MIN. ExecuTorch's lowerings never
+// divide by zero. Pinned by //tests/conformance:div_int32_floor_u85_test
+// and div_int16_trunc_u85_test.
+inline int64_t Divide(int64_t a, int64_t b) {
+  const int32_t x = int32_t(uint32_t(a)), y = int32_t(uint32_t(b));
+  if (y == 0) return 0;
+  return int64_t(int32_t(uint32_t(int64_t(x) / y)));
 }
 
 // Leading zero bits of the 32-bit pattern (32 for 0), TOSA CLZ.

@@ -13,9 +13,9 @@ namespace {
 using namespace u85;
 
 // The modes the model runs: every mode Vela 5.1.0 emits for the TOSA
-// operators in COVERAGE.md. Not LRELU (Vela lowers leaky ReLU otherwise),
-// LSR and DIV (no ExecuTorch lowering reaches them; their operand widths
-// are unpinned).
+// operators in COVERAGE.md. Not LRELU (Vela lowers leaky ReLU otherwise)
+// or LSR (no ExecuTorch lowering reaches it; its operand widths are
+// unpinned).
 bool ElementwiseModeModelled(int mode, bool u55) {
   switch (mode) {
     case kEwMul:
@@ -29,7 +29,7 @@ bool ElementwiseModeModelled(int mode, bool u55) {
     case kEwShl:
       return true;
     default:
-      return !u55 && (ComparisonElementwise(mode) || BitwiseElementwise(mode));
+      return !u55 && (ComparisonElementwise(mode) || BitwiseElementwise(mode) || mode == kEwDiv);
   }
 }
 

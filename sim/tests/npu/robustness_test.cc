@@ -193,10 +193,10 @@ TEST(Robustness, CorruptAndTruncatedPayloadsAreErrors) {
     EXPECT_TRUE(Contains(s, "supported on convolutions only"))
         << "pooling with its output disabled is refused by name";
     // Elementwise modes the model does not run are named, not parse errors.
-    s = Run(WithCommands(file, cmd, {0x000B0006u}).data(), file.size());
-    EXPECT_TRUE(Contains(s, "unsupported elementwise mode 11 (DIV)") &&
+    s = Run(WithCommands(file, cmd, {0x000A0006u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "unsupported elementwise mode 10 (LSR)") &&
                 s.code() == ethosu_sdk::ErrorCode::kNpuUnsupported)
-        << "elementwise DIV is refused by name";
+        << "elementwise LSR is refused by name";
     s = Run(WithCommands(file, cmd, {0x003F0006u}).data(), file.size());
     EXPECT_TRUE(Contains(s, "unsupported elementwise mode 63 (unknown)"))
         << "an elementwise mode Vela does not name is refused";
