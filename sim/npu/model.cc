@@ -25,18 +25,30 @@ struct NpuState {
   uint8_t lut[kLutMemoryBytes];
 };
 
+// COND_STATUS.result_flag, which NPU_OP_BRANCH's RF_TRUE condition reads.
+// GUESS (undocumented): every NPU operation sets it from its OFM, set when
+// the value is not zero; Vela branches only after an operation writing a
+// one-element bool (WHILE_LOOP's condition, COND_IF's first input), so the
+// model knows the flag after a one-element OFM only. DMA leaves it.
+// Pinned by //tests/conformance:while_loop_additional_arg_u85_test.
+struct CondStatus {
+  uint64_t ofm_elements = 0;  // of the latest operation; 0 before any
+  bool result_flag = false;
+};
+
 class Model {
  public:
-  Model(Context ctx, RunStats* stats, const OperationObserver* observer)
-      : ctx_(ctx), stats_(stats), observer_(observer) {}
+  Model(Context ctx, RunStats* stats, const RunLimits& limits, const OperationObserver* observer)
+      : ctx_(ctx), stats_(stats), limits_(limits), observer_(observer) {}
 
   Status Run(const uint32_t* words, size_t count) {
     size_t i = 0;
-    Status status = DecodeCommands(ctx_.u55(), words, count, &ctx_.regs, &i,
-                                   [this](uint16_t opcode, uint16_t param, uint32_t offset) {
-                                     return opcode == kOpDmaStart ? RunDma(ctx_, stats_)
-                                                                  : Execute(opcode, param, offset);
-                                   });
+    Status status = DecodeCommands(
+        ctx_.u55(), words, count, &ctx_.regs, &i,
+        [this](uint16_t opcode, uint16_t param, uint32_t offset) {
+          return opcode == kOpDmaStart ? RunDma(ctx_, stats_) : Execute(opcode, param, offset);
+        },
+        [this](BranchCond cond, bool* taken) { return Branch(cond, taken); });
     // QREAD: the stream was fetched through the command that stopped or failed.
     stats_->command_bytes = 4 * uint64_t(i < count ? i + 1 : count);
     if (!status.ok()) status = status.WithCommandOffset(uint32_t(4 * (i < count ? i : count)));
@@ -44,6 +56,29 @@ class Model {
   }
 
  private:
+  Status Branch(BranchCond cond, bool* taken) {
+    if (cond == kBranchAlways) {
+      *taken = true;
+    } else if (cond_.ofm_elements == 1) {
+      *taken = cond_.result_flag;
+    } else if (cond_.ofm_elements == 0) {
+      return Status::Error(
+          ErrorCode::kNpuUnsupported,
+          "NPU_OP_BRANCH on COND_STATUS before any operation set it not supported");
+    } else {
+      return Status::Error(ErrorCode::kNpuUnsupported,
+                           "NPU_OP_BRANCH on COND_STATUS after an operation with %llu OFM elements "
+                           "not supported (the model knows the flag of a one-element OFM)",
+                           (unsigned long long)cond_.ofm_elements);
+    }
+    if (*taken && ++stats_->branches_taken > limits_.max_branches_taken) {
+      return Status::Error(ErrorCode::kNpuLimit,
+                           "more than %llu branches taken: a loop that never ends",
+                           (unsigned long long)limits_.max_branches_taken);
+    }
+    return Status::Ok();
+  }
+
   Status Build(uint16_t opcode, uint16_t param, Operation* op) {
     switch (opcode) {
       case kOpConv:
@@ -104,6 +139,10 @@ class Model {
       op.output.Prepare(op.ofm);
       RunKernel(op);
       stats_->macs += op.macs;
+      if (!op.keep_output) {  // an OFM written (not accumulators kept)
+        cond_.ofm_elements = uint64_t(op.ofm.height) * op.ofm.width * op.ofm.depth;
+        cond_.result_flag = cond_.ofm_elements == 1 && op.ofm.Load(0, 0, 0) != 0;
+      }
     }
     ctx_.arena.Reset(mark);
     ChainBuffers& chain = ctx_.chain;
@@ -134,7 +173,9 @@ class Model {
 
   Context ctx_;
   RunStats* stats_;
+  const RunLimits& limits_;
   const OperationObserver* observer_;
+  CondStatus cond_;
 };
 
 }  // namespace
@@ -160,7 +201,7 @@ Status RunCommandStream(const NpuConfig& config, const uint32_t* words, size_t n
   WorkMeter work(limits);
   Context ctx{config, regions, state->regs, state->lut, arena, workspace.weight_cache,
               chain,  kept,    work};
-  return Model(ctx, stats, observer).Run(words, num_words);
+  return Model(ctx, stats, limits, observer).Run(words, num_words);
 }
 
 }  // namespace ethosu_sdk::npu

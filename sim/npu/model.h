@@ -36,7 +36,8 @@ struct RunStats {
   uint32_t operations = 0;  // NPU_OP_* kernels executed
   uint32_t dma_transfers = 0;
   uint64_t macs = 0;
-  uint64_t dma_bytes = 0;  // bytes moved by NPU_OP_DMA_START
+  uint64_t dma_bytes = 0;       // bytes moved by NPU_OP_DMA_START
+  uint64_t branches_taken = 0;  // U85 NPU_OP_BRANCH (loops, if/else)
   // Bytes of the stream consumed: through NPU_OP_STOP on success, through
   // the failing command on a failure (what the hardware's QREAD reports).
   uint64_t command_bytes = 0;
@@ -51,6 +52,10 @@ struct RunLimits {
   // device executing guest streams bounds its time with it; the default
   // is no bound.
   uint64_t max_total_work = ~uint64_t(0);
+  // Taken branches: a loop without operations charges no work, so this
+  // alone ends a stream that branches forever. Vela's WHILE_LOOP takes two
+  // per iteration.
+  uint64_t max_branches_taken = uint64_t(1) << 20;
 };
 
 struct FeatureMap;

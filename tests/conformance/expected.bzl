@@ -35,13 +35,4 @@ EXPECTED_FAILURES = [
         r"lowering \(TOSA vs PyTorch\).*\(GELU, gelu\).*more than 16 steps: a 16-bit TABLE's " +
         r"interpolation \(up to \d+\); a known ExecuTorch fault: .* 16-bit gelu",
     ),
-    # U85 while_loop: Vela branches in the command stream (NPU_OP_BRANCH),
-    # which the functional model does not run (issue 34).
-    (
-        "while_loop_additional_arg_u85_not_modelled",
-        "test_while::test_while_loop_u85_INT[additional_arg]",
-        "u85",
-        "int8",
-        r"the NPU program branches \(WHILE_LOOP, from torch.ops.higher_order.while_loop\).*does not run NPU_OP_BRANCH",
-    ),
 ]

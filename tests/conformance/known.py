@@ -26,9 +26,6 @@ KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # A16W8 gelu through one int16 TABLE: 18 steps off on one element of
     # U85 [ramp_none] (the other inputs pass); its test allows qtol=128.
     (EXECUTORCH_FAULT + "A16W8 gelu off PyTorch", None, re.compile(r"^test_gelu::.*(a16w8|16a8w)")),
-    # while_loop: one NPU program that branches (NPU_OP_BRANCH), which the
-    # functional NPU model does not run; the build says so.
-    ("NPU feature not modelled: NPU_OP_BRANCH", "u85", re.compile(r"^test_while::")),
 ]
 
 

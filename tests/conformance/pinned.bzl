@@ -68,6 +68,10 @@ PINNED = [
     # quotient with further NPU steps (issue 34).
     ("div_int16_trunc_u85", "test_div_tensor_mode::test_div_tensor_mode_u85_INT[int16_trunc]", "u85", "int8"),
     ("div_int32_floor_u85", "test_div_tensor_mode::test_div_tensor_mode_u85_INT[int32_floor]", "u85", "int8"),
+    # U85 while_loop: one NPU program whose command stream loops (NPU_OP_
+    # BRANCH on COND_STATUS), once refused by the functional model; its
+    # outputs verified against the TOSA reference model's WHILE_LOOP.
+    ("while_loop_additional_arg_u85", "test_while::test_while_loop_u85_INT[additional_arg]", "u85", "int8"),
     # U85 CONV3D that Vela 5.1.0 lowers with the accumulators kept inside
     # the NPU between depth slices (ACC_OUTPUT disabled, then ACC_INPUT
     # KEEP), once refused by the functional model (issue 34).

@@ -66,9 +66,8 @@ def quantize(
     pipelines do it: the quantizer also prepares and converts the loop's
     condition, which prepare_pt2e on the top graph leaves in float (the loop
     could then not be delegated, and ExecuTorch cannot run a while_loop on
-    the CPU). A `cond` keeps its branches in float on the CPU, where the SDK
-    runs and verifies them; quantized, it would become one NPU program that
-    branches, which the functional NPU model does not run yet.
+    the CPU); it becomes one NPU program that branches. A `cond` keeps its
+    branches in float on the CPU, where the SDK runs and verifies them.
     """
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 

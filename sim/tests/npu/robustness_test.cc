@@ -200,6 +200,26 @@ TEST(Robustness, CorruptAndTruncatedPayloadsAreErrors) {
     s = Run(WithCommands(file, cmd, {0x003F0006u}).data(), file.size());
     EXPECT_TRUE(Contains(s, "unsupported elementwise mode 63 (unknown)"))
         << "an elementwise mode Vela does not name is refused";
+    // NPU_OP_BRANCH (0x4100, condition in bit 16, payload: target byte).
+    // Forward over a reserved command to NPU_OP_STOP: taken, so no error.
+    s = Run(WithCommands(file, cmd, {0x00004100u, 12u, 0x00000106u, 0xFFFF0000u}).data(),
+            file.size());
+    EXPECT_TRUE(s.ok()) << "a branch skips the commands before its target: " << s.message();
+    s = Run(WithCommands(file, cmd, {0x00004100u, 0u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "branches taken: a loop that never ends") &&
+                s.code() == ethosu_sdk::ErrorCode::kNpuLimit)
+        << "a branch to itself ends at the branch limit";
+    s = Run(WithCommands(file, cmd, {0x00004100u, 2u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "outside the")) << "a misaligned branch target is an error";
+    s = Run(WithCommands(file, cmd, {0x00004100u, 0x7FFFFFF0u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "outside the")) << "a branch past the stream is an error";
+    s = Run(WithCommands(file, cmd, {0x00014100u, 8u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "before any operation set it") &&
+                s.code() == ethosu_sdk::ErrorCode::kNpuUnsupported)
+        << "a conditional branch with no COND_STATUS is refused";
+  } else {
+    s = Run(WithCommands(file, cmd, {0x00004100u, 0u}).data(), file.size());
+    EXPECT_TRUE(Contains(s, "no Ethos-U55/U65 command")) << "U55/U65 streams cannot branch";
   }
 
   // Random single-byte corruption of the whole payload: any result is
