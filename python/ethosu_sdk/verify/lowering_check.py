@@ -170,6 +170,16 @@ def _difference(tosa: np.ndarray, pytorch: np.ndarray) -> tuple[Optional[np.ndar
     return min(candidates, key=lambda d: (int(np.abs(d).max(initial=0)), int(np.count_nonzero(d)))), None
 
 
+LAYOUT_NOTE = "the same values in another order: the lowering lays this tensor out otherwise"
+
+
+def _same_values(tosa: np.ndarray, pytorch: np.ndarray) -> bool:
+    """Both tensors hold the same multiset of values."""
+    return tosa.size == pytorch.size and bool(
+        np.array_equal(np.sort(tosa.astype(np.int64), axis=None), np.sort(pytorch.astype(np.int64), axis=None))
+    )
+
+
 def _decomposition_steps(entries: list[dict[str, Any]]) -> set[int]:
     """Entries inside one source operator's decomposition (a layer norm's
     mean, variance and reciprocal square root, a softmax's exponentials and
@@ -243,6 +253,12 @@ def compare(
         diff, problem = _difference(np.asarray(tosa), np.asarray(values))
         if diff is None:
             result.note = problem
+            continue
+        if output is None and diff.any() and _same_values(np.asarray(tosa), np.asarray(values)):
+            # A square tensor whose axes the lowering ordered otherwise (an
+            # attention's K transposed before or after its reshape: test_
+            # multihead_attention [randn_2d]); a delegate output never gets this.
+            result.note = LAYOUT_NOTE
             continue
         result.elements = int(diff.size)
         result.histogram = _histogram(diff)

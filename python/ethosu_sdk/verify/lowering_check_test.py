@@ -93,6 +93,22 @@ def test_an_intermediate_mapped_onto_an_output_tensor_is_not_compared() -> None:
     assert sub.diverges
 
 
+def test_an_intermediate_in_another_order_is_not_compared_an_output_is() -> None:
+    # An attention's K: (heads, seq, dim) with seq == dim, so K and its
+    # transpose have one shape (values from test_multihead_attention
+    # [randn_2d] on U55).
+    pytorch = np.array([-127, 104, -97, -19, 127, 41, -113, -48], np.int8).reshape(2, 2, 2)
+    tosa = pytorch.transpose(0, 2, 1).copy()
+    (inner,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa}, [])
+    assert inner.note == lowering_check.LAYOUT_NOTE and not inner.diverges
+    (out,) = lowering_check.compare([_entry(output=0)], [pytorch], {"out": tosa}, ["out"])
+    assert out.note is None and out.diverges
+    # Other values (one element changed) are compared as before.
+    tosa[0, 0, 1] += 50
+    (changed,) = lowering_check.compare([_entry()], [pytorch], {"t1": tosa}, [])
+    assert changed.note is None and changed.diverges
+
+
 def test_tensors_that_cannot_correspond_are_not_compared() -> None:
     results = lowering_check.compare(
         [_entry(), _entry(tosa="absent")], [_nchw(), _nchw()], {"t1": np.zeros((7,), np.int8)}, []
