@@ -54,8 +54,8 @@ struct RunLimits {
   uint64_t max_total_work = ~uint64_t(0);
   // Taken branches: a loop without operations charges no work, so this
   // alone ends a stream that branches forever. Vela's WHILE_LOOP takes two
-  // per iteration.
-  uint64_t max_branches_taken = uint64_t(1) << 20;
+  // per iteration: 32,768 iterations.
+  uint64_t max_branches_taken = uint64_t(1) << 16;
 };
 
 struct FeatureMap;

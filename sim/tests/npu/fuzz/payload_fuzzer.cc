@@ -16,11 +16,18 @@ namespace {
 
 constexpr size_t kMaxBufferBytes = 1u << 20;
 constexpr size_t kWorkspace = 1u << 20;
+// A stream that branches back over operations repeats them: its work and
+// its loops are bounded (as the device bounds a guest's job), so each input
+// ends fast.
+constexpr uint64_t kMaxStreamWork = uint64_t(1) << 24;
+constexpr uint64_t kMaxBranches = 64;
 
 void RunPayload(const uint8_t* data, size_t size) {
   ethosu_sdk::npu_harness::HarnessOptions options;
   options.workspace_bytes = kWorkspace;
   options.limits.max_work_per_operation = 1u << 18;
+  options.limits.max_total_work = kMaxStreamWork;
+  options.limits.max_branches_taken = kMaxBranches;
   options.input_fill = 1;
   options.max_buffer_bytes = kMaxBufferBytes;
   (void)ethosu_sdk::npu_harness::RunPayloadBytes(data, size, options);
@@ -39,6 +46,8 @@ void RunCommands(const uint8_t* data, size_t size) {
   regions[2] = {fast.data(), fast.size(), true};
   npu::RunLimits limits;
   limits.max_work_per_operation = 1u << 18;
+  limits.max_total_work = kMaxStreamWork;
+  limits.max_branches_taken = kMaxBranches;
   npu::NpuConfig config;
   if (size > 0 && (data[0] & 2)) config = {ethosu_sdk::ethosu::Product::kEthosU55, 128};
   // Multi-core configurations read one weight stream per core.
