@@ -48,3 +48,32 @@ def test_unknown_model_names_the_zoo():
     with pytest.raises(UnknownModelError, match="mobilenet_v2"):
         load_model("resnet1000")
     assert model_names() == sorted(ZOO)
+
+
+class _NestedCond(torch.nn.Module):
+    """A torch.cond inside a cond's branch (ExecuTorch's test_cond
+    [nested_one_arg_one_output])."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        def inner_true(y: torch.Tensor) -> torch.Tensor:
+            return y + 1
+
+        def inner_false(y: torch.Tensor) -> torch.Tensor:
+            return y - 1
+
+        def outer_true(y: torch.Tensor) -> torch.Tensor:
+            return torch.cond(y.mean() > 0, inner_true, inner_false, (y,))
+
+        def outer_false(y: torch.Tensor) -> torch.Tensor:
+            return y * 2
+
+        return torch.cond(x.sum() > 0, outer_true, outer_false, (x,))
+
+
+def test_an_exported_nested_cond_loads(tmp_path):
+    x = torch.ones(2, 3)
+    path = tmp_path / "nested_cond.pt2"
+    torch.export.save(torch.export.export(_NestedCond(), (x,)), str(path))
+    loaded = load_model(str(path))
+    (example,) = loaded.example_inputs
+    assert torch.equal(loaded.module(example), _NestedCond()(example))

@@ -118,6 +118,17 @@ def _load_reference(reference: str) -> tuple[nn.Module, tuple[torch.Tensor, ...]
     return model, inputs
 
 
+def _has_train_mode_nodes(module: torch.nn.Module) -> bool:
+    """Dropout or batch-norm nodes in the graph or any nested graph (a
+    cond's branches, a loop's body)."""
+    return any(
+        "dropout" in str(node.target) or "batch_norm" in str(node.target)
+        for sub in module.modules()
+        if isinstance(sub, torch.fx.GraphModule)
+        for node in sub.graph.nodes
+    )
+
+
 def load_model(name: str, seed: int = 0, state_dict_path: Optional[str] = None) -> LoadedModel:
     """Builds a zoo model (or imports `module:function`) in eval mode.
 
@@ -153,10 +164,13 @@ def load_model(name: str, seed: int = 0, state_dict_path: Optional[str] = None) 
         module.load_state_dict(state, strict=True)
     if exported:
         # An exported module refuses eval(): this switches its dropout and
-        # batch-norm nodes instead.
+        # batch-norm nodes instead. Only where there are any: it also lints
+        # every nested graph, which fails on a torch.cond inside a cond's
+        # branch ("references nonexistent attribute true_graph_0").
         from torchao.quantization.pt2e import move_exported_model_to_eval
 
-        move_exported_model_to_eval(module)
+        if _has_train_mode_nodes(module):
+            move_exported_model_to_eval(module)
     else:
         module.eval()
     module.requires_grad_(False)
