@@ -8,7 +8,7 @@ import pytest
 
 from ethosu_sdk.verify.compare import compare_layers
 from ethosu_sdk.verify.layer_trace import TracedOperation
-from ethosu_sdk.verify.vela_debug_db import Layer
+from ethosu_sdk.verify.vela_debug_db import Layer, TensorPlacement
 
 # TOSA GREATER(x, 0) for torch.sign's mixed_signs case, x = [-2, -1, 0, 1, 2].
 _REFERENCE = np.array([False, False, False, True, True])
@@ -55,3 +55,26 @@ def test_npu_operations_without_layers_are_an_error() -> None:
     op = TracedOperation(0, _CMP_GT, 1, ofm, np.arange(ofm.size, dtype=np.uint32).reshape(ofm.shape))
     with pytest.raises(ValueError, match="1 NPU operations ran, but the debug database lists no layers"):
         compare_layers([], [op], {"greater": _REFERENCE}, {})
+
+
+def _square_transpose(ofm_values: np.ndarray, want: np.ndarray) -> dict[int, int]:
+    # The U55 writes a Transpose through strides: its OFM, in the
+    # operation's order, lands at these offsets, where memory holds the
+    # tensor in its own order. Square (2x2x2), so both orders have its shape.
+    order = np.arange(want.size, dtype=np.uint32).reshape(1, 2, 2, 2).transpose(0, 1, 3, 2).reshape(2, 2, 2)
+    op = TracedOperation(0, _CMP_GT, 1, ofm_values.reshape(2, 2, 2).astype(np.int32), order.copy())
+    layers = [Layer(command_offset=0, scheduled_id=0, operator="Transpose", tensor="k_transposed")]
+    placements = {"k_transposed": TensorPlacement(start=0, size=want.size, layout="NHWC", dtype="Int8")}
+    [result] = compare_layers(layers, [op], {"k_transposed": want}, placements)
+    assert result.problem is None and result.elements == want.size
+    return result.histogram
+
+
+def test_a_square_transpose_is_read_as_memory_holds_it() -> None:
+    # An attention's K at 2 heads x 2 positions x 2 (test_multihead_attention
+    # [randn_2d] on U55, whose outputs were exact).
+    want = np.array([-119, -48, -7, -11, -128, -98, 127, 89], np.int8).reshape(1, 2, 2, 2)
+    ofm = want.reshape(-1)[np.arange(8).reshape(1, 2, 2, 2).transpose(0, 1, 3, 2).reshape(-1)]
+    assert _square_transpose(ofm, want) == {}
+    ofm[0] += 3  # a wrong value differs whichever order is read
+    assert _square_transpose(ofm, want) == {3: 1}
