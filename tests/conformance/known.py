@@ -26,6 +26,9 @@ KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # A16W8 gelu through one int16 TABLE: 18 steps off on one element of
     # U85 [ramp_none] (the other inputs pass); its test allows qtol=128.
     (EXECUTORCH_FAULT + "A16W8 gelu off PyTorch", None, re.compile(r"^test_gelu::.*(a16w8|16a8w)")),
+    # A cond inside a cond's branch: torch's graph lint fails on the nested
+    # graph inside convert_pt2e (DuplicateDQPass); the load before it is fixed.
+    ("PT2E quantization of a nested cond", None, re.compile(r"^test_cond::.*\[nested")),
 ]
 
 
