@@ -187,9 +187,13 @@ def _closer(ofm: np.ndarray, in_memory: Union[np.ndarray, str], want: np.ndarray
     in both."""
     if isinstance(in_memory, str):
         return ofm
-    ofm_diff = np.count_nonzero(ofm.reshape(-1).astype(np.int64) - want.reshape(-1).astype(np.int64))
-    memory_diff = np.count_nonzero(in_memory.reshape(-1).astype(np.int64) - want.reshape(-1).astype(np.int64))
-    return in_memory.reshape(want.shape) if memory_diff < ofm_diff else ofm
+    closer = np.count_nonzero(_minus(in_memory, want)) < np.count_nonzero(_minus(ofm, want))
+    return in_memory.reshape(want.shape) if closer else ofm
+
+
+def _minus(model: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """Model minus reference, elementwise, flat, in int64."""
+    return model.reshape(-1).astype(np.int64) - want.reshape(-1).astype(np.int64)
 
 
 def compare_layers(
@@ -265,7 +269,7 @@ def compare_layers(
                 continue
         if want.dtype == np.bool_:
             model = _bool_as_tosa(model)
-        diff = model.reshape(-1).astype(np.int64) - want.reshape(-1).astype(np.int64)
+        diff = _minus(model, want)
         result.elements = int(diff.size)
         values, counts = np.unique(diff[diff != 0], return_counts=True)
         result.histogram = {int(v): int(c) for v, c in zip(values, counts)}
