@@ -152,7 +152,13 @@ def collect_file(file: str, errors: Optional[list[str]] = None, function: Option
     functions (errors: what could not be collected, one line each)."""
     errors = errors if errors is not None else []
     try:
-        module = importlib.import_module(f"{OPS_PACKAGE}.{file}")
+        # Many test files draw their data with torch.rand at import, and the
+        # generator's state there differs from process to process: a fixed
+        # seed makes a case's inputs and weights the same in every export,
+        # one case per process or many (export_case.py).
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(0)
+            module = importlib.import_module(f"{OPS_PACKAGE}.{file}")
     except Exception as e:  # a test file the wheel cannot import here
         errors.append(f"{file}: import failed: {type(e).__name__}: {e}")
         return []
@@ -205,7 +211,7 @@ def collect(files: Optional[list[str]] = None, errors: Optional[list[str]] = Non
 
 def export(case: Case, out: str) -> None:
     """Writes `case` as a float torch.export program with its example inputs
-    (export_case.py per case; the bench's batch runner in-process, so both
-    write the same program)."""
+    (export_case.py for the sample; the bench's batch runner in-process, so
+    both write the same program)."""
     program = torch.export.export(case.module.eval(), case.inputs)
     torch.export.save(program, out)
