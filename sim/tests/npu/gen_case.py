@@ -17,6 +17,7 @@ import numpy as np
 import torch
 import tosa_reference_model
 from absl import flags
+from executorch.backends.arm.arm_vela import vela_compile
 from executorch.backends.arm.ethosu import EthosUCompileSpec, EthosUPartitioner
 from executorch.backends.arm.quantizer import (
     EthosUQuantizer,
@@ -41,6 +42,13 @@ flags.DEFINE_string("payload_out", None, "where to write the delegate payload")
 flags.DEFINE_string("tensors_out", None, "where to write inputs then expected outputs (.tensors)")
 flags.DEFINE_string("tosa_out", None, "optional: where to copy the TOSA flatbuffer")
 flags.DEFINE_string("debug_db_out", None, "optional: where to copy Vela's debug database (layers by command offset)")
+flags.DEFINE_multi_string(
+    "also",
+    [],
+    "TARGET=PATH: also compile the case's TOSA graph with Vela for TARGET, another "
+    "configuration of the same NPU (same TOSA profile: U55 and U65, or U85 of any "
+    "size), and write that payload to PATH; the inputs and expected outputs are the same",
+)
 flags.DEFINE_bool("quiet", False, "print nothing on success; on failure, the log and the traceback (for build actions)")
 
 Shapes = List[Tuple[int, ...]]
@@ -420,6 +428,19 @@ def _tosa_graph(work_dir: str) -> bytes:
         return f.read()
 
 
+def _payload_for(target: str, tosa: bytes, main_target: str) -> bytes:
+    """The delegate payload a lowering for `target` gives, from the TOSA graph
+    lowered for `main_target`: the graph depends only on the TOSA profile, so
+    only Vela runs again (a MobileNetV2 lowering costs a minute, Vela seconds)."""
+    spec, main_spec = EthosUCompileSpec(target), EthosUCompileSpec(main_target)
+    if str(spec.tosa_spec) != str(main_spec.tosa_spec):
+        raise ValueError(
+            f"--also={target}: its TOSA profile {spec.tosa_spec} is not {main_target}'s {main_spec.tosa_spec}"
+        )
+    with tempfile.TemporaryDirectory() as work_dir:
+        return vela_compile(tosa, list(spec.compiler_flags), intermediate_path=work_dir).processed_bytes
+
+
 def main(argv: List[str]) -> None:
     del argv
     if not FLAGS.quiet:
@@ -457,6 +478,10 @@ def write_case() -> None:
         raise RuntimeError(f"TOSA reference model: {status}")
     with open(FLAGS.payload_out, "wb") as f:
         f.write(payload)
+    for also in FLAGS.also:
+        target, _, path = also.partition("=")
+        with open(path, "wb") as f:
+            f.write(_payload_for(target, tosa, FLAGS.target))
     write_tensor_file(FLAGS.tensors_out, inputs + [np.asarray(o) for o in outputs])
     if FLAGS.tosa_out:
         with open(FLAGS.tosa_out, "wb") as f:

@@ -14,6 +14,9 @@ def _npu_case_data_impl(ctx):
         args.add("--activations=" + ctx.attr.activations)
     args.add("--payload_out=" + ctx.outputs.payload.path)
     args.add("--tensors_out=" + ctx.outputs.tensors.path)
+    for target, payload in zip(ctx.attr.also_targets, ctx.outputs.also_payloads):
+        args.add("--also=%s=%s" % (target, payload.path))
+        outputs.append(payload)
     if ctx.outputs.tosa:
         args.add("--tosa_out=" + ctx.outputs.tosa.path)
         args.add("--debug_db_out=" + ctx.outputs.debug_db.path)
@@ -37,6 +40,8 @@ npu_case_data = rule(
         "activations": attr.string(default = "int8", values = ["int8", "int16"]),
         "payload": attr.output(mandatory = True),
         "tensors": attr.output(mandatory = True),
+        "also_targets": attr.string_list(doc = "Other configurations of the NPU, one per also_payloads entry."),
+        "also_payloads": attr.output_list(),
         "tosa": attr.output(),
         "debug_db": attr.output(),
         "_gen_case": attr.label(
@@ -54,7 +59,8 @@ def npu_case(
         size = "small",
         tags = [],
         layers = False,
-        activations = "int8"):
+        activations = "int8",
+        also = {}):
     """Generates `case` for `target` and a cc_test comparing the model.
 
     Args:
@@ -66,6 +72,10 @@ def npu_case(
       layers: also keep the TOSA graph (<name>.tosa) and Vela's debug
         database (<name>.debug.xml) for a layer-by-layer comparison.
       activations: "int8" (A8W8) or "int16" (A16W8).
+      also: test name -> another configuration of the same NPU (U55 and
+        U65, or U85 of any size): a test of the same case compiled by Vela
+        for it, from the same lowering (gen_case.py --also), with the same
+        inputs and expected outputs.
     """
     npu_case_data(
         name = name + "_data",
@@ -74,16 +84,21 @@ def npu_case(
         activations = activations,
         payload = name + ".payload",
         tensors = name + ".tensors",
+        also_targets = also.values(),
+        also_payloads = [other + ".payload" for other in also],
         tosa = name + ".tosa" if layers else None,
         debug_db = name + ".debug.xml" if layers else None,
         tags = tags,
     )
-    cc_test(
-        name = name,
-        size = size,
-        srcs = [],
-        args = ["$(rootpath %s.payload)" % name, "$(rootpath %s.tensors)" % name],
-        data = [name + ".payload", name + ".tensors"],
-        deps = ["//sim/tests/npu:case_runner"],
-        tags = tags,
-    )
+
+    # One test per configuration: its payload against the shared tensors.
+    for test in [name] + list(also):
+        cc_test(
+            name = test,
+            size = size,
+            srcs = [],
+            args = ["$(rootpath %s.payload)" % test, "$(rootpath %s.tensors)" % name],
+            data = [test + ".payload", name + ".tensors"],
+            deps = ["//sim/tests/npu:case_runner"],
+            tags = tags,
+        )
