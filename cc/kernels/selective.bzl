@@ -19,6 +19,8 @@ def selected_kernels(name, ptes, **kwargs):
         cmd = "$(location @ethosu_sdk//cc/kernels:gen_registration) --out=$@ " +
               " ".join(["--pte=$(location %s)" % p for p in ptes]),
         tools = [Label("//cc/kernels:gen_registration")],
+        # As the library's: a `manual` library keeps its generator out of `//...`.
+        **{key: kwargs[key] for key in ("tags", "testonly") if key in kwargs}
     )
     cc_library(
         name = name,

@@ -21,6 +21,10 @@ def embedded_blob(name, src, symbol, section = ".ddr_rodata", alignment = 16, **
     """
     asm = name + "_data.S"
     header = name + ".h"
+
+    # The helpers share the library's tags and testonly: a `manual` library
+    # keeps them out of `//...` too.
+    common = {key: kwargs[key] for key in ("tags", "testonly") if key in kwargs}
     native.genrule(
         name = name + "_asm",
         srcs = [src],
@@ -41,6 +45,7 @@ def embedded_blob(name, src, symbol, section = ".ddr_rodata", alignment = 16, **
             "echo '    .section .note.GNU-stack, \"\", %progbits' >> $@",
             "echo '#endif' >> $@",
         ]),
+        **common
     )
     native.genrule(
         name = name + "_header",
@@ -55,6 +60,7 @@ def embedded_blob(name, src, symbol, section = ".ddr_rodata", alignment = 16, **
             "inline size_t %s_size() { return static_cast<size_t>(%s_end - %s); }" % (symbol, symbol, symbol),
             "EOF",
         ]),
+        **common
     )
     cc_library(
         name = name,

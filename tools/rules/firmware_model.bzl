@@ -54,6 +54,10 @@ def ethosu_firmware(
       **kwargs: common attributes (visibility, tags, testonly).
     """
     testonly = kwargs.get("testonly", False)
+
+    # The helpers carry the firmware's tags: a `manual` firmware (and the
+    # model it embeds) stays out of `//...`.
+    tags = kwargs.get("tags", [])
     model_pte = _model_file(model, ".pte")
     blobs = {
         "pte": pte or model_pte,
@@ -66,12 +70,14 @@ def ethosu_firmware(
             src = src,
             symbol = "esdk_model_" + key,
             testonly = testonly,
+            tags = tags,
             visibility = ["//visibility:private"],
         )
     selected_kernels(
         name = name + "_kernels",
         ptes = [model_pte],
         testonly = testonly,
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     model_summary = _model_file(model, ".summary.json")
@@ -91,6 +97,7 @@ def ethosu_firmware(
         ) + "--board=" + board,
         tools = [Label("//python/ethosu_sdk/firmware:gen_memory")],
         testonly = testonly,
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     cc_library(
@@ -98,6 +105,7 @@ def ethosu_firmware(
         srcs = [name + "_memory.cc"],
         deps = [Label("//cc/runner:firmware_memory")],
         testonly = testonly,
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     cc_binary(
@@ -109,7 +117,7 @@ def ethosu_firmware(
             ":%s_memory" % name,
         ] + [":%s_%s_blob" % (name, key) for key in blobs],
         # Only meaningful for a board: built through firmware_image.
-        tags = ["manual"],
+        tags = ["manual"] + [t for t in tags if t != "manual"],
         testonly = testonly,
         visibility = ["//visibility:private"],
     )
