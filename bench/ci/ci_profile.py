@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import gzip
 import json
 import re
 import sys
@@ -51,12 +50,9 @@ class Action:
 
 def _text(path: str) -> str:
     raw = open(path, "rb").read()
-    if raw[:2] != b"\x1f\x8b":
-        return raw.decode(errors="replace")
-    try:
-        return gzip.decompress(raw).decode(errors="replace")
-    except EOFError:  # cut short: what was written so far
-        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw).decode(errors="replace")
+    if raw[:2] == b"\x1f\x8b":  # gzip; a stream cut short gives what was written
+        raw = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw)
+    return raw.decode(errors="replace")
 
 
 def _events(text: str) -> Iterator[dict]:

@@ -2,6 +2,7 @@
 given .pte programs use (selective registration)."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
+load("//tools/rules:helper_attrs.bzl", "helper_attrs")
 
 def selected_kernels(name, ptes, **kwargs):
     """cc_library `name` defining ethosu_sdk::kernels::Registry() for `ptes`.
@@ -19,8 +20,7 @@ def selected_kernels(name, ptes, **kwargs):
         cmd = "$(location @ethosu_sdk//cc/kernels:gen_registration) --out=$@ " +
               " ".join(["--pte=$(location %s)" % p for p in ptes]),
         tools = [Label("//cc/kernels:gen_registration")],
-        # As the library's: a `manual` library keeps its generator out of `//...`.
-        **{key: kwargs[key] for key in ("tags", "testonly") if key in kwargs}
+        **helper_attrs(kwargs)
     )
     cc_library(
         name = name,

@@ -3,6 +3,7 @@ section, with start/end symbols. Firmware uses it to carry a .pte and its
 reference tensors; the board's linker script puts `.ddr_rodata` in DDR."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
+load(":helper_attrs.bzl", "helper_attrs")
 
 def embedded_blob(name, src, symbol, section = ".ddr_rodata", alignment = 16, **kwargs):
     """A cc_library exposing `src` as `extern "C" const unsigned char symbol[]`.
@@ -21,10 +22,7 @@ def embedded_blob(name, src, symbol, section = ".ddr_rodata", alignment = 16, **
     """
     asm = name + "_data.S"
     header = name + ".h"
-
-    # The helpers share the library's tags and testonly: a `manual` library
-    # keeps them out of `//...` too.
-    common = {key: kwargs[key] for key in ("tags", "testonly") if key in kwargs}
+    common = helper_attrs(kwargs)
     native.genrule(
         name = name + "_asm",
         srcs = [src],

@@ -16,6 +16,7 @@ load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
 load("//cc/kernels:selective.bzl", "selected_kernels")
 load(":embed.bzl", "embedded_blob")
 load(":firmware.bzl", "firmware_image")
+load(":helper_attrs.bzl", "helper_attrs")
 
 def _model_file(model, suffix):
     # ethosu_model's predeclared outputs: "<label>.pte" etc.
@@ -53,11 +54,7 @@ def ethosu_firmware(
         model's reference output.
       **kwargs: common attributes (visibility, tags, testonly).
     """
-    testonly = kwargs.get("testonly", False)
-
-    # The helpers carry the firmware's tags: a `manual` firmware (and the
-    # model it embeds) stays out of `//...`.
-    tags = kwargs.get("tags", [])
+    common = helper_attrs(kwargs)
     model_pte = _model_file(model, ".pte")
     blobs = {
         "pte": pte or model_pte,
@@ -69,16 +66,14 @@ def ethosu_firmware(
             name = "%s_%s_blob" % (name, key),
             src = src,
             symbol = "esdk_model_" + key,
-            testonly = testonly,
-            tags = tags,
             visibility = ["//visibility:private"],
+            **common
         )
     selected_kernels(
         name = name + "_kernels",
         ptes = [model_pte],
-        testonly = testonly,
-        tags = tags,
         visibility = ["//visibility:private"],
+        **common
     )
     model_summary = _model_file(model, ".summary.json")
     native.genrule(
@@ -96,17 +91,15 @@ def ethosu_firmware(
             fast_scratch_bytes,
         ) + "--board=" + board,
         tools = [Label("//python/ethosu_sdk/firmware:gen_memory")],
-        testonly = testonly,
-        tags = tags,
         visibility = ["//visibility:private"],
+        **common
     )
     cc_library(
         name = name + "_memory",
         srcs = [name + "_memory.cc"],
         deps = [Label("//cc/runner:firmware_memory")],
-        testonly = testonly,
-        tags = tags,
         visibility = ["//visibility:private"],
+        **common
     )
     cc_binary(
         name = name + "_elf",
@@ -117,8 +110,8 @@ def ethosu_firmware(
             ":%s_memory" % name,
         ] + [":%s_%s_blob" % (name, key) for key in blobs],
         # Only meaningful for a board: built through firmware_image.
-        tags = ["manual"] + [t for t in tags if t != "manual"],
-        testonly = testonly,
+        tags = ["manual"] + [t for t in common.get("tags", []) if t != "manual"],
+        testonly = common.get("testonly", False),
         visibility = ["//visibility:private"],
     )
     firmware_image(
