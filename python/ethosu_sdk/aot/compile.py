@@ -29,9 +29,7 @@ import tempfile
 import time
 from typing import Callable, Optional
 
-import torch
-
-from ethosu_sdk import tuning_config
+from ethosu_sdk import host_numerics, tuning_config
 from ethosu_sdk.aot import (
     precision,
     references,
@@ -106,16 +104,15 @@ def compile_model(
 ) -> CompileResult:
     """Runs the whole flow and writes the outputs atomically (see module doc).
 
-    Sets torch to one thread (process-wide) so reference outputs do not
-    depend on the machine's core count."""
+    Pins torch's numerics process-wide (host_numerics.py), so the outputs do
+    not depend on the build host's CPU or core count."""
+    # The same float arithmetic on every host: scales, zero points and
+    # reference outputs must not move across a rounding edge with the CPU.
+    host_numerics.pin_torch()
     if options.accuracy_tolerance is not None:
         return _compile_tuning_precision(options, output_pte, progress)
     started = time.monotonic()
     request = stage_options.check(options, output_pte)
-
-    # Deterministic numerics for the reference outputs (thread count changes
-    # float summation order, which can move a value across a rounding edge).
-    torch.set_num_threads(1)
 
     prepared = stage_quantize.prepare(request, progress)
     timings = dict(prepared.seconds)

@@ -8,6 +8,8 @@ quantized torch module, so a difference is the NPU model's (or Vela's).
 
 from __future__ import annotations
 
+from ethosu_sdk.host_numerics import pin_torch
+
 import os
 import shutil
 import tempfile
@@ -443,6 +445,7 @@ def _payload_for(target: str, tosa: bytes, main_target: str) -> bytes:
 
 def main(argv: List[str]) -> None:
     del argv
+    pin_torch()  # the same bytes on every host
     if not FLAGS.quiet:
         write_case()
         return
