@@ -38,7 +38,7 @@ def _error_lines(run: subprocess.CompletedProcess[str]) -> list[str]:
 def test_a_shift_outside_the_kernels_range_is_refused() -> None:
     # ExecuTorch lowers it (quantize_multiplier_aot leaves the shift at 34);
     # the kernel takes [-31, 30].
-    run = _run(HERE / "cancelling_conv_m55.pte", "cancelling_conv_m55")
+    run = _run(HERE / "zero_output_conv_m55.pte", "zero_output_conv_m55")
     assert run.returncode == ERROR_STATUS, run.stdout + run.stderr
     lines = _error_lines(run)
     assert len(lines) == 1, run.stdout + run.stderr
