@@ -15,9 +15,7 @@ HELLO = "examples/hello/firmware_{board}.elf"
 
 
 def run(elf: str, board: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [RUNNER, f"--elf={elf}", f"--board={board}"], capture_output=True, text=True, timeout=60
-    )
+    return subprocess.run([RUNNER, f"--elf={elf}", f"--board={board}"], capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize(
