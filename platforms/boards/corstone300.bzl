@@ -32,6 +32,7 @@ CORSTONE300 = {
     },
     "uart_base": 0x59303000,  # UART0
     "fpgaio_base": None,
+    "fpgaio_hz": None,
     # Nominal core clock of the FVP: the DWT cycle counter is the timer (on
     # the SDK's QEMU, a clock counted on the virtual clock, never cycles).
     "dwt_hz": 25000000,

@@ -36,6 +36,7 @@ CORSTONE320 = {
     },
     "uart_base": None,  # console: semihosting only
     "fpgaio_base": None,
+    "fpgaio_hz": None,
     # Nominal core clock of the FVP: the DWT cycle counter is the timer (on
     # the SDK's QEMU, a clock counted on the virtual clock, never cycles).
     "dwt_hz": 32000000,

@@ -31,6 +31,7 @@ QEMU_AN505 = {
     },
     "uart_base": 0x50200000,  # UART0 (secure alias of 0x40200000)
     "fpgaio_base": 0x50302000,  # FPGAIO (secure alias of 0x40302000)
+    "fpgaio_hz": 20000000,  # the counter's clock: mps2-tz.c leaves FPGAIO's default
     "dwt_hz": None,
     "qemu": {
         "machine": "mps2-an505",

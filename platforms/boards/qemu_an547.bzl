@@ -35,6 +35,7 @@ QEMU_AN547 = {
     },
     "uart_base": 0x59303000,  # UART0
     "fpgaio_base": 0x59302000,  # FPGAIO: its counter is the timer
+    "fpgaio_hz": 20000000,  # the counter's clock: mps2-tz.c leaves FPGAIO's default
     "dwt_hz": None,
     "qemu": {
         "machine": "mps3-an547",

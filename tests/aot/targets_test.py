@@ -50,6 +50,8 @@ def test_unknown_target_lists_the_known_ones():
         ("ethos-u55-128", QuantMode.NONE),
         ("cortex-m55", QuantMode.NONE),
         ("cortex-m33", QuantMode.A16W8),
+        ("cortex-m4", QuantMode.NONE),
+        ("cortex-m7", QuantMode.A16W8),
     ],
 )
 def test_impossible_quantization_modes_are_rejected(target, mode):
@@ -63,10 +65,10 @@ def test_memory_options_are_rejected_off_ethos_u():
 
 
 def test_target_list_is_complete():
-    assert len(ALL_TARGETS) == 11 + 2 + 1 + 3
+    assert len(ALL_TARGETS) == 11 + 2 + 1 + 5
 
 
-@pytest.mark.parametrize("name", ["cortex-m55", "cortex-m85", "cortex-m33"])
+@pytest.mark.parametrize("name", ["cortex-m55", "cortex-m85", "cortex-m33", "cortex-m4", "cortex-m7"])
 def test_cortex_m_targets_have_no_npu_and_no_compile_spec(name):
     target = resolve_target(name)
     assert target.kind is TargetKind.CORTEX_M and target.system_config is None
@@ -88,3 +90,15 @@ def test_cortex_m_targets_have_no_npu_and_no_compile_spec(name):
 def test_fast_scratch_follows_vela_memory_mode(name, memory_mode, extra, expected):
     flags = make_compile_spec(resolve_target(name, memory_mode=memory_mode), QuantMode.INT8).compiler_flags
     assert fast_scratch_bytes(list(flags) + extra) == expected
+
+
+def test_every_cortex_m_target_names_a_cpu_of_executorchs_cortex_m_backend():
+    # aot/cortex_m.py hands each target's CPU to CortexMTargetConfig by name.
+    from executorch.backends.cortex_m.target_config import CortexM
+
+    from ethosu_sdk.aot.cortex_m import CORTEX_M_CPUS
+    from ethosu_sdk.aot.targets import CORTEX_M_TARGETS
+
+    assert sorted(CORTEX_M_CPUS) == sorted(CORTEX_M_TARGETS)
+    for cpu in CORTEX_M_CPUS.values():
+        assert isinstance(getattr(CortexM, cpu), CortexM)

@@ -423,7 +423,7 @@ CASES = [
         ("--elf={in}/fake.elf", "--board=raspberry_pi"),
         1,
         r"^FATAL Flags parsing error: flag --board=raspberry_pi: value should be one of "
-        r"<corstone300\|corstone320\|qemu_an505\|qemu_an547>$",
+        r"<corstone300\|corstone320\|qemu_an386\|qemu_an500\|qemu_an505\|qemu_an547>$",
     ),
     Case(
         "firmware_wrong_cpu",

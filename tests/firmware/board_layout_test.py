@@ -20,6 +20,8 @@ READELF = "arm-none-eabi-readelf"
 IMAGES = {
     "qemu_an547": "examples/hello/firmware.elf",
     "qemu_an505": "examples/hello/firmware_qemu_an505.elf",
+    "qemu_an386": "examples/hello/firmware_qemu_an386.elf",
+    "qemu_an500": "examples/hello/firmware_qemu_an500.elf",
     "corstone300": "examples/hello/firmware_corstone300.elf",
     "corstone320": "examples/hello/firmware_corstone320.elf",
 }

@@ -21,7 +21,12 @@ load("//toolchains/common:cc_flags.bzl", "ALL_COMPILE", "CXX_COMPILE", "LINK", "
 # Per-core code generation. -mcpu implies the FPU and MVE of each core; for
 # the Cortex-M33 it implies the DSP extension and the single-precision FPU
 # (GCC 14 defines __ARM_FEATURE_DSP and links the v8-m.main+fp/hard multilib).
+# The Armv7E-M cores name their FPU: the Cortex-M4's is single precision
+# (v7e-m+fp/hard multilib), the Cortex-M7's double precision (v7e-m+dp/hard),
+# which a Cortex-M4 cannot execute. Both have the DSP extension.
 _CPU_FLAGS = {
+    "cortex-m4": ["-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16", "-mthumb", "-mfloat-abi=hard"],
+    "cortex-m7": ["-mcpu=cortex-m7", "-mfpu=fpv5-d16", "-mthumb", "-mfloat-abi=hard"],
     "cortex-m33": ["-mcpu=cortex-m33", "-mthumb", "-mfloat-abi=hard"],
     "cortex-m55": ["-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"],
     "cortex-m85": ["-mcpu=cortex-m85", "-mthumb", "-mfloat-abi=hard"],

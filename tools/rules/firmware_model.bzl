@@ -37,8 +37,10 @@ def ethosu_firmware(
     Args:
       name: the firmware_image; helper targets are prefixed with it.
       model: an ethosu_model target (same or other package).
-      board: qemu_an547 (default), corstone300, corstone320, or qemu_an505
-        (Cortex-M33, no NPU: a cortex-m33 model).
+      board: qemu_an547 (default), corstone300, corstone320, or a board
+        without an NPU for a cortex_m model: qemu_an505 (Cortex-M33, a
+        cortex-m33 model), qemu_an386 (Cortex-M4, cortex-m4) or qemu_an500
+        (Cortex-M7, cortex-m7).
       runtime_arena_bytes: arena for method state and the NPU delegates'
         scratch (in the board's DDR); 0 (default): computed from the .pte
         (python/ethosu_sdk/firmware/gen_memory.py).

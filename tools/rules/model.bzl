@@ -60,6 +60,8 @@ TARGETS = [
     "cortex-m55",
     "cortex-m85",
     "cortex-m33",
+    "cortex-m4",
+    "cortex-m7",
 ]
 
 ETHOS_U_TARGETS = [t for t in TARGETS if t.startswith("ethos-u")]

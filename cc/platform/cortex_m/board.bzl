@@ -14,8 +14,8 @@ def cortex_m_board(name, board, srcs = []):
     The console is semihosting, or the board's CMSDK UART when the firmware
     is built with --//cc/platform:console=uart (firmware_image's `console`)
     and the board has one (`uart_base`). Exit is always semihosting. The
-    timer is the board's FPGAIO counter (`fpgaio_base`) or the core's DWT
-    cycle counter at `dwt_hz`.
+    timer is the board's FPGAIO counter (`fpgaio_base`, counting at
+    `fpgaio_hz`) or the core's DWT cycle counter at `dwt_hz`.
 
     Args:
       name: library name.
@@ -52,6 +52,7 @@ def cortex_m_board(name, board, srcs = []):
     if board["fpgaio_base"]:
         timer_src = Label("//cc/platform/cortex_m:fpgaio_timer.cc")
         defines.append("ESDK_FPGAIO_BASE=%s" % _hex(board["fpgaio_base"]))
+        defines.append("ESDK_FPGAIO_HZ=%d" % board["fpgaio_hz"])
     elif board["dwt_hz"]:
         timer_src = Label("//cc/platform/cortex_m:dwt_timer.cc")
         defines.append("ESDK_DWT_HZ=%d" % board["dwt_hz"])

@@ -70,6 +70,8 @@ extern "C" [[noreturn]] void Reset_Handler() {
 }
 
 // Armv8-M vector table: initial SP, 15 system exceptions, then interrupts.
+// Armv7-M (the Cortex-M4/M7 boards) reads the same layout, with the
+// SecureFault slot reserved and fewer interrupts wired (32 on QEMU's mps2).
 // Every fault reports and exits non-zero. External interrupts go through
 // esdk_irq_dispatch (interrupts.cc): to the handler a driver attached, or,
 // unexpected, report and exit. SysTick is the wake-up timer for WFI.

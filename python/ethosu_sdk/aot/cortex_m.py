@@ -18,7 +18,13 @@ from ethosu_sdk.aot import integer_io
 from ethosu_sdk.aot.errors import AotError, LoweringError
 
 # Target name -> the cortex_m backend's CPU (target_config.CortexM member).
-CORTEX_M_CPUS = {"cortex-m55": "M55", "cortex-m85": "M85", "cortex-m33": "M33"}
+CORTEX_M_CPUS = {
+    "cortex-m55": "M55",
+    "cortex-m85": "M85",
+    "cortex-m33": "M33",
+    "cortex-m4": "M4",
+    "cortex-m7": "M7",
+}
 
 
 @dataclasses.dataclass

@@ -33,7 +33,7 @@ CPU_TARGET = "cpu"
 # A Cortex-M without an NPU: int8 through ExecuTorch's cortex_m backend
 # (CortexMQuantizer, CortexMPassManager; aot/cortex_m.py) onto the SDK's
 # cortex_m:: kernels (cc/kernels/cortex_m).
-CORTEX_M_TARGETS = ("cortex-m55", "cortex-m85", "cortex-m33")
+CORTEX_M_TARGETS = ("cortex-m55", "cortex-m85", "cortex-m33", "cortex-m4", "cortex-m7")
 ALL_TARGETS = ETHOS_U_TARGETS + TOSA_TARGETS + (CPU_TARGET,) + CORTEX_M_TARGETS
 
 # family -> (system config, memory mode), as EthosUCompileSpec defaults them.

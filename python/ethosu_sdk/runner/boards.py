@@ -51,6 +51,39 @@ class FirmwareForAnotherCpu(NotAFirmware):
     """The image's code needs a CPU extension the board's CPU lacks."""
 
 
+class FirmwareForAnotherBoard(NotAFirmware):
+    """The image was linked for another board's memory map."""
+
+
+@dataclasses.dataclass(frozen=True)
+class MemoryRegion:
+    """One memory of a board's descriptor: [origin, origin + length)."""
+
+    name: str
+    origin: int
+    length: int
+
+    @property
+    def end(self) -> int:
+        return self.origin + self.length
+
+
+def _contained(section: elf_cpu.Section, memory: tuple[MemoryRegion, ...]) -> bool:
+    """Whether `section` lies within `memory`; adjacent regions (PSRAM and
+    its heap part) count as one, since a section may span both."""
+    at, end = section.address, section.address + section.size
+    for region in sorted(memory, key=lambda r: r.origin):
+        if region.origin <= at < region.end:
+            at = region.end
+        if at >= end:
+            return True
+    return False
+
+
+def _memory(descriptor: dict[str, Any]) -> tuple[MemoryRegion, ...]:
+    return tuple(MemoryRegion(m["name"], m["origin"], m["length"]) for m in descriptor["memory"])
+
+
 @dataclasses.dataclass(frozen=True)
 class Npu:
     """An Ethos-U configuration: product ("ethos-u85") and MACs per cycle."""
@@ -150,6 +183,10 @@ class Board:
     # Whether the board has an Ethos-U at all (the firmware build budgets its
     # memories: python/ethosu_sdk/firmware/board_memory.py).
     has_npu: bool = True
+    # The board's memories (its descriptor's): an image with a section
+    # outside them was linked for another board, and would fault or never
+    # boot (the core reads its vector table where this board boots from).
+    memory: tuple[MemoryRegion, ...] = ()
 
     def check_cpu(self, elf: str) -> None:
         """Raises FirmwareForAnotherCpu when the image's build attributes ask
@@ -161,6 +198,28 @@ class Board:
             f"--elf={elf} was built for {built.cpu or 'a CPU'} with Helium (MVE), but board {self.name} "
             f"has a {self.cpu} without MVE: rebuild it for this board (firmware_image/ethosu_firmware "
             f'board = "{self.name}", a {self.cpu.lower()} model) or run it on a board with MVE (qemu_an547)'
+        )
+
+    def check_memory(self, elf: str) -> None:
+        """Raises FirmwareForAnotherBoard when a section of the image lies
+        outside this board's memory, naming the boards it does fit."""
+        sections = elf_cpu.read_allocated_sections(elf)
+        if not sections or not self.memory:
+            return
+        outside = [section for section in sections if not _contained(section, self.memory)]
+        if not outside:
+            return
+        first = outside[0]
+        fits = sorted(
+            name
+            for name, descriptor in board_table.BOARDS.items()
+            if all(_contained(section, _memory(descriptor)) for section in sections)
+        )
+        where = f"run it with --board={' or --board='.join(fits)}" if fits else "run it on the board it was built for"
+        raise FirmwareForAnotherBoard(
+            f"--elf={elf} was linked for another board: its {first.name} at 0x{first.address:08x} "
+            f"({first.size} bytes) lies outside board {self.name}'s memory: rebuild it for this board "
+            f'(firmware_image/ethosu_firmware board = "{self.name}") or {where}'
         )
 
     def find_simulator(self, given: str | None = None) -> str:
@@ -188,7 +247,10 @@ class Board:
         """The simulator's command line; raises NotAFirmware or SimulatorNotFound."""
         check_firmware(options.elf)
         self.check_cpu(options.elf)
-        return [self.find_simulator(options.simulator), *self.arguments(options)]
+        simulator = self.find_simulator(options.simulator)
+        # After the simulator's own check: a missing FVP is what to fix first.
+        self.check_memory(options.elf)
+        return [simulator, *self.arguments(options)]
 
 
 # The console: QEMU's stdout, blocking, so a firmware that prints faster
@@ -300,6 +362,7 @@ def _qemu_board(descriptor: dict[str, Any]) -> Board:
         cpu=cpu["name"],
         mve=cpu["mve"],
         has_npu=descriptor["npu"] is not None,
+        memory=_memory(descriptor),
     )
 
 
@@ -319,6 +382,7 @@ def _fvp_board(descriptor: dict[str, Any]) -> Board:
         cpu=cpu["name"],
         mve=cpu["mve"],
         has_npu=npu is not None,
+        memory=_memory(descriptor),
     )
 
 

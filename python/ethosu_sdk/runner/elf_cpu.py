@@ -1,7 +1,9 @@
 """The CPU a firmware image was built for, from its Arm build attributes
 (the `.ARM.attributes` section the compiler writes: Tag_CPU_name and the
-extensions the code may use), so the runner can refuse an image whose code
-the board's CPU cannot execute before the simulator faults on it.
+extensions the code may use), and the addresses its sections occupy, so the
+runner can refuse an image whose code the board's CPU cannot execute, or
+which was linked for another board's memory, before the simulator faults on
+it.
 
 Format: Arm's "Addenda to, and Errata in, the ABI for the Arm Architecture"
 (build attributes): a version byte 'A', then vendor subsections (length,
@@ -25,6 +27,7 @@ _STRING_TAGS = {4, 5, 67}
 
 _ELF_HEADER = struct.Struct("<16sHHIIIIIHHHHHH")  # ELF32 little-endian header
 _SECTION = struct.Struct("<IIIIIIIIII")  # ELF32 section header
+SHF_ALLOC = 0x2  # sh_flags: the section occupies memory at run time
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,6 +85,40 @@ def _file_attributes(section: bytes) -> dict[int, int | str]:
     return attributes
 
 
+@dataclasses.dataclass(frozen=True)
+class Section:
+    name: str
+    address: int
+    size: int
+
+
+def _sections(data: bytes) -> list[tuple[str, tuple[int, ...]]] | None:
+    """(name, header fields) of every section of a 32-bit little-endian ELF;
+    None when `data` is not one."""
+    header = _ELF_HEADER.unpack_from(data, 0)
+    ident, shoff, shentsize, shnum, shstrndx = header[0], header[6], header[11], header[12], header[13]
+    if ident[4] != 1 or ident[5] != 1 or shoff == 0 or shentsize != _SECTION.size or shstrndx >= shnum:
+        return None
+    headers = [_SECTION.unpack_from(data, shoff + i * shentsize) for i in range(shnum)]
+    names_at = headers[shstrndx][4]
+    return [(_string(data, names_at + h[0])[0], h) for h in headers]
+
+
+def read_allocated_sections(path: str) -> list[Section] | None:
+    """The sections of the ELF at `path` that occupy memory on the board
+    (code, data, and the NOLOAD ones: bss, stack, heap), non-empty ones
+    only; None when it is not a readable 32-bit little-endian ELF."""
+    try:
+        with open(path, "rb") as f:
+            sections = _sections(f.read())
+    except (OSError, struct.error, IndexError, ValueError):
+        return None
+    if sections is None:
+        return None
+    # Section header fields: flags [2], address [3], size [5].
+    return [Section(name, h[3], h[5]) for name, h in sections if h[2] & SHF_ALLOC and h[5] > 0]
+
+
 def read_cpu_attributes(path: str) -> CpuAttributes | None:
     """The build attributes of the ELF at `path`; None when it is not a
     32-bit little-endian ELF or has no readable attributes section (then
@@ -89,14 +126,10 @@ def read_cpu_attributes(path: str) -> CpuAttributes | None:
     try:
         with open(path, "rb") as f:
             data = f.read()
-        header = _ELF_HEADER.unpack_from(data, 0)
-        ident, shoff, shentsize, shnum, shstrndx = header[0], header[6], header[11], header[12], header[13]
-        if ident[4] != 1 or ident[5] != 1 or shoff == 0 or shentsize != _SECTION.size or shstrndx >= shnum:
+        sections = _sections(data)
+        if sections is None:
             return None
-        sections = [_SECTION.unpack_from(data, shoff + i * shentsize) for i in range(shnum)]
-        names_at = sections[shstrndx][4]
-        for section in sections:
-            name, _ = _string(data, names_at + section[0])
+        for name, section in sections:
             if name == ".ARM.attributes":
                 offset, size = section[4], section[5]
                 attributes = _file_attributes(data[offset : offset + size])
