@@ -14,6 +14,7 @@
 // channels in int32 lanes (VMUL, VADD: MVE has no vector-by-vector integer VMLA). The sums of a
 // tile of pixels are then requantized four channels at once (requantize_helium.h) and stored with
 // narrowing VSTRB.
+#include <cstddef>
 #include <cstdint>
 
 #include "cc/kernels/cortex_m/conv_params.h"
@@ -424,33 +425,133 @@ void DepthwiseBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t c0,
 // lanes, VMULLB/VMULLT multiplying the even and the odd channels into two
 // int32 accumulators (|x * w| <= 2^14 fits int16's operands; the sums are
 // int32). One tap then costs a load and two multiply-adds for eight
-// channels instead of four. Outputs go back through the even/odd lanes with
-// scatter stores.
+// channels instead of four. Each pixel is requantized as soon as it is
+// summed and its two parities narrowed back into channel order
+// (VQMOVNB/VQMOVNT), clamped once in int16 lanes and stored by one VSTRB:
+// no tile of sums, no scatter stores. Rows and columns whose 3x3 window is
+// inside the input take a straight-line path with the input offset folded
+// into the bias (sum((x + o) * w) = sum(x * w) + o * sum(w)); border pixels
+// add the offset to their inside taps instead, so the padding adds nothing.
 constexpr int32_t kPairLanes = 8;
 
-// Requantizes one parity (even: first = 0, odd: 1) of a tile of eight-channel
-// sums and stores it at out + first + 2 * lane.
-void FlushParity(const ConvParams& p, const int32_t* tile, int32_t m, int8_t* out, int32_t step,
-                 int32_t c0, int32_t first) {
-  const uint32x4_t words = vidupq_n_u32(0, 2);  // lanes 0, 2, 4, 6
-  const RequantLanes r =
-      LoadRequantLanes(vldrwq_gather_shifted_offset_s32(p.multipliers + c0 + first, words),
-                       vldrwq_gather_shifted_offset_s32(p.shifts + c0 + first, words),
-                       p.output_offset, p.activation_min, p.activation_max);
-  out += first;
-  tile += first * kLanes;
-  for (int32_t i = 0; i < m; ++i, out += step, tile += kPairLanes) {
-    const int32x4_t acc = vld1q_s32(tile);
-    if (LeftShiftExact(acc, r)) {
-      vstrbq_scatter_offset_s32(out, words, RequantizeLanes(acc, r));
-      continue;
-    }
-    int32_t sums[kLanes];
-    vst1q_s32(sums, acc);
-    for (int32_t j = 0; j < kLanes; ++j) out[2 * j] = FinishConv(p, sums[j], c0 + first + 2 * j);
+// One parity's requantization constants: those of RequantizeLanes, held in
+// memory across a block so the pixel loop keeps its Q registers for sums.
+struct ParityRequant {
+  int32x4_t multiplier, left, right_neg, round_fix;
+};
+
+// Requantizes the even and odd sums of one pixel (output offset added, not
+// clamped) and narrows them into eight int16 lanes in channel order.
+template <bool kLeft>
+__attribute__((always_inline)) inline int16x8_t RequantPair(int32x4_t even, int32x4_t odd,
+                                                            const ParityRequant& re,
+                                                            const ParityRequant& ro,
+                                                            int32_t offset) {
+  if (kLeft) {
+    even = vshlq_s32(even, re.left);
+    odd = vshlq_s32(odd, ro.left);
   }
+  even = vqrdmulhq_s32(even, re.multiplier);
+  odd = vqrdmulhq_s32(odd, ro.multiplier);
+  even = vqaddq_s32(even, vandq_s32(vshrq_n_s32(even, 31), re.round_fix));
+  odd = vqaddq_s32(odd, vandq_s32(vshrq_n_s32(odd, 31), ro.round_fix));
+  even = vaddq_n_s32(vrshlq_s32(even, re.right_neg), offset);
+  odd = vaddq_n_s32(vrshlq_s32(odd, ro.right_neg), offset);
+  // Saturating to int16 before the clamp changes nothing: the limits are int8.
+  return vqmovntq_s32(vqmovnbq_s32(vdupq_n_s16(0), even), odd);
 }
 
+// Whether every lane's left shift is exact (see requantize_helium.h).
+__attribute__((always_inline)) inline bool PairShiftExact(int32x4_t even, int32x4_t odd,
+                                                          const ParityRequant& re,
+                                                          const ParityRequant& ro) {
+  const int32x4_t be = vshlq_s32(vshlq_s32(even, re.left), vnegq_s32(re.left));
+  const int32x4_t bo = vshlq_s32(vshlq_s32(odd, ro.left), vnegq_s32(ro.left));
+  return (vcmpneq_s32(be, even) | vcmpneq_s32(bo, odd)) == 0;
+}
+
+// A block's widened weights and per-parity constants (even channels in
+// [0], odd in [1]), laid out for PairRun's immediate offsets.
+struct alignas(16) PairConsts {
+  int16_t w[kHeldTaps * kPairLanes];  // bytes 0..143
+  int32_t interior_even[kLanes];      // 144: bias + offset * sum(w)
+  int32_t interior_odd[kLanes];       // 160
+  int32_t multiplier[2][kLanes];      // 176
+  int32_t round_fix[2][kLanes];       // 208
+  int32_t right_neg[2][kLanes];       // 240
+  int16_t lo[kPairLanes], hi[kPairLanes];  // 272, 288
+};
+static_assert(offsetof(PairConsts, interior_even) == 144 && offsetof(PairConsts, lo) == 272 &&
+                  offsetof(PairConsts, hi) == 288,
+              "PairRun's offsets");
+
+// `count` interior pixels of a 3x3 depthwise row for one block of eight
+// channels (right shifts only: no exactness check), x and out stepping by
+// x_step and out_step. In assembly because GCC 14 spills the held weights
+// to a second stack copy and reloads each accumulator: about 150
+// instructions per pixel against 84 here (per tap a load of eight inputs
+// and of eight weights, VMULLB/VMULLT and two VADDs; then the
+// requantization of both parities, narrowed, clamped, one VSTRB).
+inline void PairRun(const PairConsts* k, const int8_t* x, int32_t x_row, int32_t x_col,
+                    int32_t x_step, int8_t* out, int32_t out_step, int32_t count,
+                    int32_t out_offset) {
+  if (count <= 0) return;
+  const int8_t* t;
+#define ESDK_TAP(W)                      \
+  "vldrb.s16 q0, [%[t]]\n"              \
+  "vldrh.u16 q1, [%[k], #" #W "]\n"     \
+  "vmullb.s16 q2, q0, q1\n"             \
+  "vadd.i32 q6, q6, q2\n"               \
+  "vmullt.s16 q2, q0, q1\n"             \
+  "vadd.i32 q7, q7, q2\n"
+  __asm volatile(
+      "vldrw.u32 q3, [%[k], #208]\n"
+      "vldrw.u32 q4, [%[k], #224]\n"
+      "1:\n"
+      "vldrw.u32 q6, [%[k], #144]\n"
+      "vldrw.u32 q7, [%[k], #160]\n"
+      "mov %[t], %[x]\n" ESDK_TAP(0) "add %[t], %[t], %[col]\n" ESDK_TAP(16)
+      "add %[t], %[t], %[col]\n" ESDK_TAP(32)
+      "add %[t], %[x], %[row]\n" ESDK_TAP(48) "add %[t], %[t], %[col]\n" ESDK_TAP(64)
+      "add %[t], %[t], %[col]\n" ESDK_TAP(80)
+      "add %[t], %[x], %[row], lsl #1\n" ESDK_TAP(96) "add %[t], %[t], %[col]\n" ESDK_TAP(112)
+      "add %[t], %[t], %[col]\n" ESDK_TAP(128)
+      "vldrw.u32 q0, [%[k], #176]\n"
+      "vqrdmulh.s32 q6, q6, q0\n"
+      "vldrw.u32 q1, [%[k], #192]\n"
+      "vqrdmulh.s32 q7, q7, q1\n"
+      "vshr.s32 q0, q6, #31\n"
+      "vand q0, q0, q3\n"
+      "vqadd.s32 q6, q6, q0\n"
+      "vshr.s32 q1, q7, #31\n"
+      "vand q1, q1, q4\n"
+      "vqadd.s32 q7, q7, q1\n"
+      "vldrw.u32 q0, [%[k], #240]\n"
+      "vrshl.s32 q6, q6, q0\n"
+      "vldrw.u32 q1, [%[k], #256]\n"
+      "vrshl.s32 q7, q7, q1\n"
+      "vadd.i32 q6, q6, %[off]\n"
+      "vadd.i32 q7, q7, %[off]\n"
+      "vqmovnb.s32 q0, q6\n"
+      "vqmovnt.s32 q0, q7\n"
+      "vldrw.u32 q1, [%[k], #272]\n"
+      "vmax.s16 q0, q0, q1\n"
+      "vldrw.u32 q1, [%[k], #288]\n"
+      "vmin.s16 q0, q0, q1\n"
+      "vstrb.16 q0, [%[out]]\n"
+      "add %[out], %[out], %[ostep]\n"
+      "add %[x], %[x], %[xstep]\n"
+      "subs %[n], %[n], #1\n"
+      "bne 1b\n"
+      : [x] "+r"(x), [out] "+r"(out), [n] "+r"(count), [t] "=&r"(t)
+      : [k] "r"(k), [row] "r"(x_row), [col] "r"(x_col), [xstep] "r"(x_step),
+        [ostep] "r"(out_step), [off] "r"(out_offset)
+      : "cc", "memory", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11",
+        "d12", "d13", "d14", "d15");
+#undef ESDK_TAP
+}
+
+template <bool kLeft>
 void DepthwisePairBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t c0) {
   const int8_t* w = p.weight + c0;
   const uint32x4_t words = vidupq_n_u32(0, 2);
@@ -459,60 +560,115 @@ void DepthwisePairBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t
   const int32x4_t bias_odd =
       p.bias != nullptr ? vldrwq_gather_shifted_offset_s32(p.bias + c0 + 1, words) : vdupq_n_s32(0);
   const int32_t offset = p.input_offset;
-  int16x8_t held[kHeldTaps];
+  // The block's nine weight vectors, widened once, and its constants, at
+  // small immediate offsets from one pointer (PairRun's loads).
+  PairConsts k;
   int32x4_t all_even = vdupq_n_s32(0), all_odd = vdupq_n_s32(0);
   for (int32_t t = 0; t < kHeldTaps; ++t) {
-    held[t] = vldrbq_s16(w + t * g.w_col);
-    all_even = vaddq_s32(all_even, vmovlbq_s16(held[t]));
-    all_odd = vaddq_s32(all_odd, vmovltq_s16(held[t]));
+    const int16x8_t wv = vldrbq_s16(w + t * g.w_col);
+    vst1q_s16(k.w + t * kPairLanes, wv);
+    all_even = vaddq_s32(all_even, vmovlbq_s16(wv));
+    all_odd = vaddq_s32(all_odd, vmovltq_s16(wv));
   }
-  const int32x4_t interior_even = vmlaq_n_s32(bias_even, all_even, offset);
-  const int32x4_t interior_odd = vmlaq_n_s32(bias_odd, all_odd, offset);
+  const int16_t* const held = k.w;
+  vst1q_s32(k.interior_even, vmlaq_n_s32(bias_even, all_even, offset));
+  vst1q_s32(k.interior_odd, vmlaq_n_s32(bias_odd, all_odd, offset));
+  ParityRequant rq[2];
+  for (int32_t parity = 0; parity < 2; ++parity) {
+    const RequantLanes r =
+        LoadRequantLanes(vldrwq_gather_shifted_offset_s32(p.multipliers + c0 + parity, words),
+                         vldrwq_gather_shifted_offset_s32(p.shifts + c0 + parity, words), 0,
+                         INT32_MIN, INT32_MAX);
+    rq[parity] = {r.multiplier, r.left, r.right_neg, r.round_fix};
+    vst1q_s32(k.multiplier[parity], r.multiplier);
+    vst1q_s32(k.round_fix[parity], r.round_fix);
+    vst1q_s32(k.right_neg[parity], r.right_neg);
+  }
+  vst1q_s16(k.lo, vdupq_n_s16(static_cast<int16_t>(p.activation_min)));
+  vst1q_s16(k.hi, vdupq_n_s16(static_cast<int16_t>(p.activation_max)));
+  const ParityRequant& re = rq[0];
+  const ParityRequant& ro = rq[1];
+  const int32_t out_offset = p.output_offset;
+  const Frame f = MakeFrame(p);
+  const int32_t x_row = g.x_row, x_col = g.x_col, x_step = f.in_sw * f.stride_w;
+  // Output columns whose three taps are inside the input: [ow_lo, ow_hi).
+  const int32_t ow_lo = f.pad_w > 0 ? (f.pad_w + f.stride_w - 1) / f.stride_w : 0;
+  const int32_t last_start = f.in_w - 1 - 2 * f.dilation_w + f.pad_w;  // largest ow * stride
+  int32_t ow_hi = last_start >= 0 ? last_start / f.stride_w + 1 : 0;
+  if (ow_hi > f.out_w) ow_hi = f.out_w;
+  if (ow_hi < ow_lo) ow_hi = ow_lo;
+
+  // Stores one pixel's sums; lane by lane in C where a left shift overflows.
+  auto store = [&](int8_t* out, int32x4_t even, int32x4_t odd) {
+    if (!kLeft || PairShiftExact(even, odd, re, ro)) {
+      int16x8_t v = RequantPair<kLeft>(even, odd, re, ro, out_offset);
+      v = vminq_s16(vmaxq_s16(v, vld1q_s16(k.lo)), vld1q_s16(k.hi));
+      vstrbq_s16(out, v);
+      return;
+    }
+    int32_t sums[kPairLanes];
+    vst1q_s32(sums, even);
+    vst1q_s32(sums + kLanes, odd);
+    for (int32_t j = 0; j < kLanes; ++j) {
+      out[2 * j] = FinishConv(p, sums[j], c0 + 2 * j);
+      out[2 * j + 1] = FinishConv(p, sums[kLanes + j], c0 + 2 * j + 1);
+    }
+  };
+  // A pixel with some taps outside: the offset is added to the inside taps.
+  auto border = [&](const int8_t* x, int8_t* out, int32_t kh0, int32_t kh1, int32_t kw0,
+                    int32_t kw1) {
+    int32x4_t even = bias_even, odd = bias_odd;
+    for (int32_t kh = kh0; kh < kh1; ++kh) {
+      for (int32_t kw = kw0; kw < kw1; ++kw) {
+        const int16x8_t wv = vld1q_s16(held + (kh * 3 + kw) * kPairLanes);
+        const int16x8_t xv = vaddq_n_s16(
+            vldrbq_s16(x + (kh - kh0) * x_row + (kw - kw0) * x_col), static_cast<int16_t>(offset));
+        even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+        odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+      }
+    }
+    store(out, even, odd);
+  };
   const int8_t* input = p.input + c0;
-  int32_t tile[kTile * kPairLanes];
-  ForEachTile(
-      p, MakeFrame(p), 3, 3,
-      [&](int32_t i, int32_t x0, int32_t kh0, int32_t kh1, int32_t kw0, int32_t kw1) {
-        const int8_t* x = input + x0;
-        int32x4_t even, odd;
-        if (kh1 - kh0 == 3 && kw1 - kw0 == 3) {
-          even = interior_even;
-          odd = interior_odd;
-#pragma GCC unroll 3
-          for (int32_t kh = 0; kh < 3; ++kh) {
-#pragma GCC unroll 3
-            for (int32_t kw = 0; kw < 3; ++kw) {
-              const int16x8_t xv = vldrbq_s16(x + kh * g.x_row + kw * g.x_col);
-              even = vaddq_s32(even, vmullbq_int_s16(xv, held[kh * 3 + kw]));
-              odd = vaddq_s32(odd, vmulltq_int_s16(xv, held[kh * 3 + kw]));
-            }
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oh = 0; oh < f.out_h; ++oh) {
+      int32_t kh0, kh1;
+      ValidTaps(oh, f.stride_h, f.pad_h, f.dilation_h, 3, f.in_h, &kh0, &kh1);
+      const int8_t* x_line = input + n * f.in_sn + (oh * f.stride_h - f.pad_h + kh0 * f.dilation_h) * f.in_sh;
+      int8_t* out = p.output + (n * f.out_sn + oh * f.out_sh + c0);
+      const bool full = kh0 == 0 && kh1 == 3;
+      for (int32_t ow = 0; ow < f.out_w; ++ow, out += f.out_sw) {
+        if (full && ow == ow_lo) {
+          // The straight-line run across the row's interior columns.
+          const int8_t* x = x_line + (ow_lo * f.stride_w - f.pad_w) * f.in_sw;
+          if (!kLeft) {
+            PairRun(&k, x, x_row, x_col, x_step, out, f.out_sw, ow_hi - ow_lo, out_offset);
+            out += (ow_hi - ow_lo) * f.out_sw;
+            ow = ow_hi;
           }
-        } else {
-          // A border pixel: only the inside taps' weights meet the offset.
-          int32x4_t sums_even = vdupq_n_s32(0), sums_odd = vdupq_n_s32(0);
-          even = bias_even;
-          odd = bias_odd;
-          for (int32_t kh = kh0; kh < kh1; ++kh) {
-            for (int32_t kw = kw0; kw < kw1; ++kw) {
-              const int16x8_t wv = held[kh * 3 + kw];
-              const int16x8_t xv = vldrbq_s16(x + (kh - kh0) * g.x_row + (kw - kw0) * g.x_col);
-              even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
-              odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
-              sums_even = vaddq_s32(sums_even, vmovlbq_s16(wv));
-              sums_odd = vaddq_s32(sums_odd, vmovltq_s16(wv));
+          for (; ow < ow_hi; ++ow, out += f.out_sw, x += x_step) {
+            int32x4_t even = vld1q_s32(k.interior_even), odd = vld1q_s32(k.interior_odd);
+#pragma GCC unroll 3
+            for (int32_t kh = 0; kh < 3; ++kh) {
+#pragma GCC unroll 3
+              for (int32_t kw = 0; kw < 3; ++kw) {
+                const int16x8_t xv = vldrbq_s16(x + kh * x_row + kw * x_col);
+                const int16x8_t wv = vld1q_s16(held + (kh * 3 + kw) * kPairLanes);
+                even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+                odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+              }
             }
+            store(out, even, odd);
           }
-          even = vmlaq_n_s32(even, sums_even, offset);
-          odd = vmlaq_n_s32(odd, sums_odd, offset);
+          if (ow == f.out_w) break;
         }
-        vst1q_s32(tile + i * kPairLanes, even);
-        vst1q_s32(tile + i * kPairLanes + kLanes, odd);
-      },
-      [&](int32_t m, int32_t out) {
-        const int32_t step = static_cast<int32_t>(p.out.sw);
-        FlushParity(p, tile, m, p.output + (out + c0), step, c0, 0);
-        FlushParity(p, tile, m, p.output + (out + c0), step, c0, 1);
-      });
+        int32_t kw0, kw1;
+        ValidTaps(ow, f.stride_w, f.pad_w, f.dilation_w, 3, f.in_w, &kw0, &kw1);
+        const int32_t iw0 = ow * f.stride_w - f.pad_w + kw0 * f.dilation_w;
+        border(x_line + iw0 * f.in_sw, out, kh0, kh1, kw0, kw1);
+      }
+    }
+  }
 }
 
 // Eight-channel blocks for 3x3 kernels, then four-channel blocks, then the
@@ -521,7 +677,15 @@ void Depthwise(const ConvParams& p, const DepthwiseGeometry& g) {
   const int32_t channels = p.out.c;
   int32_t c0 = 0;
   if (g.kernel_h == 3 && g.kernel_w == 3) {
-    for (; c0 + kPairLanes <= channels; c0 += kPairLanes) DepthwisePairBlock(p, g, c0);
+    for (; c0 + kPairLanes <= channels; c0 += kPairLanes) {
+      // Left shifts need the exactness check per pixel; right shifts alone do not.
+      if (vmaxvq_s32(0, vldrwq_s32(p.shifts + c0)) > 0 ||
+          vmaxvq_s32(0, vldrwq_s32(p.shifts + c0 + kLanes)) > 0) {
+        DepthwisePairBlock<true>(p, g, c0);
+      } else {
+        DepthwisePairBlock<false>(p, g, c0);
+      }
+    }
   }
   for (; c0 + kLanes <= channels; c0 += kLanes) DepthwiseBlock<false>(p, g, c0, kLanes);
   if (c0 < channels) DepthwiseBlock<true>(p, g, c0, channels - c0);
