@@ -360,6 +360,130 @@ void PatchConv(const ConvParams& p) {
   }
 }
 
+// Patches of at most two vectors (MobileNet's first layer: 3x3x3 = 27
+// bytes): per output pixel the patch is gathered into one row of the
+// scratch and held in two Q registers, and every output channel is one dot
+// product with it (two VMLADAVs); four channels are then requantized per
+// vector. The channels' constants (bias + offset * sum(w), the
+// requantization's lanes) are laid out once per chunk of channels, so the
+// pixel loop only loads them.
+constexpr int32_t kMaxRowPatch = 2 * kBytes;
+
+void RowPatchConv(const ConvParams& p) {
+  const int32_t cin = p.in.c, cout = p.out.c;
+  const int32_t kernel_h = p.kernel_h, kernel_w = p.kernel_w;
+  const int32_t patch = kernel_h * kernel_w * cin;
+  const int32_t run = kernel_w * cin;  // one kernel row's taps
+  // The patch row, on the stack: a kernel row is copied by one whole-vector
+  // store (its lanes past the run zero; the next row's store overwrites
+  // them), so it needs a vector of slack; the lanes past the patch stay
+  // zero, which lets the second vector's weights run into the next channel.
+  alignas(16) int8_t row[kMaxRowPatch + kBytes];
+  const int8_t pad_value = static_cast<int8_t>(-p.input_offset);
+  const Frame f = MakeFrame(p);
+  const mve_pred16_t run_lanes = vctp8q(static_cast<uint32_t>(run));
+  const mve_pred16_t tail = vctp8q(static_cast<uint32_t>(patch - kBytes));
+  // A kernel row is one contiguous run of input when pixels are dense.
+  const bool dense = f.in_sw == cin && f.dilation_w == 1 && run <= kBytes;
+  const int32_t out_offset = p.output_offset, lo = p.activation_min, hi = p.activation_max;
+  // Per chunk of channels: bias + offset * sum(w), and the requantization's
+  // multiplier, left shift, right shift and rounding fix-up.
+  int32_t base[kChunkChannels], mult[kChunkChannels], left[kChunkChannels],
+      right_neg[kChunkChannels], round_fix[kChunkChannels];
+  for (int32_t chunk = 0; chunk < cout; chunk += kChunkChannels) {
+    const int32_t chunk_end = cout - chunk < kChunkChannels ? cout : chunk + kChunkChannels;
+    bool left_shifts = false;
+    for (int32_t c0 = chunk; c0 < chunk_end; c0 += kLanes) {
+      const int32_t count = chunk_end - c0 < kLanes ? chunk_end - c0 : kLanes;
+      const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+      const int8_t* w[kLanes];
+      ChannelRows(p, c0, count, patch, w);
+      const int32x4_t bias = p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
+      const int32_t at = c0 - chunk;
+      vst1q_s32(base + at, vmlaq_n_s32(bias, WeightSums(w, patch), p.input_offset));
+      const RequantLanes r = ChannelLanes(p, c0, lanes);
+      vst1q_s32(mult + at, r.multiplier);
+      vst1q_s32(left + at, r.left);
+      vst1q_s32(right_neg + at, r.right_neg);
+      vst1q_s32(round_fix + at, r.round_fix);
+      left_shifts = left_shifts || r.left_shifts;
+    }
+    for (int32_t n = 0; n < p.out.n; ++n) {
+      for (int32_t oh = 0; oh < f.out_h; ++oh) {
+        const int32_t ih0 = oh * f.stride_h - f.pad_h;
+        const bool rows_inside = ih0 >= 0 && ih0 + (kernel_h - 1) * f.dilation_h < f.in_h;
+        for (int32_t ow = 0; ow < f.out_w; ++ow) {
+          // The patch, its padding holding the input zero point (adds nothing).
+          const int32_t iw0 = ow * f.stride_w - f.pad_w;
+          if (dense && rows_inside && iw0 >= 0 && iw0 + kernel_w <= f.in_w) {
+            const int8_t* x = p.input + (n * f.in_sn + ih0 * f.in_sh + iw0 * f.in_sw);
+            for (int32_t kh = 0; kh < kernel_h; ++kh)
+              vst1q_s8(row + kh * run, vldrbq_z_s8(x + kh * f.dilation_h * f.in_sh, run_lanes));
+          } else {
+            int8_t* r = row;
+            for (int32_t kh = 0; kh < kernel_h; ++kh) {
+              const int32_t ih = ih0 + kh * f.dilation_h;
+              const bool row_inside = ih >= 0 && ih < f.in_h;
+              const int8_t* x = p.input + (n * f.in_sn + ih * f.in_sh);
+              for (int32_t kw = 0; kw < kernel_w; ++kw, r += cin) {
+                const int32_t iw = iw0 + kw * f.dilation_w;
+                const bool inside = row_inside && iw >= 0 && iw < f.in_w;
+                for (int32_t c = 0; c < cin; ++c) r[c] = inside ? x[iw * f.in_sw + c] : pad_value;
+              }
+            }
+            vst1q_s8(row + patch, vdupq_n_s8(0));
+          }
+          const int8x16_t x0 = vld1q_s8(row);
+          const int8x16_t x1 = vld1q_s8(row + kBytes);  // zero past the patch
+          int8_t* out = p.output + (n * f.out_sn + oh * f.out_sh + ow * f.out_sw);
+          const int8_t* wb = p.weight + static_cast<int64_t>(chunk) * patch;
+          for (int32_t c0 = chunk; c0 < chunk_end; c0 += kLanes, wb += kLanes * patch) {
+            const int32_t count = chunk_end - c0 < kLanes ? chunk_end - c0 : kLanes;
+            alignas(16) int32_t s[kLanes];
+            if (c0 + kLanes < cout) {
+              // Whole vectors: the second may run into the next channel's
+              // weights, which meet the zero lanes of x1.
+              const int8_t* w1 = wb + patch;
+              const int8_t* w2 = wb + 2 * patch;
+              const int8_t* w3 = wb + 3 * patch;
+              s[0] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_s8(wb)), x1, vldrbq_s8(wb + kBytes));
+              s[1] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_s8(w1)), x1, vldrbq_s8(w1 + kBytes));
+              s[2] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_s8(w2)), x1, vldrbq_s8(w2 + kBytes));
+              s[3] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_s8(w3)), x1, vldrbq_s8(w3 + kBytes));
+            } else {
+              const int8_t* w[kLanes];
+              ChannelRows(p, c0, count, patch, w);
+              for (int32_t j = 0; j < kLanes; ++j)
+                s[j] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_s8(w[j])), x1,
+                                    vldrbq_z_s8(w[j] + kBytes, tail));
+            }
+            const int32_t at = c0 - chunk;
+            const int32x4_t acc = vaddq_s32(vld1q_s32(s), vld1q_s32(base + at));
+            RequantLanes rl;
+            rl.multiplier = vld1q_s32(mult + at);
+            rl.left = vld1q_s32(left + at);
+            rl.right_neg = vld1q_s32(right_neg + at);
+            rl.round_fix = vld1q_s32(round_fix + at);
+            rl.output_offset = out_offset;
+            rl.lo = lo;
+            rl.hi = hi;
+            rl.left_shifts = left_shifts;
+            if (!LeftShiftExact(acc, rl)) {
+              int32_t sums[kLanes];
+              vst1q_s32(sums, acc);
+              for (int32_t j = 0; j < count; ++j) out[c0 + j] = FinishConv(p, sums[j], c0 + j);
+            } else if (count == kLanes) {
+              vstrbq_s32(out + c0, RequantizeLanes(acc, rl));
+            } else {
+              vstrbq_p_s32(out + c0, RequantizeLanes(acc, rl), vctp32q(static_cast<uint32_t>(count)));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // Four int8 values widened to int32 lanes; only the first `lanes` read in
 // a channel block's tail.
 template <bool kTail>
@@ -704,7 +828,12 @@ bool ConvHelium(const ConvParams& p) {
   // Without a row of scratch (a caller that skipped the glue's check) the
   // blocks serve a small patch too.
   if (!pointwise && PatchFits(p) && p.scratch_bytes >= ConvScratchBytes(p)) {
-    PatchConv(p);
+    if (p.kernel_h * p.kernel_w * p.in.c > kBytes &&
+        p.kernel_h * p.kernel_w * p.in.c <= kMaxRowPatch) {
+      RowPatchConv(p);
+    } else {
+      PatchConv(p);
+    }
     return true;
   }
   const int32_t channels = p.out.c;
