@@ -160,6 +160,12 @@ TEST(DepthwiseConvHelium, ThreeByThreeRightShiftsMatchPlainC) {
   EXPECT_EQ(taken, kHelium ? 120 : 0);
 }
 
+TEST(DepthwiseConvDsp, ThreeByThreeRightShiftsMatchPlainC) {
+  const int32_t taken = Compare(true, 120, DepthwiseConvDsp, kDsp, false, /*extremes=*/true,
+                                /*three_by_three=*/true);
+  EXPECT_EQ(taken, kDsp ? 120 : 0);
+}
+
 // The DSP variants take every drawn case but dilation_w 2 (conv).
 TEST(ConvDsp, MatchesPlainC) {
   const int32_t taken = Compare(false, 150, ConvDsp, kDsp, /*dilated_declined=*/true,
