@@ -104,6 +104,94 @@ void Pointwise(const ConvParams& p) {
   }
 }
 
+// Small patches (kernel_h * kernel_w * C_in <= 64, not 1x1: MobileNet's
+// 3x3x3 first layer, whose kernel rows are runs of only 9 bytes): each
+// output pixel's patch is gathered into one row on the stack, its padding
+// holding the input zero point (so it adds nothing and every pixel takes the
+// whole kernel's bias + offset * sum(w)), and dotted with the weight rows
+// widened once per call (dsp::WidenRows4, dsp::Dot4Wide): 16 MACs in 17
+// instructions, against 9-byte runs widened per pixel and channel block.
+constexpr int32_t kMaxPatchWords = 16;
+constexpr int32_t kChunkBlocks = 16;  // channel blocks widened at a time
+
+bool SmallPatch(const ConvParams& p) {
+  const int32_t patch = p.kernel_h * p.kernel_w * p.in.c;
+  return p.kernel_h * p.kernel_w > 1 && patch <= 4 * kMaxPatchWords && p.out.c % kLanes == 0 &&
+         p.input_offset >= -127 && p.input_offset <= 128;
+}
+
+void SmallPatchConv(const ConvParams& p) {
+  const int32_t cin = p.in.c, cout = p.out.c;
+  const int32_t patch = p.kernel_h * p.kernel_w * cin;
+  const int32_t words = (patch + 3) / 4;
+  // Whole blocks of four channels per chunk, as many as the widened buffer holds.
+  const int32_t blocks = cout / kLanes;
+  int32_t chunk_blocks = dsp::kMaxWideWords / words;
+  if (chunk_blocks > kChunkBlocks) chunk_blocks = kChunkBlocks;
+  if (chunk_blocks > blocks) chunk_blocks = blocks;
+  int32_t base[kChunkBlocks * kLanes];  // per channel: bias + offset * sum(w)
+  uint32_t wide[dsp::kMaxWideWords * 8];
+  // The patch row, zero past the patch so the last word's padding adds nothing.
+  alignas(4) int8_t row[4 * kMaxPatchWords];
+  // A weight row's last word, zero past the patch (read byte by byte: the
+  // next row or the end of the tensor follows).
+  alignas(4) int8_t last[kLanes][4];
+  const int8_t pad_value = static_cast<int8_t>(-p.input_offset);
+  for (int32_t b0 = 0; b0 < blocks; b0 += chunk_blocks) {
+    const int32_t b1 = b0 + chunk_blocks < blocks ? b0 + chunk_blocks : blocks;
+    for (int32_t b = b0; b < b1; ++b) {
+      const int8_t* w = p.weight + static_cast<int64_t>(b) * kLanes * patch;
+      uint32_t* dst = wide + (b - b0) * words * 8;
+      for (int32_t j = 0; j < kLanes; ++j) {
+        const int32_t oc = b * kLanes + j;
+        base[(b - b0) * kLanes + j] = static_cast<int32_t>(
+            (p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc]) : 0u) +
+            static_cast<uint32_t>(p.input_offset) *
+                static_cast<uint32_t>(dsp::Sum(w + j * patch, patch)));
+      }
+      dsp::WidenRows4(w, patch, patch / 4, dst);
+      if (patch % 4 != 0) {
+        for (int32_t j = 0; j < kLanes; ++j) {
+          for (int32_t i = 0; i < 4; ++i) {
+            const int32_t at = 4 * (patch / 4) + i;
+            last[j][i] = at < patch ? w[j * patch + at] : 0;
+          }
+        }
+        dsp::WidenRows4(&last[0][0], 4, 1, dst + (patch / 4) * 8);
+      }
+    }
+    for (int32_t i = patch; i < 4 * words; ++i) row[i] = 0;
+    for (int32_t n = 0; n < p.out.n; ++n) {
+      for (int32_t oh = 0; oh < p.out.h; ++oh) {
+        for (int32_t ow = 0; ow < p.out.w; ++ow) {
+          int8_t* r = row;
+          for (int32_t kh = 0; kh < p.kernel_h; ++kh) {
+            const int32_t ih = oh * p.stride_h - p.pad_h + kh * p.dilation_h;
+            for (int32_t kw = 0; kw < p.kernel_w; ++kw, r += cin) {
+              const int32_t iw = ow * p.stride_w - p.pad_w + kw * p.dilation_w;
+              if (ih < 0 || ih >= p.in.h || iw < 0 || iw >= p.in.w) {
+                for (int32_t c = 0; c < cin; ++c) r[c] = pad_value;
+              } else {
+                const int8_t* x = p.input + p.in.Offset(n, 0, ih, iw);
+                for (int32_t c = 0; c < cin; ++c) r[c] = x[c];
+              }
+            }
+          }
+          int8_t* out = p.output + p.out.Offset(n, 0, oh, ow);
+          for (int32_t b = b0; b < b1; ++b) {
+            // bias + offset * sum(w): at the borders the padding's zero
+            // point cancels the outside taps' share.
+            const int32_t* bb = base + (b - b0) * kLanes;
+            int32_t acc[kLanes] = {bb[0], bb[1], bb[2], bb[3]};
+            dsp::Dot4Wide(row, wide + (b - b0) * words * 8, words, acc);
+            for (int32_t j = 0; j < kLanes; ++j) out[b * kLanes + j] = Finish(p, acc[j], b * kLanes + j);
+          }
+        }
+      }
+    }
+  }
+}
+
 // 3x3 depthwise, one block of four channels over every output pixel: the
 // block's nine weight words widened once (even and odd channels' int16
 // pairs), each channel's requantization made once (dsp::Requant), and the
@@ -200,6 +288,10 @@ bool ConvDsp(const ConvParams& p) {
   if (p.groups != 1 || p.dilation_w != 1 || !ChannelsLast(p)) return false;
   if (p.kernel_h == 1 && p.kernel_w == 1 && p.pad_h == 0 && p.pad_w == 0) {
     Pointwise(p);
+    return true;
+  }
+  if (SmallPatch(p)) {
+    SmallPatchConv(p);
     return true;
   }
   const int32_t cin = p.in.c, cout = p.out.c;
