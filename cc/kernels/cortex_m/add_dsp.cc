@@ -18,10 +18,10 @@ bool AddDsp(const int8_t* a, const int8_t* b, int8_t* out, size_t count, const A
   for (int32_t u = 0; u < kAddTable; ++u) {
     const int32_t v = static_cast<int8_t>(static_cast<uint8_t>(u));
     // |value - zp| < 256, so the shifted operand fits in 29 bits.
-    table_a[u] = dsp::RequantizeFast((v - p.a_zero_point) * (1 << kAddLeftShift), p.a_multiplier,
-                                     p.a_shift);
-    table_b[u] = dsp::RequantizeFast((v - p.b_zero_point) * (1 << kAddLeftShift), p.b_multiplier,
-                                     p.b_shift);
+    table_a[u] =
+        dsp::RequantizeFast((v - p.a_zero_point) * (1 << kAddLeftShift), p.a_multiplier, p.a_shift);
+    table_b[u] =
+        dsp::RequantizeFast((v - p.b_zero_point) * (1 << kAddLeftShift), p.b_multiplier, p.b_shift);
   }
   const dsp::Requant requant(p.out_multiplier, p.out_shift);
   const int32_t zero_point = p.out_zero_point, lo = p.activation_min, hi = p.activation_max;

@@ -144,10 +144,10 @@ void SmallPatchConv(const ConvParams& p) {
       uint32_t* dst = wide + (b - b0) * words * 8;
       for (int32_t j = 0; j < kLanes; ++j) {
         const int32_t oc = b * kLanes + j;
-        base[(b - b0) * kLanes + j] = static_cast<int32_t>(
-            (p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc]) : 0u) +
-            static_cast<uint32_t>(p.input_offset) *
-                static_cast<uint32_t>(dsp::Sum(w + j * patch, patch)));
+        base[(b - b0) * kLanes + j] =
+            static_cast<int32_t>((p.bias != nullptr ? static_cast<uint32_t>(p.bias[oc]) : 0u) +
+                                 static_cast<uint32_t>(p.input_offset) *
+                                     static_cast<uint32_t>(dsp::Sum(w + j * patch, patch)));
       }
       dsp::WidenRows4(w, patch, patch / 4, dst);
       if (patch % 4 != 0) {
@@ -184,7 +184,8 @@ void SmallPatchConv(const ConvParams& p) {
             const int32_t* bb = base + (b - b0) * kLanes;
             int32_t acc[kLanes] = {bb[0], bb[1], bb[2], bb[3]};
             dsp::Dot4Wide(row, wide + (b - b0) * words * 8, words, acc);
-            for (int32_t j = 0; j < kLanes; ++j) out[b * kLanes + j] = Finish(p, acc[j], b * kLanes + j);
+            for (int32_t j = 0; j < kLanes; ++j)
+              out[b * kLanes + j] = Finish(p, acc[j], b * kLanes + j);
           }
         }
       }

@@ -384,25 +384,25 @@ inline void RowBlocks(const int8_t* xv, const int8_t* wb, int32_t patch, const i
   if (blocks <= 0) return;
   int32_t s0, s1, s2, s3;
   const int8_t* t;
-#define ESDK_ROW_REQUANT                   \
-  "vmov q3[2], q3[0], %[s0], %[s2]\n"      \
-  "vmov q3[3], q3[1], %[s1], %[s3]\n"      \
-  "vldrw.u32 q2, [%[k]]\n"                 \
-  "vadd.i32 q3, q3, q2\n"                  \
-  "vldrw.u32 q2, [%[k], #16]\n"            \
-  "vqrdmulh.s32 q3, q3, q2\n"              \
-  "vldrw.u32 q2, [%[k], #48]\n"            \
-  "vshr.s32 q4, q3, #31\n"                 \
-  "vand q4, q4, q2\n"                      \
-  "vqadd.s32 q3, q3, q4\n"                 \
-  "vldrw.u32 q2, [%[k], #32]\n"            \
-  "vrshl.s32 q3, q3, q2\n"                 \
-  "vadd.i32 q3, q3, %[off]\n"              \
-  "vmax.s32 q3, q3, q6\n"                  \
-  "vmin.s32 q3, q3, q7\n"                  \
-  "vstrb.32 q3, [%[out]], #4\n"            \
-  "adds %[k], %[k], #64\n"                 \
-  "subs %[n], %[n], #1\n"                  \
+#define ESDK_ROW_REQUANT              \
+  "vmov q3[2], q3[0], %[s0], %[s2]\n" \
+  "vmov q3[3], q3[1], %[s1], %[s3]\n" \
+  "vldrw.u32 q2, [%[k]]\n"            \
+  "vadd.i32 q3, q3, q2\n"             \
+  "vldrw.u32 q2, [%[k], #16]\n"       \
+  "vqrdmulh.s32 q3, q3, q2\n"         \
+  "vldrw.u32 q2, [%[k], #48]\n"       \
+  "vshr.s32 q4, q3, #31\n"            \
+  "vand q4, q4, q2\n"                 \
+  "vqadd.s32 q3, q3, q4\n"            \
+  "vldrw.u32 q2, [%[k], #32]\n"       \
+  "vrshl.s32 q3, q3, q2\n"            \
+  "vadd.i32 q3, q3, %[off]\n"         \
+  "vmax.s32 q3, q3, q6\n"             \
+  "vmin.s32 q3, q3, q7\n"             \
+  "vstrb.32 q3, [%[out]], #4\n"       \
+  "adds %[k], %[k], #64\n"            \
+  "subs %[n], %[n], #1\n"             \
   "bne 1b\n"
   if (two) {
     __asm volatile(
@@ -612,7 +612,8 @@ void RowPatchConv(const ConvParams& p, bool direct) {
             } else if (count == kLanes) {
               vstrbq_s32(out + c0, RequantizeLanes(acc, rl));
             } else {
-              vstrbq_p_s32(out + c0, RequantizeLanes(acc, rl), vctp32q(static_cast<uint32_t>(count)));
+              vstrbq_p_s32(out + c0, RequantizeLanes(acc, rl),
+                           vctp32q(static_cast<uint32_t>(count)));
             }
           }
         }
@@ -734,12 +735,12 @@ __attribute__((always_inline)) inline bool PairShiftExact(int32x4_t even, int32x
 // A block's widened weights and per-parity constants (even channels in
 // [0], odd in [1]), laid out for PairRun's immediate offsets.
 struct alignas(16) PairConsts {
-  int16_t w[kHeldTaps * kPairLanes];  // bytes 0..143
-  int32_t interior_even[kLanes];      // 144: bias + offset * sum(w)
-  int32_t interior_odd[kLanes];       // 160
-  int32_t multiplier[2][kLanes];      // 176
-  int32_t round_fix[2][kLanes];       // 208
-  int32_t right_neg[2][kLanes];       // 240
+  int16_t w[kHeldTaps * kPairLanes];       // bytes 0..143
+  int32_t interior_even[kLanes];           // 144: bias + offset * sum(w)
+  int32_t interior_odd[kLanes];            // 160
+  int32_t multiplier[2][kLanes];           // 176
+  int32_t round_fix[2][kLanes];            // 208
+  int32_t right_neg[2][kLanes];            // 240
   int16_t lo[kPairLanes], hi[kPairLanes];  // 272, 288
 };
 static_assert(offsetof(PairConsts, interior_even) == 144 && offsetof(PairConsts, lo) == 272 &&
@@ -758,12 +759,13 @@ inline void PairRun(const PairConsts* k, const int8_t* x, int32_t x_row, int32_t
                     int32_t out_offset) {
   if (count <= 0) return;
   const int8_t* t;
-#define ESDK_TAP(W)                      \
-  "vldrb.s16 q0, [%[t]]\n"              \
-  "vldrh.u16 q1, [%[k], #" #W "]\n"     \
-  "vmullb.s16 q2, q0, q1\n"             \
-  "vadd.i32 q6, q6, q2\n"               \
-  "vmullt.s16 q2, q0, q1\n"             \
+#define ESDK_TAP(W)           \
+  "vldrb.s16 q0, [%[t]]\n"    \
+  "vldrh.u16 q1, [%[k], #" #W \
+  "]\n"                       \
+  "vmullb.s16 q2, q0, q1\n"   \
+  "vadd.i32 q6, q6, q2\n"     \
+  "vmullt.s16 q2, q0, q1\n"   \
   "vadd.i32 q7, q7, q2\n"
   __asm volatile(
       "vldrw.u32 q3, [%[k], #208]\n"
@@ -836,10 +838,9 @@ void DepthwisePairBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t
   vst1q_s32(k.interior_odd, vmlaq_n_s32(bias_odd, all_odd, offset));
   ParityRequant rq[2];
   for (int32_t parity = 0; parity < 2; ++parity) {
-    const RequantLanes r =
-        LoadRequantLanes(vldrwq_gather_shifted_offset_s32(p.multipliers + c0 + parity, words),
-                         vldrwq_gather_shifted_offset_s32(p.shifts + c0 + parity, words), 0,
-                         INT32_MIN, INT32_MAX);
+    const RequantLanes r = LoadRequantLanes(
+        vldrwq_gather_shifted_offset_s32(p.multipliers + c0 + parity, words),
+        vldrwq_gather_shifted_offset_s32(p.shifts + c0 + parity, words), 0, INT32_MIN, INT32_MAX);
     rq[parity] = {r.multiplier, r.left, r.right_neg, r.round_fix};
     vst1q_s32(k.multiplier[parity], r.multiplier);
     vst1q_s32(k.round_fix[parity], r.round_fix);
@@ -882,8 +883,8 @@ void DepthwisePairBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t
     for (int32_t kh = kh0; kh < kh1; ++kh) {
       for (int32_t kw = kw0; kw < kw1; ++kw) {
         const int16x8_t wv = vld1q_s16(held + (kh * 3 + kw) * kPairLanes);
-        const int16x8_t xv = vaddq_n_s16(
-            vldrbq_s16(x + (kh - kh0) * x_row + (kw - kw0) * x_col), static_cast<int16_t>(offset));
+        const int16x8_t xv = vaddq_n_s16(vldrbq_s16(x + (kh - kh0) * x_row + (kw - kw0) * x_col),
+                                         static_cast<int16_t>(offset));
         even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
         odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
       }
@@ -895,7 +896,8 @@ void DepthwisePairBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t
     for (int32_t oh = 0; oh < f.out_h; ++oh) {
       int32_t kh0, kh1;
       ValidTaps(oh, f.stride_h, f.pad_h, f.dilation_h, 3, f.in_h, &kh0, &kh1);
-      const int8_t* x_line = input + n * f.in_sn + (oh * f.stride_h - f.pad_h + kh0 * f.dilation_h) * f.in_sh;
+      const int8_t* x_line =
+          input + n * f.in_sn + (oh * f.stride_h - f.pad_h + kh0 * f.dilation_h) * f.in_sh;
       int8_t* out = p.output + (n * f.out_sn + oh * f.out_sh + c0);
       const bool full = kh0 == 0 && kh1 == 3;
       for (int32_t ow = 0; ow < f.out_w; ++ow, out += f.out_sw) {

@@ -107,8 +107,8 @@ using Variant = bool (*)(const ConvParams&);
 // (which must take them exactly when `expected_taken`, but for dilation_w 2
 // when `dilated_declined`); returns how many it took. `extremes`: DrawCase's.
 int32_t Compare(bool depthwise, int32_t cases, Variant variant, bool expected_taken,
-                bool dilated_declined = false, bool extremes = false,
-                bool three_by_three = false, bool right_shifts = false) {
+                bool dilated_declined = false, bool extremes = false, bool three_by_three = false,
+                bool right_shifts = false) {
   Draw d(0x2545F491u);
   int32_t taken = 0;
   for (int32_t done = 0; done < cases;) {
