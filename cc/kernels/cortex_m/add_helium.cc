@@ -1,7 +1,9 @@
-// quantized_add with Helium (MVE): four int8 elements widened to int32
-// lanes, the three requantizations of AddElement on the lanes
-// (requantize_helium.h), a narrowing store. Bit-exact with AddElement: a
-// step whose left shifts would overflow int32 is done lane by lane in C.
+// quantized_add with Helium (MVE). An operand's rescaling depends only on
+// its int8 value, so each is tabulated once per call (256 entries, computed
+// on four lanes); per four elements two byte loads, two gather loads from
+// the tables, the sum's requantization on the lanes (requantize_helium.h)
+// and a narrowing store. Bit-exact with AddElement: where a left shift
+// would overflow int32 the entries or outputs are done in C.
 #include "cc/kernels/cortex_m/add_helium.h"
 
 #include "cc/kernels/cortex_m/requantize_helium.h"
@@ -10,30 +12,56 @@ namespace ethosu_sdk::kernels::cortex_m {
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 
+namespace {
+
+// table[u] = Requantize((int8_t(u) - zero_point) << 20, multiplier, shift)
+// for every byte u, four lanes at a time (lane by lane in C where the left
+// shift would overflow).
+void OperandTable(int32_t zero_point, int32_t multiplier, int32_t shift, int32_t* table) {
+  const RequantLanes r =
+      LoadRequantLanes(vdupq_n_s32(multiplier), vdupq_n_s32(shift), 0, INT32_MIN, INT32_MAX);
+  for (int32_t u = 0; u < kAddTable; u += 4) {
+    // The bytes u..u+3 as int8 values: u - 256 past 127.
+    const int32x4_t value = vsubq_n_s32(
+        vreinterpretq_s32_u32(vidupq_n_u32(static_cast<uint32_t>(u), 1)), u < 128 ? 0 : 256);
+    const int32x4_t x = vshlq_n_s32(vsubq_n_s32(value, zero_point), kAddLeftShift);
+    if (LeftShiftExact(x, r)) {
+      vst1q_s32(table + u, RequantizeLanes(x, r));
+      continue;
+    }
+    for (int32_t j = 0; j < 4; ++j) {
+      const int32_t v = static_cast<int8_t>(static_cast<uint8_t>(u + j));
+      table[u + j] = Requantize((v - zero_point) * (1 << kAddLeftShift), multiplier, shift);
+    }
+  }
+}
+
+}  // namespace
+
 bool AddHelium(const int8_t* a, const int8_t* b, int8_t* out, size_t count, const AddParams& p) {
   if (p.a_multiplier == INT32_MIN || p.b_multiplier == INT32_MIN || p.out_multiplier == INT32_MIN)
     return false;
-  // The operands' rescaling keeps the full int32 range: no offset, no clamp.
-  const RequantLanes ra = LoadRequantLanes(vdupq_n_s32(p.a_multiplier), vdupq_n_s32(p.a_shift), 0,
-                                           INT32_MIN, INT32_MAX);
-  const RequantLanes rb = LoadRequantLanes(vdupq_n_s32(p.b_multiplier), vdupq_n_s32(p.b_shift), 0,
-                                           INT32_MIN, INT32_MAX);
+  // Each operand's rescaling through its table (gather loads by byte), then
+  // the sum's requantization on four lanes.
+  int32_t table_a[kAddTable], table_b[kAddTable];
+  OperandTable(p.a_zero_point, p.a_multiplier, p.a_shift, table_a);
+  OperandTable(p.b_zero_point, p.b_multiplier, p.b_shift, table_b);
   const RequantLanes ro = LoadRequantLanes(vdupq_n_s32(p.out_multiplier), vdupq_n_s32(p.out_shift),
                                            p.out_zero_point, p.activation_min, p.activation_max);
-  const int32x4_t a_zp = vdupq_n_s32(p.a_zero_point), b_zp = vdupq_n_s32(p.b_zero_point);
-  for (size_t i = 0; i < count; i += 4) {
-    const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count - i));
-    const int32x4_t x = vshlq_n_s32(vsubq_s32(vldrbq_z_s32(a + i, lanes), a_zp), kAddLeftShift);
-    const int32x4_t y = vshlq_n_s32(vsubq_s32(vldrbq_z_s32(b + i, lanes), b_zp), kAddLeftShift);
-    if (LeftShiftExact(x, ra) && LeftShiftExact(y, rb)) {
-      const int32x4_t sum = vaddq_s32(RequantizeLanes(x, ra), RequantizeLanes(y, rb));
-      if (LeftShiftExact(sum, ro)) {
-        vstrbq_p_s32(out + i, RequantizeLanes(sum, ro), lanes);
-        continue;
-      }
+  const uint8_t* ua = reinterpret_cast<const uint8_t*>(a);
+  const uint8_t* ub = reinterpret_cast<const uint8_t*>(b);
+  size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const int32x4_t x = vldrwq_gather_shifted_offset_s32(table_a, vldrbq_u32(ua + i));
+    const int32x4_t y = vldrwq_gather_shifted_offset_s32(table_b, vldrbq_u32(ub + i));
+    const int32x4_t sum = vaddq_s32(x, y);
+    if (LeftShiftExact(sum, ro)) {
+      vstrbq_s32(out + i, RequantizeLanes(sum, ro));
+      continue;
     }
-    for (size_t j = i; j < count && j < i + 4; ++j) out[j] = AddElement(a[j], b[j], p);
+    for (size_t j = i; j < i + 4; ++j) out[j] = AddElement(a[j], b[j], p);
   }
+  for (; i < count; ++i) out[i] = AddElement(a[i], b[i], p);
   return true;
 }
 

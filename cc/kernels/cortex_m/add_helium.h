@@ -31,6 +31,11 @@ inline int8_t AddElement(int8_t a, int8_t b, const AddParams& p) {
       Clamp(WrappingAdd(sum, p.out_zero_point), p.activation_min, p.activation_max));
 }
 
+// An operand's rescaled value for each of its 256 int8 values, indexed by
+// the value's byte (uint8_t): AddElement's first two requantizations become
+// one table load per element. 1 KiB; the add kernels keep two on the stack.
+inline constexpr int32_t kAddTable = 256;
+
 // out[i] = AddElement(a[i], b[i]) for i < count, four elements per step on
 // Cortex-M55/M85. Returns false, touching nothing, without MVE or when a
 // multiplier is INT32_MIN (the caller then loops over AddElement).

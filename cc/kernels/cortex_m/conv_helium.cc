@@ -14,6 +14,7 @@
 // channels in int32 lanes (VMUL, VADD: MVE has no vector-by-vector integer VMLA). The sums of a
 // tile of pixels are then requantized four channels at once (requantize_helium.h) and stored with
 // narrowing VSTRB.
+#include <cstddef>
 #include <cstdint>
 
 #include "cc/kernels/cortex_m/conv_params.h"
@@ -359,6 +360,268 @@ void PatchConv(const ConvParams& p) {
   }
 }
 
+// Patches of at most two vectors (MobileNet's first layer: 3x3x3 = 27
+// bytes): per output pixel the patch is gathered into one row of the
+// scratch and held in two Q registers, and every output channel is one dot
+// product with it (two VMLADAVs); four channels are then requantized per
+// vector. The channels' constants (bias + offset * sum(w), the
+// requantization's lanes) are laid out once per chunk of channels, so the
+// pixel loop only loads them.
+constexpr int32_t kMaxRowPatch = 2 * kBytes;
+
+// One pixel's dot products and requantization for `blocks` whole blocks of
+// four output channels in a row (right shifts only, every weight row
+// followed by at least 16 more bytes of weights): the pixel's patch (one or,
+// with `two`, two vectors at xv), each block's weight rows from wb on, its
+// constants at k (per block bias + offset * sum(w), multiplier, VRSHL's
+// right shift, the rounding fix-up: 64 bytes), the activation limits'
+// vectors at lohi. In assembly because GCC 14 recomputes the rows' addresses
+// and the constants' layout in every block: about 95 instructions per block
+// against 45 here (two vectors) or 37 (one).
+inline void RowBlocks(const int8_t* xv, const int8_t* wb, int32_t patch, const int32_t* k,
+                      const int32_t* lohi, int8_t* out, int32_t blocks, int32_t out_offset,
+                      bool two) {
+  if (blocks <= 0) return;
+  int32_t s0, s1, s2, s3;
+  const int8_t* t;
+#define ESDK_ROW_REQUANT              \
+  "vmov q3[2], q3[0], %[s0], %[s2]\n" \
+  "vmov q3[3], q3[1], %[s1], %[s3]\n" \
+  "vldrw.u32 q2, [%[k]]\n"            \
+  "vadd.i32 q3, q3, q2\n"             \
+  "vldrw.u32 q2, [%[k], #16]\n"       \
+  "vqrdmulh.s32 q3, q3, q2\n"         \
+  "vldrw.u32 q2, [%[k], #48]\n"       \
+  "vshr.s32 q4, q3, #31\n"            \
+  "vand q4, q4, q2\n"                 \
+  "vqadd.s32 q3, q3, q4\n"            \
+  "vldrw.u32 q2, [%[k], #32]\n"       \
+  "vrshl.s32 q3, q3, q2\n"            \
+  "vadd.i32 q3, q3, %[off]\n"         \
+  "vmax.s32 q3, q3, q6\n"             \
+  "vmin.s32 q3, q3, q7\n"             \
+  "vstrb.32 q3, [%[out]], #4\n"       \
+  "adds %[k], %[k], #64\n"            \
+  "subs %[n], %[n], #1\n"             \
+  "bne 1b\n"
+  if (two) {
+    __asm volatile(
+        "vldrb.u8 q0, [%[xv]]\n"
+        "vldrb.u8 q1, [%[xv], #16]\n"
+        "vldrw.u32 q6, [%[lohi]]\n"
+        "vldrw.u32 q7, [%[lohi], #16]\n"
+        "1:\n"
+        "vldrb.u8 q2, [%[wb]]\n"
+        "vmlav.s8 %[s0], q0, q2\n"
+        "vldrb.u8 q2, [%[wb], #16]\n"
+        "vmlava.s8 %[s0], q1, q2\n"
+        "add %[t], %[wb], %[patch]\n"
+        "vldrb.u8 q2, [%[t]]\n"
+        "vmlav.s8 %[s1], q0, q2\n"
+        "vldrb.u8 q2, [%[t], #16]\n"
+        "vmlava.s8 %[s1], q1, q2\n"
+        "add %[t], %[t], %[patch]\n"
+        "vldrb.u8 q2, [%[t]]\n"
+        "vmlav.s8 %[s2], q0, q2\n"
+        "vldrb.u8 q2, [%[t], #16]\n"
+        "vmlava.s8 %[s2], q1, q2\n"
+        "add %[t], %[t], %[patch]\n"
+        "vldrb.u8 q2, [%[t]]\n"
+        "vmlav.s8 %[s3], q0, q2\n"
+        "vldrb.u8 q2, [%[t], #16]\n"
+        "vmlava.s8 %[s3], q1, q2\n"
+        "add %[wb], %[t], %[patch]\n" ESDK_ROW_REQUANT
+        : [wb] "+r"(wb), [k] "+r"(k), [out] "+r"(out), [n] "+r"(blocks), [t] "=&r"(t),
+          [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2), [s3] "=&Te"(s3)
+        : [xv] "r"(xv), [lohi] "r"(lohi), [patch] "r"(patch), [off] "r"(out_offset)
+        : "cc", "memory", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d12", "d13",
+          "d14", "d15");
+  } else {
+    __asm volatile(
+        "vldrb.u8 q0, [%[xv]]\n"
+        "vldrw.u32 q6, [%[lohi]]\n"
+        "vldrw.u32 q7, [%[lohi], #16]\n"
+        "1:\n"
+        "vldrb.u8 q2, [%[wb]]\n"
+        "vmlav.s8 %[s0], q0, q2\n"
+        "add %[t], %[wb], %[patch]\n"
+        "vldrb.u8 q2, [%[t]]\n"
+        "vmlav.s8 %[s1], q0, q2\n"
+        "add %[t], %[t], %[patch]\n"
+        "vldrb.u8 q2, [%[t]]\n"
+        "vmlav.s8 %[s2], q0, q2\n"
+        "add %[t], %[t], %[patch]\n"
+        "vldrb.u8 q2, [%[t]]\n"
+        "vmlav.s8 %[s3], q0, q2\n"
+        "add %[wb], %[t], %[patch]\n" ESDK_ROW_REQUANT
+        : [wb] "+r"(wb), [k] "+r"(k), [out] "+r"(out), [n] "+r"(blocks), [t] "=&r"(t),
+          [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2), [s3] "=&Te"(s3)
+        : [xv] "r"(xv), [lohi] "r"(lohi), [patch] "r"(patch), [off] "r"(out_offset)
+        : "cc", "memory", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d12", "d13",
+          "d14", "d15");
+  }
+#undef ESDK_ROW_REQUANT
+}
+
+// `direct`: a 1x1 convolution over dense pixels of 8 to 32 channels,
+// whose patch is the pixel itself, loaded straight from the input (lanes
+// past C_in zero): the same loop, without the gathering.
+void RowPatchConv(const ConvParams& p, bool direct) {
+  const int32_t cin = p.in.c, cout = p.out.c;
+  const int32_t kernel_h = p.kernel_h, kernel_w = p.kernel_w;
+  const int32_t patch = kernel_h * kernel_w * cin;
+  const bool two = patch > kBytes;  // a second vector
+  const mve_pred16_t first = vctp8q(static_cast<uint32_t>(patch));
+  const int32_t run = kernel_w * cin;  // one kernel row's taps
+  // The patch row, on the stack: a kernel row is copied by one whole-vector
+  // store (its lanes past the run zero; the next row's store overwrites
+  // them), so it needs a vector of slack; the lanes past the patch stay
+  // zero, which lets the second vector's weights run into the next channel.
+  alignas(16) int8_t row[kMaxRowPatch + kBytes];
+  // Zero first: the rows' stores need not reach the end of the second vector.
+  for (int32_t i = 0; i < kMaxRowPatch + kBytes; i += kBytes) vst1q_s8(row + i, vdupq_n_s8(0));
+  const int8_t pad_value = static_cast<int8_t>(-p.input_offset);
+  const Frame f = MakeFrame(p);
+  const mve_pred16_t run_lanes = vctp8q(static_cast<uint32_t>(run));
+  const mve_pred16_t tail = vctp8q(static_cast<uint32_t>(two ? patch - kBytes : 0));
+  // A kernel row is one contiguous run of input when pixels are dense.
+  const bool dense = f.in_sw == cin && f.dilation_w == 1 && run <= kBytes;
+  const int32_t out_offset = p.output_offset, lo = p.activation_min, hi = p.activation_max;
+  // Per chunk of channels: bias + offset * sum(w), and the requantization's
+  // multiplier, left shift, right shift and rounding fix-up.
+  int32_t base[kChunkChannels], mult[kChunkChannels], left[kChunkChannels],
+      right_neg[kChunkChannels], round_fix[kChunkChannels];
+  // The same per block of four, interleaved for RowBlocks, and the limits.
+  alignas(16) int32_t blk[kChunkChannels * 4];
+  alignas(16) int32_t lohi[8];
+  alignas(16) int8_t xv[2 * kBytes];
+  vst1q_s32(lohi, vdupq_n_s32(p.activation_min));
+  vst1q_s32(lohi + 4, vdupq_n_s32(p.activation_max));
+  for (int32_t chunk = 0; chunk < cout; chunk += kChunkChannels) {
+    const int32_t chunk_end = cout - chunk < kChunkChannels ? cout : chunk + kChunkChannels;
+    bool left_shifts = false;
+    for (int32_t c0 = chunk; c0 < chunk_end; c0 += kLanes) {
+      const int32_t count = chunk_end - c0 < kLanes ? chunk_end - c0 : kLanes;
+      const mve_pred16_t lanes = vctp32q(static_cast<uint32_t>(count));
+      const int8_t* w[kLanes];
+      ChannelRows(p, c0, count, patch, w);
+      const int32x4_t bias = p.bias != nullptr ? vldrwq_z_s32(p.bias + c0, lanes) : vdupq_n_s32(0);
+      const int32_t at = c0 - chunk;
+      vst1q_s32(base + at, vmlaq_n_s32(bias, WeightSums(w, patch), p.input_offset));
+      const RequantLanes r = ChannelLanes(p, c0, lanes);
+      vst1q_s32(mult + at, r.multiplier);
+      vst1q_s32(left + at, r.left);
+      vst1q_s32(right_neg + at, r.right_neg);
+      vst1q_s32(round_fix + at, r.round_fix);
+      vst1q_s32(blk + 4 * at, vld1q_s32(base + at));
+      vst1q_s32(blk + 4 * at + 4, r.multiplier);
+      vst1q_s32(blk + 4 * at + 8, r.right_neg);
+      vst1q_s32(blk + 4 * at + 12, r.round_fix);
+      left_shifts = left_shifts || r.left_shifts;
+    }
+    for (int32_t n = 0; n < p.out.n; ++n) {
+      for (int32_t oh = 0; oh < f.out_h; ++oh) {
+        const int32_t ih0 = oh * f.stride_h - f.pad_h;
+        const bool rows_inside = ih0 >= 0 && ih0 + (kernel_h - 1) * f.dilation_h < f.in_h;
+        for (int32_t ow = 0; ow < f.out_w; ++ow) {
+          int8x16_t x0, x1;
+          if (direct) {
+            const int8_t* x = p.input + (n * f.in_sn + oh * f.in_sh + ow * f.in_sw);
+            x0 = vldrbq_z_s8(x, first);
+            x1 = vldrbq_z_s8(x + kBytes, tail);
+          } else {
+            // The patch, its padding holding the input zero point (adds nothing).
+            const int32_t iw0 = ow * f.stride_w - f.pad_w;
+            if (dense && rows_inside && iw0 >= 0 && iw0 + kernel_w <= f.in_w) {
+              const int8_t* x = p.input + (n * f.in_sn + ih0 * f.in_sh + iw0 * f.in_sw);
+              for (int32_t kh = 0; kh < kernel_h; ++kh)
+                vst1q_s8(row + kh * run, vldrbq_z_s8(x + kh * f.dilation_h * f.in_sh, run_lanes));
+            } else {
+              int8_t* r = row;
+              for (int32_t kh = 0; kh < kernel_h; ++kh) {
+                const int32_t ih = ih0 + kh * f.dilation_h;
+                const bool row_inside = ih >= 0 && ih < f.in_h;
+                const int8_t* x = p.input + (n * f.in_sn + ih * f.in_sh);
+                for (int32_t kw = 0; kw < kernel_w; ++kw, r += cin) {
+                  const int32_t iw = iw0 + kw * f.dilation_w;
+                  const bool inside = row_inside && iw >= 0 && iw < f.in_w;
+                  for (int32_t c = 0; c < cin; ++c) r[c] = inside ? x[iw * f.in_sw + c] : pad_value;
+                }
+              }
+              vst1q_s8(row + patch, vdupq_n_s8(0));
+            }
+            x0 = vld1q_s8(row);
+            x1 = vld1q_s8(row + kBytes);  // zero past the patch
+          }
+          int8_t* out = p.output + (n * f.out_sn + oh * f.out_sh + ow * f.out_sw);
+          const int8_t* wb = p.weight + static_cast<int64_t>(chunk) * patch;
+          int32_t c0 = chunk;
+          if (!left_shifts) {
+            // Whole blocks followed by another channel's weights (a row
+            // read past its end runs into them): the assembly loop.
+            const int32_t fast_end = chunk_end < cout ? chunk_end : cout - kLanes;
+            const int32_t blocks = fast_end > chunk ? (fast_end - chunk) / kLanes : 0;
+            vst1q_s8(xv, x0);
+            vst1q_s8(xv + kBytes, x1);
+            RowBlocks(xv, wb, patch, blk, lohi, out + chunk, blocks, out_offset, two);
+            c0 += blocks * kLanes;
+            wb += blocks * kLanes * patch;
+          }
+          for (; c0 < chunk_end; c0 += kLanes, wb += kLanes * patch) {
+            const int32_t count = chunk_end - c0 < kLanes ? chunk_end - c0 : kLanes;
+            alignas(16) int32_t s[kLanes];
+            if (!two && c0 + kLanes < cout) {
+              // One whole vector, which may run into the next channel's
+              // weights: they meet the zero lanes of x0.
+              s[0] = vmladavq_s8(x0, vldrbq_s8(wb));
+              s[1] = vmladavq_s8(x0, vldrbq_s8(wb + patch));
+              s[2] = vmladavq_s8(x0, vldrbq_s8(wb + 2 * patch));
+              s[3] = vmladavq_s8(x0, vldrbq_s8(wb + 3 * patch));
+            } else if (c0 + kLanes < cout) {
+              // Whole vectors: the second may run into the next channel's
+              // weights, which meet the zero lanes of x1.
+              const int8_t* w1 = wb + patch;
+              const int8_t* w2 = wb + 2 * patch;
+              const int8_t* w3 = wb + 3 * patch;
+              s[0] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_s8(wb)), x1, vldrbq_s8(wb + kBytes));
+              s[1] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_s8(w1)), x1, vldrbq_s8(w1 + kBytes));
+              s[2] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_s8(w2)), x1, vldrbq_s8(w2 + kBytes));
+              s[3] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_s8(w3)), x1, vldrbq_s8(w3 + kBytes));
+            } else {
+              const int8_t* w[kLanes];
+              ChannelRows(p, c0, count, patch, w);
+              for (int32_t j = 0; j < kLanes; ++j)
+                s[j] = vmladavaq_s8(vmladavq_s8(x0, vldrbq_z_s8(w[j], first)), x1,
+                                    vldrbq_z_s8(w[j] + kBytes, tail));
+            }
+            const int32_t at = c0 - chunk;
+            const int32x4_t acc = vaddq_s32(vld1q_s32(s), vld1q_s32(base + at));
+            RequantLanes rl;
+            rl.multiplier = vld1q_s32(mult + at);
+            rl.left = vld1q_s32(left + at);
+            rl.right_neg = vld1q_s32(right_neg + at);
+            rl.round_fix = vld1q_s32(round_fix + at);
+            rl.output_offset = out_offset;
+            rl.lo = lo;
+            rl.hi = hi;
+            rl.left_shifts = left_shifts;
+            if (!LeftShiftExact(acc, rl)) {
+              int32_t sums[kLanes];
+              vst1q_s32(sums, acc);
+              for (int32_t j = 0; j < count; ++j) out[c0 + j] = FinishConv(p, sums[j], c0 + j);
+            } else if (count == kLanes) {
+              vstrbq_s32(out + c0, RequantizeLanes(acc, rl));
+            } else {
+              vstrbq_p_s32(out + c0, RequantizeLanes(acc, rl),
+                           vctp32q(static_cast<uint32_t>(count)));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // Four int8 values widened to int32 lanes; only the first `lanes` read in
 // a channel block's tail.
 template <bool kTail>
@@ -424,33 +687,134 @@ void DepthwiseBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t c0,
 // lanes, VMULLB/VMULLT multiplying the even and the odd channels into two
 // int32 accumulators (|x * w| <= 2^14 fits int16's operands; the sums are
 // int32). One tap then costs a load and two multiply-adds for eight
-// channels instead of four. Outputs go back through the even/odd lanes with
-// scatter stores.
+// channels instead of four. Each pixel is requantized as soon as it is
+// summed and its two parities narrowed back into channel order
+// (VQMOVNB/VQMOVNT), clamped once in int16 lanes and stored by one VSTRB:
+// no tile of sums, no scatter stores. Rows and columns whose 3x3 window is
+// inside the input take a straight-line path with the input offset folded
+// into the bias (sum((x + o) * w) = sum(x * w) + o * sum(w)); border pixels
+// add the offset to their inside taps instead, so the padding adds nothing.
 constexpr int32_t kPairLanes = 8;
 
-// Requantizes one parity (even: first = 0, odd: 1) of a tile of eight-channel
-// sums and stores it at out + first + 2 * lane.
-void FlushParity(const ConvParams& p, const int32_t* tile, int32_t m, int8_t* out, int32_t step,
-                 int32_t c0, int32_t first) {
-  const uint32x4_t words = vidupq_n_u32(0, 2);  // lanes 0, 2, 4, 6
-  const RequantLanes r =
-      LoadRequantLanes(vldrwq_gather_shifted_offset_s32(p.multipliers + c0 + first, words),
-                       vldrwq_gather_shifted_offset_s32(p.shifts + c0 + first, words),
-                       p.output_offset, p.activation_min, p.activation_max);
-  out += first;
-  tile += first * kLanes;
-  for (int32_t i = 0; i < m; ++i, out += step, tile += kPairLanes) {
-    const int32x4_t acc = vld1q_s32(tile);
-    if (LeftShiftExact(acc, r)) {
-      vstrbq_scatter_offset_s32(out, words, RequantizeLanes(acc, r));
-      continue;
-    }
-    int32_t sums[kLanes];
-    vst1q_s32(sums, acc);
-    for (int32_t j = 0; j < kLanes; ++j) out[2 * j] = FinishConv(p, sums[j], c0 + first + 2 * j);
+// One parity's requantization constants: those of RequantizeLanes, held in
+// memory across a block so the pixel loop keeps its Q registers for sums.
+struct ParityRequant {
+  int32x4_t multiplier, left, right_neg, round_fix;
+};
+
+// Requantizes the even and odd sums of one pixel (output offset added, not
+// clamped) and narrows them into eight int16 lanes in channel order.
+template <bool kLeft>
+__attribute__((always_inline)) inline int16x8_t RequantPair(int32x4_t even, int32x4_t odd,
+                                                            const ParityRequant& re,
+                                                            const ParityRequant& ro,
+                                                            int32_t offset) {
+  if (kLeft) {
+    even = vshlq_s32(even, re.left);
+    odd = vshlq_s32(odd, ro.left);
   }
+  even = vqrdmulhq_s32(even, re.multiplier);
+  odd = vqrdmulhq_s32(odd, ro.multiplier);
+  even = vqaddq_s32(even, vandq_s32(vshrq_n_s32(even, 31), re.round_fix));
+  odd = vqaddq_s32(odd, vandq_s32(vshrq_n_s32(odd, 31), ro.round_fix));
+  even = vaddq_n_s32(vrshlq_s32(even, re.right_neg), offset);
+  odd = vaddq_n_s32(vrshlq_s32(odd, ro.right_neg), offset);
+  // Saturating to int16 before the clamp changes nothing: the limits are int8.
+  return vqmovntq_s32(vqmovnbq_s32(vdupq_n_s16(0), even), odd);
 }
 
+// Whether every lane's left shift is exact (see requantize_helium.h).
+__attribute__((always_inline)) inline bool PairShiftExact(int32x4_t even, int32x4_t odd,
+                                                          const ParityRequant& re,
+                                                          const ParityRequant& ro) {
+  const int32x4_t be = vshlq_s32(vshlq_s32(even, re.left), vnegq_s32(re.left));
+  const int32x4_t bo = vshlq_s32(vshlq_s32(odd, ro.left), vnegq_s32(ro.left));
+  return (vcmpneq_s32(be, even) | vcmpneq_s32(bo, odd)) == 0;
+}
+
+// A block's widened weights and per-parity constants (even channels in
+// [0], odd in [1]), laid out for PairRun's immediate offsets.
+struct alignas(16) PairConsts {
+  int16_t w[kHeldTaps * kPairLanes];       // bytes 0..143
+  int32_t interior_even[kLanes];           // 144: bias + offset * sum(w)
+  int32_t interior_odd[kLanes];            // 160
+  int32_t multiplier[2][kLanes];           // 176
+  int32_t round_fix[2][kLanes];            // 208
+  int32_t right_neg[2][kLanes];            // 240
+  int16_t lo[kPairLanes], hi[kPairLanes];  // 272, 288
+};
+static_assert(offsetof(PairConsts, interior_even) == 144 && offsetof(PairConsts, lo) == 272 &&
+                  offsetof(PairConsts, hi) == 288,
+              "PairRun's offsets");
+
+// `count` interior pixels of a 3x3 depthwise row for one block of eight
+// channels (right shifts only: no exactness check), x and out stepping by
+// x_step and out_step. In assembly because GCC 14 spills the held weights
+// to a second stack copy and reloads each accumulator: about 150
+// instructions per pixel against 84 here (per tap a load of eight inputs
+// and of eight weights, VMULLB/VMULLT and two VADDs; then the
+// requantization of both parities, narrowed, clamped, one VSTRB).
+inline void PairRun(const PairConsts* k, const int8_t* x, int32_t x_row, int32_t x_col,
+                    int32_t x_step, int8_t* out, int32_t out_step, int32_t count,
+                    int32_t out_offset) {
+  if (count <= 0) return;
+  const int8_t* t;
+#define ESDK_TAP(W)           \
+  "vldrb.s16 q0, [%[t]]\n"    \
+  "vldrh.u16 q1, [%[k], #" #W \
+  "]\n"                       \
+  "vmullb.s16 q2, q0, q1\n"   \
+  "vadd.i32 q6, q6, q2\n"     \
+  "vmullt.s16 q2, q0, q1\n"   \
+  "vadd.i32 q7, q7, q2\n"
+  __asm volatile(
+      "vldrw.u32 q3, [%[k], #208]\n"
+      "vldrw.u32 q4, [%[k], #224]\n"
+      "1:\n"
+      "vldrw.u32 q6, [%[k], #144]\n"
+      "vldrw.u32 q7, [%[k], #160]\n"
+      "mov %[t], %[x]\n" ESDK_TAP(0) "add %[t], %[t], %[col]\n" ESDK_TAP(16)
+      "add %[t], %[t], %[col]\n" ESDK_TAP(32)
+      "add %[t], %[x], %[row]\n" ESDK_TAP(48) "add %[t], %[t], %[col]\n" ESDK_TAP(64)
+      "add %[t], %[t], %[col]\n" ESDK_TAP(80)
+      "add %[t], %[x], %[row], lsl #1\n" ESDK_TAP(96) "add %[t], %[t], %[col]\n" ESDK_TAP(112)
+      "add %[t], %[t], %[col]\n" ESDK_TAP(128)
+      "vldrw.u32 q0, [%[k], #176]\n"
+      "vqrdmulh.s32 q6, q6, q0\n"
+      "vldrw.u32 q1, [%[k], #192]\n"
+      "vqrdmulh.s32 q7, q7, q1\n"
+      "vshr.s32 q0, q6, #31\n"
+      "vand q0, q0, q3\n"
+      "vqadd.s32 q6, q6, q0\n"
+      "vshr.s32 q1, q7, #31\n"
+      "vand q1, q1, q4\n"
+      "vqadd.s32 q7, q7, q1\n"
+      "vldrw.u32 q0, [%[k], #240]\n"
+      "vrshl.s32 q6, q6, q0\n"
+      "vldrw.u32 q1, [%[k], #256]\n"
+      "vrshl.s32 q7, q7, q1\n"
+      "vadd.i32 q6, q6, %[off]\n"
+      "vadd.i32 q7, q7, %[off]\n"
+      "vqmovnb.s32 q0, q6\n"
+      "vqmovnt.s32 q0, q7\n"
+      "vldrw.u32 q1, [%[k], #272]\n"
+      "vmax.s16 q0, q0, q1\n"
+      "vldrw.u32 q1, [%[k], #288]\n"
+      "vmin.s16 q0, q0, q1\n"
+      "vstrb.16 q0, [%[out]]\n"
+      "add %[out], %[out], %[ostep]\n"
+      "add %[x], %[x], %[xstep]\n"
+      "subs %[n], %[n], #1\n"
+      "bne 1b\n"
+      : [x] "+r"(x), [out] "+r"(out), [n] "+r"(count), [t] "=&r"(t)
+      : [k] "r"(k), [row] "r"(x_row), [col] "r"(x_col), [xstep] "r"(x_step),
+        [ostep] "r"(out_step), [off] "r"(out_offset)
+      : "cc", "memory", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11",
+        "d12", "d13", "d14", "d15");
+#undef ESDK_TAP
+}
+
+template <bool kLeft>
 void DepthwisePairBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t c0) {
   const int8_t* w = p.weight + c0;
   const uint32x4_t words = vidupq_n_u32(0, 2);
@@ -459,60 +823,115 @@ void DepthwisePairBlock(const ConvParams& p, const DepthwiseGeometry& g, int32_t
   const int32x4_t bias_odd =
       p.bias != nullptr ? vldrwq_gather_shifted_offset_s32(p.bias + c0 + 1, words) : vdupq_n_s32(0);
   const int32_t offset = p.input_offset;
-  int16x8_t held[kHeldTaps];
+  // The block's nine weight vectors, widened once, and its constants, at
+  // small immediate offsets from one pointer (PairRun's loads).
+  PairConsts k;
   int32x4_t all_even = vdupq_n_s32(0), all_odd = vdupq_n_s32(0);
   for (int32_t t = 0; t < kHeldTaps; ++t) {
-    held[t] = vldrbq_s16(w + t * g.w_col);
-    all_even = vaddq_s32(all_even, vmovlbq_s16(held[t]));
-    all_odd = vaddq_s32(all_odd, vmovltq_s16(held[t]));
+    const int16x8_t wv = vldrbq_s16(w + t * g.w_col);
+    vst1q_s16(k.w + t * kPairLanes, wv);
+    all_even = vaddq_s32(all_even, vmovlbq_s16(wv));
+    all_odd = vaddq_s32(all_odd, vmovltq_s16(wv));
   }
-  const int32x4_t interior_even = vmlaq_n_s32(bias_even, all_even, offset);
-  const int32x4_t interior_odd = vmlaq_n_s32(bias_odd, all_odd, offset);
+  const int16_t* const held = k.w;
+  vst1q_s32(k.interior_even, vmlaq_n_s32(bias_even, all_even, offset));
+  vst1q_s32(k.interior_odd, vmlaq_n_s32(bias_odd, all_odd, offset));
+  ParityRequant rq[2];
+  for (int32_t parity = 0; parity < 2; ++parity) {
+    const RequantLanes r = LoadRequantLanes(
+        vldrwq_gather_shifted_offset_s32(p.multipliers + c0 + parity, words),
+        vldrwq_gather_shifted_offset_s32(p.shifts + c0 + parity, words), 0, INT32_MIN, INT32_MAX);
+    rq[parity] = {r.multiplier, r.left, r.right_neg, r.round_fix};
+    vst1q_s32(k.multiplier[parity], r.multiplier);
+    vst1q_s32(k.round_fix[parity], r.round_fix);
+    vst1q_s32(k.right_neg[parity], r.right_neg);
+  }
+  vst1q_s16(k.lo, vdupq_n_s16(static_cast<int16_t>(p.activation_min)));
+  vst1q_s16(k.hi, vdupq_n_s16(static_cast<int16_t>(p.activation_max)));
+  const ParityRequant& re = rq[0];
+  const ParityRequant& ro = rq[1];
+  const int32_t out_offset = p.output_offset;
+  const Frame f = MakeFrame(p);
+  const int32_t x_row = g.x_row, x_col = g.x_col, x_step = f.in_sw * f.stride_w;
+  // Output columns whose three taps are inside the input: [ow_lo, ow_hi).
+  const int32_t ow_lo = f.pad_w > 0 ? (f.pad_w + f.stride_w - 1) / f.stride_w : 0;
+  const int32_t last_start = f.in_w - 1 - 2 * f.dilation_w + f.pad_w;  // largest ow * stride
+  int32_t ow_hi = last_start >= 0 ? last_start / f.stride_w + 1 : 0;
+  if (ow_hi > f.out_w) ow_hi = f.out_w;
+  if (ow_hi < ow_lo) ow_hi = ow_lo;
+
+  // Stores one pixel's sums; lane by lane in C where a left shift overflows.
+  auto store = [&](int8_t* out, int32x4_t even, int32x4_t odd) {
+    if (!kLeft || PairShiftExact(even, odd, re, ro)) {
+      int16x8_t v = RequantPair<kLeft>(even, odd, re, ro, out_offset);
+      v = vminq_s16(vmaxq_s16(v, vld1q_s16(k.lo)), vld1q_s16(k.hi));
+      vstrbq_s16(out, v);
+      return;
+    }
+    int32_t sums[kPairLanes];
+    vst1q_s32(sums, even);
+    vst1q_s32(sums + kLanes, odd);
+    for (int32_t j = 0; j < kLanes; ++j) {
+      out[2 * j] = FinishConv(p, sums[j], c0 + 2 * j);
+      out[2 * j + 1] = FinishConv(p, sums[kLanes + j], c0 + 2 * j + 1);
+    }
+  };
+  // A pixel with some taps outside: the offset is added to the inside taps.
+  auto border = [&](const int8_t* x, int8_t* out, int32_t kh0, int32_t kh1, int32_t kw0,
+                    int32_t kw1) {
+    int32x4_t even = bias_even, odd = bias_odd;
+    for (int32_t kh = kh0; kh < kh1; ++kh) {
+      for (int32_t kw = kw0; kw < kw1; ++kw) {
+        const int16x8_t wv = vld1q_s16(held + (kh * 3 + kw) * kPairLanes);
+        const int16x8_t xv = vaddq_n_s16(vldrbq_s16(x + (kh - kh0) * x_row + (kw - kw0) * x_col),
+                                         static_cast<int16_t>(offset));
+        even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+        odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+      }
+    }
+    store(out, even, odd);
+  };
   const int8_t* input = p.input + c0;
-  int32_t tile[kTile * kPairLanes];
-  ForEachTile(
-      p, MakeFrame(p), 3, 3,
-      [&](int32_t i, int32_t x0, int32_t kh0, int32_t kh1, int32_t kw0, int32_t kw1) {
-        const int8_t* x = input + x0;
-        int32x4_t even, odd;
-        if (kh1 - kh0 == 3 && kw1 - kw0 == 3) {
-          even = interior_even;
-          odd = interior_odd;
-#pragma GCC unroll 3
-          for (int32_t kh = 0; kh < 3; ++kh) {
-#pragma GCC unroll 3
-            for (int32_t kw = 0; kw < 3; ++kw) {
-              const int16x8_t xv = vldrbq_s16(x + kh * g.x_row + kw * g.x_col);
-              even = vaddq_s32(even, vmullbq_int_s16(xv, held[kh * 3 + kw]));
-              odd = vaddq_s32(odd, vmulltq_int_s16(xv, held[kh * 3 + kw]));
-            }
+  for (int32_t n = 0; n < p.out.n; ++n) {
+    for (int32_t oh = 0; oh < f.out_h; ++oh) {
+      int32_t kh0, kh1;
+      ValidTaps(oh, f.stride_h, f.pad_h, f.dilation_h, 3, f.in_h, &kh0, &kh1);
+      const int8_t* x_line =
+          input + n * f.in_sn + (oh * f.stride_h - f.pad_h + kh0 * f.dilation_h) * f.in_sh;
+      int8_t* out = p.output + (n * f.out_sn + oh * f.out_sh + c0);
+      const bool full = kh0 == 0 && kh1 == 3;
+      for (int32_t ow = 0; ow < f.out_w; ++ow, out += f.out_sw) {
+        if (full && ow == ow_lo) {
+          // The straight-line run across the row's interior columns.
+          const int8_t* x = x_line + (ow_lo * f.stride_w - f.pad_w) * f.in_sw;
+          if (!kLeft) {
+            PairRun(&k, x, x_row, x_col, x_step, out, f.out_sw, ow_hi - ow_lo, out_offset);
+            out += (ow_hi - ow_lo) * f.out_sw;
+            ow = ow_hi;
           }
-        } else {
-          // A border pixel: only the inside taps' weights meet the offset.
-          int32x4_t sums_even = vdupq_n_s32(0), sums_odd = vdupq_n_s32(0);
-          even = bias_even;
-          odd = bias_odd;
-          for (int32_t kh = kh0; kh < kh1; ++kh) {
-            for (int32_t kw = kw0; kw < kw1; ++kw) {
-              const int16x8_t wv = held[kh * 3 + kw];
-              const int16x8_t xv = vldrbq_s16(x + (kh - kh0) * g.x_row + (kw - kw0) * g.x_col);
-              even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
-              odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
-              sums_even = vaddq_s32(sums_even, vmovlbq_s16(wv));
-              sums_odd = vaddq_s32(sums_odd, vmovltq_s16(wv));
+          for (; ow < ow_hi; ++ow, out += f.out_sw, x += x_step) {
+            int32x4_t even = vld1q_s32(k.interior_even), odd = vld1q_s32(k.interior_odd);
+#pragma GCC unroll 3
+            for (int32_t kh = 0; kh < 3; ++kh) {
+#pragma GCC unroll 3
+              for (int32_t kw = 0; kw < 3; ++kw) {
+                const int16x8_t xv = vldrbq_s16(x + kh * x_row + kw * x_col);
+                const int16x8_t wv = vld1q_s16(held + (kh * 3 + kw) * kPairLanes);
+                even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+                odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+              }
             }
+            store(out, even, odd);
           }
-          even = vmlaq_n_s32(even, sums_even, offset);
-          odd = vmlaq_n_s32(odd, sums_odd, offset);
+          if (ow == f.out_w) break;
         }
-        vst1q_s32(tile + i * kPairLanes, even);
-        vst1q_s32(tile + i * kPairLanes + kLanes, odd);
-      },
-      [&](int32_t m, int32_t out) {
-        const int32_t step = static_cast<int32_t>(p.out.sw);
-        FlushParity(p, tile, m, p.output + (out + c0), step, c0, 0);
-        FlushParity(p, tile, m, p.output + (out + c0), step, c0, 1);
-      });
+        int32_t kw0, kw1;
+        ValidTaps(ow, f.stride_w, f.pad_w, f.dilation_w, 3, f.in_w, &kw0, &kw1);
+        const int32_t iw0 = ow * f.stride_w - f.pad_w + kw0 * f.dilation_w;
+        border(x_line + iw0 * f.in_sw, out, kh0, kh1, kw0, kw1);
+      }
+    }
+  }
 }
 
 // Eight-channel blocks for 3x3 kernels, then four-channel blocks, then the
@@ -521,7 +940,15 @@ void Depthwise(const ConvParams& p, const DepthwiseGeometry& g) {
   const int32_t channels = p.out.c;
   int32_t c0 = 0;
   if (g.kernel_h == 3 && g.kernel_w == 3) {
-    for (; c0 + kPairLanes <= channels; c0 += kPairLanes) DepthwisePairBlock(p, g, c0);
+    for (; c0 + kPairLanes <= channels; c0 += kPairLanes) {
+      // Left shifts need the exactness check per pixel; right shifts alone do not.
+      if (vmaxvq_s32(0, vldrwq_s32(p.shifts + c0)) > 0 ||
+          vmaxvq_s32(0, vldrwq_s32(p.shifts + c0 + kLanes)) > 0) {
+        DepthwisePairBlock<true>(p, g, c0);
+      } else {
+        DepthwisePairBlock<false>(p, g, c0);
+      }
+    }
   }
   for (; c0 + kLanes <= channels; c0 += kLanes) DepthwiseBlock<false>(p, g, c0, kLanes);
   if (c0 < channels) DepthwiseBlock<true>(p, g, c0, channels - c0);
@@ -540,7 +967,19 @@ bool ConvHelium(const ConvParams& p) {
   // Without a row of scratch (a caller that skipped the glue's check) the
   // blocks serve a small patch too.
   if (!pointwise && PatchFits(p) && p.scratch_bytes >= ConvScratchBytes(p)) {
-    PatchConv(p);
+    if (p.kernel_h * p.kernel_w * p.in.c > kBytes &&
+        p.kernel_h * p.kernel_w * p.in.c <= kMaxRowPatch) {
+      RowPatchConv(p, false);
+    } else {
+      PatchConv(p);
+    }
+    return true;
+  }
+  // Few input channels: the requantization outweighs the dot products, so
+  // each pixel is loaded once for all its output channels.
+  // (From 8: one weight vector may then run past its row by at most two rows.)
+  if (pointwise && p.in.c >= 8 && p.in.c <= kMaxRowPatch) {
+    RowPatchConv(p, true);
     return true;
   }
   const int32_t channels = p.out.c;

@@ -43,14 +43,22 @@ int32_t OutSize(int32_t in, int32_t k, int32_t s, int32_t p, int32_t d) {
 // With `extremes`, now and then the glue's extreme input offsets (+-255: a
 // uint8 zero point on an int8 tensor) and biases near the int32 limits (the
 // sums wrap, as the reference's do).
-bool DrawCase(Draw& d, bool depthwise, ConvParams* p, bool extremes = false) {
+// With `three_by_three`, 3x3 kernels only and at least 8 channels, with
+// right shifts only (the Helium depthwise's straight-line path: MobileNet's
+// form); with `right_shifts`, any kernel with right shifts only (the
+// convolutions' assembly paths, which blocks with a left shift skip).
+bool DrawCase(Draw& d, bool depthwise, ConvParams* p, bool extremes = false,
+              bool three_by_three = false, bool right_shifts = false) {
   // Widths past 32 cross the kernels' pixel tiles within a row.
   const int32_t n = d.In(1, 2), cin = d.In(1, 40), h = d.In(1, 9), w = d.In(1, 70);
   p->kernel_h = d.In(1, 3), p->kernel_w = d.In(1, 3);
   p->stride_h = d.In(1, 2), p->stride_w = d.In(1, 2);
   p->dilation_h = d.In(1, 2), p->dilation_w = d.In(1, 2);
   p->pad_h = d.In(0, p->kernel_h - 1), p->pad_w = d.In(0, p->kernel_w - 1);
-  if (d.In(0, 2) == 0) {  // MobileNet's pointwise form half the time
+  if (three_by_three) {
+    p->kernel_h = p->kernel_w = 3;
+    p->pad_h = d.In(0, 2), p->pad_w = d.In(0, 2);
+  } else if (d.In(0, 2) == 0) {  // MobileNet's pointwise form half the time
     p->kernel_h = p->kernel_w = p->stride_h = p->stride_w = 1;
     p->pad_h = p->pad_w = 0;
   }
@@ -71,8 +79,9 @@ bool DrawCase(Draw& d, bool depthwise, ConvParams* p, bool extremes = false) {
     bias[c] = d.In(-100000, 100000);
     if (extremes && d.In(0, 19) == 0) bias[c] = INT32_MAX - d.In(0, 100000);
     multipliers[c] = d.Multiplier();
-    shifts[c] = d.Shift();
+    shifts[c] = three_by_three || right_shifts ? d.In(-31, 0) : d.Shift();
   }
+  if (three_by_three && cin < 8) return false;
   p->input_offset = d.In(-128, 127);
   if (extremes && d.In(0, 9) == 0) p->input_offset = d.In(0, 1) ? 255 : -255;
   p->output_offset = d.In(-128, 127);
@@ -98,12 +107,13 @@ using Variant = bool (*)(const ConvParams&);
 // (which must take them exactly when `expected_taken`, but for dilation_w 2
 // when `dilated_declined`); returns how many it took. `extremes`: DrawCase's.
 int32_t Compare(bool depthwise, int32_t cases, Variant variant, bool expected_taken,
-                bool dilated_declined = false, bool extremes = false) {
+                bool dilated_declined = false, bool extremes = false, bool three_by_three = false,
+                bool right_shifts = false) {
   Draw d(0x2545F491u);
   int32_t taken = 0;
   for (int32_t done = 0; done < cases;) {
     ConvParams p;
-    if (!DrawCase(d, depthwise, &p, extremes)) continue;
+    if (!DrawCase(d, depthwise, &p, extremes, three_by_three, right_shifts)) continue;
     ++done;
     const int32_t size = p.out.n * p.out.h * p.out.w * p.out.c;
     std::memset(expected, 0x55, sizeof(expected));
@@ -143,6 +153,35 @@ TEST(ConvHelium, MatchesPlainC) {
 TEST(DepthwiseConvHelium, MatchesPlainC) {
   const int32_t taken = Compare(true, 150, DepthwiseConvHelium, kHelium);
   EXPECT_EQ(taken, kHelium ? 150 : 0);
+}
+
+TEST(ConvHelium, RightShiftsMatchPlainC) {
+  const int32_t taken = Compare(false, 200, ConvHelium, kHelium, false, /*extremes=*/true,
+                                /*three_by_three=*/false, /*right_shifts=*/true);
+  EXPECT_EQ(taken, kHelium ? 200 : 0);
+}
+
+TEST(ConvDsp, RightShiftsMatchPlainC) {
+  const int32_t taken = Compare(false, 200, ConvDsp, kDsp, /*dilated_declined=*/true,
+                                /*extremes=*/true, /*three_by_three=*/false,
+                                /*right_shifts=*/true);
+  if (kDsp) {
+    EXPECT_GT(taken, 80);
+  } else {
+    EXPECT_EQ(taken, 0);
+  }
+}
+
+TEST(DepthwiseConvHelium, ThreeByThreeRightShiftsMatchPlainC) {
+  const int32_t taken = Compare(true, 120, DepthwiseConvHelium, kHelium, false, /*extremes=*/true,
+                                /*three_by_three=*/true);
+  EXPECT_EQ(taken, kHelium ? 120 : 0);
+}
+
+TEST(DepthwiseConvDsp, ThreeByThreeRightShiftsMatchPlainC) {
+  const int32_t taken = Compare(true, 120, DepthwiseConvDsp, kDsp, false, /*extremes=*/true,
+                                /*three_by_three=*/true);
+  EXPECT_EQ(taken, kDsp ? 120 : 0);
 }
 
 // The DSP variants take every drawn case but dilation_w 2 (conv).
