@@ -5,6 +5,7 @@ the process) and the wall time of the whole process (Python start-up and
 imports included), as a Markdown table on stdout.
 
   tools/bazel run //bench:aot_times -- --models=mlp_softmax --targets=cpu
+  tools/bazel run //bench:aot_times -- --host_numerics=native   # the host's own paths
 """
 
 from __future__ import annotations
@@ -24,6 +25,13 @@ flags.DEFINE_list(
 )
 flags.DEFINE_list("targets", ["ethos-u55-128", "ethos-u85-256", "TOSA-1.0+INT", "cpu"], "Targets.")
 flags.DEFINE_string("compiler", None, "Path of the aot_compile binary (default: from runfiles).")
+flags.DEFINE_enum(
+    "host_numerics",
+    "pinned",
+    ["pinned", "native"],
+    "pinned: the SDK's default, the same bytes on every host; native: the host's own code paths "
+    "(ETHOSU_SDK_HOST_NUMERICS=native), to measure what the pinning costs.",
+)
 
 
 def _compiler() -> list[str]:
@@ -43,6 +51,9 @@ def _compiler() -> list[str]:
 def main(argv: list[str]) -> None:
     del argv
     compiler = _compiler()
+    env = dict(os.environ)
+    if FLAGS.host_numerics == "native":
+        env["ETHOSU_SDK_HOST_NUMERICS"] = "native"
     print("| model | target | export s | quantize s | lower s | total s (in process) | wall s (process) | .pte bytes |")
     print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
@@ -62,6 +73,7 @@ def main(argv: list[str]) -> None:
                     ],
                     capture_output=True,
                     text=True,
+                    env=env,
                 )
                 wall = time.monotonic() - started
                 if proc.returncode != 0:
