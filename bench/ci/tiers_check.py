@@ -85,7 +85,9 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", help="every test label, one a line (default: tools/bazel query)")
     parser.add_argument("--everyday", help="the everyday tier's test labels, one a line")
-    parser.add_argument("--shard", help="N/K: print the target patterns of the everyday tier plus full-tier shard N of K")
+    parser.add_argument(
+        "--shard", help="N/K: print the target patterns of the everyday tier plus full-tier shard N of K"
+    )
     args = parser.parse_args(argv)
     if args.shard:
         index, count = (int(part) for part in args.shard.split("/"))

@@ -2,6 +2,7 @@
 references they ship with: what the C++ runtime must match too."""
 
 import os
+
 import executorch.kernels.quantized  # noqa: F401  registers the quantized_decomposed kernels
 import numpy as np
 import pytest

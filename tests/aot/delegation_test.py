@@ -1,7 +1,7 @@
 """Which operators each target delegates, from the .pte and the summary."""
 
-import os
 import json
+import os
 
 import pytest
 

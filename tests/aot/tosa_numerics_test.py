@@ -8,6 +8,7 @@ compared with the expected output in quantization steps.
 """
 
 import os
+
 import numpy as np
 import pytest
 import torch
