@@ -5,6 +5,7 @@ by the sample in `bazel test //...` (sample.bzl) and the slices that
 
 load("//:defs.bzl", "ethosu_firmware", "ethosu_model", "ethosu_run_test")
 load("//tools/rules:pytest.bzl", "py_pytest")
+load("//tools/rules:tiers.bzl", "one_of_each", "tier_tags")
 
 # The SDK target of each NPU (ExecuTorch's compile specs for these pipelines).
 TARGETS = {"u55": "ethos-u55-128", "u65": "ethos-u65-256", "u85": "ethos-u85-256"}
@@ -42,22 +43,36 @@ def _export_all(name, cases, tags):
         tags = tags,
     )
 
-def conformance_cases(cases, tags = [], exported = False, programs = "conformance_programs"):  # buildifier: disable=unnamed-macro (one target set per case)
+def conformance_cases(cases, tags = [], exported = False, programs = "conformance_programs", sample = False):  # buildifier: disable=unnamed-macro (one target set per case)
     """One test `<name>_test` per (name, case, NPU, quantization mode).
 
     exported: each case's `<name>.pt2` is a file of the package already
     (bench/conformance writes them with the same collect.export); otherwise
-    the genrule `programs` exports them all.
+    the genrule `programs` exports them all (the everyday ones; the full
+    tier's from `<programs>_full`).
+    sample: the everyday tier (tools/rules/tiers.bzl) keeps one case per
+    ExecuTorch test file (operator), the NPU and quantization mode rotating
+    from file to file; the other cases are tagged for the full tier
+    (--config=full), their exports, lowerings and firmware too.
     """
+    split = one_of_each(
+        [tuple(entry) + (entry[1].split("::")[0],) for entry in cases],
+        4,
+    ) if sample else [(tuple(entry) + ("",), False) for entry in cases]
+    everyday = [entry[:4] for entry, full in split if not full]
+    full_only = [entry[:4] for entry, full in split if full]
     if not exported:
-        _export_all(programs, cases, tags)
-    for name, _, npu, quantize in cases:
-        _model(name, npu, quantize, "fail", tags)
+        _export_all(programs, everyday, tags)
+        if full_only:
+            _export_all(programs + "_full", full_only, tier_tags(True, tags))
+    for (name, _, npu, quantize, _), full in split:
+        case_tags = tier_tags(full, tags)
+        _model(name, npu, quantize, "fail", case_tags)
         ethosu_firmware(
             name = name + "_firmware",
             testonly = True,
             model = ":" + name,
-            tags = tags,
+            tags = case_tags,
         )
         ethosu_run_test(
             name = name + "_test",
@@ -65,7 +80,7 @@ def conformance_cases(cases, tags = [], exported = False, programs = "conformanc
             firmware = ":%s_firmware" % name,
             model = ":" + name,
             timeout_seconds = 600,
-            tags = tags,
+            tags = case_tags,
         )
 
 def conformance_expected_failures(name, cases):

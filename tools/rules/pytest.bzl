@@ -23,7 +23,7 @@ def py_pytest(name, srcs, deps = [], args = [], data = [], **kwargs):
         **kwargs
     )
 
-def nested_bazel_pytest(name, srcs, deps = [], data = [], **kwargs):
+def nested_bazel_pytest(name, srcs, deps = [], data = [], tags = [], **kwargs):
     """A py_pytest that drives a nested Bazel against the real source tree.
 
     The test finds the tree by following //:MODULE.bazel's runfile back to it
@@ -37,6 +37,7 @@ def nested_bazel_pytest(name, srcs, deps = [], data = [], **kwargs):
       srcs: test files.
       deps: py_library dependencies.
       data: more runfiles (outputs of the outer build to compare with).
+      tags: more tags (e.g. the full tier's, tools/rules/tiers.bzl).
       **kwargs: passed to py_pytest (size, timeout, ...).
     """
     py_pytest(
@@ -50,7 +51,7 @@ def nested_bazel_pytest(name, srcs, deps = [], data = [], **kwargs):
         tags = [
             "external",
             "no-remote",
-        ],
+        ] + tags,
         deps = deps,
         **kwargs
     )

@@ -36,9 +36,10 @@ from ethosu_sdk.tensors.tensor_file import write_tensor_file
 DTYPES = (torch.float32, torch.int64, torch.int32, torch.uint8, torch.bool)
 # Samples per (OpInfo, dtype): enough for broadcasting, scalars, empty and
 # zero-size tensors, which OpInfo lists first; keeps a family within minutes.
-# OpInfo samples per (operator, dtype): the full suite takes 5; `bazel test
-# //...` takes the first 2 of each (DIFFERENTIAL_MAX_SAMPLES), which keeps a
-# cold CI inside its budget while every operator and dtype is still run.
+# OpInfo samples per (operator, dtype): the full tier (`--config=full`) takes
+# 5; the everyday tier (`bazel test //...`) the first of each
+# (DIFFERENTIAL_MAX_SAMPLES), which keeps a cold CI inside its budget while
+# every operator and dtype is still run.
 MAX_SAMPLES = int(os.environ.get("DIFFERENTIAL_MAX_SAMPLES", "5"))
 
 # Float tolerance: |ours - reference| <= atol + rtol * |reference|. The

@@ -2,6 +2,7 @@
 with the TOSA reference model on it."""
 
 load("@rules_cc//cc:defs.bzl", "cc_test")
+load("//tools/rules:tiers.bzl", "tier_tags")
 load("//tools/rules:worker.bzl", "WORKER_EXECUTION_REQUIREMENTS", "worker_arguments")
 
 def _npu_case_data_impl(ctx):
@@ -60,7 +61,8 @@ def npu_case(
         tags = [],
         layers = False,
         activations = "int8",
-        also = {}):
+        also = {},
+        full = False):
     """Generates `case` for `target` and a cc_test comparing the model.
 
     Args:
@@ -76,7 +78,10 @@ def npu_case(
         U65, or U85 of any size): a test of the same case compiled by Vela
         for it, from the same lowering (gen_case.py --also), with the same
         inputs and expected outputs.
+      full: the full tier only (tools/rules/tiers.bzl): the case is neither
+        generated nor tested by the everyday `bazel test //...`.
     """
+    tags = tier_tags(full, tags)
     npu_case_data(
         name = name + "_data",
         case = case,
