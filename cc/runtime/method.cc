@@ -201,7 +201,8 @@ bool LaysOutAs(const Tensor& t, const uint8_t* order) {
 // A kernel sees its tensors' data as laid out in the default dim order,
 // unless it is marked `any_dim_order` (elementwise, broadcasting included)
 // and all of them have one rank and their data lies in one dim order, as
-// ExecuTorch's portable kernels ask (tensors_have_same_dim_order). Such a
+// ExecuTorch's portable kernels ask (tensors_have_same_dim_order); a tensor
+// of one element may have any rank up to theirs. Such a
 // call is shown its tensors in memory order (`call->view`): sizes listed in
 // that dim order, the default dim order, which gives the same elementwise
 // result over the same bytes.
@@ -227,6 +228,8 @@ Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args, CallOr
   ESDK_RETURN_IF_ERROR(ForEachTensor(args, [&](const Tensor& t) {
     ++call->tensors;
     if (t.rank == call->rank && LaysOutAs(t, call->order)) return Status::Ok();
+    // One element (a scalar as a tensor) broadcasts alike in every layout.
+    if (t.numel == 1 && t.rank <= call->rank) return Status::Ok();
     char other_order[4 * kMaxRank + 3], sizes[12 * kMaxRank + 3], other_sizes[12 * kMaxRank + 3];
     FormatDimOrder(t, other_order, sizeof(other_order));
     FormatSizes(*first_other, sizes, sizeof(sizes));
@@ -746,6 +749,7 @@ void Method::ShowInMemoryOrder(Span<Value* const> args, MemoryOrderView* view) {
         return;
       }
     }
+    if (t->rank != view->rank) return;  // one element of lower rank: as it is
     for (int32_t d = 0; d < view->rank; ++d) {
       t->sizes[d] = saved.sizes[view->order[d]];
       t->dim_order[d] = static_cast<uint8_t>(d);
