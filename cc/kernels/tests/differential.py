@@ -50,7 +50,6 @@ MAX_SAMPLES = int(os.environ.get("DIFFERENTIAL_MAX_SAMPLES", "5"))
 # compared in memory order, as the runner prints them. Other samples are
 # not run in this mode.
 DIM_ORDER = os.environ.get("DIFFERENTIAL_DIM_ORDER", "default")
-CHANNELS_LAST = (0, 2, 3, 1)
 
 # Float tolerance: |ours - reference| <= atol + rtol * |reference|. The
 # default is the runner's own rel1e-5 rule (cc/runner/PROTOCOL.md): results
@@ -224,11 +223,12 @@ def _in_dim_order(x: torch.Tensor) -> torch.Tensor:
     return x.contiguous()
 
 
-def _memory_order(array: np.ndarray) -> np.ndarray:
-    """A 4-D output as a channels-last program holds it (DIM_ORDER)."""
-    if DIM_ORDER == "channels_last" and array.ndim == 4:
-        return np.ascontiguousarray(array.transpose(CHANNELS_LAST))
-    return array
+def in_memory_order(array: np.ndarray, dim_order: Sequence[int]) -> np.ndarray:
+    """A logical array as a program's tensor of `dim_order` holds it (what
+    tensor files and the runner's outputs are)."""
+    if len(dim_order) != array.ndim or list(dim_order) == list(range(array.ndim)):
+        return array
+    return np.ascontiguousarray(array.transpose(list(dim_order)))
 
 
 def as_channels_last_sample(sample: Any) -> Optional[Any]:
@@ -253,7 +253,7 @@ def as_channels_last_sample(sample: Any) -> Optional[Any]:
 
 def _export(
     fn: Callable[..., Any], samples: Sequence[Any]
-) -> Tuple[bytes, List[torch.Tensor], Dict[str, int], torch.nn.Module]:
+) -> Tuple[bytes, List[torch.Tensor], Dict[str, int], torch.nn.Module, List[List[int]], List[List[int]]]:
     """One program calling fn on every sample: its bytes, inputs and how many
     times it calls each operator."""
     from executorch.exir import EdgeCompileConfig, to_edge
@@ -278,7 +278,12 @@ def _export(
                 op = plan.operators[op_index]
                 name = f"{op.name}.{op.overload}" if op.overload else op.name
                 calls[name] = calls.get(name, 0) + 1
-    return program.buffer, inputs, calls, module
+    values = plan.values
+
+    def dim_orders(indices: Sequence[int]) -> List[List[int]]:
+        return [list(getattr(values[i].val, "dim_order", None) or []) for i in indices]
+
+    return program.buffer, inputs, calls, module, dim_orders(plan.inputs), dim_orders(plan.outputs)
 
 
 def opinfos(names: Sequence[str]) -> List[Any]:
@@ -298,6 +303,10 @@ class Case:
     inputs: List[torch.Tensor]
     module: torch.nn.Module  # the exported module, for PyTorch eager outputs
     samples: List[Any]
+    # The dim order of each input and output tensor of the program ([] for
+    # a non-tensor value): tensor files and the runner hold memory order.
+    input_dim_orders: List[List[int]]
+    output_dim_orders: List[List[int]]
 
     @property
     def operators(self) -> Set[str]:
@@ -306,12 +315,12 @@ class Case:
 
 def export_case(name: str, fn: Callable[..., Any], samples: Sequence[Any], skipped: List[str]) -> Optional[Case]:
     try:
-        pte, inputs, calls, module = _export(fn, samples)
+        pte, inputs, calls, module, input_orders, output_orders = _export(fn, samples)
     except Exception as e:  # torch.export or to_edge cannot take this sample
         first = str(e).splitlines()[0][:120] if str(e) else ""
         skipped.append(f"{name}: not exportable ({type(e).__name__}: {first})")
         return None
-    return Case(name, calls, pte, inputs, module, list(samples))
+    return Case(name, calls, pte, inputs, module, list(samples), input_orders, output_orders)
 
 
 def sample_groups(names: Sequence[str], skipped: List[str]) -> Iterator[Tuple[str, Any, List[Any]]]:
@@ -448,7 +457,7 @@ def ours(runner: str, case: Case, workdir: str) -> protocol.Run:
     # Tensor files hold arrays in memory order (schema/tensor_file.md).
     write_tensor_file(
         input_path,
-        [_memory_order(t.contiguous().numpy()) if t.dim() == 4 else t.numpy() for t in case.inputs],
+        [in_memory_order(t.contiguous().numpy(), order) for t, order in zip(case.inputs, case.input_dim_orders)],
     )
     run = subprocess.run(
         [runner, f"--pte={pte_path}", f"--input={input_path}"], capture_output=True, text=True, timeout=60, check=False
@@ -495,7 +504,7 @@ def _check(runner: str, case: Case, implemented: Set[str], workdir: str, outcome
             expected, refusal = None, f"PyTorch: {type(e).__name__}"
         outcome.eager_reference += 1
     if expected is not None:
-        expected = [_memory_order(e) for e in expected]
+        expected = [in_memory_order(e, order) for e, order in zip(expected, case.output_dim_orders)]
     if expected is None:
         if got.result == "ERROR" and got.exit_status != 0 and len(got.errors) == 1:
             outcome.refused_by_both += 1
