@@ -249,8 +249,7 @@ void ForEachTensorPointer(Span<Value* const> args, Visit visit) {
   for (Value* arg : args) {
     if (arg->IsTensor()) {
       visit(arg->tensor);
-    } else if (arg->tag == Value::Tag::kTensorList ||
-               arg->tag == Value::Tag::kOptionalTensorList) {
+    } else if (arg->tag == Value::Tag::kTensorList || arg->tag == Value::Tag::kOptionalTensorList) {
       for (Tensor* item : arg->tensor_list) {
         if (item != nullptr) visit(item);
       }

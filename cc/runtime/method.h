@@ -81,14 +81,14 @@ class Method {
   struct Instruction {
     enum class Kind : uint8_t { kKernel, kDelegate, kMove, kJumpFalse, kFree };
     Kind kind;
-    KernelFn kernel;          // kKernel
+    KernelFn kernel;                  // kKernel
     MemoryOrderView* view = nullptr;  // kKernel: null unless the call needs one
-    const char* name;         // kKernel: the operator, which its errors name
-    uint32_t delegate;        // kDelegate: index into delegates_
-    Span<Value* const> args;  // kKernel, kDelegate
-    Value* from;              // kMove: source; kJumpFalse: condition; kFree: the tensor
-    Value* to;                // kMove
-    uint32_t destination;     // kJumpFalse
+    const char* name;                 // kKernel: the operator, which its errors name
+    uint32_t delegate;                // kDelegate: index into delegates_
+    Span<Value* const> args;          // kKernel, kDelegate
+    Value* from;                      // kMove: source; kJumpFalse: condition; kFree: the tensor
+    Value* to;                        // kMove
+    uint32_t destination;             // kJumpFalse
   };
   struct Delegate {
     Backend* backend;

@@ -92,7 +92,9 @@ def collect_file(package: str, file: str, errors: list[str], function: str | Non
 def collect(errors: list[str] | None = None) -> list[Case]:
     """Every implementation case of the installed wheel's cortex_m tests."""
     errors = [] if errors is None else errors
-    return [case for package in PACKAGES for file in test_files(package) for case in collect_file(package, file, errors)]
+    return [
+        case for package in PACKAGES for file in test_files(package) for case in collect_file(package, file, errors)
+    ]
 
 
 def export(case: Case, out: str) -> None:
