@@ -36,6 +36,62 @@ Status Convert(const Tensor& in, Tensor& out, const char* name) {
   return Status::Ok();
 }
 
+// Element strides of `t` as its data lies: in its dim order.
+void DimOrderStrides(const Tensor& t, size_t* strides) {
+  size_t stride = 1;
+  for (int32_t k = t.rank - 1; k >= 0; --k) {
+    strides[t.dim_order[k]] = stride;
+    stride *= static_cast<size_t>(t.sizes[t.dim_order[k]]);
+  }
+}
+
+// out = in converted, each laid out in its own dim order (same shape).
+Status ConvertAcrossDimOrders(const Tensor& in, Tensor& out, const char* name) {
+  if (in.SameShapeAndLayout(out)) return Convert(in, out, name);
+  if (!IsKnownDtype(in.dtype) || !IsKnownDtype(out.dtype)) return DtypeError(name, out);
+  ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, name));
+  if (Overlap(in, out))
+    return Status::Error(ErrorCode::kNotSupported, "dim order change in place: %s", name);
+  size_t in_strides[runtime::kMaxRank] = {}, out_strides[runtime::kMaxRank] = {};
+  DimOrderStrides(in, in_strides);
+  DimOrderStrides(out, out_strides);
+  int32_t coord[runtime::kMaxRank] = {};
+  for (size_t n = 0; n < out.numel; ++n) {
+    size_t i = 0, o = 0;
+    for (int32_t d = 0; d < out.rank; ++d) {
+      i += in_strides[d] * static_cast<size_t>(coord[d]);
+      o += out_strides[d] * static_cast<size_t>(coord[d]);
+    }
+    ConvertElement(in, i, out, o);
+    NextCoord(coord, out.sizes, out.rank);
+  }
+  return Status::Ok();
+}
+
+// A `dim_order` argument, when given, is a permutation laying the data out
+// as `out` lies (dimensions of size 1 aside).
+Status ExpectOutDimOrder(const std::optional<IntList>& dim_order, const Tensor& out,
+                         const char* name) {
+  if (!dim_order) return Status::Ok();
+  if (static_cast<int64_t>(dim_order->size()) != out.rank)
+    return ShapeError("dim_order length differs from the output's rank",
+                      static_cast<int64_t>(dim_order->size()), out.rank);
+  Tensor as_argument = out;
+  bool seen[runtime::kMaxRank] = {};
+  for (int32_t d = 0; d < out.rank; ++d) {
+    const int64_t dim = (*dim_order)[static_cast<size_t>(d)];
+    if (dim < 0 || dim >= out.rank || seen[dim])
+      return ShapeError("dim_order is not a permutation: entry", d, dim);
+    seen[dim] = true;
+    as_argument.dim_order[d] = static_cast<uint8_t>(dim);
+  }
+  if (!out.SameShapeAndLayout(as_argument)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "%s: the dim_order argument is not the output tensor's", name);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 // _to_copy.out(self, *, non_blocking, memory_format?, out): the dtype comes
@@ -48,22 +104,24 @@ Status ToCopyOut(const Tensor& self, bool non_blocking, std::optional<int64_t> /
   return Convert(self, out, kToCopyOutName);
 }
 
-// _to_dim_order_copy.out(self, *, non_blocking, dim_order?, out): the
-// default dim order only (the runtime refuses others at load, since this
-// kernel is not marked `dim_order: any`).
+// _to_dim_order_copy.out(self, *, non_blocking, dim_order?, out) and
+// _clone_dim_order.out: a copy (with _to_dim_order_copy, a dtype
+// conversion) from self's dim order into out's, which `dim_order` names
+// (operators.yaml's `dim_order: kernel`: each tensor's dim order is read
+// here).
 Status ToDimOrderCopyOut(const Tensor& self, bool non_blocking, std::optional<IntList> dim_order,
                          Tensor& out) {
   if (non_blocking)
     return Status::Error(ErrorCode::kNotSupported, "_to_dim_order_copy with non_blocking=True");
-  if (dim_order) {
-    for (size_t d = 0; d < dim_order->size(); ++d) {
-      if ((*dim_order)[d] != static_cast<int64_t>(d)) {
-        return Status::Error(ErrorCode::kNotSupported,
-                             "_to_dim_order_copy into a dim order other than the default");
-      }
-    }
-  }
-  return Convert(self, out, kToDimOrderCopyOutName);
+  ESDK_RETURN_IF_ERROR(ExpectOutDimOrder(dim_order, out, kToDimOrderCopyOutName));
+  return ConvertAcrossDimOrders(self, out, kToDimOrderCopyOutName);
+}
+
+Status CloneDimOrderOut(const Tensor& in, bool /*non_blocking*/, std::optional<IntList> dim_order,
+                        Tensor& out) {
+  if (in.dtype != out.dtype) return DtypeError(kCloneDimOrderOutName, in);
+  ESDK_RETURN_IF_ERROR(ExpectOutDimOrder(dim_order, out, kCloneDimOrderOutName));
+  return ConvertAcrossDimOrders(in, out, kCloneDimOrderOutName);
 }
 
 Status AliasCopyOut(const Tensor& self, Tensor& out) {

@@ -71,34 +71,118 @@ def test_header_declares_every_kernel_once() -> None:
         assert header.count(f"Status {op.kernel}(") == 1, op.kernel
 
 
-# Elementwise unary kernels whose input and out have one shape: right in any
-# dim order. Nothing that broadcasts, reduces, indexes or copies bytes
-# between layouts (_clone_dim_order) may be among them.
+# Elementwise kernels (broadcasting included), right in any dim order when
+# a call's tensors share one rank and one dim order: the runtime shows them
+# their tensors in memory order. Nothing that reduces, indexes by
+# dimension or copies bytes between layouts (_clone_dim_order) may be among
+# them.
 ANY_DIM_ORDER = {
-    "aten::relu.out",
-    "aten::hardtanh.out",
+    "aten::abs.out",
+    "aten::acos.out",
+    "aten::acosh.out",
+    "aten::add.Scalar_out",
+    "aten::add.out",
+    "aten::asin.out",
+    "aten::asinh.out",
+    "aten::atan.out",
+    "aten::atan2.out",
+    "aten::atanh.out",
+    "aten::bitwise_and.Scalar_out",
+    "aten::bitwise_and.Tensor_out",
+    "aten::bitwise_left_shift.Tensor_Scalar_out",
+    "aten::bitwise_left_shift.Tensor_out",
+    "aten::bitwise_not.out",
+    "aten::bitwise_or.Scalar_out",
+    "aten::bitwise_or.Tensor_out",
+    "aten::bitwise_right_shift.Tensor_Scalar_out",
+    "aten::bitwise_right_shift.Tensor_out",
+    "aten::bitwise_xor.Scalar_out",
+    "aten::bitwise_xor.Tensor_out",
+    "aten::ceil.out",
+    "aten::clamp.Tensor_out",
     "aten::clamp.out",
-    "aten::sigmoid.out",
+    "aten::cos.out",
+    "aten::cosh.out",
+    "aten::div.Scalar_mode_out",
+    "aten::div.Scalar_out",
+    "aten::div.out",
+    "aten::div.out_mode",
+    "aten::elu.out",
+    "aten::eq.Scalar_out",
+    "aten::eq.Tensor_out",
+    "aten::erf.out",
     "aten::exp.out",
-    "aten::reciprocal.out",
-    "aten::rsqrt.out",
+    "aten::expm1.out",
+    "aten::fill.Scalar_out",
+    "aten::floor.out",
+    "aten::floor_divide.out",
+    "aten::fmod.Scalar_out",
+    "aten::fmod.Tensor_out",
+    "aten::ge.Scalar_out",
+    "aten::ge.Tensor_out",
     "aten::gelu.out",
+    "aten::gt.Scalar_out",
+    "aten::gt.Tensor_out",
+    "aten::hardtanh.out",
+    "aten::isinf.out",
+    "aten::isnan.out",
+    "aten::le.Scalar_out",
+    "aten::le.Tensor_out",
+    "aten::leaky_relu.out",
+    "aten::log.out",
+    "aten::log10.out",
+    "aten::log1p.out",
+    "aten::log2.out",
+    "aten::logical_and.out",
+    "aten::logical_not.out",
+    "aten::logical_or.out",
+    "aten::logical_xor.out",
+    "aten::logit.out",
+    "aten::lt.Scalar_out",
+    "aten::lt.Tensor_out",
+    "aten::masked_fill.Scalar_out",
+    "aten::maximum.out",
+    "aten::minimum.out",
+    "aten::mul.Scalar_out",
+    "aten::mul.out",
+    "aten::ne.Scalar_out",
+    "aten::ne.Tensor_out",
+    "aten::neg.out",
+    "aten::pow.Tensor_Scalar_out",
+    "aten::pow.Tensor_Tensor_out",
+    "aten::reciprocal.out",
+    "aten::relu.out",
+    "aten::remainder.Scalar_out",
+    "aten::remainder.Tensor_out",
+    "aten::round.out",
+    "aten::rsqrt.out",
+    "aten::rsub.Scalar_out",
+    "aten::sigmoid.out",
+    "aten::sign.out",
+    "aten::sin.out",
+    "aten::sinh.out",
+    "aten::sqrt.out",
+    "aten::sub.Scalar_out",
+    "aten::sub.out",
+    "aten::tan.out",
     "aten::tanh.out",
-    "quantized_decomposed::quantize_per_tensor.out",
+    "aten::trunc.out",
+    "aten::where.self_out",
     "quantized_decomposed::dequantize_per_tensor.out",
+    "quantized_decomposed::quantize_per_tensor.out",
 }
 
 
-def test_only_elementwise_unary_kernels_take_any_dim_order() -> None:
+def test_only_elementwise_kernels_take_any_dim_order() -> None:
     marked = {op.name for op in operator_table.load() if op.any_dim_order}
     assert marked == ANY_DIM_ORDER
 
 
 def test_registration_carries_the_dim_order_flag() -> None:
     table = {op.name: op for op in operator_table.load()}
-    source = kernel_codegen.registration_source([table["aten::relu.out"], table["aten::add.out"]])
+    source = kernel_codegen.registration_source([table["aten::relu.out"], table["aten::convolution.out"]])
     assert "{kReluOutName, &UnboxedReluOut, true}," in source
-    assert "{kAddOutName, &UnboxedAddOut, false}," in source
+    assert "{kConvolutionOutName, &UnboxedConvolutionOut, false}," in source
 
 
 def test_a_dim_order_other_than_any_is_an_error(tmp_path) -> None:

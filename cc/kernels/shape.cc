@@ -102,20 +102,6 @@ Status CloneOut(const Tensor& in, std::optional<int64_t> /*memory_format*/, Tens
   return CopyWhole(in, out, kCloneOutName);
 }
 
-// _clone_dim_order(self, *, non_blocking, dim_order?, out): contiguous only.
-Status CloneDimOrderOut(const Tensor& in, bool /*non_blocking*/, std::optional<IntList> dim_order,
-                        Tensor& out) {
-  if (dim_order) {
-    for (size_t d = 0; d < dim_order->size(); ++d) {
-      if ((*dim_order)[d] != static_cast<int64_t>(d)) {
-        return Status::Error(ErrorCode::kNotSupported, "non-contiguous dim order in clone");
-      }
-    }
-  }
-  ESDK_RETURN_IF_ERROR(ExpectSameShape(in, out, kCloneDimOrderOutName));
-  return CopyWhole(in, out, kCloneDimOrderOutName);
-}
-
 // permute_copy(self, int[] dims, *, out)
 Status PermuteCopyOut(const Tensor& in, IntList dims, Tensor& out) {
   if (in.dtype != out.dtype) return DtypeError(kPermuteCopyOutName, in);

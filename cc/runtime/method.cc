@@ -182,10 +182,31 @@ Status ForEachTensor(Span<Value* const> args, Visit visit) {
   return Status::Ok();
 }
 
+// How a kernel call sees its tensors (Method::Load decides it once).
+struct CallOrder {
+  bool view = false;  // the kernel is shown its tensors in memory order
+  int32_t rank = 0;
+  uint8_t order[kMaxRank] = {};
+  size_t tensors = 0;  // tensor arguments, list items included
+};
+
+// Whether `t`'s data lies as it would in dim order `order` (of t's rank):
+// the same dim order up to where dimensions of size 1 go.
+bool LaysOutAs(const Tensor& t, const uint8_t* order) {
+  Tensor as_order = t;
+  std::memcpy(as_order.dim_order, order, sizeof(as_order.dim_order));
+  return t.SameShapeAndLayout(as_order);
+}
+
 // A kernel sees its tensors' data as laid out in the default dim order,
-// unless it is marked `any_dim_order` and all of them share one shape and
-// one layout (then an elementwise kernel is right in any dim order).
-Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args) {
+// unless it is marked `any_dim_order` (elementwise, broadcasting included)
+// and all of them have one rank and their data lies in one dim order, as
+// ExecuTorch's portable kernels ask (tensors_have_same_dim_order); a tensor
+// of one element may have any rank up to theirs. Such a
+// call is shown its tensors in memory order (`call->view`): sizes listed in
+// that dim order, the default dim order, which gives the same elementwise
+// result over the same bytes.
+Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args, CallOrder* call) {
   if (kernel.kernel_dim_order) return Status::Ok();
   const Tensor* first_other = nullptr;  // the first tensor laid out otherwise
   ESDK_RETURN_IF_ERROR(ForEachTensor(args, [&](const Tensor& t) {
@@ -202,17 +223,38 @@ Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args) {
         "dim order only",
         kernel.name, order);
   }
-  return ForEachTensor(args, [&](const Tensor& t) {
-    if (t.SameShapeAndLayout(*first_other)) return Status::Ok();
+  call->rank = first_other->rank;
+  std::memcpy(call->order, first_other->dim_order, sizeof(call->order));
+  ESDK_RETURN_IF_ERROR(ForEachTensor(args, [&](const Tensor& t) {
+    ++call->tensors;
+    if (t.rank == call->rank && LaysOutAs(t, call->order)) return Status::Ok();
+    // One element (a scalar as a tensor) broadcasts alike in every layout.
+    if (t.numel == 1 && t.rank <= call->rank) return Status::Ok();
     char other_order[4 * kMaxRank + 3], sizes[12 * kMaxRank + 3], other_sizes[12 * kMaxRank + 3];
     FormatDimOrder(t, other_order, sizeof(other_order));
     FormatSizes(*first_other, sizes, sizeof(sizes));
     FormatSizes(t, other_sizes, sizeof(other_sizes));
     return Status::Error(ErrorCode::kNotSupported,
                          "operator %s: tensors %s in dim order %s and %s in %s; this kernel takes "
-                         "tensors of one shape and one dim order",
+                         "tensors of one rank and one dim order",
                          kernel.name, sizes, order, other_sizes, other_order);
-  });
+  }));
+  call->view = true;
+  return Status::Ok();
+}
+
+// Calls visit(Tensor*) for each tensor argument, list items included.
+template <typename Visit>
+void ForEachTensorPointer(Span<Value* const> args, Visit visit) {
+  for (Value* arg : args) {
+    if (arg->IsTensor()) {
+      visit(arg->tensor);
+    } else if (arg->tag == Value::Tag::kTensorList || arg->tag == Value::Tag::kOptionalTensorList) {
+      for (Tensor* item : arg->tensor_list) {
+        if (item != nullptr) visit(item);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -595,7 +637,18 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
         out.kernel = kernel->fn;
         out.name = kernel->name;
         ESDK_RETURN_IF_ERROR(ResolveArgs(call->args(), arena, &out.args));
-        ESDK_RETURN_IF_ERROR(CheckDimOrders(*kernel, out.args));
+        CallOrder call_order;
+        ESDK_RETURN_IF_ERROR(CheckDimOrders(*kernel, out.args, &call_order));
+        if (call_order.view) {
+          out.view = arena->New<MemoryOrderView>(1);
+          SavedLayout* saved = arena->New<SavedLayout>(call_order.tensors);
+          if (out.view == nullptr || saved == nullptr) {
+            return OutOfMemory("a memory-order view of tensors", call_order.tensors);
+          }
+          out.view->rank = call_order.rank;
+          std::memcpy(out.view->order, call_order.order, sizeof(out.view->order));
+          out.view->saved = Span<SavedLayout>(saved, call_order.tensors);
+        }
         break;
       }
       case fb::InstructionArguments::DelegateCall: {
@@ -682,6 +735,36 @@ Status Method::SetInput(size_t i, const void* data, size_t nbytes) {
   return Status::Ok();
 }
 
+void Method::ShowInMemoryOrder(Span<Value* const> args, MemoryOrderView* view) {
+  size_t k = 0;
+  ForEachTensorPointer(args, [&](Tensor* t) {
+    SavedLayout& saved = view->saved[k++];
+    std::memcpy(saved.sizes, t->sizes, sizeof(saved.sizes));
+    std::memcpy(saved.dim_order, t->dim_order, sizeof(saved.dim_order));
+    saved.tensor = t;
+    for (size_t earlier = 0; earlier + 1 < k; ++earlier) {
+      if (view->saved[earlier].tensor == t) {  // the same tensor twice: shown once
+        saved.tensor = nullptr;
+        return;
+      }
+    }
+    if (t->rank != view->rank) return;  // one element of lower rank: as it is
+    for (int32_t d = 0; d < view->rank; ++d) {
+      t->sizes[d] = saved.sizes[view->order[d]];
+      t->dim_order[d] = static_cast<uint8_t>(d);
+    }
+  });
+}
+
+void Method::RestoreLayouts(Span<Value* const> args, const MemoryOrderView& view) {
+  (void)args;
+  for (const SavedLayout& saved : view.saved) {
+    if (saved.tensor == nullptr) continue;
+    std::memcpy(saved.tensor->sizes, saved.sizes, sizeof(saved.sizes));
+    std::memcpy(saved.tensor->dim_order, saved.dim_order, sizeof(saved.dim_order));
+  }
+}
+
 Status Method::Execute() {
   failed_instruction_ = -1;
   uint64_t steps = 0;
@@ -698,7 +781,13 @@ Status Method::Execute() {
     size_t next = pc + 1;
     switch (instruction.kind) {
       case Instruction::Kind::kKernel:
-        status = instruction.kernel(instruction.args);
+        if (instruction.view != nullptr) {
+          ShowInMemoryOrder(instruction.args, instruction.view);
+          status = instruction.kernel(instruction.args);
+          RestoreLayouts(instruction.args, *instruction.view);
+        } else {
+          status = instruction.kernel(instruction.args);
+        }
         break;
       case Instruction::Kind::kDelegate: {
         const Delegate& delegate = delegates_[instruction.delegate];

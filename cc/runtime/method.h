@@ -64,22 +64,39 @@ class Method {
   void SetInstructionBudget(uint64_t budget) { budget_ = budget; }
 
  private:
+  // A `dim_order: any` kernel's call whose tensors share a dim order other
+  // than the default: the kernel sees every tensor in memory order (sizes
+  // listed in `order`, default dim order) for the call, then the tensors
+  // are restored from `saved` (one entry per tensor argument).
+  struct SavedLayout {
+    Tensor* tensor = nullptr;  // null for a tensor the call passes twice (saved once)
+    int32_t sizes[kMaxRank] = {};
+    uint8_t dim_order[kMaxRank] = {};
+  };
+  struct MemoryOrderView {
+    int32_t rank = 0;
+    uint8_t order[kMaxRank] = {};
+    Span<SavedLayout> saved;
+  };
   struct Instruction {
     enum class Kind : uint8_t { kKernel, kDelegate, kMove, kJumpFalse, kFree };
     Kind kind;
-    KernelFn kernel;          // kKernel
-    const char* name;         // kKernel: the operator, which its errors name
-    uint32_t delegate;        // kDelegate: index into delegates_
-    Span<Value* const> args;  // kKernel, kDelegate
-    Value* from;              // kMove: source; kJumpFalse: condition; kFree: the tensor
-    Value* to;                // kMove
-    uint32_t destination;     // kJumpFalse
+    KernelFn kernel;                  // kKernel
+    MemoryOrderView* view = nullptr;  // kKernel: null unless the call needs one
+    const char* name;                 // kKernel: the operator, which its errors name
+    uint32_t delegate;                // kDelegate: index into delegates_
+    Span<Value* const> args;          // kKernel, kDelegate
+    Value* from;                      // kMove: source; kJumpFalse: condition; kFree: the tensor
+    Value* to;                        // kMove
+    uint32_t destination;             // kJumpFalse
   };
   struct Delegate {
     Backend* backend;
     void* handle;
   };
 
+  static void ShowInMemoryOrder(Span<Value* const> args, MemoryOrderView* view);
+  static void RestoreLayouts(Span<Value* const> args, const MemoryOrderView& view);
   Status LoadValues(const Program& program, const void* plan, const MethodMemory& memory);
   Status LoadInstructions(const void* plan, const Registries& registries, Arena* arena);
   Status LoadDelegates(const Program& program, const void* plan, const Registries& registries,

@@ -22,10 +22,11 @@ struct KernelEntry {
   const char* name;  // "<namespace>::<op>.<overload>"
   KernelFn fn;
   // Whether the kernel takes tensors in any dim order, provided that all
-  // of a call's tensors have one shape and one dim order (elementwise over
-  // memory: operators.yaml's `dim_order: any`). Method::Load refuses calls
-  // that break this, and calls of other kernels with a tensor in other
-  // than the default dim order (dimensions of size 1 aside: see
+  // of a call's tensors have one rank and one dim order (elementwise,
+  // broadcasting included: operators.yaml's `dim_order: any`). Method
+  // shows such a call its tensors in memory order; Method::Load refuses
+  // calls that break this, and calls of other kernels with a tensor in
+  // other than the default dim order (dimensions of size 1 aside: see
   // Tensor::HasDefaultLayout).
   bool any_dim_order = false;
   // Whether the kernel reads every tensor's dim order itself (the

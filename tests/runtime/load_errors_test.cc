@@ -171,13 +171,12 @@ TEST(LoadErrors, BrokenPrograms) {
        "in the "
        "default dim order only"},
       {"channels_last_add_f32", ErrorCode::kNotSupported,
-       "operator aten::add.out: a tensor in dim order (0,2,3,1); this kernel takes tensors in the "
-       "default "
-       "dim order only"},
+       "operator aten::add.out: tensors (1,3,4,5) in dim order (0,2,3,1) and (5) in (0); this "
+       "kernel takes tensors of one rank and one dim order"},
       {"mixed_dim_order", ErrorCode::kNotSupported,
        "operator aten::tanh.out: tensors (2,3,4,5) in dim order (0,2,3,1) and (2,3,4,5) in "
        "(0,1,2,3); this "
-       "kernel takes tensors of one shape and one dim order"},
+       "kernel takes tensors of one rank and one dim order"},
   };
   for (const Case& c : cases) {
     const std::string path = std::string("tests/runtime/") + c.file + ".pte";

@@ -42,6 +42,13 @@ def has_image_input(inputs: Sequence[torch.Tensor]) -> bool:
     return any(x.dim() == 4 for x in inputs)
 
 
+def fitting(inputs: Sequence[torch.Tensor], wanted: InputLayout) -> InputLayout:
+    """`wanted` where it fits some input, else NCHW (every input as the model
+    takes it): for a layout the SDK chooses, not one the user asked for,
+    which `apply` checks and refuses when no input can take it."""
+    return wanted if wanted is InputLayout.NCHW or has_image_input(inputs) else InputLayout.NCHW
+
+
 def apply(inputs: tuple[torch.Tensor, ...], layout: InputLayout) -> tuple[torch.Tensor, ...]:
     """The example inputs to export with: for NHWC, each 4-D input
     channels-last (same values); other inputs unchanged."""

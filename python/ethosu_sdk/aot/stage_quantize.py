@@ -37,7 +37,7 @@ class Prepared:
     source_module: Any
     quantized: Optional[Any]  # the converted PT2E module; None with --quantize=none
     inputs: tuple[torch.Tensor, ...]  # the example input, in the model's own layout
-    input_layout: layout.InputLayout  # the exported program's (cortex_m needs NHWC)
+    input_layout: layout.InputLayout  # the exported program's (cortex_m: NHWC for 4-D inputs)
     program_to_lower: Any  # torch.export's ExportedProgram
     calibrated: Optional[calibration.Calibration]
     samples: list[tuple[torch.Tensor, ...]]
@@ -123,8 +123,10 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
         t = time.monotonic()
         with phase(options.model, "quantizing"):
             if target.kind is TargetKind.CORTEX_M:
-                # Channels-last model and input, which the cortex_m passes need.
-                input_layout = layout.InputLayout.NHWC
+                # The cortex_m passes need 4-D activations channels-last, so
+                # a 4-D input is exported so; token ids, frames and feature
+                # vectors are another rank and pass unchanged (layout.fitting).
+                input_layout = layout.fitting(inputs, layout.InputLayout.NHWC)
                 quantized = cortex_m.quantize(loaded.module, inputs, samples)
             else:
                 quantized = quantization.quantize(
