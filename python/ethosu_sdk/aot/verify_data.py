@@ -192,19 +192,12 @@ def write(
             entry["debug_db"] = stem + ".debug.xml"
             with open(p.debug_db, "rb") as src, open(os.path.join(directory, entry["debug_db"]), "wb") as dst:
                 dst.write(src.read())
-        floats = [] if len(inputs) != len(partitions) else [
-            f"{i} ({t.dtype})" for i, t in enumerate(inputs[p.index]) if t.dtype not in _DELEGATE_INPUT_TYPES
-        ]
         if len(inputs) != len(partitions):
             entry["skipped"] = (
-                f"the program has {len(inputs)} delegate calls for {len(partitions)} Vela partitions, "
-                "so the delegates' inputs are unknown"
+                f"the program has {len(inputs)} delegate calls for {len(partitions)} Vela partitions: inputs unknown"
             )
-        elif floats:
-            entry["skipped"] = (
-                f"delegate input {', '.join(floats)} is neither an integer nor a bool tensor, "
-                "so the NPU's input cannot be rebuilt"
-            )
+        elif any(t.dtype not in _DELEGATE_INPUT_TYPES for t in inputs[p.index]):
+            entry["skipped"] = "a delegate input is neither an integer nor a bool tensor"
         else:
             entry["inputs"] = stem + ".inputs.tensors"
             with open(os.path.join(directory, entry["inputs"]), "wb") as f:

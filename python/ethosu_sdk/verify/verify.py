@@ -14,8 +14,9 @@ Why a partition can be skipped (every one fails the build under "fail", in
 one line naming it; "warn" prints the line and goes on):
   - the program's delegate calls and Vela's partitions do not correspond,
     so the delegates' inputs are unknown (aot/verify_data.py);
-  - a delegate input is neither an integer nor a bool tensor, so the NPU's
-    input cannot be rebuilt (aot/verify_data.py);
+  - a delegate input is of a type the NPU does not read (float, int64), so
+    the NPU's input cannot be rebuilt (aot/verify_data.py: "neither an
+    integer nor a bool tensor");
   - the delegate's inputs and the TOSA graph's differ in number, or an
     input's element count is not its TOSA shape's (verify_partition);
   - the functional NPU model lacks a feature the payload uses (NotModelled).
