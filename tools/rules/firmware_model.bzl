@@ -29,7 +29,7 @@ DEFAULT_BOARD = "qemu_an547"
 _TARGET_BOARDS = {"ethos-u85": "corstone320"}
 
 def default_board(target):
-    """The board of a model compiled for `target` (None: not known)."""
+    """The board of a model compiled for `target` (qemu_an547 when None: not known)."""
     for prefix, board in _TARGET_BOARDS.items():
         if target and target.startswith(prefix):
             return board
