@@ -42,7 +42,8 @@ def _original() -> tuple[list[types.SimpleNamespace], Inputs]:
     directory = STEM + ".verify"
     with open(os.path.join(directory, "manifest.json")) as f:
         entries = json.load(f)["partitions"]
-    partitions, inputs = [], []
+    partitions: list[types.SimpleNamespace] = []
+    inputs: Inputs = []
     for entry in entries:
         assert entry["skipped"] is None, entry  # the program as built verifies
         with open(os.path.join(directory, entry["tosa"]), "rb") as f:
