@@ -84,7 +84,11 @@ REASONS: list[tuple[str, Callable[[Inputs], Inputs], str]] = [
         r"a delegate input is neither an integer nor a bool tensor",
     ),
     ("input_count_differs_from_tosa", _extra_input, r"\d+ delegate inputs for a TOSA graph of \d+ inputs"),
-    ("input_size_differs_from_tosa", _one_more_element, r"input \S+: \d+ elements for the TOSA shape [\[(][\d, ]+[\])]"),
+    (
+        "input_size_differs_from_tosa",
+        _one_more_element,
+        r"input \S+: \d+ elements for the TOSA shape [\[(][\d, ]+[\])]",
+    ),
 ]
 
 

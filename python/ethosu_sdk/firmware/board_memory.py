@@ -109,10 +109,10 @@ def npu_board_note(target: str, board: str, board_given: bool) -> Optional[str]:
     if not board_given:
         raise WrongBoard(
             f"the model is compiled for {target}, which is built into {U85_BOARD} (SSE-320), but the firmware "
-            f"defaulted to {board}: pass board = \"{U85_BOARD}\" to ethosu_firmware"
+            f'defaulted to {board}: pass board = "{U85_BOARD}" to ethosu_firmware'
         )
     cpu = descriptor["cpu"]["name"]
     return (
         f"note: an {target} on {board} ({cpu}) is unusual: no Arm platform puts an Ethos-U85 in this subsystem "
-        f"(Corstone-320 does), only the SDK's QEMU device runs it; drop board = \"{board}\" for {U85_BOARD}"
+        f'(Corstone-320 does), only the SDK\'s QEMU device runs it; drop board = "{board}" for {U85_BOARD}'
     )

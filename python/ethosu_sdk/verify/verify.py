@@ -145,11 +145,14 @@ class Report:
 
     @property
     def unverified(self) -> list[str]:
-        """One line per partition the verification skipped, naming why: the
-        functional model lacks a feature (not_modelled), or the AOT step or
-        the TOSA graph gave no inputs to run it with (SKIP_REASONS). Each
-        fails the build under "fail": a program no one checked must not ship."""
-        return [p.not_modelled or f"partition {p.index} was not verified: {p.skipped}" for p in self.partitions if p.skipped]
+        """One line per partition the verification skipped, naming why (the
+        module doc lists the reasons): the functional model lacks a feature
+        (not_modelled), or the AOT step or the TOSA graph gave no inputs to
+        run it with. Each fails the build under "fail": a program no one
+        checked must not ship."""
+        return [
+            p.not_modelled or f"partition {p.index} was not verified: {p.skipped}" for p in self.partitions if p.skipped
+        ]
 
     def first_difference(self) -> Optional[tuple[Partition, Optional[Layer], Optional[dict[str, Any]]]]:
         for p in self.partitions:
@@ -576,9 +579,10 @@ def run(
     inject: Optional[int] = None,
 ) -> tuple[int, str, bool]:
     """Verifies and writes the JSON report. Returns (exit status for `mode`:
-    1 only on a difference with "fail"; the summary line and the table;
+    1 on a difference or a skipped partition with "fail"; the summary line
+    and the table;
     whether everything was verified and bit-exact). A partition skipped for
-    any reason (SKIP_REASONS: an NPU feature the functional model lacks, or
+    any reason (the module doc lists them: an NPU feature the model lacks, or
     inputs the verification cannot rebuild) fails with "fail" in one line
     naming the reason: a program no one checked must not ship by default;
     "warn" prints the line and goes on."""
