@@ -290,7 +290,21 @@ CASES = [
         (f"--pte={KWS}.pte", f"--summary={KWS}.summary.json", "--board=qemu_an505", "--out={out}/memory.cc"),
         1,
         r"^gen_memory: error: model 'kws_dscnn' is compiled for ethos-u85-256 but board qemu_an505 has no NPU: "
-        r"compile it for a CPU target \(cortex-m33\) or use a board with an Ethos-U \(qemu_an547\)$",
+        r"compile it for a CPU target \(cortex-m33\) or use a board with an Ethos-U \(corstone320\)$",
+    ),
+    Case(
+        "u85_model_for_defaulted_sse300_board",
+        "gen_memory",
+        (
+            f"--pte={KWS}.pte",
+            f"--summary={KWS}.summary.json",
+            "--board=qemu_an547",
+            "--noboard_given",
+            "--out={out}/memory.cc",
+        ),
+        1,
+        r"^gen_memory: error: the model is compiled for ethos-u85-256, which is built into corstone320 "
+        r'\(SSE-320\), but the firmware defaulted to qemu_an547: pass board = "corstone320" to ethosu_firmware$',
     ),
     # host_runner: .pte and tensor files
     Case(

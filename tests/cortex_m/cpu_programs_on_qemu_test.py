@@ -1,6 +1,6 @@
-"""The CPU programs of this package on QEMU's Cortex-M55 (mps3-an547),
-as `bazel run` runs them: the Ethos-U55's and Ethos-U85's fallbacks as
-cortex_m:: kernels beside the NPU, within one step of PyTorch's quantized graph (the rule of
+"""The CPU programs of this package on QEMU, as `bazel run` runs them: the
+Ethos-U55's fallback on mps3-an547's Cortex-M55 and the Ethos-U85's on
+corstone-320's Cortex-M85, as cortex_m:: kernels beside the NPU, within one step of PyTorch's quantized graph (the rule of
 every Ethos-U program: the NPU rounds as TOSA, not as PyTorch); the
 integer-I/O cortex_m program bit-exact against its lowered graph run in
 Python (ExecuTorch's reference of each cortex_m operator)."""

@@ -14,7 +14,7 @@ ELF = "tests/verify/conv3d_a16w8_u85_firmware.elf"
 
 def test_device_names_the_missing_feature() -> None:
     result = subprocess.run(
-        [RUNNER, f"--elf={ELF}", "--npu=ethos-u85-256", "--timeout=120"],
+        [RUNNER, f"--elf={ELF}", "--board=corstone320", "--npu=ethos-u85-256", "--timeout=120"],
         capture_output=True,
         text=True,
         timeout=300,

@@ -1,7 +1,7 @@
 """ethosu_firmware: a board firmware that runs one compiled model.
 
     ethosu_model(name = "mv2", model = "mobilenet_v2", target = "ethos-u85-256")
-    ethosu_firmware(name = "mv2_fw", model = ":mv2", board = "qemu_an547")
+    ethosu_firmware(name = "mv2_fw", model = ":mv2")  # board: corstone320
 
 links the model's .pte, reference input and expected output into the image
 (embedded_blob, in DDR), registers only the CPU kernels the .pte uses
@@ -22,10 +22,37 @@ def _model_file(model, suffix):
     # ethosu_model's predeclared outputs: "<label>.pte" etc.
     return model + suffix
 
+# The board a model's target runs on when ethosu_firmware is given none: an
+# Ethos-U85 is built into Corstone-320 (SSE-320, Cortex-M85); every other
+# target runs on the SSE-300 board QEMU models (Cortex-M55, U55/U65 slot).
+DEFAULT_BOARD = "qemu_an547"
+_TARGET_BOARDS = {"ethos-u85": "corstone320"}
+
+def default_board(target):
+    """The board of a model compiled for `target` (qemu_an547 when None: not known)."""
+    for prefix, board in _TARGET_BOARDS.items():
+        if target and target.startswith(prefix):
+            return board
+    return DEFAULT_BOARD
+
+def _model_target(model):
+    """`model`'s compile target when it is an ethosu_model declared earlier
+    in this package, else None (a macro cannot see another package's)."""
+    if model.startswith(":"):
+        name = model[1:]
+    elif model.startswith("//" + native.package_name() + ":"):
+        name = model.split(":", 1)[1]
+    elif ":" not in model and "/" not in model:
+        name = model
+    else:
+        return None
+    rule = native.existing_rule(name)
+    return rule.get("target") if rule else None
+
 def ethosu_firmware(
         name,
         model,
-        board = "qemu_an547",
+        board = None,
         runtime_arena_bytes = 0,
         fast_scratch_bytes = -1,
         pte = None,
@@ -37,10 +64,15 @@ def ethosu_firmware(
     Args:
       name: the firmware_image; helper targets are prefixed with it.
       model: an ethosu_model target (same or other package).
-      board: qemu_an547 (default), corstone300, corstone320, or a board
-        without an NPU for a cortex_m model: qemu_an505 (Cortex-M33, a
-        cortex-m33 model), qemu_an386 (Cortex-M4, cortex-m4) or qemu_an500
-        (Cortex-M7, cortex-m7).
+      board: qemu_an547, corstone300, corstone320, or a board without an
+        NPU for a cortex_m model: qemu_an505 (Cortex-M33, a cortex-m33
+        model), qemu_an386 (Cortex-M4, cortex-m4) or qemu_an500 (Cortex-M7,
+        cortex-m7). Default: the model's target's board, corstone320 for an
+        Ethos-U85 and qemu_an547 for the others (a model from another
+        package: give `board` for a U85; the firmware build fails naming it
+        otherwise). An Ethos-U85 on an SSE-300 board (qemu_an547,
+        corstone300) builds only when `board` says so, and prints why that
+        is unusual.
       runtime_arena_bytes: arena for method state and the NPU delegates'
         scratch (in the board's DDR); 0 (default): computed from the .pte
         (python/ethosu_sdk/firmware/gen_memory.py).
@@ -57,6 +89,9 @@ def ethosu_firmware(
       **kwargs: common attributes (visibility, tags, testonly).
     """
     common = helper_attrs(kwargs)
+    board_given = board != None
+    if not board_given:
+        board = default_board(_model_target(model))
     model_pte = _model_file(model, ".pte")
     blobs = {
         "pte": pte or model_pte,
@@ -85,12 +120,13 @@ def ethosu_firmware(
         # The board may be a select(): the string concatenation keeps it one.
         # A model whose Vela memory figures exceed the board's fails here.
         cmd = ("$(location %s) --pte=$(location %s) --summary=$(location %s) --runtime_arena_bytes=%d " +
-               "--fast_scratch_bytes=%d --out=$@ ") % (
+               "--fast_scratch_bytes=%d --board_given=%s --out=$@ ") % (
             Label("//python/ethosu_sdk/firmware:gen_memory"),
             model_pte,
             model_summary,
             runtime_arena_bytes,
             fast_scratch_bytes,
+            "true" if board_given else "false",
         ) + "--board=" + board,
         tools = [Label("//python/ethosu_sdk/firmware:gen_memory")],
         visibility = ["//visibility:private"],

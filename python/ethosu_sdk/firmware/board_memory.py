@@ -12,7 +12,7 @@ Vela scheduled it; the firmware build stops here instead, naming the sizes.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Optional
 
 from ethosu_sdk import board_table
 from ethosu_sdk.errors import SdkError
@@ -85,3 +85,34 @@ def check_fits(summary: dict, board: str) -> None:
             f"off-chip flash) but board {board} has {_kib(memory.dram_bytes / KIB)}: the model is too large "
             f"for this board"
         )
+
+
+class WrongBoard(SdkError, ValueError):
+    """The model's NPU is not the one the board is built with, unasked."""
+
+
+# The subsystem each Ethos-U is built into on Arm's platforms: a U85 sits in
+# Corstone-320 (SSE-320), the U55/U65 in SSE-300 boards.
+U85_BOARD = "corstone320"
+
+
+def npu_board_note(target: str, board: str, board_given: bool) -> Optional[str]:
+    """The one line to print for an Ethos-U85 program on a board built without
+    one (an SSE-300 board) when the build asked for that board; None when the
+    board is the U85's. Raises WrongBoard when the board was not asked for (the
+    model is in another package, so ethosu_firmware could not see its target)."""
+    descriptor = board_table.BOARDS.get(board)
+    if not target.startswith("ethos-u85") or descriptor is None or descriptor["npu"] is None:
+        return None
+    if descriptor["npu"]["product"] == "ethos-u85":
+        return None
+    if not board_given:
+        raise WrongBoard(
+            f"the model is compiled for {target}, which is built into {U85_BOARD} (SSE-320), but the firmware "
+            f'defaulted to {board}: pass board = "{U85_BOARD}" to ethosu_firmware'
+        )
+    cpu = descriptor["cpu"]["name"]
+    return (
+        f"note: an {target} on {board} ({cpu}) is unusual: no Arm platform puts an Ethos-U85 in this subsystem "
+        f'(Corstone-320 does), only the SDK\'s QEMU device runs it; drop board = "{board}" for {U85_BOARD}'
+    )

@@ -22,7 +22,15 @@ import sys
 from absl import app, flags
 from executorch_program import program_generated as fb
 
-from ethosu_sdk.firmware.board_memory import BOARD_MEMORY, BOARDS_WITHOUT_NPU, ModelDoesNotFit, check_fits
+from ethosu_sdk.firmware.board_memory import (
+    BOARD_MEMORY,
+    BOARDS_WITHOUT_NPU,
+    U85_BOARD,
+    ModelDoesNotFit,
+    WrongBoard,
+    check_fits,
+    npu_board_note,
+)
 from ethosu_sdk.pte import reader
 
 FLAGS = flags.FLAGS
@@ -47,6 +55,12 @@ flags.DEFINE_string(
 # Boards without an Ethos-U (BOARDS_WITHOUT_NPU) run only CPU programs, so
 # they have no NPU memory budget in BOARD_MEMORY.
 flags.DEFINE_enum("board", None, sorted([*BOARD_MEMORY, *BOARDS_WITHOUT_NPU]), "The board the firmware is built for.")
+flags.DEFINE_bool(
+    "board_given",
+    True,
+    "The board was asked for (ethosu_firmware's `board`), not defaulted: an Ethos-U85 program on a board "
+    "without one then builds, with a note; defaulted, it fails naming the board to pass.",
+)
 
 # Vela payload blocks (executorch/backends/arm/arm_vela.py): 16-byte name,
 # u32 length, then the body padded to 16 bytes.
@@ -137,7 +151,8 @@ def check_no_npu(summary: dict, board: str) -> None:
     if target.startswith("ethos-u"):
         raise ModelDoesNotFit(
             f"model {summary.get('model')!r} is compiled for {target} but board {board} has no NPU: "
-            f"compile it for a CPU target (cortex-m33) or use a board with an Ethos-U (qemu_an547)"
+            f"compile it for a CPU target (cortex-m33) or use a board with an Ethos-U "
+            f"({U85_BOARD if target.startswith('ethos-u85') else 'qemu_an547'})"
         )
 
 
@@ -160,9 +175,12 @@ def main(argv: list[str]) -> int:
             if FLAGS.board in BOARDS_WITHOUT_NPU:
                 check_no_npu(summary, FLAGS.board)
             elif FLAGS.board:
+                note = npu_board_note(str(summary.get("target", "")), FLAGS.board, FLAGS.board_given)
+                if note:
+                    print(f"gen_memory: {note}", file=sys.stderr)
                 check_fits(summary, FLAGS.board)
-        except (OSError, ValueError) as error:  # ModelDoesNotFit, malformed JSON
-            kind = "" if isinstance(error, ModelDoesNotFit) else f"{FLAGS.summary}: "
+        except (OSError, ValueError) as error:  # ModelDoesNotFit, WrongBoard, malformed JSON
+            kind = "" if isinstance(error, (ModelDoesNotFit, WrongBoard)) else f"{FLAGS.summary}: "
             print(f"gen_memory: error: {kind}{error}", file=sys.stderr)
             return 1
     fast_scratch = FLAGS.fast_scratch_bytes

@@ -9,6 +9,17 @@ runs on the functional NPU model (sim/host:npu_run, which also records
 every NPU operation's output) and the TOSA graph on the TOSA reference model
 with the same inputs; every output, and every layer Vela's debug database
 maps to a TOSA tensor, is compared element by element (compare.py).
+
+Why a partition can be skipped (every one fails the build under "fail", in
+one line naming it; "warn" prints the line and goes on):
+  - the program's delegate calls and Vela's partitions do not correspond,
+    so the delegates' inputs are unknown (aot/verify_data.py);
+  - a delegate input is of a type the NPU does not read (float, int64), so
+    the NPU's input cannot be rebuilt (aot/verify_data.py: "neither an
+    integer nor a bool tensor");
+  - the delegate's inputs and the TOSA graph's differ in number, or an
+    input's element count is not its TOSA shape's (verify_partition);
+  - the functional NPU model lacks a feature the payload uses (NotModelled).
 """
 
 from __future__ import annotations
@@ -132,6 +143,17 @@ class Report:
         """Lines for the partitions the functional model cannot run."""
         return [p.not_modelled for p in self.partitions if p.not_modelled]
 
+    @property
+    def unverified(self) -> list[str]:
+        """One line per partition the verification skipped, naming why (the
+        module doc lists the reasons): the functional model lacks a feature
+        (not_modelled), or the AOT step or the TOSA graph gave no inputs to
+        run it with. Each fails the build under "fail": a program no one
+        checked must not ship."""
+        return [
+            p.not_modelled or f"partition {p.index} was not verified: {p.skipped}" for p in self.partitions if p.skipped
+        ]
+
     def first_difference(self) -> Optional[tuple[Partition, Optional[Layer], Optional[dict[str, Any]]]]:
         for p in self.partitions:
             if p.skipped is not None or p.exact:
@@ -149,7 +171,7 @@ class Report:
             "mode": mode,
             "status": (
                 "fail"
-                if not self.passed or (self.not_modelled and mode == "fail")
+                if not self.passed or (self.unverified and mode == "fail")
                 else "pass"
                 if self.complete
                 else "skipped"
@@ -158,6 +180,7 @@ class Report:
             ),
             "summary": summary_line(self),
             "not_modelled": self.not_modelled,
+            "unverified": self.unverified,
             "seconds": round(self.seconds, 3),
             "first_difference": None
             if first is None
@@ -344,7 +367,7 @@ def verify_partition(
     graph_inputs, output_names = tosa_tensors.graph_io(graph)
     stored = [t.data for t in read_tensor_file(os.path.join(directory, entry["inputs"]))]
     if len(stored) != len(graph_inputs):
-        result.skipped = f"{len(stored)} delegate inputs for a TOSA graph of {len(graph_inputs)}"
+        result.skipped = f"{len(stored)} delegate inputs for a TOSA graph of {len(graph_inputs)} inputs"
         return result
     inputs = []
     for data, (name, shape) in zip(stored, graph_inputs):
@@ -443,8 +466,8 @@ def verify(pte_path: str, directory: str, npu_run: str, inject: Optional[int] = 
 
 def summary_line(report: Report) -> str:
     """The first line of the verification's output."""
-    if report.not_modelled:
-        return "verification FAILED: " + "; ".join(report.not_modelled) + '; set verify = "warn" to build it unverified'
+    if report.unverified:
+        return "verification FAILED: " + "; ".join(report.unverified) + '; set verify = "warn" to build it unverified'
     checked = [p for p in report.partitions if p.skipped is None]
     skipped = [p.index for p in report.partitions if p.skipped is not None]
     note = f"; partitions {skipped} skipped (see the table)" if skipped else ""
@@ -452,8 +475,6 @@ def summary_line(report: Report) -> str:
     if diverging is not None:  # the TOSA graph is wrong: what the NPU runs matters less
         return f"verification FAILED: {lowering_check.describe(diverging[1], diverging[0].index)}{note}"
     first = report.first_difference()
-    if first is None and not checked:
-        return f"verification skipped: none of the {len(skipped)} Ethos-U partition(s) could be verified (below)"
     if first is None:
         layers = sum(1 for p in checked for layer in p.layers if layer.compared)
         outputs = sum(len(p.outputs) for p in checked)
@@ -558,24 +579,25 @@ def run(
     inject: Optional[int] = None,
 ) -> tuple[int, str, bool]:
     """Verifies and writes the JSON report. Returns (exit status for `mode`:
-    1 only on a difference with "fail"; the summary line and the table;
-    whether everything was verified and bit-exact). A partition whose
-    payload uses an NPU feature the functional model lacks fails with "fail"
-    (the line names the feature and the PyTorch operator): a program no one
-    checked must not ship by default. One whose inputs cannot be rebuilt is
-    reported as skipped."""
+    1 on a difference or a skipped partition with "fail"; the summary line
+    and the table;
+    whether everything was verified and bit-exact). A partition skipped for
+    any reason (the module doc lists them: an NPU feature the model lacks, or
+    inputs the verification cannot rebuild) fails with "fail" in one line
+    naming the reason: a program no one checked must not ship by default;
+    "warn" prints the line and goes on."""
     if mode not in MODES:
         raise ValueError(f"verify mode must be one of {MODES}, got {mode!r}")
     if mode == "off":
         return 0, "verification off", True
     report = verify(pte_path, directory, npu_run, inject)
     text = format_report(report)
-    if (not report.passed or report.not_modelled) and mode == "warn":
+    if (not report.passed or report.unverified) and mode == "warn":
         text = text.replace("verification FAILED", 'verification WARNING (verify = "warn")', 1)
         text = text.replace('; set verify = "warn" to build it unverified', "", 1)
     if report_json:
         with open(report_json, "w") as f:
             json.dump(report.as_json(mode), f, indent=1, sort_keys=True)
             f.write("\n")
-    failed = (not report.passed or bool(report.not_modelled)) and mode == "fail"
+    failed = (not report.passed or bool(report.unverified)) and mode == "fail"
     return (1 if failed else 0), text, report.passed and report.complete
