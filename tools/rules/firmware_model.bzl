@@ -36,8 +36,11 @@ def default_board(target):
     return DEFAULT_BOARD
 
 def _model_target(model):
-    """`model`'s compile target when it is an ethosu_model declared earlier
-    in this package, else None (a macro cannot see another package's)."""
+    """The compile target of `model`, when known here.
+
+    Known when `model` is an ethosu_model declared earlier in this package;
+    None otherwise (a macro cannot see another package's rules).
+    """
     if model.startswith(":"):
         name = model[1:]
     elif model.startswith("//" + native.package_name() + ":"):
