@@ -3,7 +3,7 @@ CPU gives torch, MKL, oneDNN and NumPy (python/ethosu_sdk/host_numerics.py).
 
 Another machine is stood in for by capping this one's dispatch: ATen's
 scalar kernels instead of its best, MKL held to SSE4.2, oneDNN to SSE4.1,
-NumPy to its baseline. Each compilation runs in a fresh process, because
+NumPy without AVX. Each compilation runs in a fresh process, because
 each library reads its choice once per process. A control shows that the
 caps are a real stand-in here: with the pinning switched off they change
 the bytes."""
