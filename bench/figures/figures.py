@@ -78,7 +78,7 @@ def compare(run: str, measured: dict[str, int], baseline: dict[str, int]) -> Com
         if now == recorded:
             continue
         worse = now < recorded if by_name[name].higher_is_better else now > recorded
-        change = f"{run}: {name} {recorded:,} -> {now:,} ({(now - recorded) / recorded:+.2%})"
+        change = f"{run}: {name} {recorded:,} -> {now:,} ({now - recorded:+,}, {(now - recorded) / recorded:+.4%})"
         (regressions if worse else improvements).append(change)
     return Comparison(regressions, improvements)
 

@@ -32,14 +32,14 @@ def test_parses_every_figure_a_cpu_run_prints() -> None:
 def test_more_instructions_is_a_regression_and_fewer_an_improvement() -> None:
     measured = figures.parse(RUN)
     worse = figures.compare("m", measured, {"cpu_instructions": 128419399})
-    assert worse.regressions == ["m: cpu_instructions 128,419,399 -> 128,419,400 (+0.00%)"]
+    assert worse.regressions == ["m: cpu_instructions 128,419,399 -> 128,419,400 (+1, +0.0000%)"]
     better = figures.compare("m", measured, {"cpu_instructions": 130000000})
     assert better.regressions == [] and len(better.improvements) == 1
 
 
 def test_fewer_bit_exact_outputs_is_a_regression() -> None:
     result = figures.compare("m", figures.parse(RUN), {"bit_exact_outputs": 1000})
-    assert result.regressions == ["m: bit_exact_outputs 1,000 -> 990 (-1.00%)"]
+    assert result.regressions == ["m: bit_exact_outputs 1,000 -> 990 (-10, -1.0000%)"]
 
 
 def test_a_figure_the_run_stopped_printing_fails() -> None:
