@@ -12,6 +12,9 @@ layer to a lower one (or stay inside its own layer):
 
 A file in a folder no layer names fails the test, so a new folder gets a
 place in the order before it gets code.
+
+The seam between the firmware stack and the simulator runs one way:
+`sim/host` builds on `cc/`, and no file under `cc/` includes `sim/`.
 """
 
 from __future__ import annotations
@@ -95,6 +98,40 @@ def violations(path: pathlib.Path, text: str) -> list[str]:
 def test_every_include_runs_downwards() -> None:
     found = [v for p in sources() for v in violations(p, p.read_text())]
     assert not found, "\n".join(found)
+
+
+# Every folder of cc/ that holds C++ (sim/tests/BUILD.bazel gives each one's
+# files): a folder missing from the runfiles fails, so the check cannot
+# silently skip one.
+CC_FOLDERS = {
+    "cc/backends/ethosu",
+    "cc/core",
+    "cc/drivers/ethosu",
+    "cc/ethosu",
+    "cc/kernels",
+    "cc/kernels/cortex_m",
+    "cc/platform",
+    "cc/platform/cortex_m",
+    "cc/platform/host",
+    "cc/runner",
+    "cc/runtime",
+    "cc/support",
+    "cc/testing",
+}
+
+
+def cc_includes_of_sim(path: pathlib.Path, text: str) -> list[str]:
+    return [f"{path} includes {included}: nothing in cc/ may include sim/" for included in INCLUDE.findall(text)]
+
+
+def test_nothing_in_cc_includes_sim() -> None:
+    files = sorted(p for p in pathlib.Path("cc").rglob("*") if p.suffix in (".h", ".cc"))
+    missing = CC_FOLDERS - {str(p.parent) for p in files}
+    assert not missing, f"no sources of {sorted(missing)} in the runfiles: add them in sim/tests/BUILD.bazel"
+    found = [v for p in files for v in cc_includes_of_sim(p, p.read_text())]
+    assert not found, "\n".join(found)
+    # The check itself: the include cc/backends/ethosu/model_npu.h had.
+    assert cc_includes_of_sim(pathlib.Path("cc/runner/x.cc"), '#include "sim/npu/model.h"\n')
 
 
 def test_an_upward_include_is_caught() -> None:
