@@ -99,6 +99,8 @@ class Method {
   static void RestoreLayouts(Span<Value* const> args, const MemoryOrderView& view);
   Status LoadValues(const Program& program, const void* plan, const MethodMemory& memory);
   Status LoadInstructions(const void* plan, const Registries& registries, Arena* arena);
+  Status LoadKernelCall(const void* call, const void* plan, const Registries& registries,
+                        Arena* arena, Instruction* out);
   Status LoadDelegates(const Program& program, const void* plan, const Registries& registries,
                        Arena* arena);
   Status ResolveArgs(const void* flatbuffer_args, Arena* arena, Span<Value* const>* out);
