@@ -13,7 +13,7 @@ from ethosu_sdk.runner import protocol
 
 MODELS = ["mlp_softmax_cpu_fp32", "mlp_softmax_cpu_int8", "resnet_blocks_cpu_int8"]
 RUNNER = "python/ethosu_sdk/runner/run_firmware"
-HOST_RUNNER = "cc/runner/host_runner"
+HOST_RUNNER = "sim/host/host_runner"
 
 
 def run(command: list[str]) -> protocol.Run:
