@@ -234,6 +234,23 @@ Status Method::LoadInstructions(const void* plan_ptr, const Registries& registri
   return Status::Ok();
 }
 
+const char* Method::InstructionName(size_t pc) const {
+  if (pc >= instructions_.size()) return "?";
+  switch (instructions_[pc].kind) {
+    case Instruction::Kind::kKernel:
+      return instructions_[pc].name;
+    case Instruction::Kind::kDelegate:
+      return "delegate";
+    case Instruction::Kind::kMove:
+      return "move";
+    case Instruction::Kind::kJumpFalse:
+      return "jump_false";
+    case Instruction::Kind::kFree:
+      return "free";
+  }
+  return "?";
+}
+
 void Method::ShowInMemoryOrder(Span<Value* const> args, MemoryOrderView* view) {
   size_t k = 0;
   ForEachTensorPointer(args, [&](Tensor* t) {

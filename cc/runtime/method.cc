@@ -202,6 +202,7 @@ Status Method::Execute() {
         // Planned memory belongs to the caller's arenas: nothing to release.
         break;
     }
+    if (hook_.after != nullptr) hook_.after(hook_.context, pc);
     if (!status.ok()) {
       failed_instruction_ = static_cast<int64_t>(pc);
       // A kernel's message says what it checked; the line names the

@@ -1,0 +1,105 @@
+"""ETDump (ExecuTorch's profile format) from the runner's PROFILE records.
+
+Written with the flatbuffers package, field by field as the schema the
+executorch wheel ships declares them (executorch/devtools/etdump/
+etdump_schema_flatcc.fbs: table ETDump, RunData, Event, ProfileEvent; file
+identifier ED00, size-prefixed as the runtime's ETDumpGen writes it), so
+ExecuTorch's devtools Inspector reads it.
+
+    run_firmware --elf=model.elf | etdump --out=model.etdp
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+
+import flatbuffers
+from absl import app, flags
+
+FILE_IDENTIFIER = b"ED00"
+PROFILE = re.compile(r"^ESDK PROFILE (\d+) ticks=(\d+) name=(\S+)$", re.MULTILINE)
+
+
+@dataclasses.dataclass(frozen=True)
+class Instruction:
+    """One PROFILE record: an instruction of the method and its ticks."""
+
+    index: int
+    ticks: int
+    name: str
+
+
+def parse(console: str) -> list[Instruction]:
+    """The PROFILE records of a run's console text, in instruction order."""
+    return [Instruction(int(pc), int(ticks), name) for pc, ticks, name in PROFILE.findall(console)]
+
+
+def _profile_event(builder: flatbuffers.Builder, instruction: Instruction, start: int) -> int:
+    name = builder.CreateString(instruction.name)
+    builder.StartObject(8)  # ProfileEvent's 8 fields
+    builder.PrependUOffsetTRelativeSlot(0, name, 0)
+    builder.PrependInt32Slot(1, 0, -1)  # chain_index: the method's one chain (always written)
+    builder.PrependInt32Slot(2, instruction.index, -1)  # instruction_id
+    builder.PrependUint64Slot(6, start, 0)  # start_time
+    builder.PrependUint64Slot(7, start + instruction.ticks, 0)  # end_time
+    event = builder.EndObject()
+    builder.StartObject(3)  # Event: profile_event, allocation_event, debug_event
+    builder.PrependUOffsetTRelativeSlot(0, event, 0)
+    return int(builder.EndObject())
+
+
+def _vector(builder: flatbuffers.Builder, offsets: list[int]) -> int:
+    builder.StartVector(4, len(offsets), 4)
+    for offset in reversed(offsets):
+        builder.PrependUOffsetTRelative(offset)
+    return int(builder.EndVector())
+
+
+def write(instructions: list[Instruction], method: str = "forward") -> bytes:
+    """One run of `method`: a profile event per instruction, back to back
+    from time 0, in the run's ticks."""
+    builder = flatbuffers.Builder(1024)
+    events, start = [], 0
+    for instruction in instructions:
+        events.append(_profile_event(builder, instruction, start))
+        start += instruction.ticks
+    events_vector = _vector(builder, events)
+    name = builder.CreateString(method)
+    builder.StartObject(4)  # RunData: name, bundled_input_index, allocators, events
+    builder.PrependUOffsetTRelativeSlot(0, name, 0)
+    builder.PrependUOffsetTRelativeSlot(3, events_vector, 0)
+    run = builder.EndObject()
+    runs = _vector(builder, [run])
+    builder.StartObject(2)  # ETDump: version, run_data
+    builder.PrependUint32Slot(0, 0, 1)  # version 0, written explicitly
+    builder.PrependUOffsetTRelativeSlot(1, runs, 0)
+    builder.FinishSizePrefixed(builder.EndObject(), file_identifier=FILE_IDENTIFIER)
+    return bytes(builder.Output())
+
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("console", "-", "A run's console text (the line protocol); - reads stdin.")
+flags.DEFINE_string("out", None, "The ETDump file to write.", required=True)
+flags.DEFINE_string("method", "forward", "The method the run executed.")
+
+
+def main(argv: list[str]) -> int:
+    del argv
+    if FLAGS.console == "-":
+        console = sys.stdin.read()
+    else:
+        with open(FLAGS.console, encoding="utf-8", errors="replace") as f:
+            console = f.read()
+    instructions = parse(console)
+    if not instructions:
+        print("etdump: error: no ESDK PROFILE records in the console text: give a run's whole output", file=sys.stderr)
+        return 2
+    with open(FLAGS.out, "wb") as f:
+        f.write(write(instructions, FLAGS.method))
+    return 0
+
+
+if __name__ == "__main__":
+    app.run(main)

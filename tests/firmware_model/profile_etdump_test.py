@@ -1,0 +1,38 @@
+"""A CPU-only firmware run's per-instruction profile (PROFILE records, QEMU
+-icount instructions) becomes an ETDump that ExecuTorch's devtools Inspector,
+imported from the installed wheel, reads back event for event."""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+
+from executorch.devtools import Inspector
+from executorch.devtools.inspector import TimeScale
+
+from ethosu_sdk.runner import etdump
+
+RUNNER = "python/ethosu_sdk/runner/run_firmware"
+MODEL = "resnet_blocks_cpu_int8"
+
+
+def test_inspector_reads_the_profile(tmp_path: pathlib.Path) -> None:
+    result = subprocess.run(
+        [RUNNER, f"--elf=tests/firmware_model/{MODEL}.elf"], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    instructions = etdump.parse(result.stdout)
+    assert instructions and [i.index for i in instructions] == list(range(len(instructions)))
+
+    path = tmp_path / f"{MODEL}.etdp"
+    path.write_bytes(etdump.write(instructions))
+    # Ticks are written as they are: no scaling between the two time scales.
+    inspector = Inspector(etdump_path=str(path), source_time_scale=TimeScale.NS, target_time_scale=TimeScale.NS)
+    blocks = inspector.event_blocks
+    assert [block.name for block in blocks] == ["forward"]
+    events = blocks[0].events
+    assert [event.name for event in events] == [i.name for i in instructions]
+    assert [event.perf_data.raw[0] for event in events] == [float(i.ticks) for i in instructions]
+    # Operators by their registered names (aten::convolution.out, ...).
+    names = {i.name for i in instructions}
+    assert any("::" in name for name in names), names
