@@ -2,7 +2,8 @@
 // PROFILE records): board timer ticks from the end of one instruction to the
 // end of the next, read through the method's instruction hook from the same
 // start as the run's TIME, so the counts add up to it but for Execute's own
-// exit. On QEMU with -icount the ticks are instructions.
+// exit. On QEMU (-icount shift=0: one nanosecond per instruction) a tick is
+// 1e9 / ticks_per_second instructions, as for TIME.
 #ifndef ETHOSU_SDK_CC_RUNNER_INSTRUCTION_PROFILE_H_
 #define ETHOSU_SDK_CC_RUNNER_INSTRUCTION_PROFILE_H_
 

@@ -2,7 +2,8 @@
 (Cortex-M55) produce the same bits as the host runner on the same .pte and
 input, and report their time, memory and program checksum, and where the
 time goes: one PROFILE record per instruction of the method, whose ticks
-(QEMU -icount: instructions) add up to the run's total."""
+(board timer ticks, QEMU -icount instructions in units of 1e9 /
+ticks_per_second) add up to the run's total."""
 
 from __future__ import annotations
 
@@ -74,10 +75,10 @@ def test_the_profile_adds_up_to_the_run(model: str) -> None:
     _, host_text = run_text([HOST_RUNNER, f"--pte=tests/aot/{model}.pte", f"--input=tests/aot/{model}.input.tensors"])
     assert [name for _, _, name in records] == [name for _, _, name in profile(host_text)]
     assert any(name != "delegate" and "::" in name for _, _, name in records)
-    # Ticks are QEMU -icount instructions; their sum is the run's total but
+    # Ticks of the board timer that TIME reads; their sum is the run's total but
     # for Execute's own exit.
     total = board.ticks[-1]
     profiled = sum(ticks for _, ticks, _ in records)
-    print(f"{model}: {len(records)} instructions, {profiled} of {total} ticks profiled")  # the test log
+    print(f"{model}: {len(records)} method instructions, {profiled} of {total} ticks profiled")  # the test log
     assert profiled <= total and total - profiled <= 0.01 * total, (profiled, total)
     assert all(ticks > 0 for _, ticks, _ in records)

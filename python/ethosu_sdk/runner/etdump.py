@@ -4,7 +4,8 @@ Written with the flatbuffers package, field by field as the schema the
 executorch wheel ships declares them (executorch/devtools/etdump/
 etdump_schema_flatcc.fbs: table ETDump, RunData, Event, ProfileEvent; file
 identifier ED00, size-prefixed as the runtime's ETDumpGen writes it), so
-ExecuTorch's devtools Inspector reads it.
+ExecuTorch's devtools Inspector reads it. Times are nanoseconds of the
+board's timer: on QEMU (-icount shift=0) one nanosecond is one instruction.
 
     run_firmware --elf=model.elf | etdump --out=model.etdp
 """
@@ -20,6 +21,7 @@ from absl import app, flags
 
 FILE_IDENTIFIER = b"ED00"
 PROFILE = re.compile(r"^ESDK PROFILE (\d+) ticks=(\d+) name=(\S+)$", re.MULTILINE)
+TICKS_PER_SECOND = re.compile(r"^ESDK TIME \d+ ticks=\d+ ticks_per_second=(\d+)$", re.MULTILINE)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,19 +33,35 @@ class Instruction:
     name: str
 
 
-def parse(console: str) -> list[Instruction]:
-    """The PROFILE records of a run's console text, in instruction order."""
-    return [Instruction(int(pc), int(ticks), name) for pc, ticks, name in PROFILE.findall(console)]
+@dataclasses.dataclass(frozen=True)
+class Profile:
+    """A run's PROFILE records and the rate of the timer they count."""
+
+    instructions: list[Instruction]
+    ticks_per_second: int
+
+    def nanoseconds(self, ticks: int) -> int:
+        return ticks * 1_000_000_000 // self.ticks_per_second
 
 
-def _profile_event(builder: flatbuffers.Builder, instruction: Instruction, start: int) -> int:
+def parse(console: str) -> Profile | None:
+    """The PROFILE records of a run's console text, in instruction order;
+    None without them (or without the TIME record giving their rate)."""
+    instructions = [Instruction(int(pc), int(ticks), name) for pc, ticks, name in PROFILE.findall(console)]
+    rates = TICKS_PER_SECOND.findall(console)
+    if not instructions or not rates or int(rates[-1]) <= 0:
+        return None
+    return Profile(instructions, int(rates[-1]))
+
+
+def _profile_event(builder: flatbuffers.Builder, instruction: Instruction, start: int, end: int) -> int:
     name = builder.CreateString(instruction.name)
     builder.StartObject(8)  # ProfileEvent's 8 fields
     builder.PrependUOffsetTRelativeSlot(0, name, 0)
     builder.PrependInt32Slot(1, 0, -1)  # chain_index: the method's one chain (always written)
     builder.PrependInt32Slot(2, instruction.index, -1)  # instruction_id
     builder.PrependUint64Slot(6, start, 0)  # start_time
-    builder.PrependUint64Slot(7, start + instruction.ticks, 0)  # end_time
+    builder.PrependUint64Slot(7, end, 0)  # end_time
     event = builder.EndObject()
     builder.StartObject(3)  # Event: profile_event, allocation_event, debug_event
     builder.PrependUOffsetTRelativeSlot(0, event, 0)
@@ -57,14 +75,14 @@ def _vector(builder: flatbuffers.Builder, offsets: list[int]) -> int:
     return int(builder.EndVector())
 
 
-def write(instructions: list[Instruction], method: str = "forward") -> bytes:
+def write(profile: Profile, method: str = "forward") -> bytes:
     """One run of `method`: a profile event per instruction, back to back
-    from time 0, in the run's ticks."""
+    from time 0, in nanoseconds of the board's timer."""
     builder = flatbuffers.Builder(1024)
-    events, start = [], 0
-    for instruction in instructions:
-        events.append(_profile_event(builder, instruction, start))
-        start += instruction.ticks
+    events, ticks = [], 0
+    for instruction in profile.instructions:
+        start, ticks = profile.nanoseconds(ticks), ticks + instruction.ticks
+        events.append(_profile_event(builder, instruction, start, profile.nanoseconds(ticks)))
     events_vector = _vector(builder, events)
     name = builder.CreateString(method)
     builder.StartObject(4)  # RunData: name, bundled_input_index, allocators, events
@@ -92,12 +110,15 @@ def main(argv: list[str]) -> int:
     else:
         with open(FLAGS.console, encoding="utf-8", errors="replace") as f:
             console = f.read()
-    instructions = parse(console)
-    if not instructions:
-        print("etdump: error: no ESDK PROFILE records in the console text: give a run's whole output", file=sys.stderr)
+    profile = parse(console)
+    if profile is None:
+        print(
+            "etdump: error: no ESDK PROFILE and TIME records in the console text: give a run's whole output",
+            file=sys.stderr,
+        )
         return 2
     with open(FLAGS.out, "wb") as f:
-        f.write(write(instructions, FLAGS.method))
+        f.write(write(profile, FLAGS.method))
     return 0
 
 
