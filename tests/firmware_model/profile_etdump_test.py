@@ -6,6 +6,7 @@ installed wheel, reads back event for event."""
 from __future__ import annotations
 
 import pathlib
+import re
 import subprocess
 
 from executorch.devtools import Inspector
@@ -40,3 +41,12 @@ def test_inspector_reads_the_profile(tmp_path: pathlib.Path) -> None:
     # Operators by their registered names (aten::convolution.out, ...).
     names = {i.name for i in instructions}
     assert any("::" in name for name in names), names
+
+    # Per operator, the slowest first; together they are the run's total
+    # (the last TIME record) within 1%.
+    operators = etdump.by_operator(profile)
+    assert [o.nanoseconds for o in operators] == sorted((o.nanoseconds for o in operators), reverse=True)
+    assert sum(o.calls for o in operators) == len(instructions)
+    total = profile.nanoseconds(int(re.findall(r"^ESDK TIME \d+ ticks=(\d+)", result.stdout, re.MULTILINE)[-1]))
+    assert abs(total - sum(o.nanoseconds for o in operators)) <= 0.01 * total
+    print(etdump.table(profile))  # the test log

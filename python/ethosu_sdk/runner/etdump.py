@@ -8,6 +8,8 @@ ExecuTorch's devtools Inspector reads it. Times are nanoseconds of the
 board's timer: on QEMU (-icount shift=0) one nanosecond is one instruction.
 
     run_firmware --elf=model.elf | etdump --out=model.etdp
+
+also prints the run's time per operator, the slowest first.
 """
 
 from __future__ import annotations
@@ -52,6 +54,37 @@ def parse(console: str) -> Profile | None:
     if not instructions or not rates or int(rates[-1]) <= 0:
         return None
     return Profile(instructions, int(rates[-1]))
+
+
+@dataclasses.dataclass(frozen=True)
+class Operator:
+    """One operator's share of a run: its calls and their nanoseconds."""
+
+    name: str
+    calls: int
+    nanoseconds: int
+
+
+def by_operator(profile: Profile) -> list[Operator]:
+    """The instructions grouped by operator name, the slowest first."""
+    calls: dict[str, int] = {}
+    ticks: dict[str, int] = {}
+    for instruction in profile.instructions:
+        calls[instruction.name] = calls.get(instruction.name, 0) + 1
+        ticks[instruction.name] = ticks.get(instruction.name, 0) + instruction.ticks
+    operators = [Operator(name, calls[name], profile.nanoseconds(ticks[name])) for name in calls]
+    return sorted(operators, key=lambda o: (-o.nanoseconds, o.name))
+
+
+def table(profile: Profile) -> str:
+    """by_operator as text: on QEMU (-icount) nanoseconds are instructions."""
+    operators = by_operator(profile)
+    total = sum(o.nanoseconds for o in operators) or 1
+    width = max(len(o.name) for o in operators)
+    lines = [f"{'operator':<{width}}  calls  {'ns (QEMU: instructions)':>24}  share"]
+    for o in operators:
+        lines.append(f"{o.name:<{width}}  {o.calls:5d}  {o.nanoseconds:>24,d}  {100 * o.nanoseconds / total:5.1f}%")
+    return "\n".join(lines)
 
 
 def _profile_event(builder: flatbuffers.Builder, instruction: Instruction, start: int, end: int) -> int:
@@ -119,6 +152,7 @@ def main(argv: list[str]) -> int:
         return 2
     with open(FLAGS.out, "wb") as f:
         f.write(write(profile, FLAGS.method))
+    print(table(profile))
     return 0
 
 
