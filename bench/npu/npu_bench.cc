@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   if (!npu_harness::LoadCase(argv[1], argv[2], &files)) return 1;
   // Decoded weights kept across inferences, as the host runner keeps them.
   npu_harness::HarnessOptions options;
-  options.weight_cache_bytes = ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes;
+  options.weight_cache_bytes = ethosu_sdk::npu_harness::kRecommendedWeightCacheBytes;
   npu_harness::PayloadHarness harness;
   ethosu_sdk::Status status = npu_harness::BindCase(files, files.payload, options, &harness);
   double best = 1e9, total = 0;

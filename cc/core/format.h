@@ -27,6 +27,15 @@ namespace ethosu_sdk {
 size_t FormatV(char* buffer, size_t capacity, const char* format, va_list args);
 size_t Format(char* buffer, size_t capacity, const char* format, ...) ESDK_PRINTF_FORMAT(3, 4);
 
+// An integer or enum as the argument "%lld" reads. int64_t is `long` on the
+// host and `long long` on Arm, size_t `unsigned long` or `unsigned int`, so
+// one conversion for every integer keeps a message portable:
+// Status::Error(code, "tensor of %lld bytes", Lld(nbytes)).
+template <typename T>
+constexpr long long Lld(T value) {
+  return static_cast<long long>(value);
+}
+
 }  // namespace ethosu_sdk
 
 #endif  // ETHOSU_SDK_CC_CORE_FORMAT_H_

@@ -11,8 +11,16 @@
 namespace {
 
 using ethosu_sdk::Format;
+using ethosu_sdk::Lld;
 
 char text[64];
+
+TEST(Format, LldTakesEveryIntegerAndEnum) {
+  enum class Kind : uint8_t { kSeven = 7 };
+  Format(text, sizeof(text), "%lld %lld %lld %lld", Lld(size_t{4000000000u}), Lld(int64_t{-3}),
+         Lld(uint32_t{UINT32_MAX}), Lld(Kind::kSeven));
+  EXPECT_STREQ(text, "4000000000 -3 4294967295 7");
+}
 
 TEST(Format, Conversions) {
   Format(text, sizeof(text), "%d %d %d", 0, -5, INT_MIN);

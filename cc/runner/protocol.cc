@@ -131,6 +131,13 @@ void PrintTime(uint32_t iteration, uint64_t ticks, uint64_t ticks_per_second) {
   Emit(line);
 }
 
+void PrintProfile(size_t instruction, uint64_t ticks, const char* name) {
+  char buffer[kLineCapacity];
+  TextBuilder line(buffer, sizeof(buffer));
+  line.Str("ESDK PROFILE ").UInt(instruction).Str(" ticks=").UInt(ticks).Str(" name=").Str(name);
+  Emit(line);
+}
+
 void PrintError(const Status& status, int64_t instruction) {
   char buffer[kLineCapacity];
   TextBuilder line(buffer, sizeof(buffer));

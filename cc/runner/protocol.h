@@ -40,6 +40,7 @@ void PrintBegin(const char* method, size_t inputs, size_t outputs);
 void PrintTensor(const char* key, size_t index, const runtime::Tensor& tensor);
 void PrintComparison(size_t index, const Comparison& comparison);
 void PrintTime(uint32_t iteration, uint64_t ticks, uint64_t ticks_per_second);
+void PrintProfile(size_t instruction, uint64_t ticks, const char* name);
 void PrintError(const Status& status, int64_t instruction);
 void PrintResult(const char* result);
 void PrintEnd();

@@ -1,6 +1,7 @@
 #include "cc/runner/run_program.h"
 
 #include "cc/platform/platform.h"
+#include "cc/runner/instruction_profile.h"
 #include "cc/runner/protocol.h"
 #include "cc/runner/tensor_file.h"
 #include "cc/runtime/program.h"
@@ -82,6 +83,8 @@ RunResult RunProgram(const RunConfig& config) {
   Status status = TensorFile::Parse(config.inputs, config.inputs_size, &inputs);
   if (!status.ok()) return Fail(status);
 
+  InstructionProfile profile;
+  const bool profiled = profile.Attach(&method, config.runtime_arena);
   const uint32_t iterations = config.iterations == 0 ? 1 : config.iterations;
   for (uint32_t i = 0; i < iterations; ++i) {
     // Memory planning may reuse an input's buffer once it is consumed, so
@@ -89,11 +92,13 @@ RunResult RunProgram(const RunConfig& config) {
     status = SetInputs(method, inputs);
     if (!status.ok()) return Fail(status);
     const uint64_t start = platform::TimerTicks();
+    profile.Start(start);
     status = method.Execute();
     const uint64_t ticks = platform::TimerTicks() - start;
     if (!status.ok()) return Fail(status, method.FailedInstruction());
     PrintTime(i, ticks, platform::TimerTicksPerSecond());
   }
+  if (profiled) profile.Print(method);
 
   for (size_t o = 0; o < method.OutputCount(); ++o) {
     const runtime::Value& value = method.Output(o);

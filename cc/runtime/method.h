@@ -63,6 +63,19 @@ class Method {
   // At most this many instructions per Execute (guards against jump loops).
   void SetInstructionBudget(uint64_t budget) { budget_ = budget; }
 
+  // Profiling: Execute calls `after(context, pc)` once each instruction has
+  // run (its cost counts in the run; none by default).
+  struct InstructionHook {
+    void (*after)(void* context, size_t pc) = nullptr;
+    void* context = nullptr;
+  };
+  void SetInstructionHook(const InstructionHook& hook) { hook_ = hook; }
+
+  // The instructions of the chain, and what instruction `pc` runs: its
+  // kernel's operator name, or "delegate", "move", "jump_false", "free".
+  size_t InstructionCount() const { return instructions_.size(); }
+  const char* InstructionName(size_t pc) const;
+
  private:
   // A `dim_order: any` kernel's call whose tensors share a dim order other
   // than the default: the kernel sees every tensor in memory order (sizes
@@ -99,6 +112,8 @@ class Method {
   static void RestoreLayouts(Span<Value* const> args, const MemoryOrderView& view);
   Status LoadValues(const Program& program, const void* plan, const MethodMemory& memory);
   Status LoadInstructions(const void* plan, const Registries& registries, Arena* arena);
+  Status LoadKernelCall(const void* call, const void* plan, const Registries& registries,
+                        Arena* arena, Instruction* out);
   Status LoadDelegates(const Program& program, const void* plan, const Registries& registries,
                        Arena* arena);
   Status ResolveArgs(const void* flatbuffer_args, Arena* arena, Span<Value* const>* out);
@@ -111,6 +126,7 @@ class Method {
   Span<Delegate> delegates_;
   uint64_t budget_ = 1u << 24;
   int64_t failed_instruction_ = -1;
+  InstructionHook hook_;
 };
 
 }  // namespace ethosu_sdk::runtime

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "cc/core/format.h"
 #include "cc/runtime/flatbuffer_util.h"
 #include "schema/program_generated.h"
 
@@ -26,6 +27,92 @@ uint64_t ReadU64(const uint8_t* p) {
   return static_cast<uint64_t>(ReadU32(p)) | static_cast<uint64_t>(ReadU32(p + 4)) << 32;
 }
 
+struct ExtendedHeader {
+  uint64_t program_size;  // the flatbuffer's bytes
+  uint64_t segment_base;  // 0: no segment data
+};
+
+// Reads the extended header, if the file has one: without it the whole file
+// is the flatbuffer and there is no segment data.
+Status ReadExtendedHeader(const uint8_t* bytes, size_t size, ExtendedHeader* out) {
+  out->program_size = size;
+  out->segment_base = 0;
+  if (size >= kHeaderOffset + kHeaderMinLength &&
+      std::memcmp(bytes + kHeaderOffset, "eh00", 4) == 0) {
+    const uint8_t* header = bytes + kHeaderOffset;
+    const uint32_t length = ReadU32(header + 4);
+    if (length < kHeaderMinLength || length > size - kHeaderOffset) {
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "extended header length %lld: outside 24 to the %lld bytes after it",
+                           Lld(length), Lld(size - kHeaderOffset));
+    }
+    out->program_size = ReadU64(header + 8);
+    out->segment_base = ReadU64(header + 16);
+    if (out->program_size < kHeaderOffset + length || out->program_size > size) {
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "program size %lld outside the file of %lld bytes",
+                           Lld(out->program_size), Lld(size));
+    }
+    if (out->segment_base > size ||
+        (out->segment_base != 0 && out->segment_base < out->program_size)) {
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "segment base offset %lld outside the file of %lld bytes",
+                           Lld(out->segment_base), Lld(size));
+    }
+    if (length >= kHeaderFullLength) {
+      const uint64_t segment_data_size = ReadU64(header + 24);
+      if (segment_data_size > size - out->segment_base) {
+        return Status::Error(ErrorCode::kInvalidProgram,
+                             "segment data of %lld bytes past the end of the file: %lld bytes "
+                             "after the segment base",
+                             Lld(segment_data_size), Lld(size - out->segment_base));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// Every segment lies inside the file, after the segment base; the
+// constant data has one source; the program has a method.
+Status CheckSegments(const fb::Program* program, size_t size, uint64_t segment_base) {
+  if (const auto* segments = program->segments()) {
+    // Without an extended header there is no segment data; the serializer
+    // still lists an empty segment for an empty constant segment.
+    const uint64_t available = segment_base == 0 ? 0 : size - segment_base;
+    for (uint32_t i = 0; i < segments->size(); ++i) {
+      const fb::DataSegment* segment = segments->Get(i);
+      if (segment->offset() > available || segment->size() > available - segment->offset()) {
+        return Status::Error(
+            ErrorCode::kOutOfRange,
+            "segment %lld (offset %lld, %lld bytes) outside the %lld bytes of segment data", Lld(i),
+            Lld(segment->offset()), Lld(segment->size()), Lld(available));
+      }
+    }
+  }
+  const bool has_constant_buffer =
+      program->constant_buffer() != nullptr && program->constant_buffer()->size() > 0;
+  const fb::SubsegmentOffsets* constant_segment = program->constant_segment();
+  if (constant_segment != nullptr && constant_segment->offsets() != nullptr &&
+      constant_segment->offsets()->size() > 0) {
+    if (has_constant_buffer) {
+      return Status::Error(ErrorCode::kInvalidProgram,
+                           "both constant_buffer and constant_segment are set");
+    }
+    const uint32_t segment_count = program->segments() ? program->segments()->size() : 0;
+    if (constant_segment->segment_index() >= segment_count) {
+      return Status::Error(
+          ErrorCode::kOutOfRange,
+          "constant segment index %lld out of range: the program has %lld segments",
+          Lld(constant_segment->segment_index()), Lld(segment_count));
+    }
+  }
+  if (program->execution_plan() == nullptr || program->execution_plan()->size() == 0) {
+    return Status::Error(ErrorCode::kInvalidProgram, "program has no methods");
+  }
+
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Program::Load(const void* data, size_t size, Program* out) {
@@ -45,52 +132,20 @@ Result<Program> Program::Load(const void* data, size_t size) {
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
   if (size < kHeaderOffset) {
     return Status::Error(ErrorCode::kInvalidProgram,
-                         "file of %lld bytes is shorter than a flatbuffer header (8)",
-                         static_cast<long long>(size));
+                         "file of %lld bytes is shorter than a flatbuffer header (8)", Lld(size));
   }
   if (!flatbuffers::BufferHasIdentifier(bytes, fb::ProgramIdentifier())) {
     return Status::Error(ErrorCode::kInvalidProgram, "file identifier is not ET12");
   }
 
-  uint64_t program_size = size;
-  uint64_t segment_base = 0;
-  if (size >= kHeaderOffset + kHeaderMinLength &&
-      std::memcmp(bytes + kHeaderOffset, "eh00", 4) == 0) {
-    const uint8_t* header = bytes + kHeaderOffset;
-    const uint32_t length = ReadU32(header + 4);
-    if (length < kHeaderMinLength || length > size - kHeaderOffset) {
-      return Status::Error(ErrorCode::kInvalidProgram,
-                           "extended header length %lld: outside 24 to the %lld bytes after it",
-                           static_cast<long long>(length),
-                           static_cast<long long>(size - kHeaderOffset));
-    }
-    program_size = ReadU64(header + 8);
-    segment_base = ReadU64(header + 16);
-    if (program_size < kHeaderOffset + length || program_size > size) {
-      return Status::Error(ErrorCode::kInvalidProgram,
-                           "program size %lld outside the file of %lld bytes",
-                           static_cast<long long>(program_size), static_cast<long long>(size));
-    }
-    if (segment_base > size || (segment_base != 0 && segment_base < program_size)) {
-      return Status::Error(ErrorCode::kInvalidProgram,
-                           "segment base offset %lld outside the file of %lld bytes",
-                           static_cast<long long>(segment_base), static_cast<long long>(size));
-    }
-    if (length >= kHeaderFullLength) {
-      const uint64_t segment_data_size = ReadU64(header + 24);
-      if (segment_data_size > size - segment_base) {
-        return Status::Error(ErrorCode::kInvalidProgram,
-                             "segment data of %lld bytes past the end of the file: %lld bytes "
-                             "after the segment base",
-                             static_cast<long long>(segment_data_size),
-                             static_cast<long long>(size - segment_base));
-      }
-    }
-  }
+  ExtendedHeader header;
+  ESDK_RETURN_IF_ERROR(ReadExtendedHeader(bytes, size, &header));
+  const uint64_t program_size = header.program_size;
+  const uint64_t segment_base = header.segment_base;
   if (program_size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
     return Status::Error(ErrorCode::kInvalidProgram,
                          "flatbuffer of %lld bytes above the flatbuffer limit of 2 GiB",
-                         static_cast<long long>(program_size));
+                         Lld(program_size));
   }
 
   flatbuffers::Verifier::Options options;
@@ -103,43 +158,7 @@ Result<Program> Program::Load(const void* data, size_t size) {
   }
   const fb::Program* program = fb::GetProgram(bytes);
 
-  // Every segment must lie inside the file, after the segment base.
-  if (const auto* segments = program->segments()) {
-    // Without an extended header there is no segment data; the serializer
-    // still lists an empty segment for an empty constant segment.
-    const uint64_t available = segment_base == 0 ? 0 : size - segment_base;
-    for (uint32_t i = 0; i < segments->size(); ++i) {
-      const fb::DataSegment* segment = segments->Get(i);
-      if (segment->offset() > available || segment->size() > available - segment->offset()) {
-        return Status::Error(
-            ErrorCode::kOutOfRange,
-            "segment %lld (offset %lld, %lld bytes) outside the %lld bytes of segment data",
-            static_cast<long long>(i), static_cast<long long>(segment->offset()),
-            static_cast<long long>(segment->size()), static_cast<long long>(available));
-      }
-    }
-  }
-  const bool has_constant_buffer =
-      program->constant_buffer() != nullptr && program->constant_buffer()->size() > 0;
-  const fb::SubsegmentOffsets* constant_segment = program->constant_segment();
-  if (constant_segment != nullptr && constant_segment->offsets() != nullptr &&
-      constant_segment->offsets()->size() > 0) {
-    if (has_constant_buffer) {
-      return Status::Error(ErrorCode::kInvalidProgram,
-                           "both constant_buffer and constant_segment are set");
-    }
-    const uint32_t segment_count = program->segments() ? program->segments()->size() : 0;
-    if (constant_segment->segment_index() >= segment_count) {
-      return Status::Error(
-          ErrorCode::kOutOfRange,
-          "constant segment index %lld out of range: the program has %lld segments",
-          static_cast<long long>(constant_segment->segment_index()),
-          static_cast<long long>(segment_count));
-    }
-  }
-  if (program->execution_plan() == nullptr || program->execution_plan()->size() == 0) {
-    return Status::Error(ErrorCode::kInvalidProgram, "program has no methods");
-  }
+  ESDK_RETURN_IF_ERROR(CheckSegments(program, size, segment_base));
 
   Program loaded;
   loaded.data_ = bytes;
@@ -169,7 +188,7 @@ Result<Span<const uint8_t>> Program::Segment(uint32_t index) const {
   if (index >= count) {
     return Status::Error(ErrorCode::kOutOfRange,
                          "segment index %lld out of range: the program has %lld segments",
-                         static_cast<long long>(index), static_cast<long long>(count));
+                         Lld(index), Lld(count));
   }
   // Ranges were checked against the file in Load.
   const fb::DataSegment* segment = segments->Get(index);
@@ -184,14 +203,14 @@ Result<const void*> Program::ConstantData(uint32_t index, size_t nbytes) const {
       return Status::Error(
           ErrorCode::kOutOfRange,
           "constant buffer index %lld out of range: the program has %lld constant buffers",
-          static_cast<long long>(index), static_cast<long long>(buffers->size()));
+          Lld(index), Lld(buffers->size()));
     }
     const auto* storage = buffers->Get(index)->storage();
     const size_t available = storage ? storage->size() : 0;
     if (nbytes > available) {
       return Status::Error(ErrorCode::kOutOfRange,
                            "constant buffer of %lld bytes smaller than its tensor of %lld",
-                           static_cast<long long>(available), static_cast<long long>(nbytes));
+                           Lld(available), Lld(nbytes));
     }
     return storage ? static_cast<const void*>(storage->data()) : nullptr;
   }
@@ -201,14 +220,14 @@ Result<const void*> Program::ConstantData(uint32_t index, size_t nbytes) const {
   if (index >= count) {
     return Status::Error(ErrorCode::kOutOfRange,
                          "constant index %lld out of range: the constant segment has %lld entries",
-                         static_cast<long long>(index), static_cast<long long>(count));
+                         Lld(index), Lld(count));
   }
   ESDK_ASSIGN_OR_RETURN(const Span<const uint8_t> segment, Segment(constants->segment_index()));
   const uint64_t offset = internal::VectorElement(offsets, index);
   if (offset > segment.size() || nbytes > segment.size() - offset) {
     return Status::Error(ErrorCode::kOutOfRange,
                          "constant data (offset %lld, %lld bytes) past the end of its segment",
-                         static_cast<long long>(offset), static_cast<long long>(nbytes));
+                         Lld(offset), Lld(nbytes));
   }
   return static_cast<const void*>(segment.data() + offset);
 }
@@ -220,14 +239,14 @@ Result<Span<const uint8_t>> Program::DelegateData(
   if (ref->location() != fb::DataLocation::INLINE) {
     return Status::Error(ErrorCode::kInvalidProgram,
                          "delegate data location %lld: neither inline nor a segment",
-                         static_cast<long long>(ref->location()));
+                         Lld(ref->location()));
   }
   const auto* inline_data = program_->backend_delegate_data();
   const uint32_t count = inline_data ? inline_data->size() : 0;
   if (ref->index() >= count) {
     return Status::Error(ErrorCode::kOutOfRange,
                          "inline delegate data index %lld out of range: the program has %lld",
-                         static_cast<long long>(ref->index()), static_cast<long long>(count));
+                         Lld(ref->index()), Lld(count));
   }
   const auto* bytes = inline_data->Get(ref->index())->data();
   return bytes ? Span<const uint8_t>(bytes->data(), bytes->size()) : Span<const uint8_t>();

@@ -29,10 +29,10 @@
 #include <map>
 #include <vector>
 
-#include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runner/tensor_file.h"
 #include "sim/host/case_files.h"
+#include "sim/host/ethosu_delegate.h"
 #include "sim/host/payload_harness.h"
 #include "sim/host/run_report.h"
 #include "sim/npu/memory/feature_map.h"

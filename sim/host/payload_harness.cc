@@ -1,6 +1,6 @@
 #include "sim/host/payload_harness.h"
 
-#include "cc/backends/ethosu/model_npu.h"
+#include "sim/host/model_npu.h"
 
 namespace ethosu_sdk::npu_harness {
 
@@ -55,7 +55,7 @@ Status PayloadHarness::Bind(const backends::ethosu::VelaPayload& payload,
                                                        weight_cache_memory_.size());
   }
 
-  buffers_ = backends::ethosu::DelegateBuffers();
+  buffers_ = DelegateBuffers();
   buffers_.inputs = input_data_.data();
   buffers_.input_sizes = input_sizes_.data();
   buffers_.num_inputs = payload.num_inputs;
@@ -80,7 +80,7 @@ void PayloadHarness::UseInput(int index, const void* data, size_t size) {
 Status PayloadHarness::Run(npu::RunStats* stats) const {
   if (payload_ == nullptr)
     return Status::Error(ErrorCode::kInvalidArgument, "harness: no payload bound");
-  return backends::ethosu::ExecuteVelaPayload(*payload_, buffers_, stats);
+  return ExecuteVelaPayload(*payload_, buffers_, stats);
 }
 
 Status PayloadHarness::RunStream(npu::RunStats* stats, WeightsBinding weights) {

@@ -10,9 +10,9 @@
 #include <memory>
 #include <vector>
 
-#include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "sim/host/aligned_bytes.h"
+#include "sim/host/ethosu_delegate.h"
 #include "sim/npu/model.h"
 #include "sim/npu/weights/weight_cache.h"
 
@@ -20,7 +20,7 @@ namespace ethosu_sdk::npu_harness {
 
 // How PayloadHarness::Bind sizes and fills the buffers.
 struct HarnessOptions {
-  size_t workspace_bytes = backends::ethosu::kRecommendedWorkspaceBytes;
+  size_t workspace_bytes = kRecommendedWorkspaceBytes;
   // Nonzero: an npu::WeightCache of this many bytes keeps decoded weights
   // across this harness's runs (what the host runner does).
   size_t weight_cache_bytes = 0;
@@ -61,7 +61,7 @@ class PayloadHarness {
   AlignedBytes& scratch() { return scratch_; }
   AlignedBytes& fast_scratch() { return fast_scratch_; }
   // The call's buffers, for running it through another NPU (RunDelegate).
-  const backends::ethosu::DelegateBuffers& buffers() const { return buffers_; }
+  const DelegateBuffers& buffers() const { return buffers_; }
 
   // The delegate call on the functional model: inputs copied into the
   // scratch arena, the stream run, outputs copied out.
@@ -80,7 +80,7 @@ class PayloadHarness {
   std::vector<size_t> input_sizes_, output_sizes_;
   AlignedBytes scratch_, fast_scratch_, workspace_, weight_cache_memory_;
   std::unique_ptr<npu::WeightCache> weight_cache_;
-  backends::ethosu::DelegateBuffers buffers_;
+  DelegateBuffers buffers_;
 };
 
 // Parses a copy of `size` bytes at `data` (exactly sized, so that

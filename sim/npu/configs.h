@@ -4,7 +4,7 @@
 // tables (ethos_u85.cpp AcceleratorConfig, ethos_u55.cpp/ethos_u65.cpp).
 #pragma once
 
-#include "sim/npu/model.h"
+#include "sim/npu/types.h"
 
 namespace ethosu_sdk::npu {
 

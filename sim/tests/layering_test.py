@@ -5,13 +5,20 @@ layer to a lower one (or stay inside its own layer):
 
 - between components: `npu` below `device` and `host`, which do not include
   each other, and nothing in them includes `sim/tests`;
-- inside the functional model (sim/npu), from the bottom: the API and
-  configuration (`model.h`, `configs.*`, `stream_error.*`), `commands/`,
-  `memory/`, `output/`, `weights/`, `operations/`, `kernels/`, and `model.cc`
-  on top. Unit tests use cc/testing, outside the simulator.
+- inside the functional model (sim/npu), from the bottom: the types and
+  configuration (`types.h`, `configs.*`, `stream_error.*`), `commands/`,
+  `memory/`, `output/`, `weights/`, `operations/`, `kernels/`, and the API
+  (`model.h`, `model.cc`) on top. Unit tests use cc/testing, outside the
+  simulator, and may drive their layer through the API above it (dma_test).
+  Each layer is also a cc_library whose deps are the layers below, so Bazel
+  refuses a wrong-way include (//sim/tests:npu_layers_test shows it); this
+  check names the offending line.
 
 A file in a folder no layer names fails the test, so a new folder gets a
 place in the order before it gets code.
+
+The seam between the firmware stack and the simulator runs one way:
+`sim/host` builds on `cc/`, and no file under `cc/` includes `sim/`.
 """
 
 from __future__ import annotations
@@ -26,14 +33,14 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"(sim/[^"]+)"', re.MULTILINE)
 # The functional model's layers, lowest first: a path prefix inside sim/npu
 # (a folder with "/", or one file) and the layer it belongs to.
 NPU_LAYERS: list[tuple[str, list[str]]] = [
-    ("api", ["model.h", "configs.h", "configs.cc", "stream_error.h", "stream_error.cc"]),
+    ("types", ["types.h", "configs.h", "configs.cc", "stream_error.h", "stream_error.cc"]),
     ("commands", ["commands/"]),
     ("memory", ["memory/"]),
     ("output", ["output/"]),
     ("weights", ["weights/"]),
     ("operations", ["operations/"]),
     ("kernels", ["kernels/"]),
-    ("model", ["model.cc"]),
+    ("model", ["model.h", "model.cc"]),
 ]
 
 # Components: which other components each may include.
@@ -82,8 +89,8 @@ def violations(path: pathlib.Path, text: str) -> list[str]:
                     f"only {sorted(COMPONENTS[component]) or 'no other component'}"
                 )
             continue
-        if component != "npu":
-            continue
+        if component != "npu" or is_test:
+            continue  # a unit test may drive its layer through the API above
         inner = "/".join(parts[2:])
         target_inner = "/".join(target[2:])
         here, there = npu_layer(inner), npu_layer(target_inner)
@@ -95,6 +102,40 @@ def violations(path: pathlib.Path, text: str) -> list[str]:
 def test_every_include_runs_downwards() -> None:
     found = [v for p in sources() for v in violations(p, p.read_text())]
     assert not found, "\n".join(found)
+
+
+# Every folder of cc/ that holds C++ (sim/tests/BUILD.bazel gives each one's
+# files): a folder missing from the runfiles fails, so the check cannot
+# silently skip one.
+CC_FOLDERS = {
+    "cc/backends/ethosu",
+    "cc/core",
+    "cc/drivers/ethosu",
+    "cc/ethosu",
+    "cc/kernels",
+    "cc/kernels/cortex_m",
+    "cc/platform",
+    "cc/platform/cortex_m",
+    "cc/platform/host",
+    "cc/runner",
+    "cc/runtime",
+    "cc/support",
+    "cc/testing",
+}
+
+
+def cc_includes_of_sim(path: pathlib.Path, text: str) -> list[str]:
+    return [f"{path} includes {included}: nothing in cc/ may include sim/" for included in INCLUDE.findall(text)]
+
+
+def test_nothing_in_cc_includes_sim() -> None:
+    files = sorted(p for p in pathlib.Path("cc").rglob("*") if p.suffix in (".h", ".cc"))
+    missing = CC_FOLDERS - {str(p.parent) for p in files}
+    assert not missing, f"no sources of {sorted(missing)} in the runfiles: add them in sim/tests/BUILD.bazel"
+    found = [v for p in files for v in cc_includes_of_sim(p, p.read_text())]
+    assert not found, "\n".join(found)
+    # The check itself: the include cc/backends/ethosu/model_npu.h had.
+    assert cc_includes_of_sim(pathlib.Path("cc/runner/x.cc"), '#include "sim/npu/model.h"\n')
 
 
 def test_an_upward_include_is_caught() -> None:

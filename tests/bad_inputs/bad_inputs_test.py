@@ -29,7 +29,7 @@ TOOLS = {
     "aot_compile": "python/ethosu_sdk/cli/aot_compile",
     "gen_memory": "python/ethosu_sdk/firmware/gen_memory",
     "gen_registration": "cc/kernels/gen_registration",
-    "host_runner": "cc/runner/host_runner",
+    "host_runner": "sim/host/host_runner",
     "pte_info": "python/ethosu_sdk/pte/pte_info",
     "run_firmware": "python/ethosu_sdk/runner/run_firmware",
     "run_model": "python/ethosu_sdk/cli/run_model",

@@ -12,7 +12,7 @@ from pathlib import Path
 from ethosu_sdk.runner import protocol
 
 HERE = Path("tests/cortex_m")
-HOST_RUNNER = "cc/runner/host_runner"
+HOST_RUNNER = "sim/host/host_runner"
 ERROR_STATUS = 2  # the runner's status for a program that fails (cc/runner/PROTOCOL.md)
 
 

@@ -17,7 +17,7 @@ import pytest
 from ethosu_sdk.runner import protocol
 
 RUNNER = "python/ethosu_sdk/runner/run_firmware"
-HOST_RUNNER = "cc/runner/host_runner"
+HOST_RUNNER = "sim/host/host_runner"
 
 
 def parsed(command: list[str]) -> protocol.Run:

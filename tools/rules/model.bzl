@@ -237,7 +237,7 @@ _ethosu_model = rule(
         "eval_data": attr.label_list(allow_files = [".npz"]),
         "accuracy_tolerance": attr.string(),
         "_host_runner": attr.label(
-            default = Label("//cc/runner:host_runner"),
+            default = Label("//sim/host:host_runner"),
             executable = True,
             cfg = "exec",
         ),

@@ -77,7 +77,7 @@ _ATTRS = {
     "timeout_seconds": attr.int(default = 900, doc = "Wall-clock limit of the simulation."),
     "npu": attr.string(doc = "The board's Ethos-U (default: the model's target, e.g. ethos-u85-256)."),
     "_host_runner": attr.label(
-        default = Label("//cc/runner:host_runner"),
+        default = Label("//sim/host:host_runner"),
         executable = True,
         cfg = "exec",
     ),

@@ -181,7 +181,7 @@ FAMILIES = {
     ],
 }
 
-RUNNER = "cc/runner/host_runner"
+RUNNER = "sim/host/host_runner"
 
 
 def test_family_matches_executorch() -> None:

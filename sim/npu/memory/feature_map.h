@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "cc/core/status.h"
-#include "sim/npu/model.h"
+#include "sim/npu/types.h"
 
 namespace ethosu_sdk::npu {
 

@@ -5,10 +5,11 @@
 
 #include <cstdint>
 
+#include "cc/core/status.h"
 #include "sim/npu/commands/register_file.h"
 #include "sim/npu/memory/feature_map.h"
-#include "sim/npu/model.h"
 #include "sim/npu/output/activation.h"
+#include "sim/npu/types.h"
 
 namespace ethosu_sdk::npu {
 

@@ -7,9 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/core/status.h"
 #include "sim/npu/commands/register_file.h"
 #include "sim/npu/memory/workspace_arena.h"
-#include "sim/npu/model.h"
+#include "sim/npu/types.h"
 
 namespace ethosu_sdk::npu {
 

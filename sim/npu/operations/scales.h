@@ -6,9 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/core/status.h"
 #include "sim/npu/commands/register_file.h"
-#include "sim/npu/model.h"
 #include "sim/npu/output/output_stage.h"
+#include "sim/npu/types.h"
 
 namespace ethosu_sdk::npu {
 

@@ -6,9 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cc/core/status.h"
 #include "sim/npu/commands/register_file.h"
 #include "sim/npu/memory/workspace_arena.h"
-#include "sim/npu/model.h"
+#include "sim/npu/types.h"
 #include "sim/npu/weights/weight_layout_u55.h"
 #include "sim/npu/weights/weight_layout_u85.h"
 #include "sim/npu/weights/weight_streams.h"

@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "cc/backends/ethosu/model_npu.h"
 #include "cc/ethosu/mmio.h"
 #include "cc/testing/unit_test.h"
 #include "sim/device/identity.h"
+#include "sim/host/model_npu.h"
 #include "sim/tests/device/fake_host.h"
 #include "sim/tests/device/payload_file.h"
 

@@ -7,9 +7,9 @@
 #include <cstring>
 #include <vector>
 
-#include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/testing/unit_test.h"
+#include "sim/host/ethosu_delegate.h"
 #include "sim/host/payload_harness.h"
 
 namespace npu = ethosu_sdk::npu;

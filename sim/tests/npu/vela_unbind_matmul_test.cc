@@ -19,11 +19,11 @@
 #include <cstring>
 #include <vector>
 
-#include "cc/backends/ethosu/ethosu_delegate.h"
 #include "cc/backends/ethosu/vela_payload.h"
 #include "cc/runner/tensor_file.h"
 #include "cc/testing/unit_test.h"
 #include "sim/host/case_files.h"
+#include "sim/host/ethosu_delegate.h"
 #include "sim/host/payload_harness.h"
 
 namespace {

@@ -7,13 +7,13 @@
 #include <cstdint>
 
 #include "cc/backends/ethosu/delegate_io.h"
-#include "cc/backends/ethosu/model_npu.h"
 #include "cc/backends/ethosu/vela_payload.h"
+#include "sim/host/model_npu.h"
 #include "sim/npu/model.h"
 
-namespace ethosu_sdk::backends::ethosu {
+namespace ethosu_sdk::npu_harness {
 
-struct DelegateBuffers : DelegateIo {
+struct DelegateBuffers : backends::ethosu::DelegateIo {
   npu::Workspace workspace;  // model working memory (see kRecommendedWorkspaceBytes)
   npu::RunLimits limits;
   const npu::OperationObserver* observer = nullptr;  // diagnostics only
@@ -26,7 +26,7 @@ constexpr size_t kRecommendedWorkspaceBytes = 6u << 20;
 // weights (MobileNetV2: about 7 MiB) across inferences.
 constexpr size_t kRecommendedWeightCacheBytes = 32u << 20;
 
-Status ExecuteVelaPayload(const VelaPayload& payload, const DelegateBuffers& buffers,
-                          npu::RunStats* stats);
+Status ExecuteVelaPayload(const backends::ethosu::VelaPayload& payload,
+                          const DelegateBuffers& buffers, npu::RunStats* stats);
 
-}  // namespace ethosu_sdk::backends::ethosu
+}  // namespace ethosu_sdk::npu_harness

@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "cc/backends/ethosu/ethosu_backend.h"
-#include "cc/backends/ethosu/ethosu_delegate.h"
-#include "cc/backends/ethosu/model_npu.h"
 #include "cc/kernels/registry.h"
 #include "cc/runner/run_program.h"
 #include "cc/runtime/method.h"
 #include "cc/runtime/program.h"
+#include "sim/host/ethosu_delegate.h"
+#include "sim/host/model_npu.h"
 #include "sim/npu/weights/weight_cache.h"
 
 namespace {
@@ -141,13 +141,13 @@ int main(int argc, char** argv) {
   config.registries.operators = ethosu_sdk::kernels::Registry();
   // On the host, Ethos-U delegates run on the functional NPU model (the
   // firmware drives the NPU through its registers).
-  static std::vector<uint8_t> workspace(ethosu_sdk::backends::ethosu::kRecommendedWorkspaceBytes);
+  static std::vector<uint8_t> workspace(ethosu_sdk::npu_harness::kRecommendedWorkspaceBytes);
   // Decoded weights kept across iterations (and across delegates).
   static std::unique_ptr<uint8_t[]> cache_memory(
-      new uint8_t[ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes]);
+      new uint8_t[ethosu_sdk::npu_harness::kRecommendedWeightCacheBytes]);
   static ethosu_sdk::npu::WeightCache weight_cache(
-      cache_memory.get(), ethosu_sdk::backends::ethosu::kRecommendedWeightCacheBytes);
-  static ethosu_sdk::backends::ethosu::ModelNpu model(
+      cache_memory.get(), ethosu_sdk::npu_harness::kRecommendedWeightCacheBytes);
+  static ethosu_sdk::npu_harness::ModelNpu model(
       {workspace.data(), workspace.size(), &weight_cache});
   static std::vector<unsigned long long> fast_scratch(fast_scratch_bytes / 8 + 1);
   static ethosu_sdk::backends::EthosUBackend ethosu_backend(

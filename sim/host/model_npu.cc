@@ -1,16 +1,16 @@
-#include "cc/backends/ethosu/model_npu.h"
+#include "sim/host/model_npu.h"
 
 #include "cc/ethosu/payload_header.h"
 
-namespace ethosu_sdk::backends::ethosu {
+namespace ethosu_sdk::npu_harness {
 
-Status ModelNpu::Run(const hw::Job& job) {
+Status ModelNpu::Run(const ethosu::Job& job) {
   if (job.commands == nullptr)
     return Status::Error(ErrorCode::kInvalidArgument, "NPU job without a command stream");
   // The hardware knows its own configuration; the model is told the one
   // the stream was compiled for.
-  hw::NpuConfig config;
-  if (!hw::DecodeCompiledFor(job.compiled, &config)) {
+  ethosu::NpuConfig config;
+  if (!ethosu::DecodeCompiledFor(job.compiled, &config)) {
     return Status::Error(ErrorCode::kNpuUnsupported,
                          "NPU job compiled for an unknown NPU (ID 0x%08x, CONFIG 0x%08x)",
                          unsigned(job.compiled.id), unsigned(job.compiled.config));
@@ -26,4 +26,4 @@ Status ModelNpu::Run(const hw::Job& job) {
   return Status::Ok();
 }
 
-}  // namespace ethosu_sdk::backends::ethosu
+}  // namespace ethosu_sdk::npu_harness

@@ -1,7 +1,7 @@
 // The functional model behind the NPU interface: each kind of model failure
 // comes out of ModelNpu (and the delegate around it) with its own ErrorCode
 // and the byte offset of the failing command, not as one generic code.
-#include "cc/backends/ethosu/model_npu.h"
+#include "sim/host/model_npu.h"
 
 #include <cstring>
 #include <initializer_list>
@@ -16,6 +16,7 @@ using ethosu_sdk::ErrorCode;
 using ethosu_sdk::ErrorCodeName;
 using ethosu_sdk::Status;
 using namespace ethosu_sdk::backends::ethosu;  // NOLINT: test code
+using ethosu_sdk::npu_harness::ModelNpu;
 namespace npu = ethosu_sdk::npu;
 
 // Fails unless `status` has `code`, the command offset `offset` and a
