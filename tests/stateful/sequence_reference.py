@@ -17,12 +17,19 @@ import torch
 from absl import app, flags
 from executorch.runtime import Runtime
 
-from ethosu_sdk.tensors.tensor_file import encode, read_tensor_file
+from ethosu_sdk.tensors.tensor_file import StoredTensor, encode, read_tensor_file
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("pte", None, "Program.")
 flags.DEFINE_string("input", None, "Tensor file: the inputs of every call, call after call.")
 flags.DEFINE_string("out", None, "Tensor file written: the outputs of every call, call after call.")
+flags.DEFINE_float(
+    "step_of_range",
+    0.0,
+    "If > 0, each float output is compared within this fraction of its largest magnitude (recorded as "
+    "its step: the protocol's q1step rule) instead of 1e-5 per element: a deep float network's logits "
+    "near zero differ by more than 1e-5 of themselves across summation orders.",
+)
 
 
 def executorch_sequence(pte: str, inputs: List[torch.Tensor], per_call: int) -> List[torch.Tensor]:
@@ -39,8 +46,14 @@ def main(argv: List[str]) -> None:
     inputs = [torch.from_numpy(t.data.copy()) for t in read_tensor_file(FLAGS.input)]
     per_call = Runtime.get().load_program(FLAGS.pte).metadata("forward").num_inputs()
     outputs = executorch_sequence(FLAGS.pte, inputs, per_call)
+    records = [
+        StoredTensor(o.numpy(), scale=FLAGS.step_of_range * float(o.abs().max()))
+        if FLAGS.step_of_range > 0 and o.is_floating_point()
+        else o.numpy()
+        for o in outputs
+    ]
     with open(FLAGS.out, "wb") as f:
-        f.write(encode([o.numpy() for o in outputs]))
+        f.write(encode(records))
 
 
 if __name__ == "__main__":
