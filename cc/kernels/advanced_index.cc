@@ -303,6 +303,13 @@ Status IndexPutOut(const Tensor& self, OptionalTensorList indices, const Tensor&
   return Status::Ok();
 }
 
+// index_put_: index_put.out into self, what a KV cache's in-place update at
+// its position lowers to once ExecuTorch reinplaces it.
+Status IndexPutInPlace(Tensor& self, OptionalTensorList indices, const Tensor& values,
+                       bool accumulate) {
+  return IndexPutOut(self, indices, values, accumulate, self);
+}
+
 Status ScatterSrcOut(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                      Tensor& out) {
   return Scatter(self, dim, index, &src, 0.0, ScatterMode::kSet, out, kScatterSrcOutName);

@@ -154,4 +154,10 @@ Status CopyOut(const Tensor& self, const Tensor& src, bool /*non_blocking*/, Ten
   return Status::Ok();
 }
 
+// copy_(self, src, non_blocking): an exported program's write-back of a
+// mutable buffer (register_buffer updated in place): copy.out into self.
+Status CopyInPlace(Tensor& self, const Tensor& src, bool non_blocking) {
+  return CopyOut(self, src, non_blocking, self);
+}
+
 }  // namespace ethosu_sdk::kernels

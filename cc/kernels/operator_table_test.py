@@ -23,7 +23,8 @@ SCHEMA_MODULES = (
 
 def torch_schema(name: str) -> str:
     namespace, rest = name.split("::")
-    op, overload = rest.split(".")
+    op, _, overload = rest.partition(".")  # an in-place op (copy_) has no overload name
+    overload = overload or "default"
     return str(getattr(getattr(getattr(torch.ops, namespace), op), overload)._schema)
 
 

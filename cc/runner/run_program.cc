@@ -38,16 +38,11 @@ Status InputDiffers(uint32_t i, const runtime::Tensor& input, const runtime::Ten
       static_cast<long long>(i), record_type, file, input_type, method, sizes, order);
 }
 
-Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
-  if (inputs.count() != method.InputCount()) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "input count differs: the file has %lld tensors, the method takes %lld",
-                         static_cast<long long>(inputs.count()),
-                         static_cast<long long>(method.InputCount()));
-  }
-  for (uint32_t i = 0; i < inputs.count(); ++i) {
+// Sets the method's inputs from records first .. first + InputCount() - 1.
+Status SetInputs(runtime::Method& method, const TensorFile& inputs, uint32_t first) {
+  for (uint32_t i = 0; i < method.InputCount(); ++i) {
     TensorRecord record;
-    ESDK_RETURN_IF_ERROR(inputs.Get(i, &record));
+    ESDK_RETURN_IF_ERROR(inputs.Get(first + i, &record));
     const runtime::Value& value = method.Input(i);
     if (!value.IsTensor()) {
       return Status::Error(ErrorCode::kNotSupported, "input %lld is not a tensor",
@@ -59,6 +54,57 @@ Status SetInputs(runtime::Method& method, const TensorFile& inputs) {
       return InputDiffers(i, *value.tensor, record.tensor);
     }
     ESDK_RETURN_IF_ERROR(method.SetInput(i, record.tensor.data, record.tensor.nbytes));
+  }
+  return Status::Ok();
+}
+
+// How many calls the input file holds: one set of the method's inputs per
+// call, call after call (a sequence for a method whose mutable buffers
+// carry state from one call to the next).
+Status CountCalls(const runtime::Method& method, const TensorFile& inputs, uint32_t iterations,
+                  uint32_t* calls) {
+  const size_t per_call = method.InputCount();
+  if (per_call == 0 && inputs.count() == 0) {
+    *calls = 1;
+    return Status::Ok();
+  }
+  if (per_call == 0 || inputs.count() == 0 || inputs.count() % per_call != 0) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "input count differs: the file has %lld tensors, the method takes %lld "
+                         "(or a multiple of it: one set per call of a sequence)",
+                         static_cast<long long>(inputs.count()), static_cast<long long>(per_call));
+  }
+  *calls = static_cast<uint32_t>(inputs.count() / per_call);
+  if (*calls > 1 && iterations > 1) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "a sequence of %lld calls runs once: iterations must be 1, not %lld",
+                         static_cast<long long>(*calls), static_cast<long long>(iterations));
+  }
+  return Status::Ok();
+}
+
+// Compares the outputs of call `call` with records call * OutputCount() ...
+// of `expected`; false on any mismatch.
+Status CompareOutputs(const runtime::Method& method, const TensorFile& expected, uint32_t call,
+                      bool* all_pass) {
+  const uint32_t first = call * static_cast<uint32_t>(method.OutputCount());
+  for (uint32_t o = 0; o < method.OutputCount(); ++o) {
+    TensorRecord record;
+    ESDK_RETURN_IF_ERROR(expected.Get(first + o, &record));
+    const runtime::Tensor& actual = *method.Output(o).tensor;
+    const Comparison c = Compare(actual, record.tensor, record.scale, record.tolerance_steps);
+    PrintComparison(first + o, c);
+    *all_pass = *all_pass && c.shape_ok && c.mismatches == 0;
+  }
+  return Status::Ok();
+}
+
+Status CheckOutputs(const runtime::Method& method) {
+  for (size_t o = 0; o < method.OutputCount(); ++o) {
+    if (!method.Output(o).IsTensor()) {
+      return Status::Error(ErrorCode::kNotSupported, "output %lld is not a tensor",
+                           static_cast<long long>(o));
+    }
   }
   return Status::Ok();
 }
@@ -79,62 +125,54 @@ RunResult RunProgram(const RunConfig& config) {
   runtime::Method& method = *loaded_method;
   PrintBegin(config.method, method.InputCount(), method.OutputCount());
 
-  TensorFile inputs;
+  TensorFile inputs, expected;
+  const uint32_t iterations = config.iterations == 0 ? 1 : config.iterations;
+  uint32_t calls = 1;
   Status status = TensorFile::Parse(config.inputs, config.inputs_size, &inputs);
+  if (status.ok()) status = CountCalls(method, inputs, iterations, &calls);
+  if (status.ok()) status = CheckOutputs(method);
+  if (status.ok() && config.expected != nullptr) {
+    status = TensorFile::Parse(config.expected, config.expected_size, &expected);
+    if (status.ok() && expected.count() != calls * method.OutputCount()) {
+      status = Status::Error(
+          ErrorCode::kInvalidArgument,
+          "expected output count differs: the file has %lld tensors, %lld calls give %lld",
+          static_cast<long long>(expected.count()), static_cast<long long>(calls),
+          static_cast<long long>(calls * method.OutputCount()));
+    }
+  }
   if (!status.ok()) return Fail(status);
 
   InstructionProfile profile;
   const bool profiled = profile.Attach(&method, config.runtime_arena);
-  const uint32_t iterations = config.iterations == 0 ? 1 : config.iterations;
-  for (uint32_t i = 0; i < iterations; ++i) {
+  bool all_pass = true;
+  for (uint32_t run = 0; run < calls * iterations; ++run) {
+    const uint32_t call = calls > 1 ? run : 0;
     // Memory planning may reuse an input's buffer once it is consumed, so
     // inputs are copied in again before every run (not timed).
-    status = SetInputs(method, inputs);
+    status = SetInputs(method, inputs, call * static_cast<uint32_t>(method.InputCount()));
     if (!status.ok()) return Fail(status);
     const uint64_t start = platform::TimerTicks();
     profile.Start(start);
     status = method.Execute();
     const uint64_t ticks = platform::TimerTicks() - start;
     if (!status.ok()) return Fail(status, method.FailedInstruction());
-    PrintTime(i, ticks, platform::TimerTicksPerSecond());
+    PrintTime(run, ticks, platform::TimerTicksPerSecond());
+    // A single call's timed iterations: the outputs are the last run's.
+    if (calls == 1 && run + 1 < iterations) continue;
+    const size_t first = call * method.OutputCount();
+    for (size_t o = 0; o < method.OutputCount() && config.print_outputs; ++o) {
+      PrintTensor("OUTPUT", first + o, *method.Output(o).tensor);
+    }
+    if (config.expected != nullptr) {
+      status = CompareOutputs(method, expected, call, &all_pass);
+      if (!status.ok()) return Fail(status);
+    }
   }
-  if (profiled) profile.Print(method);
-
-  for (size_t o = 0; o < method.OutputCount(); ++o) {
-    const runtime::Value& value = method.Output(o);
-    if (!value.IsTensor())
-      return Fail(Status::Error(ErrorCode::kNotSupported, "output %lld is not a tensor",
-                                static_cast<long long>(o)));
-    if (config.print_outputs) PrintTensor("OUTPUT", o, *value.tensor);
-  }
-
-  if (config.expected == nullptr) {
-    PrintResult("DONE");
-    PrintEnd();
-    return kRunPass;
-  }
-  TensorFile expected;
-  status = TensorFile::Parse(config.expected, config.expected_size, &expected);
-  if (status.ok() && expected.count() != method.OutputCount()) {
-    status = Status::Error(
-        ErrorCode::kInvalidArgument,
-        "expected output count differs: the file has %lld tensors, the method gives %lld",
-        static_cast<long long>(expected.count()), static_cast<long long>(method.OutputCount()));
-  }
-  if (!status.ok()) return Fail(status);
-  bool all_pass = true;
-  for (uint32_t o = 0; o < expected.count(); ++o) {
-    TensorRecord record;
-    status = expected.Get(o, &record);
-    if (!status.ok()) return Fail(status);
-    const runtime::Tensor& actual = *method.Output(o).tensor;
-    const Comparison c = Compare(actual, record.tensor, record.scale, record.tolerance_steps);
-    PrintComparison(o, c);
-    all_pass = all_pass && c.shape_ok && c.mismatches == 0;
-  }
-  PrintResult(all_pass ? "PASS" : "FAIL");
+  if (profiled) profile.Print(method);  // the last call's
+  PrintResult(config.expected == nullptr ? "DONE" : all_pass ? "PASS" : "FAIL");
   PrintEnd();
-  return all_pass ? kRunPass : kRunMismatch;
+  return config.expected == nullptr || all_pass ? kRunPass : kRunMismatch;
 }
 
 }  // namespace ethosu_sdk::runner

@@ -232,6 +232,34 @@ Result<const void*> Program::ConstantData(uint32_t index, size_t nbytes) const {
   return static_cast<const void*>(segment.data() + offset);
 }
 
+Result<const void*> Program::MutableData(uint64_t entry, uint32_t index, size_t nbytes) const {
+  const auto* entries = program_->mutable_data_segments();
+  const uint32_t entry_count = entries ? entries->size() : 0;
+  if (entry >= entry_count) {
+    return Status::Error(ErrorCode::kOutOfRange,
+                         "mutable data segment entry %lld out of range: the program has %lld",
+                         static_cast<long long>(entry), static_cast<long long>(entry_count));
+  }
+  const fb::SubsegmentOffsets* state = entries->Get(static_cast<uint32_t>(entry));
+  const auto* offsets = state->offsets();
+  const uint32_t count = offsets ? offsets->size() : 0;
+  if (index >= count) {
+    return Status::Error(
+        ErrorCode::kOutOfRange,
+        "mutable buffer index %lld out of range: its data segment entry has %lld offsets",
+        static_cast<long long>(index), static_cast<long long>(count));
+  }
+  ESDK_ASSIGN_OR_RETURN(const Span<const uint8_t> segment, Segment(state->segment_index()));
+  const uint64_t offset = internal::VectorElement(offsets, index);
+  if (offset > segment.size() || nbytes > segment.size() - offset) {
+    return Status::Error(
+        ErrorCode::kOutOfRange,
+        "mutable buffer initial state (offset %lld, %lld bytes) past the end of its segment",
+        static_cast<long long>(offset), static_cast<long long>(nbytes));
+  }
+  return static_cast<const void*>(segment.data() + offset);
+}
+
 Result<Span<const uint8_t>> Program::DelegateData(
     const fb::BackendDelegateDataReference* ref) const {
   if (ref == nullptr) return Status::Error(ErrorCode::kInvalidProgram, "delegate without data");

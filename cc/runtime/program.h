@@ -35,6 +35,10 @@ class Program {
   // Data of constant tensor `index` (Tensor.data_buffer_idx), at least
   // `nbytes` long, from the constant segment or the inline constant buffers.
   Result<const void*> ConstantData(uint32_t index, size_t nbytes) const;
+  // Initial state of mutable buffer `index` (Tensor.data_buffer_idx) in
+  // entry `entry` of the program's mutable data segments, at least `nbytes`
+  // long (mutable_state.h).
+  Result<const void*> MutableData(uint64_t entry, uint32_t index, size_t nbytes) const;
   // A delegate's processed payload (inline or in a segment).
   Result<Span<const uint8_t>> DelegateData(
       const executorch_flatbuffer::BackendDelegateDataReference* ref) const;

@@ -8,6 +8,7 @@
 #include "cc/runtime/flatbuffer_util.h"
 #include "cc/runtime/method.h"
 #include "cc/runtime/method_load.h"
+#include "cc/runtime/mutable_state.h"
 
 namespace ethosu_sdk::runtime {
 namespace internal {
@@ -121,12 +122,6 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
                    const MethodMemory& memory, Tensor* out) {
   const fb::AllocationDetails* allocation = t->allocation_info();
   if (allocation != nullptr) {
-    if (t->data_buffer_idx() != 0) {
-      return Status::Error(
-          ErrorCode::kNotSupported,
-          "memory-planned tensor with initial data (constant buffer %lld): not supported",
-          Lld(t->data_buffer_idx()));
-    }
     const auto* buffer_sizes = plan->non_const_buffer_sizes();
     const uint32_t id = allocation->memory_id();
     const uint32_t buffer_count = buffer_sizes ? buffer_sizes->size() : 0;
@@ -158,6 +153,8 @@ Status PlaceTensor(const fb::Tensor* t, const Program& program, const fb::Execut
           Lld(id), Lld(offset + out->nbytes), Lld(arena.size()));
     }
     out->data = arena.data() + offset;
+    // A mutable buffer with an initial state: copied in once, at load.
+    if (t->data_buffer_idx() != 0) ESDK_RETURN_IF_ERROR(LoadInitialState(program, t, *out));
   } else if (t->data_buffer_idx() != 0) {
     ESDK_ASSIGN_OR_RETURN(const void* data,
                           program.ConstantData(t->data_buffer_idx(), out->nbytes));
