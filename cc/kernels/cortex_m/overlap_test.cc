@@ -98,8 +98,8 @@ TEST(DepthwiseOverlap, EveryPathMatchesSeparateBuffers) {
     EXPECT_TRUE(helium <= 0 && dsp <= 0)
         << "case " << done << " (" << p.in.c << " channels, kernel " << p.kernel_h << "x"
         << p.kernel_w << ", stride " << p.stride_h << "x" << p.stride_w << ", pad " << p.pad_h
-        << "x" << p.pad_w << ", dilation " << p.dilation_h << "x" << p.dilation_w
-        << "): Helium " << helium << ", DSP " << dsp << " bytes differ";
+        << "x" << p.pad_w << ", dilation " << p.dilation_h << "x" << p.dilation_w << "): Helium "
+        << helium << ", DSP " << dsp << " bytes differ";
     fast_taken += (helium == 0 ? 1 : 0) + (dsp == 0 ? 1 : 0);
   }
   EXPECT_GT(overlapping, kCases / 2) << "most cases must really overlap";

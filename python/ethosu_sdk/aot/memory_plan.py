@@ -35,9 +35,12 @@ planner's alignment.
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 import torch
+
+# executorch.exir.tensor.TensorSpec (untyped for mypy: executorch is skipped).
+Spec = Any
 
 # The passes' int8 operators whose kernels document the access order above.
 _DEPTHWISE = ("quantized_depthwise_conv2d", "quantized_depthwise_conv2d_nhwc")
@@ -49,8 +52,8 @@ class Overlap:
     """`result` may start `lead_bytes` (or any further multiple of `step`
     bytes) before `source`, at an op where `source` dies."""
 
-    source: object  # TensorSpec
-    result: object  # TensorSpec
+    source: Spec
+    result: Spec
     lead_bytes: int
     step: int
 
@@ -65,8 +68,9 @@ def _first_tap(o: int, stride: int, pad: int, dilation: int, kernel: int, size: 
     return None
 
 
-def _axis_lead(out_size: int, out_step: int, in_size: int, in_step: int, stride: int, pad: int,
-               dilation: int, kernel: int) -> Optional[int]:
+def _axis_lead(
+    out_size: int, out_step: int, in_size: int, in_step: int, stride: int, pad: int, dilation: int, kernel: int
+) -> Optional[int]:
     """max over output coordinates o with a tap inside of o * out_step -
     first_tap(o) * in_step (None: no coordinate reads anything)."""
     best = None
@@ -78,8 +82,14 @@ def _axis_lead(out_size: int, out_step: int, in_size: int, in_step: int, stride:
     return best
 
 
-def depthwise_lead(in_nhw: Sequence[int], out_nhw: Sequence[int], kernel: Sequence[int],
-                   stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]) -> int:
+def depthwise_lead(
+    in_nhw: Sequence[int],
+    out_nhw: Sequence[int],
+    kernel: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> int:
     """The fewest pixels the depthwise output must start before its input
     (negative: it may start after), from the invariant in the module
     docstring: max over output pixels of idx(P) - first_tap(P). The pixel
@@ -94,12 +104,12 @@ def depthwise_lead(in_nhw: Sequence[int], out_nhw: Sequence[int], kernel: Sequen
     return rows + cols + batch
 
 
-def _spec(node: object) -> Optional[object]:
+def _spec(node: object) -> Optional[Spec]:
     spec = getattr(node, "meta", {}).get("spec") if isinstance(node, torch.fx.Node) else None
     return spec if type(spec).__name__ == "TensorSpec" else None
 
 
-def _channels_last(spec: object) -> bool:
+def _channels_last(spec: Spec) -> bool:
     return len(spec.shape) == 4 and list(spec.dim_order) == [0, 2, 3, 1]
 
 
@@ -109,7 +119,7 @@ def _op_name(node: torch.fx.Node) -> str:
     return name.name.split("::")[-1] if name is not None and name.name.startswith("cortex_m::") else ""
 
 
-def _depthwise_overlap(node: torch.fx.Node, source: object, result: object) -> Optional[Overlap]:
+def _depthwise_overlap(node: torch.fx.Node, source: Spec, result: Spec) -> Optional[Overlap]:
     args = node.args
     stride, padding, dilation, multiplier = args[3], args[4], args[5], args[6]
     weight = _spec(args[1])
@@ -125,20 +135,24 @@ def _depthwise_overlap(node: torch.fx.Node, source: object, result: object) -> O
     return Overlap(source, result, max(lead, 0) * pixel, pixel)
 
 
-def _add_overlaps(node: torch.fx.Node, result: object) -> list[Overlap]:
+def _add_overlaps(node: torch.fx.Node, result: Spec) -> list[Overlap]:
     found = []
     for operand in (node.args[0], node.args[4]):
         source = _spec(operand)
         if source is None or source is result:
             continue
-        if (list(source.shape) == list(result.shape) and list(source.dim_order) == list(result.dim_order)
-                and source.dtype == result.dtype):
+        if (
+            list(source.shape) == list(result.shape)
+            and list(source.dim_order) == list(result.dim_order)
+            and source.dtype == result.dtype
+        ):
             found.append(Overlap(source, result, 0, result.dtype.itemsize))
     return found
 
 
-def find_overlaps(graph_module: torch.fx.GraphModule, specs: Iterable[object],
-                  graph_inputs: Iterable[object] = ()) -> list[Overlap]:
+def find_overlaps(
+    graph_module: torch.fx.GraphModule, specs: Iterable[Spec], graph_inputs: Iterable[Spec] = ()
+) -> list[Overlap]:
     """The (input, output) pairs the kernels allow to overlap: the input
     dies at the op (its lifetime ends at that node, so no later op and no
     graph output reads it) and is not a graph input (the caller's data)."""
@@ -158,23 +172,29 @@ def find_overlaps(graph_module: torch.fx.GraphModule, specs: Iterable[object],
             continue
         if name in _DEPTHWISE:
             source = _spec(node.args[0])
-            candidates = [_depthwise_overlap(node, source, result)] if source is not None else []
+            candidates: list[Optional[Overlap]] = []
+            if source is not None:
+                candidates.append(_depthwise_overlap(node, source, result))
         elif name in _ADD:
-            candidates = _add_overlaps(node, result)
+            candidates = list(_add_overlaps(node, result))
         else:
             continue
         for overlap in candidates:
-            if (overlap is not None and overlap.source in planned and overlap.source not in protected
-                    and overlap.source.lifetime[1] == index):
+            if (
+                overlap is not None
+                and overlap.source in planned
+                and overlap.source not in protected
+                and overlap.source.lifetime[1] == index
+            ):
                 found.append(overlap)
     return found
 
 
-def _lives_together(a: object, b: object) -> bool:
+def _lives_together(a: Spec, b: Spec) -> bool:
     return not (a.lifetime[1] < b.lifetime[0] or b.lifetime[1] < a.lifetime[0])
 
 
-def _allowed(offset: int, spec: object, other_offset: int, other: object, rules: dict) -> bool:
+def _allowed(offset: int, spec: Spec, other_offset: int, other: Spec, rules: dict) -> bool:
     """Whether `spec` at `offset` may share bytes with `other` at
     `other_offset` under an Overlap rule."""
     rule = rules.get((other, spec)) or rules.get((spec, other))
@@ -193,7 +213,7 @@ def _aligned_lead(rule: Overlap, alignment: int) -> int:
     return rule.lead_bytes + alignment * rule.step  # never reached: step divides a multiple of it
 
 
-def _place(spec: object, placed: list, rules: dict, alignment: int, room: int) -> int:
+def _place(spec: Spec, placed: list, rules: dict, alignment: int, room: int) -> int:
     """The lowest aligned offset, at least `room`, for `spec` that clashes
     with no placed tensor alive with it, other than as an Overlap allows."""
     size = spec.allocated_memory
@@ -206,8 +226,10 @@ def _place(spec: object, placed: list, rules: dict, alignment: int, room: int) -
             lead = _aligned_lead(rule, alignment)
             candidates.add(at - lead if rule.result is spec else at + lead)
     for offset in sorted(c for c in candidates if c >= room and c % alignment == 0):
-        if all(offset + size <= at or at + other.allocated_memory <= offset
-               or _allowed(offset, spec, at, other, rules) for at, other in alive):
+        if all(
+            offset + size <= at or at + other.allocated_memory <= offset or _allowed(offset, spec, at, other, rules)
+            for at, other in alive
+        ):
             return offset
     raise AssertionError("unreachable: the end of every live tensor is a candidate")
 
@@ -220,8 +242,9 @@ def _assign(specs: list, rules: dict, alignment: int, reserve: bool) -> list:
     placed: list = []
     for spec in specs:
         rule = by_source.get(spec) if reserve else None
-        pending = rule is not None and all(other is not rule.result for _, other in placed)
-        room = _aligned_lead(rule, alignment) if pending else 0
+        room = 0
+        if rule is not None and all(other is not rule.result for _, other in placed):
+            room = _aligned_lead(rule, alignment)
         placed.append((_place(spec, placed, rules, alignment, room), spec))
     return placed
 
@@ -230,8 +253,9 @@ def _end(placed: list) -> int:
     return max((at + spec.allocated_memory for at, spec in placed), default=0)
 
 
-def plan(alignment: int, specs: set, graph_module: torch.fx.GraphModule, graph_signature: object,
-         extra_padding: int = 0) -> object:
+def plan(
+    alignment: int, specs: set, graph_module: torch.fx.GraphModule, graph_signature: object, extra_padding: int = 0
+) -> Any:
     """A MemoryPlanningAlgorithmSuite algorithm: one buffer (mem_id 1),
     largest tensors first, each at its lowest admissible offset; with and
     without room reserved for leads, the smaller kept."""
@@ -255,7 +279,7 @@ def plan(alignment: int, specs: set, graph_module: torch.fx.GraphModule, graph_s
     return result
 
 
-def planning_pass() -> object:
+def planning_pass() -> Any:
     """The MemoryPlanningPass for ExecutorchBackendConfig: ExecuTorch's
     greedy and `plan`, the smaller one kept."""
     from executorch.exir.memory_planning import MemoryPlanningAlgorithmSuite, greedy

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 import pytest
 import torch
@@ -85,7 +86,7 @@ def lowered() -> cortex_m.CortexMLowered:
     return cortex_m.lower(cortex_m.quantize(_Block().eval(), (x,)), (x,), "cortex-m33", int8_io=True)
 
 
-def _planned(graph_module: torch.fx.GraphModule) -> set:
+def _planned(graph_module: torch.fx.GraphModule) -> set[Any]:
     specs = set()
     for node in graph_module.graph.nodes:
         spec = node.meta.get("spec")
@@ -97,7 +98,8 @@ def _planned(graph_module: torch.fx.GraphModule) -> set:
 def test_program_shares_only_what_the_kernels_allow(lowered: cortex_m.CortexMLowered) -> None:
     from executorch.exir.memory_planning import get_input_specs
 
-    graph_module = lowered.program.exported_program().graph_module
+    program: Any = lowered.program
+    graph_module = program.exported_program().graph_module
     specs = _planned(graph_module)
     allowed = {}
     for o in memory_plan.find_overlaps(graph_module, specs, get_input_specs(graph_module)):
@@ -124,6 +126,7 @@ def test_program_shares_only_what_the_kernels_allow(lowered: cortex_m.CortexMLow
 def test_plan_is_smaller_than_greedy(lowered: cortex_m.CortexMLowered) -> None:
     from executorch.exir.memory_planning import greedy
 
-    graph_module = lowered.program.exported_program().graph_module
-    planned = lowered.program.executorch_program.execution_plan[0].non_const_buffer_sizes[1]
+    program: Any = lowered.program
+    graph_module = program.exported_program().graph_module
+    planned = program.executorch_program.execution_plan[0].non_const_buffer_sizes[1]
     assert planned < greedy(16, _planned(graph_module), graph_module, None).bufsizes[1]

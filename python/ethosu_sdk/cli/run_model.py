@@ -389,7 +389,16 @@ def main(argv: list[str]) -> int:
                 f"tensors, instructions, delegate handles, NPU scratch) + stack {_count(memory['stack'])} "
                 f"(high-water mark, of {_count(memory['stack_size'])})"
             )
-        for key in ("program", "planned", "runtime_arena_used", "npu_scratch", "fast_scratch", "peak", "stack", "total"):
+        for key in (
+            "program",
+            "planned",
+            "runtime_arena_used",
+            "npu_scratch",
+            "fast_scratch",
+            "peak",
+            "stack",
+            "total",
+        ):
             if key in memory:
                 figures.append((f"memory: {key.replace('_', ' ')} (bytes)", _count(memory[key])))
     if sizes:
