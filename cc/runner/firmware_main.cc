@@ -13,6 +13,7 @@
 #include "cc/drivers/ethosu/pmu.h"
 #include "cc/kernels/registry.h"
 #include "cc/platform/platform.h"
+#include "cc/platform/stack.h"
 #include "cc/runner/firmware_memory.h"
 #include "cc/runner/run_program.h"
 #include "cc/support/crc32.h"
@@ -56,6 +57,7 @@ void AppendNpuFigures(const ethosu_sdk::backends::ethosu::DriverNpu& npu, TextBu
 }  // namespace
 
 int main() {
+  ethosu_sdk::platform::PaintStack();  // for the MEMORY record's stack high-water mark
   const auto& memory = ethosu_sdk::firmware::kMemory;
   ethosu_sdk::backends::ethosu::DriverNpu& npu = ethosu_sdk::backends::ethosu::BoardDriverNpu();
   static ethosu_sdk::backends::EthosUBackend ethosu_backend(npu, memory.fast_scratch);
@@ -96,6 +98,10 @@ int main() {
   line.Str(" npu_scratch=").UInt(ethosu_backend.scratch_bytes());
   line.Str(" fast_scratch=").UInt(memory.fast_scratch.size());
   line.Str(" peak=").UInt(planned_bytes + runtime_arena.used());
+  // The stack's deepest point over loading and running the method.
+  const size_t stack = ethosu_sdk::platform::StackHighWater();
+  line.Str(" stack=").UInt(stack).Str(" stack_size=").UInt(ethosu_sdk::platform::StackSize());
+  line.Str(" total=").UInt(planned_bytes + runtime_arena.used() + stack);
   Emit(line);
   line.Clear();
   line.Str("ESDK NPU delegate_calls=").UInt(ethosu_backend.delegate_calls());

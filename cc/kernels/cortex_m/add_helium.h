@@ -37,8 +37,11 @@ inline int8_t AddElement(int8_t a, int8_t b, const AddParams& p) {
 inline constexpr int32_t kAddTable = 256;
 
 // out[i] = AddElement(a[i], b[i]) for i < count, four elements per step on
-// Cortex-M55/M85. Returns false, touching nothing, without MVE or when a
-// multiplier is INT32_MIN (the caller then loops over AddElement).
+// Cortex-M55/M85. Both variants (and the plain C loop) step through i in
+// increasing order, reading a step's elements of a and b before writing
+// them to out and nothing past them, so out may be a or b (in place: the
+// memory planner's, python/ethosu_sdk/aot/memory_plan.py). Returns false, touching nothing, without
+// MVE or when a multiplier is INT32_MIN (the caller then loops over AddElement).
 bool AddHelium(const int8_t* a, const int8_t* b, int8_t* out, size_t count, const AddParams& p);
 // The same on CPUs with the DSP extension and no MVE (Cortex-M33;
 // add_dsp.cc): the three requantizations in 32-bit steps (SMMULR) where

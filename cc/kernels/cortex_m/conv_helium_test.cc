@@ -28,17 +28,6 @@ int32_t bias[kMaxChannels], multipliers[kMaxChannels], shifts[kMaxChannels];
 constexpr int32_t kScratchBytes = 32 * 64;
 uint8_t scratch[kScratchBytes + 16];
 
-View4 Nhwc(int32_t n, int32_t c, int32_t h, int32_t w) {
-  View4 v;
-  v.n = n, v.c = c, v.h = h, v.w = w;
-  v.sc = 1, v.sw = c, v.sh = int64_t{w} * c, v.sn = int64_t{h} * w * c;
-  return v;
-}
-
-int32_t OutSize(int32_t in, int32_t k, int32_t s, int32_t p, int32_t d) {
-  return (in + 2 * p - d * (k - 1) - 1) / s + 1;
-}
-
 // Draws one convolution (depthwise or not) whose tensors fit the buffers.
 // With `extremes`, now and then the glue's extreme input offsets (+-255: a
 // uint8 zero point on an int8 tensor) and biases near the int32 limits (the

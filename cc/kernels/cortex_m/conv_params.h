@@ -63,6 +63,19 @@ int64_t ConvScratchBytes(const ConvParams& p);
 bool ConvDsp(const ConvParams& p);
 bool DepthwiseConvDsp(const ConvParams& p);
 
+// Depthwise output over its own input (python/ethosu_sdk/aot/memory_plan.py
+// places them so). Every depthwise path here (plain C, Helium, DSP) keeps
+// this access order, with channels innermost and dense in both tensors and
+// depth_multiplier 1: per channel, output pixels are finished in increasing
+// (n, h, w) order; a pixel's output byte is written only after that channel
+// of all its taps is read (a tile of pixels may be read before any of them
+// is written); nothing but the pixel's own channels is written. An output
+// starting `lead` pixels before the input, channels aligned, then never
+// overwrites a byte still to be read when every output pixel P's first tap
+// is at or after input pixel idx(P) - lead. Returns the least such lead,
+// at least 0 (0: in place, as for stride 2, pad 1, 3x3).
+int64_t DepthwiseOverlapLead(const ConvParams& p);
+
 // One output element from its int32 sum: requantize for channel oc, add the
 // output offset, clamp to the activation limits.
 inline int8_t FinishConv(const ConvParams& p, int32_t acc, int32_t oc) {

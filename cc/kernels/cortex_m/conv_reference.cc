@@ -2,6 +2,8 @@
 // time, any layout (strided views), for the host and CPUs without a faster
 // variant, and the reference the Helium variants (conv_helium.cc) are tested
 // against on the target.
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 
 #include "cc/kernels/cortex_m/arith.h"
@@ -98,6 +100,39 @@ void DepthwiseChannelsLast(const ConvParams& p) {
       }
     }
   }
+}
+
+namespace {
+
+// The first input coordinate output coordinate `o` reads along one axis, or
+// -1 when all its taps fall in the padding.
+int32_t FirstTap(int32_t o, int32_t stride, int32_t pad, int32_t dilation, int32_t kernel,
+                 int32_t size) {
+  for (int32_t k = 0; k < kernel; ++k) {
+    const int32_t i = o * stride - pad + k * dilation;
+    if (i >= 0 && i < size) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+// idx(P) - first_tap(P) splits into batch, row and column terms, each
+// maximised on its own.
+int64_t DepthwiseOverlapLead(const ConvParams& p) {
+  int64_t rows = INT64_MIN, cols = INT64_MIN;
+  for (int32_t oh = 0; oh < p.out.h; ++oh) {
+    const int32_t ih = FirstTap(oh, p.stride_h, p.pad_h, p.dilation_h, p.kernel_h, p.in.h);
+    if (ih >= 0) rows = std::max(rows, int64_t{oh} * p.out.w - int64_t{ih} * p.in.w);
+  }
+  for (int32_t ow = 0; ow < p.out.w; ++ow) {
+    const int32_t iw = FirstTap(ow, p.stride_w, p.pad_w, p.dilation_w, p.kernel_w, p.in.w);
+    if (iw >= 0) cols = std::max(cols, int64_t{ow} - iw);
+  }
+  if (rows == INT64_MIN || cols == INT64_MIN) return 0;  // nothing is read
+  const int64_t per_batch = int64_t{p.out.h} * p.out.w - int64_t{p.in.h} * p.in.w;
+  const int64_t batch = std::max<int64_t>(0, (p.out.n - 1) * per_batch);
+  return std::max<int64_t>(0, rows + cols + batch);
 }
 
 void DepthwiseConvReference(const ConvParams& p) {

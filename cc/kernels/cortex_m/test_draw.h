@@ -1,5 +1,5 @@
 // What the Helium and DSP tests share: whether this build has Helium or the
-// DSP extension, and
+// DSP extension, dense NHWC views and convolution output sizes, and
 // deterministic draws (xorshift32: the same cases on the host and on QEMU,
 // no heap, no <random>).
 #ifndef ETHOSU_SDK_CC_KERNELS_CORTEX_M_TEST_DRAW_H_
@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "cc/kernels/cortex_m/dsp.h"
+#include "cc/kernels/cortex_m/layout.h"
 
 namespace ethosu_sdk::kernels::cortex_m {
 
@@ -55,6 +56,19 @@ class Draw {
  private:
   uint32_t state_;
 };
+
+// A dense NHWC view: channels, then width, height and batch.
+inline View4 Nhwc(int32_t n, int32_t c, int32_t h, int32_t w) {
+  View4 v;
+  v.n = n, v.c = c, v.h = h, v.w = w;
+  v.sc = 1, v.sw = c, v.sh = int64_t{w} * c, v.sn = int64_t{h} * w * c;
+  return v;
+}
+
+// A convolution's output size along one axis.
+inline int32_t OutSize(int32_t in, int32_t k, int32_t s, int32_t p, int32_t d) {
+  return (in + 2 * p - d * (k - 1) - 1) / s + 1;
+}
 
 }  // namespace ethosu_sdk::kernels::cortex_m
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "cc/platform/platform.h"
+#include "cc/platform/stack.h"
 
 namespace ethosu_sdk::platform {
 
@@ -32,5 +33,10 @@ const char* BoardName() { return "host"; }
 
 // The host runs NPU jobs on the functional model, not through registers.
 NpuLocation BoardNpu() { return {0, -1}; }
+
+// The host's stack is the OS's: not measured.
+void PaintStack() {}
+size_t StackHighWater() { return 0; }
+size_t StackSize() { return 0; }
 
 }  // namespace ethosu_sdk::platform

@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 
 import torch
 
-from ethosu_sdk.aot import integer_io
+from ethosu_sdk.aot import integer_io, memory_plan
 from ethosu_sdk.aot.errors import AotError, LoweringError
 
 # Target name -> the cortex_m backend's CPU (target_config.CortexM member).
@@ -81,7 +81,7 @@ def lower(
     from executorch.backends.cortex_m.edge_compile_config import cortex_m_edge_compile_config
     from executorch.backends.cortex_m.passes.cortex_m_pass_manager import CortexMPassManager
     from executorch.backends.cortex_m.target_config import CortexM, CortexMTargetConfig
-    from executorch.exir import EdgeProgramManager, to_edge
+    from executorch.exir import EdgeProgramManager, ExecutorchBackendConfig, to_edge
 
     if target not in CORTEX_M_CPUS:
         raise LoweringError(f"no Cortex-M CPU for target {target!r}; Cortex-M targets: {', '.join(CORTEX_M_CPUS)}")
@@ -103,7 +103,8 @@ def lower(
             result = transformed.module()(*inputs)
         expected = tuple(result) if isinstance(result, (tuple, list)) else (result,)
         lowered = EdgeProgramManager({"forward": transformed}, compile_config=config)
-        program = lowered.to_executorch()
+        # Outputs may overlap their dying inputs where the kernels allow (memory_plan.py).
+        program = lowered.to_executorch(ExecutorchBackendConfig(memory_planning_pass=memory_plan.planning_pass()))
         _ = program.buffer  # serialise now, so errors surface here
     except AotError:
         raise

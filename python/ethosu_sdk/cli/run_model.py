@@ -382,7 +382,23 @@ def main(argv: list[str]) -> int:
                 else ""
             )
         )
-        for key in ("program", "planned", "runtime_arena_used", "npu_scratch", "fast_scratch", "peak"):
+        if "total" in memory:
+            say(
+                f"      RAM: total {_count(memory['total'])} bytes = planned arena {_count(memory['planned'])} "
+                f"+ runtime state {_count(memory['runtime_arena_used'])} (the runtime's own share: values, "
+                f"tensors, instructions, delegate handles, NPU scratch) + stack {_count(memory['stack'])} "
+                f"(high-water mark, of {_count(memory['stack_size'])})"
+            )
+        for key in (
+            "program",
+            "planned",
+            "runtime_arena_used",
+            "npu_scratch",
+            "fast_scratch",
+            "peak",
+            "stack",
+            "total",
+        ):
             if key in memory:
                 figures.append((f"memory: {key.replace('_', ' ')} (bytes)", _count(memory[key])))
     if sizes:
