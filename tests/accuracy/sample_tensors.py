@@ -25,7 +25,7 @@ flags.DEFINE_string("pte", None, "The compiled program (.pte).", required=True)
 flags.DEFINE_string("summary", None, "Its ethosu_model summary (.summary.json).", required=True)
 flags.DEFINE_string("eval_dir", None, "The evaluation directory.", required=True)
 flags.DEFINE_string("sample", None, "The sample's file name in --eval_dir (e.g. 0003.npz).", required=True)
-flags.DEFINE_string("host_runner", None, "//cc/runner:host_runner.", required=True)
+flags.DEFINE_string("host_runner", None, "//sim/host:host_runner.", required=True)
 flags.DEFINE_string("input_out", None, "Where to write the input .tensors.", required=True)
 flags.DEFINE_string("expected_out", None, "Where to write the expected output .tensors.", required=True)
 

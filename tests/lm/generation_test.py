@@ -21,7 +21,7 @@ from ethosu_sdk.runner import protocol
 from ethosu_sdk.tensors.tensor_file import encode, read_tensor_file
 
 HERE = Path("tests/lm")
-RUNNER = Path("cc/runner/host_runner")
+RUNNER = Path("sim/host/host_runner")
 GENERATED = 64
 
 

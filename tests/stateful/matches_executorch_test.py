@@ -25,7 +25,7 @@ from ethosu_sdk.runner import protocol
 from ethosu_sdk.tensors.tensor_file import encode, read_tensor_file
 
 HERE = Path("tests/stateful")
-RUNNER = Path("cc/runner/host_runner")
+RUNNER = Path("sim/host/host_runner")
 
 
 def _inputs(name: str) -> List[torch.Tensor]:
