@@ -34,6 +34,7 @@ flags.DEFINE_string("file", None, "Only test files matching this regex (e.g. 'te
 flags.DEFINE_string("case", None, "Only cases whose name (package/file::function[id]) matches this regex.")
 flags.DEFINE_bool("report", False, "Read the slice's test run and print and record its results.")
 flags.DEFINE_bool("failed", False, "Only the cases whose latest result is not PASS (to rerun them after a fix).")
+flags.DEFINE_bool("resume", False, "Leave out the cases that have a result on every selected CPU already.")
 flags.DEFINE_string("commit", "unknown", "With --report: the tree's commit, recorded with each result.")
 flags.DEFINE_float("wall_s", None, "With --report: the run's wall time.")
 
@@ -42,7 +43,9 @@ RESULTS = "bench/conformance_cortex_m/results"
 CPUS = ("m55", "m33", "m85")
 # The runtime's one error line: `ESDK ERROR <kind> ... operator <op>: why`.
 _RUNTIME_ERROR = re.compile(r"ESDK ERROR (\w+) .*?operator (\w+::\w+)")
-# The AOT step's error line: `ethosu_model: error: <why>` (first clause).
+# The AOT step's error line: `aot_compile: error: model ... failed while
+# lowering: ... failed (<exception>): <why>`, or `error: <why>`.
+_AOT_FAILED = re.compile(r"failed \((\w+)\): (.{1,60}?)(?: \(--verbose|$)")
 _AOT_ERROR = re.compile(r"error: (.+?)(?:: |; |$)")
 
 
@@ -54,9 +57,11 @@ def classify(reason: str) -> str:
     if match:
         return f"firmware {match.group(1)}: {match.group(2)}"
     cls = results.classify(reason)
-    match = _AOT_ERROR.search(reason)
-    if cls == "other" and match:
-        return f"build: {match.group(1).strip()[:60]}"
+    failed, error = _AOT_FAILED.search(reason), _AOT_ERROR.search(reason)
+    if cls == "other" and failed:
+        return f"build: {failed.group(1)}: {failed.group(2)}"
+    if cls == "other" and error:
+        return f"build: {error.group(1).strip()[:60]}"
     return cls
 
 
@@ -150,7 +155,14 @@ def report(workspace: str) -> int:
     outcome = build_events.read_events(
         os.path.join(directory, "events.json"), {n: e["export_error"] for n, e in manifest.items()}, PACKAGE
     )
-    new = records(manifest, outcome)
+    # No test result and no failed action: the run stopped before the case
+    # (an interrupted slice); it gets no record, so --resume-style reruns
+    # and the tables see only what ran.
+    # A test the interrupted run cancelled has a result with no status.
+    ran = {n: o for n, o in outcome.items() if o not in (("BUILD FAIL", "build failed"), ("FAIL", "?"))}
+    if len(ran) < len(outcome):
+        print(f"cortex_m_conformance: {len(outcome) - len(ran)} of {len(outcome)} cases did not run; not recorded")
+    new = records({n: manifest[n] for n in ran}, ran)
     print("This run:\n" + results.tables(new))
     if FLAGS.wall_s is not None and new:
         print(f"\n{len(new)} case runs in {FLAGS.wall_s:.0f} s wall")
@@ -174,6 +186,9 @@ def main(argv: list[str]) -> int:
     if FLAGS.failed:
         failing = results.failing(os.path.join(workspace, RESULTS))
         by_name = {n: c for n, c in by_name.items() if any((c.name, cpu, "int8") in failing for cpu in cpus)}
+    if FLAGS.resume:
+        done = {r.key for r in results.load(os.path.join(workspace, RESULTS))}
+        by_name = {n: c for n, c in by_name.items() if any((c.name, cpu, "int8") not in done for cpu in cpus)}
     if not by_name:
         print("cortex_m_conformance: error: the flags select no case; widen --file/--case", file=sys.stderr)
         return 2

@@ -28,3 +28,11 @@ def test_an_aot_error_is_classed_by_its_first_clause() -> None:
 
 def test_a_wrong_output_is_the_ethos_u_class() -> None:
     assert classify("FAIL: output 0: 3/10 within one quantization step") == "wrong output"
+
+
+def test_a_lowering_failure_is_classed_by_its_exception() -> None:
+    line = (
+        "aot_compile: error: model 'slice/conv.pt2' failed while lowering: lowering for cortex-m55 (cortex_m passes) "
+        "failed (NotImplementedError): \"slow_conv_dilated<>\" not implemented for 'Int' (--verbose shows the traceback)"
+    )
+    assert classify(line) == "build: NotImplementedError: \"slow_conv_dilated<>\" not implemented for 'Int'"

@@ -7,6 +7,7 @@
 #   bench/conformance_cortex_m/run.sh --cpu=m55
 #   bench/conformance_cortex_m/run.sh --cpu=m33 --cpu=m85 --file='test_(lstm|nn_modules)$'
 #   bench/conformance_cortex_m/run.sh --failed --cpu=m55    # after a fix
+#   bench/conformance_cortex_m/run.sh --resume --cpu=m55    # the cases not run yet
 #
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
