@@ -41,11 +41,12 @@ flags.DEFINE_float("wall_s", None, "With --report: the run's wall time.")
 PACKAGE = "bench/conformance_cortex_m/slice"
 RESULTS = "bench/conformance_cortex_m/results"
 CPUS = ("m55", "m33", "m85")
-# The runtime's one error line: `ESDK ERROR <kind> ... operator <op>: why`.
-_RUNTIME_ERROR = re.compile(r"ESDK ERROR (\w+) .*?operator (\w+::\w+)")
+# The runtime's error line, on the console (`ESDK ERROR <kind> ... operator <op>: why`)
+# or as the run test reports it (`FAIL: the firmware reported: <kind> ...`).
+_RUNTIME_ERROR = re.compile(r"(?:ESDK ERROR|firmware reported:) (\w+) .*?operator (\w+::\w+)")
 # The AOT step's error line: `aot_compile: error: model ... failed while
 # lowering: ... failed (<exception>): <why>`, or `error: <why>`.
-_AOT_FAILED = re.compile(r"failed \((\w+)\): (.{1,60}?)(?: \(--verbose|$)")
+_AOT_FAILED = re.compile(r"failed \((\w+)\): (.*?)(?: \(--verbose.*)?$")
 _AOT_ERROR = re.compile(r"error: (.+?)(?:: |; |$)")
 
 
@@ -59,7 +60,7 @@ def classify(reason: str) -> str:
     cls = results.classify(reason)
     failed, error = _AOT_FAILED.search(reason), _AOT_ERROR.search(reason)
     if cls == "other" and failed:
-        return f"build: {failed.group(1)}: {failed.group(2)}"
+        return f"build: {failed.group(1)}: {failed.group(2)[:80]}"
     if cls == "other" and error:
         return f"build: {error.group(1).strip()[:60]}"
     return cls

@@ -36,3 +36,11 @@ def test_a_lowering_failure_is_classed_by_its_exception() -> None:
         "failed (NotImplementedError): \"slow_conv_dilated<>\" not implemented for 'Int' (--verbose shows the traceback)"
     )
     assert classify(line) == "build: NotImplementedError: \"slow_conv_dilated<>\" not implemented for 'Int'"
+
+
+def test_the_run_tests_report_of_a_refusal_is_classed_the_same() -> None:
+    line = (
+        "FAIL: the firmware reported: NotSupported instruction=-1 operator aten::convolution.out: a tensor in dim "
+        "order (0,2,3,1); this kernel takes tensors in the default dim order only"
+    )
+    assert classify(line) == "firmware NotSupported: aten::convolution"
