@@ -31,8 +31,8 @@ import json
 import os
 import re
 import sys
-from urllib.parse import unquote, urlparse
 
+import build_events
 import collect
 import known
 import results
@@ -76,11 +76,6 @@ flags.DEFINE_string("selection", "", "With --report: the selection's flags, whic
 flags.DEFINE_float("wall_s", None, "With --report: the run's wall time, for the per-case cost line.")
 
 PACKAGE = "bench/conformance/slice"
-# The first line of a failing action's or test's output that says why.
-_REASON = re.compile(
-    r"(error:|Error:|FAIL:|verification FAILED|NPU fault|ProtocolError|TIMEOUT|timed out|not supported|"
-    r"Missing operator|missing operator|differ)"
-)
 
 
 def _shard(spec: str) -> tuple[int, int]:
@@ -179,80 +174,6 @@ def write_package(workspace: str, by_name: dict[str, collect.Case]) -> dict[str,
     return errors
 
 
-def _path(uri: str) -> str:
-    return unquote(urlparse(uri).path)
-
-
-def _reason(path: str) -> str:
-    try:
-        with open(path, errors="replace") as f:
-            lines = [line.strip() for line in f if line.strip()]
-    except OSError:
-        return "(no output)"
-    for line in lines:
-        if _REASON.search(line) and "PASS" not in line:
-            return line[:300]
-    return lines[-1][:300] if lines else "(no output)"
-
-
-def console_reasons(path: str) -> dict[str, str]:
-    """Target name -> the first line saying why, after each failed action's
-    `ERROR: ... (//bench/conformance/slice:NAME) failed` in the console."""
-    out: dict[str, str] = {}
-    try:
-        with open(path, errors="replace") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return out
-    head = re.compile(r"^ERROR: .*\(//" + re.escape(PACKAGE) + r":([A-Za-z0-9_]+)\) failed")
-    for i, line in enumerate(lines):
-        match = head.match(line)
-        if not match:
-            continue
-        for follow in lines[i + 1 : i + 40]:
-            if follow.startswith(("ERROR:", "[", "INFO:")):
-                break
-            if not follow.startswith(" ") and _REASON.search(follow):
-                out.setdefault(match.group(1), follow.strip()[:300])
-                break
-    return out
-
-
-def read_events(events: str, by_name: dict[str, Entry]) -> dict[str, tuple[str, str]]:
-    """(outcome, reason) per target name: PASS, BUILD FAIL or FAIL."""
-    console = console_reasons(os.path.join(os.path.dirname(events), "console.log"))
-    outcome: dict[str, tuple[str, str]] = {
-        n: ("EXPORT FAIL", e.export_error) for n, e in by_name.items() if e.export_error
-    }
-    build_errors: dict[str, str] = {}
-    with open(events) if os.path.exists(events) else open(os.devnull) as f:
-        for line in f:
-            event = json.loads(line)
-            ident = event.get("id", {})
-            # Only failed actions are reported; protobuf's JSON leaves out
-            # `success: false`, so a missing field is a failure.
-            if "actionCompleted" in ident and not event.get("action", {}).get("success", False):
-                label = ident["actionCompleted"].get("label", "")
-                # The verification says why on stdout, other tools on stderr.
-                logs = [event["action"][s]["uri"] for s in ("stderr", "stdout") if s in event["action"]]
-                reasons = [r for r in (_reason(_path(u)) for u in logs) if r != "(no output)"]
-                name = label.rsplit(":", 1)[-1]
-                build_errors[name] = reasons[0] if reasons else console.get(name, "(no output)")
-            elif "testResult" in ident:
-                name = ident["testResult"]["label"].rsplit(":", 1)[-1].removesuffix("_test")
-                result = event.get("testResult", {})
-                log = next((o["uri"] for o in result.get("testActionOutput", []) if o.get("name") == "test.log"), None)
-                if result.get("status") == "PASSED":
-                    outcome[name] = ("PASS", "")
-                else:
-                    outcome[name] = ("FAIL", _reason(_path(log)) if log else result.get("status", "?"))
-    for name in by_name:
-        if name not in outcome:
-            reason = next((r for label, r in build_errors.items() if label.startswith(name)), "build failed")
-            outcome[name] = ("BUILD FAIL", reason)
-    return outcome
-
-
 def to_records(by_name: dict[str, Entry], outcome: dict[str, tuple[str, str]]) -> list[results.Record]:
     date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return [
@@ -290,7 +211,7 @@ def report(workspace: str, directory: str) -> int:
             file=sys.stderr,
         )
         return 2
-    outcome = read_events(events, by_entry)
+    outcome = build_events.read_events(events, {n: e.export_error for n, e in by_entry.items()}, PACKAGE)
     records = to_records(by_entry, outcome)
     print(results.tables(records))
     if FLAGS.wall_s is not None and records:

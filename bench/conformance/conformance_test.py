@@ -1,10 +1,10 @@
-"""The bench reads why a case failed from Bazel's console (conformance.py)."""
+"""The bench reads why a case failed from Bazel's console (build_events.py)."""
 
 from __future__ import annotations
 
 import pathlib
 
-import conformance
+import build_events
 
 # What Bazel printed for a U85 while_loop case whose verification failed
 # (shard 11 of 20, 2026-11-27), the sandbox paths shortened.
@@ -25,5 +25,5 @@ partition 0: skipped: not verified: partition 0: the NPU program branches
 def test_a_verification_failure_is_the_reason(tmp_path: pathlib.Path) -> None:
     console = tmp_path / "console.log"
     console.write_text(_CONSOLE)
-    reasons = conformance.console_reasons(str(console))
+    reasons = build_events.console_reasons(str(console), "bench/conformance/slice")
     assert reasons["while_loop_u85"].startswith("verification FAILED: partition 0: the NPU program branches")

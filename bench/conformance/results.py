@@ -83,12 +83,12 @@ def workspace(tool: str, command: str) -> Optional[str]:
     return directory
 
 
-def file_for(selection: str) -> str:
+def file_for(selection: str, directory: str = DIRECTORY) -> str:
     """The results file of a selection: one per shard spec ("--shard=3/20"
     -> shard-3-of-20.jsonl), any other slice in slices.jsonl."""
     match = re.fullmatch(r"--shard=(\d+)/(\d+)", selection)
     name = f"shard-{match.group(1)}-of-{match.group(2)}" if match else "slices"
-    return os.path.join(DIRECTORY, name + ".jsonl")
+    return os.path.join(directory, name + ".jsonl")
 
 
 def append(path: str, records: Iterable[Record]) -> None:

@@ -23,9 +23,13 @@ def _export_all(name, cases, tags):
         tags = tags,
     )
 
-def cortex_m_conformance_cases(cases, cpus, tags = [], programs = "cortex_m_programs"):  # buildifier: disable=unnamed-macro (one target set per case)
-    """One test `<name>_<cpu>_test` per (name, case) and CPU of `cpus` (CPUS keys)."""
-    _export_all(programs, cases, tags)
+def cortex_m_conformance_cases(cases, cpus, tags = [], programs = "cortex_m_programs", exported = False):  # buildifier: disable=unnamed-macro (one target set per case)
+    """One test `<name>_<cpu>_test` per (name, case) and CPU of `cpus` (CPUS keys).
+
+    `exported`: each `<name>.pt2` is a file of the package already (the
+    bench exports a whole slice in one process), not exported here."""
+    if not exported:
+        _export_all(programs, cases, tags)
     for name, _ in cases:
         for cpu in cpus:
             target, board = CPUS[cpu]

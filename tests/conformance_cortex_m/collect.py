@@ -26,6 +26,15 @@ PACKAGES = ("executorch.backends.cortex_m.test.ops", "executorch.backends.cortex
 # The functions that run the serialized program (ExecuTorch's test_dialect_*
 # check the graph only).
 IMPLEMENTATION = "test_implementation_"
+# A file with no implementation case still records (module, inputs) in its
+# dialect test's marks (nn_modules, nn_functional, torch_functions,
+# silero_vad) or, when ExecuTorch skips the implementation test (lstm), in
+# its module-level `test_cases`: the whole set (`collect(dialect=True)`)
+# runs those too.
+DIALECT = "test_dialect_"
+# Seeds torch before each test file's import and each case's inputs, so a
+# case is the same exported alone (export_case) or among all (the bench).
+SEED = 0
 
 
 @dataclasses.dataclass
@@ -37,6 +46,7 @@ class Case:
     module: torch.nn.Module
     inputs: tuple[Any, ...]
     xfail: Optional[str]  # ExecuTorch's expected failure for this case, if any
+    dialect_only: bool = False  # ExecuTorch checks its graph but never runs it
 
     @property
     def name(self) -> str:
@@ -56,44 +66,79 @@ def _xfail(marks: Any) -> Optional[str]:
     return None
 
 
-def collect_file(package: str, file: str, errors: list[str], function: str | None = None) -> list[Case]:
-    """The cases of one test file (of one function, when given)."""
+def _skip_reason(fn: Any) -> Optional[str]:
+    return next(
+        (str(m.args[0] if m.args else m.kwargs.get("reason", "skip")) for m in _marks(fn) if m.name == "skip"), None
+    )
+
+
+def _marks(fn: Any) -> list[Any]:
+    return list(getattr(fn, "pytestmark", []))
+
+
+def _parametrized(short: str, file: str, name: str, fn: Any, dialect_only: bool) -> list[Case]:
+    cases = []
+    for mark in _marks(fn):
+        if mark.name != "parametrize":
+            continue
+        for param in mark.args[1]:
+            test_case = param.values[0]
+            if hasattr(test_case, "get_example_inputs"):
+                torch.manual_seed(SEED)
+                inputs = tuple(test_case.get_example_inputs())
+                xfail = _xfail(param.marks)
+                cases.append(Case(short, file, name, str(param.id), test_case.model, inputs, xfail, dialect_only))
+    return cases
+
+
+def _skipped(short: str, file: str, module: Any, function: str | None) -> list[Case]:
+    """The module-level `test_cases` of a file whose implementation test
+    ExecuTorch skips, its skip reason as the expected failure."""
+    table = getattr(module, "test_cases", None)
+    for name, fn in sorted(vars(module).items()):
+        reason = _skip_reason(fn) if name.startswith(IMPLEMENTATION) else None
+        if reason and isinstance(table, dict) and function in (None, name):
+            cases = []
+            for key, case in sorted(table.items()):
+                torch.manual_seed(SEED)
+                inputs = tuple(case.get_example_inputs())
+                cases.append(Case(short, file, name, key, case.model, inputs, f"skipped: {reason}", True))
+            return cases
+    return []
+
+
+def collect_file(
+    package: str, file: str, errors: list[str], function: str | None = None, dialect: bool = False
+) -> list[Case]:
+    """The cases of one test file (of one function, when given); with
+    `dialect`, a file without implementation cases gives its dialect-only ones."""
     try:
+        # As ExecuTorch's conftest does before each test module: the weights
+        # its module-level cases draw do not depend on what was imported first.
+        torch.manual_seed(SEED)
         module = importlib.import_module(f"{package}.{file}")
     except (Exception, pytest.skip.Exception) as e:  # a file that needs what the wheel lacks (ultralytics)
         errors.append(f"{package}.{file}: not importable ({type(e).__name__}: {str(e).splitlines()[0][:100]})")
         return []
-    cases = []
     short = package.rsplit(".", 1)[-1]
-    for name, fn in sorted(vars(module).items()):
-        if not name.startswith(IMPLEMENTATION) or not callable(fn) or (function and name != function):
-            continue
-        for mark in getattr(fn, "pytestmark", []):
-            if mark.name != "parametrize":
-                continue
-            for param in mark.args[1]:
-                test_case = param.values[0]
-                if not hasattr(test_case, "get_example_inputs"):
-                    continue
-                cases.append(
-                    Case(
-                        short,
-                        file,
-                        name,
-                        str(param.id),
-                        test_case.model,
-                        tuple(test_case.get_example_inputs()),
-                        _xfail(param.marks),
-                    )
-                )
-    return cases
+    functions = [(n, fn) for n, fn in sorted(vars(module).items()) if callable(fn) and function in (None, n)]
+    cases = [c for n, fn in functions if n.startswith(IMPLEMENTATION) for c in _parametrized(short, file, n, fn, False)]
+    # A case asked for by name may be any kind.
+    if cases or not (dialect or function):
+        return cases
+    dialect_cases = [c for n, fn in functions if n.startswith(DIALECT) for c in _parametrized(short, file, n, fn, True)]
+    return dialect_cases or _skipped(short, file, module, function)
 
 
-def collect(errors: list[str] | None = None) -> list[Case]:
-    """Every implementation case of the installed wheel's cortex_m tests."""
+def collect(errors: list[str] | None = None, dialect: bool = False) -> list[Case]:
+    """Every implementation case of the installed wheel's cortex_m tests;
+    with `dialect`, also the cases ExecuTorch only checks the graph of."""
     errors = [] if errors is None else errors
     return [
-        case for package in PACKAGES for file in test_files(package) for case in collect_file(package, file, errors)
+        case
+        for package in PACKAGES
+        for file in test_files(package)
+        for case in collect_file(package, file, errors, dialect=dialect)
     ]
 
 

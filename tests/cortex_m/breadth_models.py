@@ -9,9 +9,10 @@ each a `function() -> (nn.Module, example inputs)` for `ethosu_model`.
   and float operators between its int8 layers (torch.fmod, then
   torch.minimum, which the quantizer makes cortex_m::minimum): the fmod
   stays on a portable kernel, fed channels-last activations, as
-  ExecuTorch's portable library takes them. (With hardswish, ExecuTorch's
-  passes give a cortex_m::quantized_mul an other_zero_point of -221, which
-  our kernel refuses: not this test's subject.)
+  ExecuTorch's portable library takes them. (Hardswish, whose
+  cortex_m::quantized_mul gets an operand zero point of -221 from
+  ExecuTorch's passes, is covered by the kernel cases and the
+  nn_modules[hardswish] case of bench/conformance_cortex_m.)
 """
 
 from __future__ import annotations

@@ -97,14 +97,22 @@ Status ExpectRequant(int64_t multiplier, int64_t shift, const char* what) {
   return cortex_m::ExpectRange(shift, cortex_m::kMinShift, cortex_m::kMaxShift, what);
 }
 
-// The checks quantized add and mul share: int8 operands and zero points, the
-// output's rescaling, operands that broadcast to out.
-Status Int8Binary(const Tensor& self, int64_t self_zero_point, const Tensor& other,
-                  int64_t other_zero_point, int64_t output_zero_point, int64_t output_multiplier,
-                  int64_t output_shift, const Tensor& out, Pairwise* pairs) {
+// A product's operand offsets: ExecuTorch's passes fold a constant into an
+// operand's zero point (hardswish's x * (x + 3) gives -221), and its
+// reference multiplies (a - zp) * (b - zp) in int32. Offsets within int16
+// keep that product inside int32: (128 + 2^15)^2 < 2^31.
+Status ExpectMulOffsets(int64_t self_zero_point, int64_t other_zero_point) {
+  ESDK_RETURN_IF_ERROR(
+      cortex_m::ExpectRange(self_zero_point, INT16_MIN, INT16_MAX, "self_zero_point"));
+  return cortex_m::ExpectRange(other_zero_point, INT16_MIN, INT16_MAX, "other_zero_point");
+}
+
+// The checks quantized add and mul share: int8 operands, the output's zero
+// point and rescaling, operands that broadcast to out.
+Status Int8Binary(const Tensor& self, const Tensor& other, int64_t output_zero_point,
+                  int64_t output_multiplier, int64_t output_shift, const Tensor& out,
+                  Pairwise* pairs) {
   ESDK_RETURN_IF_ERROR(Int8Operands(self, other, out));
-  ESDK_RETURN_IF_ERROR(ExpectZeroPoint(self_zero_point, "self_zero_point"));
-  ESDK_RETURN_IF_ERROR(ExpectZeroPoint(other_zero_point, "other_zero_point"));
   ESDK_RETURN_IF_ERROR(ExpectZeroPoint(output_zero_point, "output_zero_point"));
   ESDK_RETURN_IF_ERROR(ExpectRequant(output_multiplier, output_shift, "output multiplier/shift"));
   return pairs->Init(self, other, out);
@@ -168,8 +176,10 @@ Status CortexMQuantizedAddOut(const Tensor& self, int64_t self_zero_point, int64
                               int64_t output_shift, int64_t activation_min, int64_t activation_max,
                               Tensor& out) {
   Pairwise pairs;
-  ESDK_RETURN_IF_ERROR(Int8Binary(self, self_zero_point, other, other_zero_point, output_zero_point,
-                                  output_multiplier, output_shift, out, &pairs));
+  ESDK_RETURN_IF_ERROR(
+      Int8Binary(self, other, output_zero_point, output_multiplier, output_shift, out, &pairs));
+  ESDK_RETURN_IF_ERROR(ExpectZeroPoint(self_zero_point, "self_zero_point"));
+  ESDK_RETURN_IF_ERROR(ExpectZeroPoint(other_zero_point, "other_zero_point"));
   ESDK_RETURN_IF_ERROR(ExpectRequant(self_multiplier, self_shift, "self multiplier/shift"));
   ESDK_RETURN_IF_ERROR(ExpectRequant(other_multiplier, other_shift, "other multiplier/shift"));
   ESDK_RETURN_IF_ERROR(cortex_m::ExpectActivation(activation_min, activation_max));
@@ -205,8 +215,9 @@ Status CortexMQuantizedMulOut(const Tensor& self, int64_t self_zero_point, const
                               int64_t other_zero_point, int64_t output_zero_point,
                               int64_t output_multiplier, int64_t output_shift, Tensor& out) {
   Pairwise pairs;
-  ESDK_RETURN_IF_ERROR(Int8Binary(self, self_zero_point, other, other_zero_point, output_zero_point,
-                                  output_multiplier, output_shift, out, &pairs));
+  ESDK_RETURN_IF_ERROR(
+      Int8Binary(self, other, output_zero_point, output_multiplier, output_shift, out, &pairs));
+  ESDK_RETURN_IF_ERROR(ExpectMulOffsets(self_zero_point, other_zero_point));
   const int8_t* a = self.Data<const int8_t>();
   const int8_t* b = other.Data<const int8_t>();
   int8_t* o = out.Data<int8_t>();

@@ -521,6 +521,14 @@ def elementwise_cases(rng: random.Random) -> List[Case]:
                 CL,
             )
         )
+    for i, zp in enumerate((-221, 300, -32768)):
+        # Operand zero points outside int8, as ExecuTorch's passes fold a
+        # constant into one (hardswish: -221); the output's stays int8.
+        shape = (1, 4, 3, 3)
+        sa, sb, so = (rng.uniform(0.005, 0.1) for _ in range(3))
+        mm, ms = multiplier_shift(sa * sb / so)
+        args = [int8(rng, shape, CL), rng.randint(-128, 127), int8(rng, shape, CL), zp, rng.randint(-128, 127), mm, ms]
+        cases.append(Case("cortex_m::quantized_mul.out", f"mul offset {i}: other zero point {zp}", args, CL))
     for i in range(10):
         shape = rng.choice([(4, 9), (1, 3, 5, 5), (17,)])
         for dtype in (torch.int8, torch.int16):
