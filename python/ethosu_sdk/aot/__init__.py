@@ -1,6 +1,6 @@
 """Ahead-of-time flow: export, PT2E quantization, lowering, .pte + references."""
 
-from ethosu_sdk.aot.compile import OUTPUT_SUFFIXES, CompileOptions, CompileResult, compile_model, output_paths
+from ethosu_sdk.aot.compile import OUTPUT_SUFFIXES, HostTools, compile_model, output_paths
 from ethosu_sdk.aot.errors import (
     AotError,
     CalibrationError,
@@ -11,6 +11,7 @@ from ethosu_sdk.aot.errors import (
     QuantizationError,
     UnknownTargetError,
 )
+from ethosu_sdk.aot.options import CompileOptions, CompileResult, Summary
 from ethosu_sdk.aot.targets import (
     ALL_TARGETS,
     CPU_TARGET,
@@ -33,12 +34,14 @@ __all__ = [
     "DEFAULT_MEMORY_CONFIG",
     "ETHOS_U_TARGETS",
     "ExportError",
+    "HostTools",
     "InvalidOptionError",
     "LoweringError",
     "ModelError",
     "OUTPUT_SUFFIXES",
     "QuantMode",
     "QuantizationError",
+    "Summary",
     "TOSA_TARGETS",
     "Target",
     "TargetKind",

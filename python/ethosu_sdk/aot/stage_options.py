@@ -6,15 +6,13 @@ from __future__ import annotations
 import dataclasses
 import os
 import tempfile
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 from ethosu_sdk.aot import integer_io, layout, tuner
 from ethosu_sdk.aot.errors import InvalidOptionError
+from ethosu_sdk.aot.options import CompileOptions
 from ethosu_sdk.aot.targets import QuantMode, Target, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
-
-if TYPE_CHECKING:
-    from ethosu_sdk.aot.compile import CompileOptions
 
 OUTPUT_SUFFIXES = (".pte", ".input.tensors", ".expected.tensors", ".summary.json")
 

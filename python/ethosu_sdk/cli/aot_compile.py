@@ -18,7 +18,7 @@ import warnings
 
 from absl import app, flags, logging
 
-from ethosu_sdk.aot import ALL_TARGETS, AotError, CompileOptions, QuantMode, compile_model
+from ethosu_sdk.aot import ALL_TARGETS, AotError, CompileOptions, HostTools, QuantMode, compile_model
 from ethosu_sdk.aot.errors import first_line
 from ethosu_sdk.cli.held_back import held_back_output
 from ethosu_sdk.errors import SdkError
@@ -237,11 +237,13 @@ def _main(argv: list[str]) -> int:
         verify_dir=_verify_dir(npu_run),
         lowering_workarounds=FLAGS.lowering_workarounds,
         eval_dir=FLAGS.eval_data,
-        host_runner=FLAGS.host_runner or (_runfile("cc/runner/host_runner") if FLAGS.eval_data else None),
         accuracy_tolerance=FLAGS.accuracy_tolerance,
+    )
+    tools = HostTools(
+        host_runner=FLAGS.host_runner or (_runfile("cc/runner/host_runner") if FLAGS.eval_data else None),
         verify_trial=_trial_verifier(npu_run) if FLAGS.accuracy_tolerance is not None else None,
     )
-    result = compile_model(options, FLAGS.output)
+    result = compile_model(options, FLAGS.output, tools=tools)
     summary = result.summary.to_dict()
     t = result.timings
     cpu = ", ".join(f"{op} x{n}" for op, n in summary["pte_kernel_calls"].items()) or "none"
