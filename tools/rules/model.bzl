@@ -318,7 +318,7 @@ def ethosu_model(
       tune: search the input layout (for a 4-D input) and Vela's options
         (memory mode, optimisation strategy, arena cache size) for the
         lowest total_cycles that fits
-        `sram_budget_kib` (python/ethosu_sdk/aot/tuner.py); the search is in
+        `sram_budget_kib` (python/ethosu_sdk/aot/search/tuner.py); the search is in
         the summary and the run report. `system_config`/`memory_mode` are
         then the starting point only.
       sram_budget_kib: with `tune`: the SRAM (KiB) the NPU may use.
@@ -335,7 +335,7 @@ def ethosu_model(
         reference). "fail" fails the build on a difference, "warn" prints it.
         The table is `<name>.verification.json` (also on success).
       lowering_workarounds: apply the SDK's fixes of ExecuTorch lowering
-        bugs (python/ethosu_sdk/aot/lowering_workarounds.py); False only to
+        bugs (python/ethosu_sdk/aot/workarounds/lowering_workarounds.py); False only to
         show what they fix.
       eval_data: labelled samples, the `.npz` files of one directory (an
         array `label`, the class index, and one array per input;
@@ -344,7 +344,7 @@ def ethosu_model(
         program on the host runner (the functional NPU model).
       accuracy_tolerance: with `eval_data`: points of top-1 against the
         float model the program may lose; the precision tuner
-        (python/ethosu_sdk/aot/precision.py) compiles int8, 16-bit
+        (python/ethosu_sdk/aot/search/precision.py) compiles int8, 16-bit
         activations on the worst layers and A16W8 (each verified, unless
         `verify` is "off"), and keeps the lowest total_cycles within the
         tolerance; every trial is in the summary.

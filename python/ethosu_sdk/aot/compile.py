@@ -30,20 +30,19 @@ import time
 from typing import Callable, Optional
 
 from ethosu_sdk import host_numerics, tuning_config
-from ethosu_sdk.aot import (
-    precision,
-    references,
+from ethosu_sdk.aot import references, summary
+from ethosu_sdk.aot.errors import InvalidOptionError
+from ethosu_sdk.aot.options import CompileOptions, CompileResult
+from ethosu_sdk.aot.search import precision
+from ethosu_sdk.aot.stages import (
     stage_evaluate,
     stage_lower,
     stage_options,
     stage_outputs,
     stage_quantize,
     stage_verify,
-    summary,
 )
-from ethosu_sdk.aot.errors import InvalidOptionError
-from ethosu_sdk.aot.options import CompileOptions, CompileResult
-from ethosu_sdk.aot.stage_options import OUTPUT_SUFFIXES, output_paths
+from ethosu_sdk.aot.stages.stage_options import OUTPUT_SUFFIXES, output_paths
 from ethosu_sdk.aot.targets import TargetKind, resolve_target
 from ethosu_sdk.firmware import board_memory
 

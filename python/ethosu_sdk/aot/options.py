@@ -116,7 +116,7 @@ class CompileOptions:
     )
     lowering_workarounds: bool = option(
         True,
-        "Apply the SDK's fixes of ExecuTorch lowering bugs (python/ethosu_sdk/aot/lowering_workarounds.py); "
+        "Apply the SDK's fixes of ExecuTorch lowering bugs (python/ethosu_sdk/aot/workarounds/lowering_workarounds.py); "
         "--nolowering_workarounds shows what they fix.",
     )
     eval_dir: Optional[str] = option(
@@ -131,7 +131,7 @@ class CompileOptions:
         None,
         "With --eval_data: points of top-1 against the float model the program may lose. Tunes the "
         "precision: int8, 16-bit activations on the layers of worst quantization error, A16W8; keeps the "
-        "lowest total_cycles within the tolerance (python/ethosu_sdk/aot/precision.py).",
+        "lowest total_cycles within the tolerance (python/ethosu_sdk/aot/search/precision.py).",
     )
     io: str = option(
         "float",

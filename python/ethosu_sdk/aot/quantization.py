@@ -15,7 +15,7 @@ def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] =
     symmetric per-channel int8 weights; int8 (INT8) or int16 (A16W8) activations.
     `a16w8_modules`: PyTorch module paths given int16 activations whatever the
     global mode (the quantizer's module-name config; the precision tuner's
-    per-layer choice, aot/precision.py)."""
+    per-layer choice, aot/search/precision.py)."""
     from executorch.backends.arm.ethosu import EthosUCompileSpec
     from executorch.backends.arm.quantizer import (
         EthosUQuantizer,

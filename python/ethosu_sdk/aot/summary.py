@@ -13,13 +13,14 @@ import hashlib
 import os
 from typing import Optional
 
-from ethosu_sdk.aot import fast_scratch, vela_capture, vela_workarounds
+from ethosu_sdk.aot import fast_scratch, vela_capture
 from ethosu_sdk.aot.options import Delegate, Input, Json, Output, PteFile, Summary
 from ethosu_sdk.aot.references import References
-from ethosu_sdk.aot.stage_lower import Lowered
-from ethosu_sdk.aot.stage_options import Request
-from ethosu_sdk.aot.stage_quantize import Prepared
+from ethosu_sdk.aot.stages.stage_lower import Lowered
+from ethosu_sdk.aot.stages.stage_options import Request
+from ethosu_sdk.aot.stages.stage_quantize import Prepared
 from ethosu_sdk.aot.targets import TargetKind
+from ethosu_sdk.aot.workarounds import vela_workarounds
 
 
 def build(

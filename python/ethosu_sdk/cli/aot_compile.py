@@ -87,14 +87,14 @@ flags.DEFINE_float(
     None,
     "With --eval_data: points of top-1 against the float model the program may lose. Tunes the "
     "precision: int8, 16-bit activations on the layers of worst quantization error, A16W8; keeps "
-    "the lowest total_cycles within the tolerance (python/ethosu_sdk/aot/precision.py).",
+    "the lowest total_cycles within the tolerance (python/ethosu_sdk/aot/search/precision.py).",
 )
 flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//sim/host:npu_run).")
 flags.DEFINE_bool(
     "lowering_workarounds",
     True,
     "Apply the SDK's fixes of ExecuTorch lowering bugs "
-    "(python/ethosu_sdk/aot/lowering_workarounds.py); --nolowering_workarounds shows what they fix.",
+    "(python/ethosu_sdk/aot/workarounds/lowering_workarounds.py); --nolowering_workarounds shows what they fix.",
 )
 flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
 flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")

@@ -8,9 +8,10 @@ import os
 import tempfile
 from typing import Any, Optional
 
-from ethosu_sdk.aot import integer_io, layout, tuner
+from ethosu_sdk.aot import integer_io, layout
 from ethosu_sdk.aot.errors import InvalidOptionError
 from ethosu_sdk.aot.options import CompileOptions
+from ethosu_sdk.aot.search import tuner
 from ethosu_sdk.aot.targets import QuantMode, Target, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
 

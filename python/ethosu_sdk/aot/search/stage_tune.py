@@ -7,9 +7,10 @@ import dataclasses
 from typing import Callable
 
 from ethosu_sdk import tuning_config
-from ethosu_sdk.aot import layout, tuner
+from ethosu_sdk.aot import layout
 from ethosu_sdk.aot.errors import InvalidOptionError
 from ethosu_sdk.aot.options import CompileOptions
+from ethosu_sdk.aot.search import tuner
 from ethosu_sdk.aot.targets import QuantMode, Target, make_compile_spec
 
 
