@@ -277,7 +277,7 @@ class Summary:
         try:
             data = json.loads(text)
         except ValueError as e:
-            raise SummaryFormatError(f"summary is not JSON: {e}") from None
+            raise SummaryFormatError(str(e)) from None
         if not isinstance(data, dict):
             raise SummaryFormatError("summary is not a JSON object")
         try:
