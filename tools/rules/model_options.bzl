@@ -23,6 +23,7 @@ MODEL_OPTION_ATTRS = {
     "lowering_workarounds": attr.bool(default = True, doc = "Apply the SDK's fixes of ExecuTorch lowering bugs (python/ethosu_sdk/aot/workarounds/lowering_workarounds.py); --nolowering_workarounds shows what they fix."),
     "accuracy_tolerance": attr.string(default = "", doc = "With --eval_data: points of top-1 against the float model the program may lose. Tunes the precision: int8, 16-bit activations on the layers of worst quantization error, A16W8; keeps the lowest total_cycles within the tolerance (python/ethosu_sdk/aot/search/precision.py)."),
     "io": attr.string(default = "float", values = ["float", "int8"], doc = "float: the program quantizes its inputs and dequantizes its outputs; int8 (with --quantize=int8): it takes and returns the quantized tensors, the input quantize and output dequantize folded out (the scales and zero points are in the summary)."),
+    "weights": attr.string(default = "int8", values = ["int8", "int4"], doc = "Weights of convolutions and linear layers, with --quantize=int8 on an Ethos-U or TOSA target: int8 (symmetric per channel), or int4: A8W4, ExecuTorch's get_symmetric_a8w4_quantization_config, symmetric per-channel weights in [-7, 7]."),
 }
 
 # Option -> the attribute value meaning "not set": left out of the options file.
@@ -41,6 +42,7 @@ MODEL_OPTION_UNSET = {
     "lowering_workarounds": True,
     "accuracy_tolerance": "",
     "io": "float",
+    "weights": "int8",
 }
 
 # Options a user gives as a number but the rule holds as a string (Starlark has no float).

@@ -140,6 +140,13 @@ class CompileOptions:
         "(the scales and zero points are in the summary).",
         values=("float", "int8"),
     )
+    weights: str = option(
+        "int8",
+        "Weights of convolutions and linear layers, with --quantize=int8 on an Ethos-U or TOSA target: int8 "
+        "(symmetric per channel), or int4: A8W4, ExecuTorch's get_symmetric_a8w4_quantization_config, "
+        "symmetric per-channel weights in [-7, 7].",
+        values=("int8", "int4"),
+    )
     # Set by the precision search (precision.py) for each compilation it runs.
     a16w8_modules: tuple[str, ...] = internal(())  # module paths with int16 activations in an int8 compilation
     precision_tuning: Optional[dict] = internal(None)  # the search, recorded in the summary
@@ -238,12 +245,14 @@ class Summary:
     vela: list[Json]  # Vela's figures per partition
     vela_total: Json
     accuracy: Optional[Json] = None  # top-1 per stage with --eval_data; the key is absent without
+    weights: Optional[str] = None  # "int4" with 4-bit weights; the key is absent for int8
     format_version: int = FORMAT_VERSION
 
     def to_dict(self) -> dict[str, Json]:
         summary = dataclasses.asdict(self)
-        if self.accuracy is None:
-            del summary["accuracy"]
+        for absent_when_none in ("accuracy", "weights"):
+            if summary[absent_when_none] is None:
+                del summary[absent_when_none]
         return summary
 
     def to_json(self) -> bytes:
@@ -253,8 +262,10 @@ class Summary:
     def from_dict(cls, data: dict[str, Json]) -> "Summary":
         """The one reader of a summary; a key missing or unknown is an error
         (SummaryFormatError) naming it, never a silent default."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        missing = sorted(n for n in names - set(data) if n not in ("accuracy", "format_version"))
+        declared = dataclasses.fields(cls)
+        names = {f.name for f in declared}
+        required = {f.name for f in declared if f.default is dataclasses.MISSING}
+        missing = sorted(required - set(data))
         unknown = sorted(set(data) - names)
         if missing or unknown:
             raise SummaryFormatError(

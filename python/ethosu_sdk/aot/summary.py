@@ -82,4 +82,5 @@ def build(
         vela=[dict(p.figures) for p in shipped.partitions],
         vela_total=vela_capture.total_figures(shipped.partitions),
         accuracy=accuracy,
+        weights=options.weights if options.weights != "int8" else None,
     )

@@ -120,7 +120,12 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
                 quantized = cortex_m.quantize(loaded.module, inputs, samples)
             else:
                 quantized = quantization.quantize(
-                    graph_module, request.compile_spec, mode, samples, a16w8_modules=options.a16w8_modules
+                    graph_module,
+                    request.compile_spec,
+                    mode,
+                    samples,
+                    a16w8_modules=options.a16w8_modules,
+                    weights=options.weights,
                 )
             with torch.no_grad():
                 produced = quantized(*inputs)
