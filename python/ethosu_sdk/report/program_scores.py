@@ -14,6 +14,7 @@ import sys
 
 from absl import app, flags
 
+from ethosu_sdk.aot.options import Summary
 from ethosu_sdk.evaluate.dataset import EvaluationError
 from ethosu_sdk.report import eval_samples
 
@@ -31,8 +32,7 @@ def main(argv: list[str]) -> int:
     del argv
     try:
         try:
-            with open(FLAGS.summary) as f:
-                summary = json.load(f)
+            summary = Summary.read(FLAGS.summary)
         except (OSError, ValueError) as e:
             raise eval_samples.ScoresError(
                 f"cannot read --summary={FLAGS.summary} ({getattr(e, 'strerror', None) or e}): "
