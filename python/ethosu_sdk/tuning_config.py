@@ -1,5 +1,5 @@
 """The tuner's configuration space and how one configuration reads, in one
-torch-free module: the search (aot/tuner.py) builds and compiles
+torch-free module: the search (aot/search/tuner.py) builds and compiles
 configurations, the report and the CLIs (report/tuning.py) describe them,
 and neither owns a copy of the other's names."""
 
@@ -71,7 +71,7 @@ class Candidate:
         return ", ".join(parts)
 
 
-# The precision tuner (aot/precision.py): 16-bit activations on the k layers
+# The precision tuner (aot/search/precision.py): 16-bit activations on the k layers
 # of worst quantization error, k = 1 .. this many, between int8 everywhere and
 # A16W8 everywhere. Each try is one more lowering and evaluation.
 PRECISION_MAX_LAYERS = 3

@@ -11,11 +11,11 @@ the host's answer.
 
 from __future__ import annotations
 
-import json
 import sys
 
 from absl import app, flags
 
+from ethosu_sdk.aot.options import Summary
 from ethosu_sdk.evaluate.dataset import EvaluationError
 from ethosu_sdk.report import eval_samples
 from ethosu_sdk.tensors import StoredTensor, encode
@@ -33,22 +33,18 @@ flags.DEFINE_string("expected_out", None, "Where to write the expected output .t
 def main(argv: list[str]) -> int:
     del argv
     try:
-        with open(FLAGS.summary) as f:
-            summary = json.load(f)
+        summary = Summary.read(FLAGS.summary)
         samples = {s.name: s for s in eval_samples.load_samples(FLAGS.eval_dir, summary)}
         if FLAGS.sample not in samples:
             raise eval_samples.ScoresError(f"--sample={FLAGS.sample} is not a sample of {FLAGS.eval_dir}")
-        tensors = eval_samples.program_inputs(samples[FLAGS.sample], summary["inputs"])
+        tensors = eval_samples.program_inputs(samples[FLAGS.sample], summary.inputs)
         with open(FLAGS.input_out, "wb") as f:
             f.write(tensors)
         run = eval_samples.run_host(FLAGS.host_runner, FLAGS.pte, FLAGS.input_out, FLAGS.sample)
     except (eval_samples.ScoresError, EvaluationError, OSError, ValueError) as e:
         print(f"sample_tensors: error: {e}", file=sys.stderr)
         return 2
-    outputs = [
-        StoredTensor(run.outputs[i], float(spec["scale"]), int(spec["zero_point"]))
-        for i, spec in enumerate(summary["outputs"])
-    ]
+    outputs = [StoredTensor(run.outputs[i], spec.scale, spec.zero_point) for i, spec in enumerate(summary.outputs)]
     with open(FLAGS.expected_out, "wb") as f:
         f.write(encode(outputs))
     return 0

@@ -7,22 +7,11 @@ import struct
 import numpy as np
 import pytest
 
+from ethosu_sdk.aot.targets import ETHOS_U_TARGETS
 from ethosu_sdk.pte import delegate_payload, read_pte, vela_blocks
 from ethosu_sdk.tensors import read_tensor_file
 
-ETHOS_U = [
-    "ethos-u55-32",
-    "ethos-u55-64",
-    "ethos-u55-128",
-    "ethos-u55-256",
-    "ethos-u65-256",
-    "ethos-u65-512",
-    "ethos-u85-128",
-    "ethos-u85-256",
-    "ethos-u85-512",
-    "ethos-u85-1024",
-    "ethos-u85-2048",
-]
+ETHOS_U = list(ETHOS_U_TARGETS)  # the one list (targets.py; targets.bzl is generated from it)
 MEMORY = {
     "ethos-u55": ("Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "ethos-u65": ("Ethos_U65_High_End", "Dedicated_Sram_384KB"),

@@ -42,6 +42,6 @@ def not_exportable() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
 def conv3d_cropped() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """ExecuTorch's conformance case 3x3_1x3x8x9_st3_pd0_dl1_needs_adjust_pass:
     depth and width 8 are not 3 plus a multiple of the stride 3, so ExecuTorch
-    crops them to 6 with a TOSA SLICE (python/ethosu_sdk/aot/vela_refusals.py)."""
+    crops them to 6 with a TOSA SLICE (python/ethosu_sdk/aot/workarounds/vela_refusals.py)."""
     torch.manual_seed(0)
     return nn.Conv3d(3, 3, 3, stride=3), (torch.randn(1, 3, 8, 9, 8),)

@@ -1,4 +1,4 @@
-"""Vela 5.1.0's CONV3D-reading-a-SLICE fault (python/ethosu_sdk/aot/vela_refusals.py)
+"""Vela 5.1.0's CONV3D-reading-a-SLICE fault (python/ethosu_sdk/aot/workarounds/vela_refusals.py)
 and the crop on the CPU that avoids it (vela_conv3d_crop.py): the crop is
 exact against PyTorch's own Conv3d, applied only where ExecuTorch would
 crop, and without it the build stops with one line naming the fault. That
@@ -15,7 +15,8 @@ import torch
 from absl import flags
 from torch import nn
 
-from ethosu_sdk.aot import export, vela_conv3d_crop
+from ethosu_sdk.aot import export
+from ethosu_sdk.aot.workarounds import vela_conv3d_crop
 from ethosu_sdk.cli import aot_compile
 
 

@@ -14,7 +14,8 @@ import pytest
 import torch
 from torch import nn
 
-from ethosu_sdk.aot import export, vela_workarounds
+from ethosu_sdk.aot import export
+from ethosu_sdk.aot.workarounds import vela_workarounds
 from ethosu_sdk.models import load_model
 
 

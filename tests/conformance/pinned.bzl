@@ -61,7 +61,7 @@ PINNED = [
     ("sdpa_bool_mask_u55", "test_sdpa::test_sdpa_u55_INT[randn_with_bool_mask_non_causal]", "u55", "int8"),
     # U85 CONV3D whose input ExecuTorch crops (stride 3, sizes 8x9x8): Vela
     # 5.1.0 reads a SLICE into CONV3D as dense, so the SDK crops on the CPU
-    # (python/ethosu_sdk/aot/vela_conv3d_crop.py) (issue 34).
+    # (python/ethosu_sdk/aot/workarounds/vela_conv3d_crop.py) (issue 34).
     ("conv3d_st3_cropped_u85", "test_conv3d::test_convolution_3d_u85_INT[3x3_1x3x8x9_st3_pd0_dl1_needs_adjust_pass,per_channel_quant=False]", "u85", "int8"),
     # U85 integer division: TOSA INTDIV as elementwise DIV (mode 11), once
     # refused by the functional model; floor mode corrects the truncated

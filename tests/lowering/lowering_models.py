@@ -11,7 +11,7 @@ class ConvReluCat(nn.Module):
     """Issue 33's reproducer: the concatenation shares one quantization for
     its inputs and output, so the ReLU's output gets a zero point above qmin;
     ExecuTorch 1.5.1 then fuses the ReLU into that quantization and its
-    lowering drops the clamp (aot/lowering_workarounds.py)."""
+    lowering drops the clamp (aot/workarounds/lowering_workarounds.py)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -29,7 +29,7 @@ def conv_relu_cat() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
 class Neg(nn.Module):
     """ExecuTorch 1.5.1's 16-bit neg (ExecuTorch's test_neg A16W8
     `rank_4_randn_pos`): a NEGATE with no RESCALE, though the quantizer
-    gives its input and output different scales (aot/lowering_workarounds.py,
+    gives its input and output different scales (aot/workarounds/lowering_workarounds.py,
     `rescale_negates`)."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -45,7 +45,7 @@ class RightShift(nn.Module):
     """ExecuTorch 1.5.1's U55 right shift (ExecuTorch's test_rshift U55
     cases): ARITHMETIC_RIGHT_SHIFT with round = True, one off PyTorch's
     floor wherever the last bit shifted out is set
-    (aot/lowering_workarounds.py, `floor_right_shifts`)."""
+    (aot/workarounds/lowering_workarounds.py, `floor_right_shifts`)."""
 
     def forward(self, x: torch.Tensor, shift: torch.Tensor) -> torch.Tensor:
         return x.bitwise_right_shift(shift)

@@ -107,7 +107,7 @@ def _builder(producer: str, group: int):
 
 def linear_relu_cat() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """One pattern alone: the reproducer of Vela's linear CLAMP issue
-    (python/ethosu_sdk/aot/vela_workarounds.py, `clamps_after_reshapes`)."""
+    (python/ethosu_sdk/aot/workarounds/vela_workarounds.py, `clamps_after_reshapes`)."""
     torch.manual_seed(0)
     return Pattern("linear", "relu", "cat").eval(), (torch.randn(1, CHANNELS, SIZE, SIZE),)
 

@@ -19,8 +19,8 @@ import tempfile
 import patterns
 import pytest
 
-from ethosu_sdk.aot import vela_workarounds
 from ethosu_sdk.aot.compile import CompileOptions, compile_model
+from ethosu_sdk.aot.workarounds import vela_workarounds
 from ethosu_sdk.verify import verify
 
 TARGET = os.environ["SWEEP_TARGET"]
@@ -133,7 +133,7 @@ def test_pattern_sweep(producer: str, group: int) -> None:
 
 @pytest.mark.skipif(QUANTIZE != "int8", reason="the dropped-activation CLAMP is added for int8 only")
 def test_vela_linear_clamp_still_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Vela's linear CLAMP issue (aot/vela_workarounds.py): with the CLAMP
+    """Vela's linear CLAMP issue (aot/workarounds/vela_workarounds.py): with the CLAMP
     left between the linear layer's RESCALE and RESHAPE, the NPU program
     differs from the TOSA graph at that layer while the TOSA graph matches
     PyTorch. Fails once Vela compiles it: then drop `clamps_after_reshapes`."""

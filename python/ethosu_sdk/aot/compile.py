@@ -30,67 +30,34 @@ import time
 from typing import Callable, Optional
 
 from ethosu_sdk import host_numerics, tuning_config
-from ethosu_sdk.aot import (
-    precision,
-    references,
+from ethosu_sdk.aot import references, summary
+from ethosu_sdk.aot.errors import InvalidOptionError
+from ethosu_sdk.aot.options import CompileOptions, CompileResult
+from ethosu_sdk.aot.search import precision
+from ethosu_sdk.aot.stages import (
     stage_evaluate,
     stage_lower,
     stage_options,
     stage_outputs,
     stage_quantize,
     stage_verify,
-    summary,
 )
-from ethosu_sdk.aot.errors import InvalidOptionError
-from ethosu_sdk.aot.stage_options import OUTPUT_SUFFIXES, output_paths
-from ethosu_sdk.aot.summary import Summary
+from ethosu_sdk.aot.stages.stage_options import OUTPUT_SUFFIXES, output_paths
 from ethosu_sdk.aot.targets import TargetKind, resolve_target
 from ethosu_sdk.firmware import board_memory
 
-__all__ = ["OUTPUT_SUFFIXES", "CompileOptions", "CompileResult", "compile_model", "output_paths"]
+__all__ = ["OUTPUT_SUFFIXES", "CompileOptions", "CompileResult", "HostTools", "compile_model", "output_paths"]
 
 
 @dataclasses.dataclass(frozen=True)
-class CompileOptions:
-    model: str  # zoo name, package.module:function, or a model file (.py, .pt2)
-    target: str
-    quantize: str = "int8"  # int8 | a16w8 | none
-    seed: int = 0
-    calibration_dir: Optional[str] = None
-    calibration_files: tuple[str, ...] = ()
-    calibration_preprocess: Optional[str] = None  # module:function or FILE.py:function (calibration.py)
-    system_config: Optional[str] = None
-    memory_mode: Optional[str] = None
-    state_dict: Optional[str] = None
-    intermediates_dir: Optional[str] = None
-    strict_export: bool = False
-    tune: bool = False  # search Vela's options (tuner.py) within sram_budget_kib
-    sram_budget_kib: Optional[int] = None
-    tune_time_budget_s: float = 600.0
-    input_layout: str = "nchw"  # nchw | nhwc (layout.py); --tune searches both
-    board: Optional[str] = None  # board_memory.BOARD_MEMORY name: the model must fit it; --tune's default budget
-    verify_dir: Optional[str] = None  # Ethos-U: inputs of the verification step (verify_data.py)
-    # ExecuTorch lowering fixes (lowering_workarounds.py); off only to show what they fix.
-    lowering_workarounds: bool = True
-    eval_dir: Optional[str] = None  # labelled samples: top-1 per stage (python/ethosu_sdk/evaluate)
-    host_runner: Optional[str] = None  # //cc/runner:host_runner: runs the program on eval_dir
-    # Precision tuning (precision.py): points of top-1 against float the
-    # program may lose on eval_dir; the search sets a16w8_modules and
-    # precision_tuning for each compilation it runs.
-    accuracy_tolerance: Optional[float] = None
-    a16w8_modules: tuple[str, ...] = ()  # module paths with int16 activations in an int8 compilation
-    precision_tuning: Optional[dict] = None  # the search, recorded in the summary
+class HostTools:
+    """What a compilation may run on the host besides itself, given apart
+    from the options: compile does not know how a program is verified."""
+
+    host_runner: Optional[str] = None  # //sim/host:host_runner: runs the program on eval_dir
     # Verifies one precision trial's program: (pte, verify_dir) -> its
     # verification's status and line (the CLI's, verify/verify.py); None: not verified.
     verify_trial: Optional[Callable[[str, str], dict]] = None
-    io: str = "float"  # float | int8: the program takes and returns the quantized tensors (integer_io.py)
-
-
-@dataclasses.dataclass
-class CompileResult:
-    paths: dict[str, str]  # suffix -> written path
-    summary: Summary  # as written to NAME.summary.json (summary.to_dict())
-    timings: dict[str, float]  # seconds: load, export, quantize, lower, total
 
 
 def _stderr_progress(message: str) -> None:
@@ -101,6 +68,7 @@ def compile_model(
     options: CompileOptions,
     output_pte: str,
     progress: Callable[[str], None] = _stderr_progress,
+    tools: HostTools = HostTools(),
 ) -> CompileResult:
     """Runs the whole flow and writes the outputs atomically (see module doc).
 
@@ -110,7 +78,7 @@ def compile_model(
     # reference outputs must not move across a rounding edge with the CPU.
     host_numerics.pin_torch()
     if options.accuracy_tolerance is not None:
-        return _compile_tuning_precision(options, output_pte, progress)
+        return _compile_tuning_precision(options, output_pte, progress, tools)
     started = time.monotonic()
     request = stage_options.check(options, output_pte)
 
@@ -121,7 +89,7 @@ def compile_model(
         timings.update(lowered.seconds)
         refs = references.build(prepared, lowered)
         accuracy = (
-            stage_evaluate.evaluate(options.eval_dir, options.host_runner, prepared, lowered, refs, staging, progress)
+            stage_evaluate.evaluate(options.eval_dir, tools.host_runner, prepared, lowered, refs, staging, progress)
             if options.eval_dir
             else None
         )
@@ -150,14 +118,14 @@ def compile_model(
 
 
 def _compile_tuning_precision(
-    options: CompileOptions, output_pte: str, progress: Callable[[str], None]
+    options: CompileOptions, output_pte: str, progress: Callable[[str], None], tools: HostTools
 ) -> CompileResult:
     """The precision search (precision.py): each configuration compiled and
     evaluated at Vela's default options into a scratch directory, then the
     chosen one compiled with every option asked for (--tune searches Vela's
     options for that precision)."""
     precision.check_request(
-        float(options.accuracy_tolerance or 0.0), options.eval_dir, options.host_runner, options.quantize
+        float(options.accuracy_tolerance or 0.0), options.eval_dir, tools.host_runner, options.quantize
     )
     target = resolve_target(options.target, options.system_config, options.memory_mode)
     if target.kind is not TargetKind.ETHOS_U:
@@ -175,19 +143,19 @@ def _compile_tuning_precision(
             # no intermediates, its verification (where the caller gives one)
             # run here, and the board check left to the chosen program.
             stem = os.path.join(scratch, f"trial{count[0]}")
-            verify_dir = stem + ".verify" if options.verify_trial else None
+            verify_dir = stem + ".verify" if tools.verify_trial else None
             trial = _at_precision(
                 options, choice, tune=False, verify_dir=verify_dir, intermediates_dir=None, board=None
             )
-            trial_summary = compile_model(trial, stem + ".pte", progress).summary.to_dict()
-            if options.verify_trial and verify_dir:
-                trial_summary["trial_verification"] = options.verify_trial(stem + ".pte", verify_dir)
+            trial_summary = compile_model(trial, stem + ".pte", progress, tools).summary.to_dict()
+            if tools.verify_trial and verify_dir:
+                trial_summary["trial_verification"] = tools.verify_trial(stem + ".pte", verify_dir)
             return trial_summary
 
         chosen, entry = precision.search(float(options.accuracy_tolerance or 0.0), compile_once, progress)
     entry["search_seconds"] = round(time.monotonic() - started, 2)
     progress(f"precision: chose {chosen.describe()}; compiling it")
-    result = compile_model(_at_precision(options, chosen, precision_tuning=entry), output_pte, progress)
+    result = compile_model(_at_precision(options, chosen, precision_tuning=entry), output_pte, progress, tools)
     result.timings["precision"] = entry["search_seconds"]
     return result
 

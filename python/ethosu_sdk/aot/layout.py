@@ -63,6 +63,14 @@ def apply(inputs: tuple[torch.Tensor, ...], layout: InputLayout) -> tuple[torch.
     return tuple(x.to(memory_format=torch.channels_last) if x.dim() == 4 else x for x in inputs)
 
 
+def laid_out(inputs: tuple[torch.Tensor, ...], wanted: InputLayout) -> dict[InputLayout, tuple[torch.Tensor, ...]]:
+    """The example inputs in every layout they can take (NHWC only with a
+    4-D input), computed once for every export; `wanted` (the user's) is
+    checked here, so a layout the model cannot take fails before any work."""
+    apply(inputs, wanted)
+    return {lay: apply(inputs, lay) for lay in InputLayout if lay is InputLayout.NCHW or has_image_input(inputs)}
+
+
 def in_memory_order(tensor: torch.Tensor, dim_order: Sequence[int]) -> np.ndarray:
     """`tensor`'s values as a row-major array laid out in `dim_order` (the
     program's dim order of that tensor), as tensor files hold it."""

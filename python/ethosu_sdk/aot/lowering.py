@@ -16,7 +16,7 @@ def make_partitioner(target: Target, compile_spec):
     if target.kind is TargetKind.ETHOS_U:
         from executorch.backends.arm.ethosu import EthosUPartitioner
 
-        from ethosu_sdk.aot import vela_conv3d_crop
+        from ethosu_sdk.aot.workarounds import vela_conv3d_crop
 
         return EthosUPartitioner(compile_spec, additional_checks=vela_conv3d_crop.keep_crops_on_cpu())
     if target.kind is TargetKind.TOSA:

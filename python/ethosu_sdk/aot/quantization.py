@@ -10,12 +10,13 @@ from ethosu_sdk.aot.errors import QuantizationError
 from ethosu_sdk.aot.targets import QuantMode
 
 
-def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] = ()):
+def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] = (), weights: str = "int8"):
     """Quantizer for a compile spec with a global config for `mode`:
-    symmetric per-channel int8 weights; int8 (INT8) or int16 (A16W8) activations.
+    symmetric per-channel int8 weights (`weights="int4"` with INT8: in
+    [-7, 7], ExecuTorch's A8W4 config); int8 (INT8) or int16 (A16W8) activations.
     `a16w8_modules`: PyTorch module paths given int16 activations whatever the
     global mode (the quantizer's module-name config; the precision tuner's
-    per-layer choice, aot/precision.py)."""
+    per-layer choice, aot/search/precision.py)."""
     from executorch.backends.arm.ethosu import EthosUCompileSpec
     from executorch.backends.arm.quantizer import (
         EthosUQuantizer,
@@ -23,12 +24,18 @@ def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] =
         get_symmetric_a16w8_quantization_config,
         get_symmetric_quantization_config,
     )
+    from executorch.backends.arm.quantizer.arm_quantizer import get_symmetric_a8w4_quantization_config
 
     if isinstance(compile_spec, EthosUCompileSpec):
         quantizer = EthosUQuantizer(compile_spec)
     else:
         quantizer = TOSAQuantizer(compile_spec)
-    if mode is QuantMode.INT8:
+    if weights == "int4" and mode is not QuantMode.INT8:
+        raise QuantizationError(f"4-bit weights go with int8 activations (A8W4), not {mode.value}")
+    if mode is QuantMode.INT8 and weights == "int4":
+        # Post-training, as every other config here (the function defaults to QAT's observers).
+        config = get_symmetric_a8w4_quantization_config(is_per_channel=True, is_qat=False)
+    elif mode is QuantMode.INT8:
         config = get_symmetric_quantization_config(is_per_channel=True)
     elif mode is QuantMode.A16W8:
         if not compile_spec.tosa_spec.support_extension("int16"):
@@ -59,6 +66,7 @@ def quantize(
     samples: Sequence[tuple[torch.Tensor, ...]],
     on_sample: Optional[Callable[[int, int], None]] = None,
     a16w8_modules: Sequence[str] = (),
+    weights: str = "int8",
 ) -> torch.fx.GraphModule:
     """prepare_pt2e, run the calibration samples, convert_pt2e.
 
@@ -71,7 +79,7 @@ def quantize(
     """
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
-    quantizer = make_quantizer(compile_spec, mode, a16w8_modules)
+    quantizer = make_quantizer(compile_spec, mode, a16w8_modules, weights)
     try:
         if has_while_loop(graph_module):
             with torch.no_grad():

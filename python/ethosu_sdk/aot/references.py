@@ -10,8 +10,8 @@ import dataclasses
 import torch
 
 from ethosu_sdk.aot import integer_io, layout, output_tolerance
-from ethosu_sdk.aot.stage_lower import Lowered
-from ethosu_sdk.aot.stage_quantize import Prepared, QParams
+from ethosu_sdk.aot.stages.stage_lower import Lowered
+from ethosu_sdk.aot.stages.stage_quantize import Prepared, QParams
 from ethosu_sdk.aot.targets import TargetKind
 from ethosu_sdk.tensors import StoredTensor, encode
 

@@ -1,5 +1,6 @@
-"""The compilation's summary (`NAME.summary.json`): one typed record, built
-in one place (`build`) and serialised in one place (`Summary.to_json`).
+"""The compilation's summary (`NAME.summary.json`): one typed record
+(options.Summary), built in one place (`build`), serialised in one place
+(`Summary.to_json`) and read back in one place (`Summary.from_json`).
 
 Its readers take the JSON (report/, runner/, firmware/gen_memory.py, the
 tests, bench/), so the keys and values are a contract: a field renamed here
@@ -8,98 +9,18 @@ renames a key every reader looks up.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import json
 import os
-from typing import Any, Optional
+from typing import Optional
 
-from ethosu_sdk.aot import fast_scratch, vela_capture, vela_workarounds
+from ethosu_sdk.aot import fast_scratch, vela_capture
+from ethosu_sdk.aot.options import Delegate, Input, Json, Output, PteFile, Summary
 from ethosu_sdk.aot.references import References
-from ethosu_sdk.aot.stage_lower import Lowered
-from ethosu_sdk.aot.stage_options import Request
-from ethosu_sdk.aot.stage_quantize import Prepared
+from ethosu_sdk.aot.stages.stage_lower import Lowered
+from ethosu_sdk.aot.stages.stage_options import Request
+from ethosu_sdk.aot.stages.stage_quantize import Prepared
 from ethosu_sdk.aot.targets import TargetKind
-
-FORMAT_VERSION = 1
-
-# JSON values the summary carries as their producers wrote them (Vela's
-# figures, the tuner's and the precision search's entries, the evaluation).
-Json = Any
-
-
-@dataclasses.dataclass(frozen=True)
-class PteFile:
-    file: str  # base name, beside the summary
-    size_bytes: int
-    sha256: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Delegate:
-    backend: str
-    payload_bytes: int
-
-
-@dataclasses.dataclass(frozen=True)
-class Input:
-    shape: list[int]  # PyTorch's sizes
-    dim_order: list[int]  # how the program lays them out in memory
-    scale: float
-    zero_point: int
-
-
-@dataclasses.dataclass(frozen=True)
-class Output:
-    name: str  # the dict keys (and indices) of a model returning a dict or nested tuples
-    shape: list[int]
-    dim_order: list[int]
-    scale: float
-    zero_point: int
-
-
-@dataclasses.dataclass(frozen=True)
-class Summary:
-    model: str
-    target: str
-    quantize: str
-    io: str
-    seed: int
-    calibration_samples: int
-    calibration: Optional[Json]
-    input_layout: str
-    board: Optional[str]
-    system_config: Optional[str]
-    memory_mode: Optional[str]
-    vela_flags: list[str]
-    tuning: Optional[Json]
-    a16w8_modules: list[str]
-    precision_tuning: Optional[Json]
-    vela_workarounds: list[Json]
-    lowering_workarounds: list[Json]  # ExecuTorch lowering fixes applied (lowering_workarounds.py)
-    fast_scratch_bytes: Optional[int]  # region 2 the firmware must provide (Vela's arena cache); None off Ethos-U
-    tosa_spec: Optional[str]
-    pte: PteFile
-    delegates: list[Delegate]
-    fully_delegated: bool
-    delegated_operators: dict[str, int]
-    cpu_operators: dict[str, int]
-    pte_kernel_calls: dict[str, int]
-    inputs: list[Input]
-    outputs: list[Output]
-    vela: list[Json]  # Vela's figures per partition
-    vela_total: Json
-    accuracy: Optional[Json] = None  # top-1 per stage with --eval_data; the key is absent without
-    format_version: int = FORMAT_VERSION
-
-    def to_dict(self) -> dict[str, Json]:
-        summary = dataclasses.asdict(self)
-        if self.accuracy is None:
-            del summary["accuracy"]
-        return summary
-
-    def to_json(self) -> bytes:
-        return (json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n").encode()
+from ethosu_sdk.aot.workarounds import vela_workarounds
 
 
 def build(
@@ -161,4 +82,5 @@ def build(
         vela=[dict(p.figures) for p in shipped.partitions],
         vela_total=vela_capture.total_figures(shipped.partitions),
         accuracy=accuracy,
+        weights=options.weights if options.weights != "int8" else None,
     )

@@ -73,7 +73,8 @@ def capture_vela(directory: str, verify: bool = False) -> Iterator[list[VelaPart
     verification step checks the command stream it maps against the .pte's)."""
     from executorch.backends.arm.ethosu import backend as ethosu_backend
 
-    from ethosu_sdk.aot import vela_refusals, vela_workarounds, verify_data
+    from ethosu_sdk.aot import verify_data
+    from ethosu_sdk.aot.workarounds import vela_refusals, vela_workarounds
 
     original = ethosu_backend.vela_compile
     partitions: list[VelaPartition] = []

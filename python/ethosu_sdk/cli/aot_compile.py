@@ -9,16 +9,19 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging as std_logging
 import os
 import sys
 import traceback
 import warnings
+from typing import Any
 
 from absl import app, flags, logging
 
-from ethosu_sdk.aot import ALL_TARGETS, AotError, CompileOptions, QuantMode, compile_model
+from ethosu_sdk.aot import ALL_TARGETS, AotError, CompileOptions, CompileResult, HostTools, compile_model
+from ethosu_sdk.aot import options as options_schema
 from ethosu_sdk.aot.errors import first_line
 from ethosu_sdk.cli.held_back import held_back_output
 from ethosu_sdk.errors import SdkError
@@ -27,39 +30,41 @@ from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.worker import server
 
 FLAGS = flags.FLAGS
+
+# What a flag's help adds to its option's (options.py) on the command line.
+_HELP_EXTRA = {
+    "model": lambda: f" Zoo models: {', '.join(model_names())}.",
+    "target": lambda: f" One of: {', '.join(ALL_TARGETS)}.",
+}
+
+
+def _define_option_flags() -> None:
+    """One absl flag per compile option, from its field metadata (options.py)."""
+    for field, spec in options_schema.option_fields():
+        name = spec.flag or field.name
+        default = None if field.default is dataclasses.MISSING else field.default
+        helptext = spec.help + _HELP_EXTRA.get(field.name, lambda: "")()
+        kind = str(field.type)
+        if spec.values:
+            flags.DEFINE_enum(name, default, list(spec.values), helptext)
+        elif spec.multi:
+            flags.DEFINE_multi_string(name, list(default or ()), helptext)
+        elif kind == "bool":
+            flags.DEFINE_bool(name, default, helptext)
+        elif "int" in kind:
+            flags.DEFINE_integer(name, default, helptext)
+        elif "float" in kind:
+            flags.DEFINE_float(name, default, helptext)
+        else:
+            flags.DEFINE_string(name, default, helptext)
+
+
+_define_option_flags()
 flags.DEFINE_string(
-    "model",
+    "options",
     None,
-    f"Zoo model ({', '.join(model_names())}), package.module:function "
-    "returning (nn.Module, example input tuple), a Python file defining ModelUnderTest and "
-    "ModelInputs (ExecuTorch's convention), or a torch.export.save'd FILE.pt2 (float).",
+    "A JSON object of compile options by name (as ethosu_model writes them); a flag given as well wins.",
 )
-flags.DEFINE_string("target", None, f"One of: {', '.join(ALL_TARGETS)}.")
-flags.DEFINE_enum(
-    "quantize",
-    "int8",
-    [m.value for m in QuantMode],
-    "int8: int8 activations, symmetric per-channel int8 weights; a16w8: int16 activations; "
-    "none: float (TOSA-1.0+FP and cpu only).",
-)
-flags.DEFINE_string(
-    "calibration_dir",
-    None,
-    "Directory of calibration samples, one file each: .tensors, .npy "
-    "(one input) or .npz (one array per input), or any files with --calibration_preprocess "
-    "(default: the example input).",
-)
-flags.DEFINE_multi_string("calibration_file", [], "A calibration sample file (repeatable; adds to --calibration_dir).")
-flags.DEFINE_string(
-    "calibration_preprocess",
-    None,
-    "module:function or FILE.py:function called with each "
-    "calibration file's path, returning the model's inputs (e.g. decode and normalise an image).",
-)
-flags.DEFINE_string("system_config", None, "Vela system config (Ethos-U; default per family, as ExecuTorch).")
-flags.DEFINE_string("memory_mode", None, "Vela memory mode (Ethos-U; default per family, as ExecuTorch).")
-flags.DEFINE_string("state_dict", None, "Optional torch.save'd state dict to load into the model.")
-flags.DEFINE_string("intermediates_dir", None, "Write TOSA flatbuffers, Vela reports and the delegation table here.")
 flags.DEFINE_enum(
     "verify",
     "fail",
@@ -68,71 +73,9 @@ flags.DEFINE_enum(
     "layer, with the TOSA reference model (python/ethosu_sdk/verify); fail: a difference is an "
     "error, warn: it is reported. Needs --npu_run (found in the runfiles under bazel run).",
 )
-flags.DEFINE_string(
-    "verify_dir",
-    None,
-    "Write the verification's inputs here (ethosu_model runs it as an action of its own: with --verify=off).",
-)
-flags.DEFINE_string(
-    "eval_data",
-    None,
-    "Directory of labelled samples, one .npz each (an array 'label', the "
-    "class index, and one array per input; python/ethosu_sdk/evaluate/dataset.py): top-1 of the "
-    "float model, the quantized graph and the compiled program (needs --host_runner, found in "
-    "the runfiles under bazel run).",
-)
-flags.DEFINE_string("host_runner", None, "The host runner for --eval_data (//cc/runner:host_runner).")
-flags.DEFINE_float(
-    "accuracy_tolerance",
-    None,
-    "With --eval_data: points of top-1 against the float model the program may lose. Tunes the "
-    "precision: int8, 16-bit activations on the layers of worst quantization error, A16W8; keeps "
-    "the lowest total_cycles within the tolerance (python/ethosu_sdk/aot/precision.py).",
-)
+flags.DEFINE_string("host_runner", None, "The host runner for --eval_data (//sim/host:host_runner).")
 flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//sim/host:npu_run).")
-flags.DEFINE_bool(
-    "lowering_workarounds",
-    True,
-    "Apply the SDK's fixes of ExecuTorch lowering bugs "
-    "(python/ethosu_sdk/aot/lowering_workarounds.py); --nolowering_workarounds shows what they fix.",
-)
 flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
-flags.DEFINE_integer("seed", 0, "Seed of the model weights and the example input.")
-flags.DEFINE_bool("strict_export", False, "Use torch.export's strict mode (TorchDynamo tracing).")
-flags.DEFINE_enum(
-    "input_layout",
-    "nchw",
-    ["nchw", "nhwc"],
-    "Memory layout of 4-D (image) inputs: nchw (PyTorch's) or nhwc (channels-last: the program "
-    "takes pixels with their channels innermost, and the NPU skips its input transpose).",
-)
-flags.DEFINE_enum(
-    "io",
-    "float",
-    ["float", "int8"],
-    "float: the program quantizes its inputs and dequantizes its outputs; int8 (with "
-    "--quantize=int8): it takes and returns the quantized tensors, the input quantize and output "
-    "dequantize folded out (the scales and zero points are in the summary).",
-)
-flags.DEFINE_bool(
-    "tune",
-    False,
-    "Search the input layout and Vela's options (memory mode, optimisation strategy, "
-    "arena cache size) for the lowest total_cycles within --sram_budget_kib; the search goes "
-    "into the summary.",
-)
-flags.DEFINE_integer(
-    "sram_budget_kib",
-    None,
-    "With --tune: the SRAM (KiB) the NPU may use on the board (default with --board: the board's SRAM).",
-)
-flags.DEFINE_string(
-    "board",
-    None,
-    "The board the model will run on (qemu_an547, corstone300, corstone320): "
-    "compiling fails, naming the sizes, when Vela's schedule does not fit its memories.",
-)
-flags.DEFINE_float("tune_time_budget_s", 600.0, "With --tune: stop trying configurations after this many seconds.")
 flags.DEFINE_string("timings_json", None, "Also write the step timings (seconds) to this JSON file.")
 flags.DEFINE_bool(
     "quiet",
@@ -146,7 +89,7 @@ flags.DEFINE_bool(
     "Show the INFO and WARNING logs of ExecuTorch's Arm backend, the quantizer "
     "and torch, and on failure the traceback.",
 )
-flags.mark_flags_as_required(["model", "target", "output"])
+flags.mark_flags_as_required(["output"])
 
 
 def main(argv: list[str]) -> int:
@@ -196,111 +139,124 @@ def _main(argv: list[str]) -> int:
     if os.environ.get("BUILD_WORKING_DIRECTORY"):
         os.chdir(os.environ["BUILD_WORKING_DIRECTORY"])
     if not FLAGS.verbose:
-        logging.set_verbosity(logging.ERROR)
-        # torch's loggers have handlers of their own (import-time deprecation notices).
-        std_logging.getLogger("torch").setLevel(std_logging.ERROR)
-        # Libraries' deprecation notices (torch's pytree, ExecuTorch) are not
-        # the user's to act on; --verbose shows them.
-        warnings.simplefilter("ignore")
+        _quiet_libraries()
+    values = _option_values()
     npu_run = _npu_run_or_none()
-    if npu_run is None and FLAGS.verify != "off" and FLAGS.target.startswith("ethos-u"):
-        if FLAGS["verify"].present:  # asked for: an error
-            raise AotError(
-                "--verify needs the NPU model binary: pass --npu_run=PATH (tools/bazel build "
-                "//sim/host:npu_run), or --verify=off"
-            )
-        # The default, where the binary is not installed (e.g. the wheel alone): said, not an error.
-        print(
-            "[aot] verification skipped: the NPU model binary is not here (--npu_run=PATH, from "
-            "//sim/host:npu_run, turns it on)",
-            file=sys.stderr,
-        )
-    options = CompileOptions(
-        model=FLAGS.model,
-        target=FLAGS.target,
-        quantize=FLAGS.quantize,
-        seed=FLAGS.seed,
-        calibration_dir=FLAGS.calibration_dir,
-        calibration_files=tuple(FLAGS.calibration_file),
-        calibration_preprocess=FLAGS.calibration_preprocess,
-        system_config=FLAGS.system_config,
-        memory_mode=FLAGS.memory_mode,
-        state_dict=FLAGS.state_dict,
-        intermediates_dir=FLAGS.intermediates_dir,
-        strict_export=FLAGS.strict_export,
-        tune=FLAGS.tune,
-        sram_budget_kib=FLAGS.sram_budget_kib,
-        tune_time_budget_s=FLAGS.tune_time_budget_s,
-        input_layout=FLAGS.input_layout,
-        io=FLAGS.io,
-        board=FLAGS.board,
-        verify_dir=_verify_dir(npu_run),
-        lowering_workarounds=FLAGS.lowering_workarounds,
-        eval_dir=FLAGS.eval_data,
-        host_runner=FLAGS.host_runner or (_runfile("cc/runner/host_runner") if FLAGS.eval_data else None),
-        accuracy_tolerance=FLAGS.accuracy_tolerance,
-        verify_trial=_trial_verifier(npu_run) if FLAGS.accuracy_tolerance is not None else None,
+    _check_npu_run(npu_run, values["target"])
+    values["verify_dir"] = _verify_dir(npu_run, values)
+    options = CompileOptions(**values)
+    tools = HostTools(
+        host_runner=FLAGS.host_runner or (_runfile("sim/host/host_runner") if options.eval_dir else None),
+        verify_trial=_trial_verifier(npu_run, options.target) if options.accuracy_tolerance is not None else None,
     )
-    result = compile_model(options, FLAGS.output)
-    summary = result.summary.to_dict()
-    t = result.timings
-    cpu = ", ".join(f"{op} x{n}" for op, n in summary["pte_kernel_calls"].items()) or "none"
-    print(
-        f"[aot] {summary['model']} -> {summary['target']}: {len(summary['delegates'])} delegate(s), "
-        f"CPU operators: {cpu}",
-        file=sys.stderr,
-    )
-    figures = summary["vela_total"]
-    if figures:
-        print(
-            f"[aot] Vela: inference {figures.get('total_cycles')} cycles (compute {figures.get('npu_cycles')}, "
-            f"the rest memory stalls), {figures.get('macs')} MACs, "
-            f"SRAM {figures.get('sram_used_kib')} KiB, DRAM {figures.get('dram_used_kib')} KiB",
-            file=sys.stderr,
-        )
-    tuning = summary.get("tuning")
-    if tuning:
-        chosen = tuning["trials"][tuning["chosen"]]
-        print(
-            f"[aot] tuned: {chosen.get('total_cycles')} cycles, {report_tuning.choice_line(tuning)} "
-            f"({sum(1 for r in tuning['trials'] if r['fits'])} of them fit)",
-            file=sys.stderr,
-        )
-    if summary.get("precision_tuning"):
-        print(f"[aot] precision: {report_tuning.precision_line(summary['precision_tuning'])}", file=sys.stderr)
-    print(
-        f"[aot] timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
-        f"lower {t['lower']:.2f} s"
-        + (f", tune {t['tune']:.2f} s" if "tune" in t else "")
-        + f", total {t['total']:.2f} s",
-        file=sys.stderr,
-    )
-    if summary.get("accuracy"):
-        from ethosu_sdk.evaluate import summary_text
-
-        for line in summary_text.summary_lines(summary["accuracy"]):
-            print(f"[aot] {line}", file=sys.stderr)
+    result = compile_model(options, FLAGS.output, tools=tools)
+    _print_result(result)
     if FLAGS.timings_json:
         with open(FLAGS.timings_json, "w") as f:
-            json.dump(t, f, indent=2, sort_keys=True)
+            json.dump(result.timings, f, indent=2, sort_keys=True)
     for path in result.paths.values():
         print(path)
     if FLAGS.verify != "off" and options.verify_dir and os.path.exists(options.verify_dir):
-        from ethosu_sdk.verify import verify
-
-        stem = FLAGS.output[: -len(".pte")]
         assert npu_run is not None  # _verify_dir gives a directory only with the binary
-        code, text, _ = verify.run(FLAGS.output, options.verify_dir, npu_run, FLAGS.verify, stem + ".verification.json")
-        if code != 0:
-            raise VerificationFailed(text)  # printed whole, even with --quiet
-        print(text, file=sys.stderr)
+        _verify(options.verify_dir, npu_run)
     return 0
 
 
-def _trial_verifier(npu_run: str | None):
+def _quiet_libraries() -> None:
+    logging.set_verbosity(logging.ERROR)
+    # torch's loggers have handlers of their own (import-time deprecation notices).
+    std_logging.getLogger("torch").setLevel(std_logging.ERROR)
+    # Libraries' deprecation notices (torch's pytree, ExecuTorch) are not
+    # the user's to act on; --verbose shows them.
+    warnings.simplefilter("ignore")
+
+
+def _option_values() -> dict[str, Any]:
+    """The compile options by field name: --options' file, then each flag
+    given on the command line over it, then the flags' defaults."""
+    values: dict[str, Any] = {}
+    if FLAGS.options:
+        try:
+            with open(FLAGS.options) as f:
+                values = options_schema.from_json_options(f.read())
+        except (OSError, ValueError) as e:
+            raise AotError(f"--options={FLAGS.options}: {e}") from None
+    for field, spec in options_schema.option_fields():
+        flag = FLAGS[spec.flag or field.name]
+        if flag.present or field.name not in values:
+            values[field.name] = tuple(flag.value) if spec.multi else flag.value
+    for required in ("model", "target"):
+        if not values[required]:
+            raise app.UsageError(f"--{required} is required (as a flag or in --options)")
+    return values
+
+
+def _check_npu_run(npu_run: str | None, target: str) -> None:
+    """--verify without the NPU model binary: an error when asked for, said otherwise."""
+    if npu_run is not None or FLAGS.verify == "off" or not target.startswith("ethos-u"):
+        return
+    if FLAGS["verify"].present:  # asked for: an error
+        raise AotError(
+            "--verify needs the NPU model binary: pass --npu_run=PATH (tools/bazel build "
+            "//sim/host:npu_run), or --verify=off"
+        )
+    # The default, where the binary is not installed (e.g. the wheel alone): said, not an error.
+    print(
+        "[aot] verification skipped: the NPU model binary is not here (--npu_run=PATH, from "
+        "//sim/host:npu_run, turns it on)",
+        file=sys.stderr,
+    )
+
+
+def _print_result(result: CompileResult) -> None:
+    """The compilation's lines on stderr: delegation, Vela's figures, the searches, timings, accuracy."""
+    summary, t = result.summary, result.timings
+    cpu = ", ".join(f"{op} x{n}" for op, n in summary.pte_kernel_calls.items()) or "none"
+    _say(f"{summary.model} -> {summary.target}: {len(summary.delegates)} delegate(s), CPU operators: {cpu}")
+    figures = summary.vela_total
+    if figures:
+        _say(
+            f"Vela: inference {figures.get('total_cycles')} cycles (compute {figures.get('npu_cycles')}, "
+            f"the rest memory stalls), {figures.get('macs')} MACs, "
+            f"SRAM {figures.get('sram_used_kib')} KiB, DRAM {figures.get('dram_used_kib')} KiB"
+        )
+    tuning = summary.tuning
+    if tuning:
+        chosen = tuning["trials"][tuning["chosen"]]
+        fit = sum(1 for r in tuning["trials"] if r["fits"])
+        _say(f"tuned: {chosen.get('total_cycles')} cycles, {report_tuning.choice_line(tuning)} ({fit} of them fit)")
+    if summary.precision_tuning:
+        _say(f"precision: {report_tuning.precision_line(summary.precision_tuning)}")
+    tune = f", tune {t['tune']:.2f} s" if "tune" in t else ""
+    _say(
+        f"timing: export {t['export']:.2f} s, quantize {t['quantize']:.2f} s, "
+        f"lower {t['lower']:.2f} s{tune}, total {t['total']:.2f} s"
+    )
+    if summary.accuracy:
+        from ethosu_sdk.evaluate import summary_text
+
+        for line in summary_text.summary_lines(summary.accuracy):
+            _say(line)
+
+
+def _say(line: str) -> None:
+    print(f"[aot] {line}", file=sys.stderr)
+
+
+def _verify(verify_dir: str, npu_run: str) -> None:
+    from ethosu_sdk.verify import verify
+
+    stem = FLAGS.output[: -len(".pte")]
+    code, text, _ = verify.run(FLAGS.output, verify_dir, npu_run, FLAGS.verify, stem + ".verification.json")
+    if code != 0:
+        raise VerificationFailed(text)  # printed whole, even with --quiet
+    print(text, file=sys.stderr)
+
+
+def _trial_verifier(npu_run: str | None, target: str):
     """Verifies each precision trial's program (--accuracy_tolerance) when the
     NPU model binary is here: its status and summary line for the summary."""
-    if npu_run is None or not FLAGS.target.startswith("ethos-u"):
+    if npu_run is None or not target.startswith("ethos-u"):
         return None
 
     def verify_trial(pte_path: str, directory: str) -> dict:
@@ -315,10 +271,11 @@ def _trial_verifier(npu_run: str | None):
     return verify_trial
 
 
-def _verify_dir(npu_run: str | None) -> str | None:
+def _verify_dir(npu_run: str | None, values: dict[str, Any]) -> str | None:
     """--verify_dir, or next to the outputs when verifying here."""
-    if FLAGS.verify_dir or FLAGS.verify == "off" or not FLAGS.target.startswith("ethos-u") or npu_run is None:
-        return FLAGS.verify_dir
+    given = values["verify_dir"]
+    if given or FLAGS.verify == "off" or not values["target"].startswith("ethos-u") or npu_run is None:
+        return given
     return FLAGS.output[: -len(".pte")] + ".verify"
 
 

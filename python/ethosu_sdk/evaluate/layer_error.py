@@ -12,7 +12,7 @@ samples, where q is the dequantized activation and f:
     forward hook): the error accumulated from the input up to that layer.
 `consumers` names the modules that read the activation: an activation is
 carried in 16 bits only when they take it so too (the precision tuner,
-aot/precision.py, gives them int16 inputs with it).
+aot/search/precision.py, gives them int16 inputs with it).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Top-1 (and top-5 where the model has more than five classes) of one
 labelled data set at every stage of the flow: the float model, the PT2E
 quantized graph, and the compiled program on the host runner
-(//cc/runner:host_runner: our runtime with the functional NPU model, which is
+(//sim/host:host_runner: our runtime with the functional NPU model, which is
 bit-exact with the QEMU device, so its answers are the firmware's)."""
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def evaluate(
                 classes,
             )
     else:
-        note = "not run: no host runner (--host_runner=PATH, //cc/runner:host_runner)"
+        note = "not run: no host runner (--host_runner=PATH, //sim/host:host_runner)"
     return {
         "source": os.path.basename(os.path.normpath(directory)),
         "samples": len(samples),

@@ -54,7 +54,7 @@ def sram_need_kib(figures: dict) -> tuple[float, float]:
     """(tensors, weights): the SRAM in KiB a schedule with Vela's summary
     `figures` needs. What Vela calls on-chip flash is read-only data read at
     SRAM speed (Sram_Only's weights): on these boards only SRAM gives that
-    speed. The tuner (python/ethosu_sdk/aot/tuner.py) budgets the same sum."""
+    speed. The tuner (python/ethosu_sdk/aot/search/tuner.py) budgets the same sum."""
     return float(figures.get("sram_used_kib", 0)), float(figures.get("on_chip_flash_used_kib", 0))
 
 

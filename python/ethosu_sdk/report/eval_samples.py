@@ -1,5 +1,5 @@
 """The compiled program on labelled evaluation samples, one host-runner run
-each (//cc/runner:host_runner: our runtime with the functional NPU model,
+each (//sim/host:host_runner: our runtime with the functional NPU model,
 bit-exact with the QEMU device): the samples in the program's input layout
 and quantization, and its outputs.
 
@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
+from ethosu_sdk.aot.options import Input, Summary
 from ethosu_sdk.evaluate.dataset import Sample, load
 from ethosu_sdk.runner import protocol
 from ethosu_sdk.tensors import StoredTensor, encode
@@ -28,23 +29,23 @@ class ScoresError(Exception):
     """A sample or the program cannot be scored as given."""
 
 
-def load_samples(eval_dir: str, summary: dict[str, Any]) -> list[Sample]:
+def load_samples(eval_dir: str, summary: Summary) -> list[Sample]:
     """The directory's samples in name order, checked as the evaluation
     checks them (python/ethosu_sdk/evaluate/dataset.py)."""
-    example_inputs = tuple(torch.zeros(spec["shape"]) for spec in summary["inputs"])
-    classes = int(np.prod(summary["outputs"][0]["shape"]))
+    example_inputs = tuple(torch.zeros(spec.shape) for spec in summary.inputs)
+    classes = int(np.prod(summary.outputs[0].shape))
     return load(eval_dir, example_inputs, classes)
 
 
-def program_inputs(sample: Sample, summary_inputs: Sequence[dict[str, Any]]) -> bytes:
+def program_inputs(sample: Sample, summary_inputs: Sequence[Input]) -> bytes:
     """The sample's inputs as a .tensors file, in the program's memory order
     and with its input quantization, as the firmware takes them."""
     return encode(
         [
             StoredTensor(
-                np.ascontiguousarray(t.numpy().transpose(spec["dim_order"])),
-                float(spec["scale"]),
-                int(spec["zero_point"]),
+                np.ascontiguousarray(t.numpy().transpose(spec.dim_order)),
+                spec.scale,
+                spec.zero_point,
             )
             for t, spec in zip(sample.inputs, summary_inputs)
         ]
@@ -67,7 +68,7 @@ def run_host(host_runner: str, pte: str, input_path: str, name: str) -> protocol
     return run
 
 
-def score(pte: str, summary: dict[str, Any], samples: Sequence[Sample], host_runner: str) -> dict[str, Any]:
+def score(pte: str, summary: Summary, samples: Sequence[Sample], host_runner: str) -> dict[str, Any]:
     """Every sample's label and the program's first output (as the runner
     prints it: dequantized where the program dequantizes)."""
     rows = []
@@ -75,7 +76,7 @@ def score(pte: str, summary: dict[str, Any], samples: Sequence[Sample], host_run
         input_path = os.path.join(work, "input.tensors")
         for sample in samples:
             with open(input_path, "wb") as f:
-                f.write(program_inputs(sample, summary["inputs"]))
+                f.write(program_inputs(sample, summary.inputs))
             run = run_host(host_runner, pte, input_path, sample.name)
             scores = run.outputs[0].reshape(-1).astype(np.float64)
             rows.append({"name": sample.name, "label": sample.label, "scores": scores.tolist()})

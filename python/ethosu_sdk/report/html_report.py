@@ -176,16 +176,117 @@ def _accuracy(section: Section, directory: str) -> list[str]:
     return parts
 
 
+_TUNING_COLUMNS = [
+    "input layout",
+    "memory mode",
+    "optimise",
+    "arena cache KiB",
+    "total cycles",
+    "compute cycles",
+    "SRAM KiB",
+    "DRAM KiB",
+    "fits",
+    "Vela s",
+    "choice",
+]
+_PRECISION_COLUMNS = [
+    "precision",
+    "top-1",
+    "drop (points)",
+    "within tolerance",
+    "total cycles",
+    "verification",
+    "choice",
+]
+_VERIFICATION_COLUMNS = [
+    "partition",
+    "#",
+    "module (PyTorch)",
+    "operator",
+    "source",
+    "TOSA tensor",
+    "elements",
+    "differ",
+    "histogram (model - reference: count)",
+]
+_LAYER_COLUMNS = [
+    "#",
+    "module (PyTorch)",
+    "PyTorch op",
+    "TOSA tensor",
+    "Vela operator",
+    "NPU cycles",
+    "MACs",
+    "MAC util %",
+    "SRAM acc.",
+    "DRAM acc.",
+]
+# Lets a headless browser (tests) confirm every chart decoded.
+_CHARTS_LOADED_SCRIPT = (
+    "<script>window.addEventListener('load', () => { document.body.dataset.chartsLoaded = "
+    "[...document.querySelectorAll('img.chart')].filter(i => i.complete && i.naturalWidth > 0)"
+    ".length; });</script>"
+)
+
+
+def _tuning(report: Report) -> list[str]:
+    parts = []
+    if report.tuning:
+        parts += [
+            "<h2>Tuning: input layouts and Vela configurations tried</h2>",
+            _table(_TUNING_COLUMNS, report.tuning),
+        ]
+    if report.precision:
+        parts += [
+            "<h2>Tuning: precisions tried (compiled program's top-1 against float)</h2>",
+            _table(_PRECISION_COLUMNS, report.precision),
+        ]
+    return parts
+
+
+def _verification(report: Report) -> list[str]:
+    if not report.verification:
+        return []
+    parts = [
+        "<h2>Verification against the TOSA reference model</h2>",
+        f"<p>{html.escape(report.verification)}</p>",
+    ]
+    if report.verification_rows:
+        parts.append(_table(_VERIFICATION_COLUMNS, report.verification_rows))
+    return parts
+
+
+def _per_layer(report: Report, pngs: dict) -> list[str]:
+    """The charts, then one row per NPU layer with its PyTorch origin."""
+    parts = ["<h2>Per layer</h2>"]
+    parts += [_chart(png, alt) for alt, png in pngs.values()]
+    origins = report.layer_origins
+    rows = [
+        (
+            i,
+            *origins.get(layer.name, ("", "")),
+            layer.name,
+            layer.operator,
+            layer.cycles,
+            layer.macs,
+            layer.mac_utilisation,
+            layer.sram_accesses,
+            layer.dram_accesses,
+        )
+        for i, layer in enumerate(_npu_layers(report.layers))
+    ]
+    parts.append(_table(_LAYER_COLUMNS, rows))
+    return parts
+
+
 def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     """Writes index.html and the chart PNGs into `directory`; returns the page's
     path. Charts come from `charts_dir` when given, else are rendered here."""
     os.makedirs(directory, exist_ok=True)
-    npu_layers = _npu_layers(report.layers)
     pngs = read_charts(charts_dir) if charts_dir else render_charts(report.layers, report.layer_origins)
     for name, (_, png) in pngs.items():
         with open(os.path.join(directory, name), "wb") as f:
             f.write(png)
-
     verdict = report.verdict or "none"
     parts = [
         "<!DOCTYPE html>",
@@ -200,100 +301,14 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
         parts += _accuracy(report.accuracy, directory)
     if report.estimates:
         parts += ["<h2>Vela's estimate</h2>", _table(["figure", "value"], report.estimates)]
-    if report.tuning:
-        parts += [
-            "<h2>Tuning: input layouts and Vela configurations tried</h2>",
-            _table(
-                [
-                    "input layout",
-                    "memory mode",
-                    "optimise",
-                    "arena cache KiB",
-                    "total cycles",
-                    "compute cycles",
-                    "SRAM KiB",
-                    "DRAM KiB",
-                    "fits",
-                    "Vela s",
-                    "choice",
-                ],
-                report.tuning,
-            ),
-        ]
-    if report.precision:
-        parts += [
-            "<h2>Tuning: precisions tried (compiled program's top-1 against float)</h2>",
-            _table(
-                ["precision", "top-1", "drop (points)", "within tolerance", "total cycles", "verification", "choice"],
-                report.precision,
-            ),
-        ]
-    if report.verification:
-        parts += [
-            "<h2>Verification against the TOSA reference model</h2>",
-            f"<p>{html.escape(report.verification)}</p>",
-        ]
-        if report.verification_rows:
-            parts.append(
-                _table(
-                    [
-                        "partition",
-                        "#",
-                        "module (PyTorch)",
-                        "operator",
-                        "source",
-                        "TOSA tensor",
-                        "elements",
-                        "differ",
-                        "histogram (model - reference: count)",
-                    ],
-                    report.verification_rows,
-                )
-            )
+    parts += _tuning(report)
+    parts += _verification(report)
     if report.delegation:
         parts += ["<h2>Delegation map</h2>", _table(["operator", "runs on", "count"], report.delegation)]
     if pngs:
-        parts.append("<h2>Per layer</h2>")
-        parts += [_chart(png, alt) for alt, png in pngs.values()]
-        origins = report.layer_origins
-        rows = [
-            (
-                i,
-                *origins.get(layer.name, ("", "")),
-                layer.name,
-                layer.operator,
-                layer.cycles,
-                layer.macs,
-                layer.mac_utilisation,
-                layer.sram_accesses,
-                layer.dram_accesses,
-            )
-            for i, layer in enumerate(npu_layers)
-        ]
-        parts.append(
-            _table(
-                [
-                    "#",
-                    "module (PyTorch)",
-                    "PyTorch op",
-                    "TOSA tensor",
-                    "Vela operator",
-                    "NPU cycles",
-                    "MACs",
-                    "MAC util %",
-                    "SRAM acc.",
-                    "DRAM acc.",
-                ],
-                rows,
-            )
-        )
+        parts += _per_layer(report, pngs)
     parts += [f"<p class='note'>{html.escape(note)}</p>" for note in report.notes]
-    # Lets a headless browser (tests) confirm every chart decoded.
-    parts.append(
-        "<script>window.addEventListener('load', () => { document.body.dataset.chartsLoaded = "
-        "[...document.querySelectorAll('img.chart')].filter(i => i.complete && i.naturalWidth > 0)"
-        ".length; });</script>"
-    )
+    parts.append(_CHARTS_LOADED_SCRIPT)
     parts.append("</body></html>")
     page = os.path.join(directory, "index.html")
     with open(page, "w", encoding="utf-8") as f:

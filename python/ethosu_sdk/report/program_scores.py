@@ -14,6 +14,7 @@ import sys
 
 from absl import app, flags
 
+from ethosu_sdk.aot.options import Summary
 from ethosu_sdk.evaluate.dataset import EvaluationError
 from ethosu_sdk.report import eval_samples
 
@@ -23,7 +24,7 @@ flags.DEFINE_string(
     "summary", None, "Its ethosu_model summary (.summary.json): input quantization, layout.", required=True
 )
 flags.DEFINE_string("eval_dir", None, "The evaluation directory (.npz samples with a 'label' array).", required=True)
-flags.DEFINE_string("host_runner", None, "//cc/runner:host_runner.", required=True)
+flags.DEFINE_string("host_runner", None, "//sim/host:host_runner.", required=True)
 flags.DEFINE_string("out", None, "Where to write the scores (JSON).", required=True)
 
 
@@ -31,8 +32,7 @@ def main(argv: list[str]) -> int:
     del argv
     try:
         try:
-            with open(FLAGS.summary) as f:
-                summary = json.load(f)
+            summary = Summary.read(FLAGS.summary)
         except (OSError, ValueError) as e:
             raise eval_samples.ScoresError(
                 f"cannot read --summary={FLAGS.summary} ({getattr(e, 'strerror', None) or e}): "

@@ -1,7 +1,7 @@
 """The tuner's searches as a person reads them: one line for the choice, one
 table row per configuration. Vela's options: a summary's `tuning` entry
-(python/ethosu_sdk/aot/tuner.py); precision: its `precision_tuning` entry
-(python/ethosu_sdk/aot/precision.py)."""
+(python/ethosu_sdk/aot/search/tuner.py); precision: its `precision_tuning` entry
+(python/ethosu_sdk/aot/search/precision.py)."""
 
 from __future__ import annotations
 

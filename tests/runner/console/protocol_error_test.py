@@ -32,6 +32,42 @@ BROKEN_CONSOLE = (
 )
 
 
+# A summary as aot_compile writes it (aot/options.py's Summary): run_model
+# reads every key, so a partial one is refused before the run.
+_SUMMARY = {
+    "model": "m",
+    "target": "cpu",
+    "quantize": "none",
+    "io": "float",
+    "seed": 0,
+    "calibration_samples": 0,
+    "calibration": None,
+    "input_layout": "nchw",
+    "board": None,
+    "system_config": None,
+    "memory_mode": None,
+    "vela_flags": [],
+    "tuning": None,
+    "a16w8_modules": [],
+    "precision_tuning": None,
+    "vela_workarounds": [],
+    "lowering_workarounds": [],
+    "fast_scratch_bytes": None,
+    "tosa_spec": None,
+    "pte": {"file": "m.pte", "size_bytes": 1, "sha256": "0" * 64},
+    "delegates": [],
+    "fully_delegated": False,
+    "delegated_operators": {},
+    "cpu_operators": {},
+    "pte_kernel_calls": {},
+    "inputs": [],
+    "outputs": [{"name": "output0", "shape": [8], "dim_order": [0], "scale": 0.0, "zero_point": 0}],
+    "vela": [],
+    "vela_total": {},
+    "format_version": 1,
+}
+
+
 def test_protocol_error_is_one_line(tmp_path: pathlib.Path) -> None:
     simulator = tmp_path / "qemu-stand-in"
     simulator.write_text(f"#!/bin/sh\nprintf '{BROKEN_CONSOLE}'\nexit 0\n")
@@ -39,7 +75,7 @@ def test_protocol_error_is_one_line(tmp_path: pathlib.Path) -> None:
     elf = tmp_path / "fake.elf"
     elf.write_bytes(b"\x7fELF" + bytes(60))
     summary = tmp_path / "m.summary.json"
-    summary.write_text(json.dumps({"model": "m", "target": "cpu", "pte": {"size_bytes": 1}}))
+    summary.write_text(json.dumps(_SUMMARY))
     expected = tmp_path / "m.expected.tensors"
     tensor_file.write_tensor_file(expected, [np.arange(8, dtype=np.int8)])
     env = dict(os.environ, ETHOSU_SDK_QEMU=str(simulator))

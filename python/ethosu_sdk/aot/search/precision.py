@@ -66,7 +66,7 @@ def check_request(tolerance_points: float, eval_dir: Optional[str], host_runner:
     if not host_runner:
         raise InvalidOptionError(
             "--accuracy_tolerance runs each program on the host runner: give --host_runner=PATH "
-            "(//cc/runner:host_runner)"
+            "(//sim/host:host_runner)"
         )
     if quantize != "int8":
         raise InvalidOptionError(

@@ -7,8 +7,8 @@ from typing import Callable
 
 from ethosu_sdk.aot.errors import InvalidOptionError
 from ethosu_sdk.aot.references import References
-from ethosu_sdk.aot.stage_lower import Lowered
-from ethosu_sdk.aot.stage_quantize import Prepared
+from ethosu_sdk.aot.stages.stage_lower import Lowered
+from ethosu_sdk.aot.stages.stage_quantize import Prepared
 
 
 def evaluate(

@@ -10,20 +10,11 @@ from typing import Any, Callable, Optional
 
 import torch
 
-from ethosu_sdk.aot import (
-    calibration,
-    cortex_m,
-    export,
-    layout,
-    quantization,
-    vela_conv3d_crop,
-    vela_refusals,
-    vela_workarounds,
-    verify_data,
-)
+from ethosu_sdk.aot import calibration, cortex_m, export, layout, quantization, verify_data
 from ethosu_sdk.aot.phase import phase
-from ethosu_sdk.aot.stage_options import Request
+from ethosu_sdk.aot.stages.stage_options import Request
 from ethosu_sdk.aot.targets import QuantMode, TargetKind
+from ethosu_sdk.aot.workarounds import vela_conv3d_crop, vela_refusals, vela_workarounds
 from ethosu_sdk.models import load_model
 
 QParams = list[tuple[float, int]]  # (scale, zero point) per tensor; (0.0, 0) for a float one
@@ -37,6 +28,7 @@ class Prepared:
     source_module: Any
     quantized: Optional[Any]  # the converted PT2E module; None with --quantize=none
     inputs: tuple[torch.Tensor, ...]  # the example input, in the model's own layout
+    laid_out: dict[layout.InputLayout, tuple[torch.Tensor, ...]]  # `inputs` in each layout it can take
     input_layout: layout.InputLayout  # the exported program's (cortex_m: NHWC for 4-D inputs)
     program_to_lower: Any  # torch.export's ExportedProgram
     calibrated: Optional[calibration.Calibration]
@@ -75,7 +67,7 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
     with phase(options.model, "building"):
         loaded = load_model(options.model, seed=options.seed, state_dict_path=options.state_dict)
     inputs = loaded.example_inputs
-    layout.apply(inputs, input_layout)  # a layout the model cannot take fails before any work
+    laid_out = layout.laid_out(inputs, input_layout)  # a layout the model cannot take fails before any work
     calibrated = (
         calibration.calibration_samples(
             options.calibration_dir, options.calibration_files, inputs, options.calibration_preprocess
@@ -93,9 +85,7 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
     quantized = None
     if mode is QuantMode.NONE:
         with phase(options.model, "exporting"):
-            program_to_lower = export.export_program(
-                loaded.module, layout.apply(inputs, input_layout), options.strict_export
-            )
+            program_to_lower = export.export_program(loaded.module, laid_out[input_layout], options.strict_export)
             with torch.no_grad():
                 produced = loaded.module(*inputs)
                 expected, names = as_tuple(produced), output_names(produced)
@@ -130,16 +120,19 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
                 quantized = cortex_m.quantize(loaded.module, inputs, samples)
             else:
                 quantized = quantization.quantize(
-                    graph_module, request.compile_spec, mode, samples, a16w8_modules=options.a16w8_modules
+                    graph_module,
+                    request.compile_spec,
+                    mode,
+                    samples,
+                    a16w8_modules=options.a16w8_modules,
+                    weights=options.weights,
                 )
             with torch.no_grad():
                 produced = quantized(*inputs)
                 expected, names = as_tuple(produced), output_names(produced)
             in_q, out_q = quantization.io_quantization(quantized)
             # Quantized once in the model's own layout; only the export sees the layout.
-            program_to_lower = export.export_program(
-                quantized, layout.apply(inputs, input_layout), options.strict_export
-            )
+            program_to_lower = export.export_program(quantized, laid_out[input_layout], options.strict_export)
         seconds["quantize"] = time.monotonic() - t
         progress(f"quantized in {seconds['quantize']:.1f} s")
     return Prepared(
@@ -147,6 +140,7 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
         source_module=loaded.module if quantized is None else quantized,
         quantized=quantized,
         inputs=inputs,
+        laid_out=laid_out,
         input_layout=input_layout,
         program_to_lower=program_to_lower,
         calibrated=calibrated,

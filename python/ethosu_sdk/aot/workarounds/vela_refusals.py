@@ -75,7 +75,7 @@ def conv3d_slice_fault(tosa_flatbuffer: bytes) -> Optional[str]:
                     f"Vela 5.1.0 miscompiles CONV3D {op.Outputs(0).decode()}: its input is a SLICE "
                     f"{_shape(tensors, sliced[ifm])} -> {_shape(tensors, ifm)}, which Vela's CONV3D "
                     "decomposition reads as a dense tensor of the sliced shape, so every output is wrong "
-                    f"({VELA_CONV3D_SLICE}, python/ethosu_sdk/aot/vela_refusals.py). ExecuTorch adds this "
+                    f"({VELA_CONV3D_SLICE}, python/ethosu_sdk/aot/workarounds/vela_refusals.py). ExecuTorch adds this "
                     "SLICE when (size + 2*padding - dilation*(kernel-1) - 1) is not a multiple of the "
                     "stride in depth, height or width: choose input sizes or padding that make it one"
                 )

@@ -19,7 +19,7 @@ from typing import Optional, Sequence
 
 import torch
 
-from ethosu_sdk.aot import vela_workarounds
+from ethosu_sdk.aot.workarounds import vela_workarounds
 
 _CONV3D = (torch.ops.aten.conv3d.default, torch.ops.aten.convolution.default)
 _SPATIAL_AXES = 3

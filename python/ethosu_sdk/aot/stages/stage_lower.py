@@ -13,22 +13,13 @@ from typing import Any, Callable, Optional
 
 import torch
 
-from ethosu_sdk.aot import (
-    cortex_m,
-    cpu_fallback,
-    export,
-    integer_io,
-    layout,
-    lowering,
-    lowering_workarounds,
-    stage_tune,
-    vela_capture,
-    vela_workarounds,
-)
+from ethosu_sdk.aot import cortex_m, cpu_fallback, export, integer_io, layout, lowering, vela_capture
 from ethosu_sdk.aot.phase import phase
-from ethosu_sdk.aot.stage_options import Request
-from ethosu_sdk.aot.stage_quantize import Prepared
+from ethosu_sdk.aot.search import stage_tune
+from ethosu_sdk.aot.stages.stage_options import Request
+from ethosu_sdk.aot.stages.stage_quantize import Prepared
 from ethosu_sdk.aot.targets import QuantMode, Target, TargetKind, make_compile_spec
+from ethosu_sdk.aot.workarounds import lowering_workarounds, vela_workarounds
 from ethosu_sdk.pte import ExecutionPlan, parse_pte
 
 VELA_LOG = "vela_stdout.txt"  # Vela's console output in the staging directory (every lowering's)
@@ -121,7 +112,7 @@ class _Lowerer:
         with phase(self.request.options.model, "exporting"):
             return export.export_program(
                 prepared.source_module,
-                layout.apply(prepared.inputs, input_layout),
+                prepared.laid_out[input_layout],
                 self.request.options.strict_export,
             )
 

@@ -57,7 +57,7 @@ from typing import Iterator
 
 import torch
 
-from ethosu_sdk.aot import vela_workarounds
+from ethosu_sdk.aot.workarounds import vela_workarounds
 
 NAME = "executorch_1.5.1_fused_activation_clamp"
 # The rescale outputs the workaround clamps: 8-bit activations. ExecuTorch's

@@ -7,7 +7,7 @@ import os
 import shutil
 
 from ethosu_sdk.aot import lowering, vela_capture
-from ethosu_sdk.aot.stage_lower import VELA_LOG, Lowered
+from ethosu_sdk.aot.stages.stage_lower import VELA_LOG, Lowered
 from ethosu_sdk.aot.targets import TargetKind
 
 STAGED_STEM = "out"  # the outputs' name in the staging directory

@@ -10,8 +10,8 @@ import time
 
 from ethosu_sdk.aot import layout, lowering_reference, verify_data
 from ethosu_sdk.aot.references import References
-from ethosu_sdk.aot.stage_lower import Lowered
-from ethosu_sdk.aot.stage_quantize import Prepared
+from ethosu_sdk.aot.stages.stage_lower import Lowered
+from ethosu_sdk.aot.stages.stage_quantize import Prepared
 
 
 def write(
@@ -21,16 +21,18 @@ def write(
     in its layout); the seconds spent per writer."""
     seconds: dict[str, float] = {}
     shipped = lowered.shipped
+    # The program's reference input (integer with --io=int8), laid out as it takes it.
+    program_inputs = layout.apply(references.inputs, lowered.input_layout)
     t = time.monotonic()
     stage = os.path.join(staging, "verify")
-    delegate_inputs = verify_data.delegate_inputs(shipped.edge, layout.apply(references.inputs, lowered.input_layout))
+    delegate_inputs = verify_data.delegate_inputs(shipped.edge, program_inputs)
     verify_data.write(stage, lowered.target.name, shipped.partitions, delegate_inputs, prepared.first_export)
     seconds["verify_data"] = time.monotonic() - t
     t = time.monotonic()
     lowering_reference.write(
         stage,
         shipped.partitions,
-        lowering_reference.delegate_calls(shipped.edge, layout.apply(references.inputs, lowered.input_layout)),
+        lowering_reference.delegate_calls(shipped.edge, program_inputs),
         prepared.first_export,
     )
     seconds["lowering_reference"] = time.monotonic() - t

@@ -6,15 +6,14 @@ from __future__ import annotations
 import dataclasses
 import os
 import tempfile
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
-from ethosu_sdk.aot import integer_io, layout, tuner
+from ethosu_sdk.aot import integer_io, layout
 from ethosu_sdk.aot.errors import InvalidOptionError
-from ethosu_sdk.aot.targets import QuantMode, Target, check_quant_mode, make_compile_spec, resolve_target
+from ethosu_sdk.aot.options import CompileOptions
+from ethosu_sdk.aot.search import tuner
+from ethosu_sdk.aot.targets import QuantMode, Target, TargetKind, check_quant_mode, make_compile_spec, resolve_target
 from ethosu_sdk.firmware import board_memory
-
-if TYPE_CHECKING:
-    from ethosu_sdk.aot.compile import CompileOptions
 
 OUTPUT_SUFFIXES = (".pte", ".input.tensors", ".expected.tensors", ".summary.json")
 
@@ -48,6 +47,7 @@ def check(options: CompileOptions, output_pte: str) -> Request:
     target = resolve_target(options.target, options.system_config, options.memory_mode)
     check_quant_mode(target, mode)
     io_mode = _check_io(options, mode)
+    _check_weights(options, mode, target)
     input_layout = layout.InputLayout.parse(options.input_layout)
     board = _board(options.board)
     budget_kib = options.sram_budget_kib or (board.sram_bytes // tuner.KIB if board else None)
@@ -82,6 +82,18 @@ def _check_io(options: CompileOptions, mode: QuantMode) -> integer_io.IoMode:
         if options.eval_dir:
             raise InvalidOptionError("--eval_data feeds float samples: it needs --io=float")
     return io_mode
+
+
+def _check_weights(options: CompileOptions, mode: QuantMode, target: Target) -> None:
+    """--weights=int4: ExecuTorch's A8W4, for its Arm quantizer's targets only."""
+    if options.weights == "int8":
+        return
+    if mode is not QuantMode.INT8:
+        raise InvalidOptionError(f"--weights=int4 needs --quantize=int8 (A8W4), got --quantize={mode.value}")
+    if target.kind not in (TargetKind.ETHOS_U, TargetKind.TOSA):
+        raise InvalidOptionError(
+            f"--weights=int4 uses the Arm quantizer of the Ethos-U and TOSA targets, not {target.name}: use --weights=int8"
+        )
 
 
 def _board(name: Optional[str]) -> Optional[board_memory.BoardMemory]:

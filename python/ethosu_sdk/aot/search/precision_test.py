@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from ethosu_sdk.aot import precision
 from ethosu_sdk.aot.errors import InvalidOptionError
+from ethosu_sdk.aot.search import precision
 from ethosu_sdk.tuning_config import Precision
 
 # Worst first, as layer_error sorts them; `relu` lost nothing.

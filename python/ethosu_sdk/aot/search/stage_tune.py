@@ -4,15 +4,14 @@ the TOSA graphs of the first lowerings, and its result."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from ethosu_sdk import tuning_config
-from ethosu_sdk.aot import layout, tuner
+from ethosu_sdk.aot import layout
 from ethosu_sdk.aot.errors import InvalidOptionError
+from ethosu_sdk.aot.options import CompileOptions
+from ethosu_sdk.aot.search import tuner
 from ethosu_sdk.aot.targets import QuantMode, Target, make_compile_spec
-
-if TYPE_CHECKING:
-    from ethosu_sdk.aot.compile import CompileOptions
 
 
 @dataclasses.dataclass(frozen=True)
