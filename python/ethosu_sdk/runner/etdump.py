@@ -7,19 +7,17 @@ identifier ED00, size-prefixed as the runtime's ETDumpGen writes it), so
 ExecuTorch's devtools Inspector reads it. Times are nanoseconds of the
 board's timer: on QEMU (-icount shift=0) one nanosecond is one instruction.
 
-    run_firmware --elf=model.elf | etdump --out=model.etdp
+`etdump_main.py` is its command line:
 
-also prints the run's time per operator, the slowest first.
+    run_firmware --elf=model.elf | etdump --out=model.etdp
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-import sys
 
 import flatbuffers
-from absl import app, flags
 
 FILE_IDENTIFIER = b"ED00"
 PROFILE = re.compile(r"^ESDK PROFILE (\d+) ticks=(\d+) name=(\S+)$", re.MULTILINE)
@@ -128,33 +126,3 @@ def write(profile: Profile, method: str = "forward") -> bytes:
     builder.PrependUOffsetTRelativeSlot(1, runs, 0)
     builder.FinishSizePrefixed(builder.EndObject(), file_identifier=FILE_IDENTIFIER)
     return bytes(builder.Output())
-
-
-FLAGS = flags.FLAGS
-flags.DEFINE_string("console", "-", "A run's console text (the line protocol); - reads stdin.")
-flags.DEFINE_string("out", None, "The ETDump file to write.", required=True)
-flags.DEFINE_string("method", "forward", "The method the run executed.")
-
-
-def main(argv: list[str]) -> int:
-    del argv
-    if FLAGS.console == "-":
-        console = sys.stdin.read()
-    else:
-        with open(FLAGS.console, encoding="utf-8", errors="replace") as f:
-            console = f.read()
-    profile = parse(console)
-    if profile is None:
-        print(
-            "etdump: error: no ESDK PROFILE and TIME records in the console text: give a run's whole output",
-            file=sys.stderr,
-        )
-        return 2
-    with open(FLAGS.out, "wb") as f:
-        f.write(write(profile, FLAGS.method))
-    print(table(profile))
-    return 0
-
-
-if __name__ == "__main__":
-    app.run(main)
