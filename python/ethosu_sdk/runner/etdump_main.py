@@ -12,6 +12,7 @@ import sys
 from absl import app, flags
 
 from ethosu_sdk.runner.etdump import parse, table, write
+from ethosu_sdk.runner.protocol import ProtocolError
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("console", "-", "A run's console text (the line protocol); - reads stdin.")
@@ -26,7 +27,14 @@ def main(argv: list[str]) -> int:
     else:
         with open(FLAGS.console, encoding="utf-8", errors="replace") as f:
             console = f.read()
-    profile = parse(console)
+    try:
+        profile = parse(console)
+    except ProtocolError as bad:
+        print(
+            f"etdump: error: the console text is not a well-formed run ({bad}): give a run's whole output",
+            file=sys.stderr,
+        )
+        return 2
     if profile is None:
         print(
             "etdump: error: no ESDK PROFILE and TIME records in the console text: give a run's whole output",
