@@ -23,6 +23,10 @@ def _ethosu_run_impl(ctx):
     npu = ctx.attr.npu or (model.target if model.target.startswith("ethos-u") else "")
     if npu:
         args.append("--npu=" + npu)
+    if ctx.attr.baseline_model:
+        baseline = ctx.attr.baseline_model[EthosuModelInfo].summary
+        args.append("--baseline_summary=" + baseline.short_path)
+        files.append(baseline)
     if getattr(model, "verification", None):
         args.append("--verification=" + model.verification.short_path)
         files.append(model.verification)
@@ -75,6 +79,10 @@ _ATTRS = {
     "firmware": attr.label(mandatory = True, providers = [FirmwareInfo], doc = "An ethosu_firmware."),
     "model": attr.label(mandatory = True, providers = [EthosuModelInfo], doc = "The ethosu_model it runs."),
     "timeout_seconds": attr.int(default = 900, doc = "Wall-clock limit of the simulation."),
+    "baseline_model": attr.label(
+        providers = [EthosuModelInfo],
+        doc = "Another ethosu_model of the same network (e.g. its int8-weights build): its NPU weight bytes are printed beside this one's.",
+    ),
     "npu": attr.string(doc = "The board's Ethos-U (default: the model's target, e.g. ethos-u85-256)."),
     "_host_runner": attr.label(
         default = Label("//sim/host:host_runner"),

@@ -40,6 +40,12 @@ flags.DEFINE_bool(
 flags.DEFINE_string("summary", None, "The model's AOT summary (.summary.json).", required=True)
 flags.DEFINE_string("expected", None, "The reference output (.expected.tensors).", required=True)
 flags.DEFINE_string("intermediates", None, "The model's intermediates directory (Vela CSVs), if built.")
+flags.DEFINE_string(
+    "baseline_summary",
+    None,
+    "The summary of another build of the same model (e.g. its int8-weights program): its NPU weight "
+    "bytes are printed beside this one's.",
+)
 flags.DEFINE_string("verification", None, "The model's verification report (.verification.json), if any.")
 flags.DEFINE_string(
     "accuracy_scores",
@@ -179,6 +185,7 @@ class _Inputs:
     expected: list
     accuracy_scores: dict | None
     command: list[str]
+    baseline: Summary | None = None  # --baseline_summary
 
 
 def main(argv: list[str]) -> int:
@@ -196,7 +203,7 @@ def main(argv: list[str]) -> int:
     summary, board = inputs.summary, inputs.board
     say(f"== {summary.model} for {summary.target} on {board.name} ==")
     accuracy = _lowering_section(summary, inputs.accuracy_scores)
-    estimates = _vela_section(summary)
+    estimates = _vela_section(summary, inputs.baseline)
     sizes = _firmware_section(board)
     ran = _run_section(inputs, sizes)
     if ran is None:
@@ -250,7 +257,8 @@ def _read_inputs() -> _Inputs:
             elf=FLAGS.elf, npu=npu, timeout=FLAGS.timeout, simulator=FLAGS.simulator, npu_library=npu_library
         )
     )
-    return _Inputs(board, npu, npu_library, summary, expected, accuracy_scores, command)
+    baseline = _read_input("baseline_summary", FLAGS.baseline_summary, Summary.read) if FLAGS.baseline_summary else None
+    return _Inputs(board, npu, npu_library, summary, expected, accuracy_scores, command, baseline)
 
 
 def _lowering_section(summary: Summary, accuracy_scores: dict | None) -> report_accuracy.Section | None:
@@ -283,7 +291,7 @@ def _lowering_section(summary: Summary, accuracy_scores: dict | None) -> report_
     return accuracy
 
 
-def _vela_section(summary: Summary) -> list[tuple[str, str]]:
+def _vela_section(summary: Summary, baseline: Summary | None) -> list[tuple[str, str]]:
     """[2/4]: Vela's estimate (its figures per partition, as Vela names them), and the searches."""
     vela = summary.vela
     if not vela:
@@ -311,6 +319,9 @@ def _vela_section(summary: Summary) -> list[tuple[str, str]]:
     if peak and cycles:
         utilisation = 100.0 * macs / (cycles * int(peak.group(1)))
         estimates.append(("MACs", f"{_count(macs)}, {utilisation:.1f}% of the peak {peak.group(1)} MACs/cycle"))
+    weights = _weights_figure(summary, baseline)
+    if weights:
+        estimates.append(("NPU weights", weights))
     estimates.append(("SRAM used", f"{sum(p.get('sram_used_kib', 0) for p in vela):,.0f} KiB"))
     estimates.append(("DRAM used", f"{sum(p.get('dram_used_kib', 0) for p in vela):,.0f} KiB"))
     traffic = vela_summary_rows(FLAGS.intermediates)
@@ -324,6 +335,27 @@ def _vela_section(summary: Summary) -> list[tuple[str, str]]:
     for label, value in estimates:
         say(f"      {label}: {value}")
     return estimates
+
+
+def _encoded_weight_bytes(summary: Summary) -> int:
+    return sum(int(p.get("npu_encoded_weight_bytes", 0)) for p in summary.vela)
+
+
+def _weights_figure(summary: Summary, baseline: Summary | None) -> str | None:
+    """Vela's encoded weight bytes, beside --baseline_summary's (4-bit weights
+    against the same model's int8 ones)."""
+    encoded = _encoded_weight_bytes(summary)
+    if not encoded:
+        return None
+    text = f"{_count(encoded)} bytes encoded by Vela ({summary.weights or 'int8'} weights)"
+    if baseline is not None:
+        other, theirs = baseline, _encoded_weight_bytes(baseline)
+        if theirs:
+            text += (
+                f"; {other.weights or 'int8'} weights: {_count(theirs)} bytes "
+                f"({100.0 * (encoded - theirs) / theirs:+.1f}%)"
+            )
+    return text
 
 
 _TRAFFIC = (
