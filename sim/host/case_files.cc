@@ -33,11 +33,11 @@ bool LoadCase(const char* payload_path, const char* tensors_path, CaseFiles* out
 Status BindCase(const CaseFiles& files, const backends::ethosu::VelaPayload& payload,
                 const HarnessOptions& options, PayloadHarness* harness) {
   ESDK_RETURN_IF_ERROR(harness->Bind(payload, options));
-  if (files.tensors.size() < size_t(payload.num_inputs)) {
+  if (files.tensors.size() < size_t(payload.inputs.count)) {
     return Status::Error(ErrorCode::kInvalidArgument, "case: %zu tensors for %d inputs",
-                         files.tensors.size(), payload.num_inputs);
+                         files.tensors.size(), payload.inputs.count);
   }
-  for (int i = 0; i < payload.num_inputs; ++i) {
+  for (int i = 0; i < payload.inputs.count; ++i) {
     const runtime::Tensor& t = files.tensors[size_t(i)].tensor;
     harness->UseInput(i, t.data, t.nbytes);
   }

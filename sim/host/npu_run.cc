@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
   ethosu_sdk::backends::ethosu::VelaPayload payload = files.payload;
   if (fast_scratch >= 0) payload.fast_scratch_size = uint32_t(fast_scratch);
   const std::vector<TensorRecord>& tensors = files.tensors;
-  const int n_in = payload.num_inputs, n_out = payload.num_outputs;
+  const int n_in = payload.inputs.count, n_out = payload.outputs.count;
   if (int(tensors.size()) != n_in + n_out) {
     fprintf(stderr, "tensor file has %zu tensors, payload %d inputs + %d outputs\n", tensors.size(),
             n_in, n_out);

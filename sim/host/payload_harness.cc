@@ -12,12 +12,12 @@ Status PayloadHarness::Bind(const backends::ethosu::VelaPayload& payload,
                          "harness: scratch of %u bytes over the limit of %zu",
                          unsigned(payload.scratch_size), limit);
   }
-  for (int i = 0; i < payload.num_inputs; ++i) {
+  for (int i = 0; i < payload.inputs.count; ++i) {
     if (payload.inputs[i].bytes() > limit) {
       return Status::Error(ErrorCode::kInvalidArgument, "harness: input %d too large", i);
     }
   }
-  for (int i = 0; i < payload.num_outputs; ++i) {
+  for (int i = 0; i < payload.outputs.count; ++i) {
     if (payload.outputs[i].bytes() > limit) {
       return Status::Error(ErrorCode::kInvalidArgument, "harness: output %d too large", i);
     }
@@ -26,11 +26,11 @@ Status PayloadHarness::Bind(const backends::ethosu::VelaPayload& payload,
   inputs_.clear();
   outputs_.clear();
   uint32_t seed = options.input_seed;
-  for (int i = 0; i < payload.num_inputs; ++i) {
+  for (int i = 0; i < payload.inputs.count; ++i) {
     inputs_.emplace_back(payload.inputs[i].bytes(), options.input_fill);
     if (seed != 0) FillPseudoRandom(inputs_.back().data(), inputs_.back().size(), &seed);
   }
-  for (int i = 0; i < payload.num_outputs; ++i) {
+  for (int i = 0; i < payload.outputs.count; ++i) {
     outputs_.emplace_back(payload.outputs[i].bytes(), options.output_fill);
   }
   input_data_.assign(inputs_.size(), nullptr);
@@ -58,10 +58,10 @@ Status PayloadHarness::Bind(const backends::ethosu::VelaPayload& payload,
   buffers_ = DelegateBuffers();
   buffers_.inputs = input_data_.data();
   buffers_.input_sizes = input_sizes_.data();
-  buffers_.num_inputs = payload.num_inputs;
+  buffers_.num_inputs = payload.inputs.count;
   buffers_.outputs = output_data_.data();
   buffers_.output_sizes = output_sizes_.data();
-  buffers_.num_outputs = payload.num_outputs;
+  buffers_.num_outputs = payload.outputs.count;
   buffers_.scratch = scratch_.data();
   buffers_.scratch_size = scratch_.size();
   buffers_.fast_scratch = fast_scratch_.data();  // null when the stream has none

@@ -99,7 +99,7 @@ void TestWholePayload(const char* path, const ethosu_sdk::backends::ethosu::Vela
   EXPECT_TRUE(b.ok()) << std::string(path) + ": run through the driver: " + b.message();
   if (!a.ok() || !b.ok()) return;
   size_t differing = 0, total = 0;
-  for (int o = 0; o < payload.num_outputs; ++o) {
+  for (int o = 0; o < payload.outputs.count; ++o) {
     const AlignedBytes &want = direct.output(o), &got = registers.output(o);
     total += want.size();
     for (size_t i = 0; i < want.size(); ++i) differing += want[i] != got[i];

@@ -5,17 +5,17 @@
 namespace ethosu_sdk::backends::ethosu {
 
 Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
-  if (b.num_inputs != payload.num_inputs || b.num_outputs != payload.num_outputs) {
+  if (b.num_inputs != payload.inputs.count || b.num_outputs != payload.outputs.count) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "delegate: got %d inputs/%d outputs, payload has %d/%d", b.num_inputs,
-                         b.num_outputs, payload.num_inputs, payload.num_outputs);
+                         b.num_outputs, payload.inputs.count, payload.outputs.count);
   }
   if (b.scratch == nullptr || b.scratch_size < payload.scratch_size) {
     return Status::Error(ErrorCode::kOutOfMemory, "delegate: scratch of %u bytes, payload needs %u",
                          unsigned(b.scratch_size), unsigned(payload.scratch_size));
   }
   for (int i = 0; i < b.num_inputs; ++i) {
-    const VelaIo& io = payload.inputs[i];
+    const VelaIo io = payload.inputs[i];
     if (b.inputs[i] == nullptr || b.input_sizes[i] != io.bytes()) {
       return Status::Error(ErrorCode::kInvalidArgument,
                            "delegate: input %d has %u bytes, expected %u", i,
@@ -23,7 +23,7 @@ Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
     }
   }
   for (int i = 0; i < b.num_outputs; ++i) {
-    const VelaIo& io = payload.outputs[i];
+    const VelaIo io = payload.outputs[i];
     if (b.outputs[i] == nullptr || b.output_sizes[i] != io.bytes()) {
       return Status::Error(ErrorCode::kInvalidArgument,
                            "delegate: output %d has %u bytes, expected %u", i,

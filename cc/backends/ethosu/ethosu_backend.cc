@@ -13,7 +13,31 @@ struct Handle {
   ethosu::VelaPayload payload;
   uint8_t* scratch = nullptr;
   uint8_t* fast_scratch = nullptr;  // region 2, if the payload needs one
+  // One slot per Vela input and output, sized at Init from the payload's
+  // own counts: a call fills them, so Execute needs no fixed-size array.
+  const void** inputs = nullptr;
+  size_t* input_sizes = nullptr;
+  void** outputs = nullptr;
+  size_t* output_sizes = nullptr;
 };
+
+// The call's pointer and size slots, from the method's arena.
+Status AllocateIoSlots(Arena& arena, Handle* h) {
+  const size_t n_in = static_cast<size_t>(h->payload.inputs.count);
+  const size_t n_out = static_cast<size_t>(h->payload.outputs.count);
+  h->inputs = arena.New<const void*>(n_in);
+  h->input_sizes = arena.New<size_t>(n_in);
+  h->outputs = arena.New<void*>(n_out);
+  h->output_sizes = arena.New<size_t>(n_out);
+  if ((n_in > 0 && (h->inputs == nullptr || h->input_sizes == nullptr)) ||
+      (n_out > 0 && (h->outputs == nullptr || h->output_sizes == nullptr))) {
+    return Status::Error(ErrorCode::kOutOfMemory,
+                         "arena too small for the Ethos-U delegate's %lld input and %lld output "
+                         "slots",
+                         static_cast<long long>(n_in), static_cast<long long>(n_out));
+  }
+  return Status::Ok();
+}
 
 constexpr char kVelaFlagsKey[] = "compile_flags";
 
@@ -56,6 +80,7 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
   ESDK_RETURN_IF_ERROR(
       FromNpu(ethosu::ParseVelaPayload(init.processed.data(), init.processed.size(), &h->payload)));
 
+  ESDK_RETURN_IF_ERROR(AllocateIoSlots(*init.arena, h));
   h->scratch = static_cast<uint8_t*>(init.arena->Allocate(h->payload.scratch_size, 16));
   if (h->scratch == nullptr && h->payload.scratch_size > 0) {
     return Status::Error(ErrorCode::kOutOfMemory,
@@ -85,16 +110,12 @@ Status EthosUBackend::Init(const runtime::DelegateInit& init, void** handle) {
 Status EthosUBackend::Execute(void* handle, Span<runtime::Value* const> args) {
   const Handle* h = static_cast<const Handle*>(handle);
   const ethosu::VelaPayload& payload = h->payload;
-  const size_t expected = static_cast<size_t>(payload.num_inputs + payload.num_outputs);
+  const size_t expected = static_cast<size_t>(payload.inputs.count + payload.outputs.count);
   if (args.size() != expected) {
     return Status::Error(ErrorCode::kInvalidProgram,
                          "Ethos-U delegate call with %lld arguments, the payload expects %lld",
                          static_cast<long long>(args.size()), static_cast<long long>(expected));
   }
-  const void* inputs[ethosu::kMaxVelaIos];
-  size_t input_sizes[ethosu::kMaxVelaIos];
-  void* outputs[ethosu::kMaxVelaIos];
-  size_t output_sizes[ethosu::kMaxVelaIos];
   for (size_t i = 0; i < args.size(); ++i) {
     const runtime::Value* value = args.data()[i];
     if (value == nullptr || !value->IsTensor() || value->tensor == nullptr ||
@@ -105,22 +126,22 @@ Status EthosUBackend::Execute(void* handle, Span<runtime::Value* const> args) {
     }
     const runtime::Tensor& tensor = *value->tensor;
     // Byte counts are checked against Vela's I/O records by the delegate.
-    if (i < static_cast<size_t>(payload.num_inputs)) {
-      inputs[i] = tensor.data;
-      input_sizes[i] = tensor.nbytes;
+    if (i < static_cast<size_t>(payload.inputs.count)) {
+      h->inputs[i] = tensor.data;
+      h->input_sizes[i] = tensor.nbytes;
     } else {
-      const size_t o = i - static_cast<size_t>(payload.num_inputs);
-      outputs[o] = tensor.data;
-      output_sizes[o] = tensor.nbytes;
+      const size_t o = i - static_cast<size_t>(payload.inputs.count);
+      h->outputs[o] = tensor.data;
+      h->output_sizes[o] = tensor.nbytes;
     }
   }
   ethosu::DelegateIo buffers;
-  buffers.inputs = inputs;
-  buffers.input_sizes = input_sizes;
-  buffers.num_inputs = payload.num_inputs;
-  buffers.outputs = outputs;
-  buffers.output_sizes = output_sizes;
-  buffers.num_outputs = payload.num_outputs;
+  buffers.inputs = h->inputs;
+  buffers.input_sizes = h->input_sizes;
+  buffers.num_inputs = payload.inputs.count;
+  buffers.outputs = h->outputs;
+  buffers.output_sizes = h->output_sizes;
+  buffers.num_outputs = payload.outputs.count;
   buffers.scratch = h->scratch;
   buffers.scratch_size = payload.scratch_size;
   buffers.fast_scratch = h->fast_scratch;

@@ -16,29 +16,33 @@ bool NameIs(const uint8_t* name, const char* expected) {
   return strncmp(reinterpret_cast<const char*>(name), expected, 16) == 0;
 }
 
-// "inputs"/"outputs": i32 count, then count records of 9 i32.
-Status ParseIos(const uint8_t* data, size_t size, const char* what, VelaIo* ios, int* count) {
+constexpr size_t kIoRecordBytes = 36;  // shape[6], element_size, offset, region
+
+VelaIo DecodeIo(const uint8_t* p) {
+  VelaIo io;
+  for (int d = 0; d < 6; ++d) io.shape[d] = int32_t(ReadU32(p + 4 * d));
+  io.element_size = int32_t(ReadU32(p + 24));
+  io.offset = int32_t(ReadU32(p + 28));
+  io.region = int32_t(ReadU32(p + 32));
+  return io;
+}
+
+// "inputs"/"outputs": i32 count, then count records of 9 i32, kept in place.
+Status ParseIos(const uint8_t* data, size_t size, const char* what, VelaIoRecords* ios) {
   if (size < 4) return Status::Error(ErrorCode::kInvalidProgram, "vela: %s block too short", what);
   const int32_t n = int32_t(ReadU32(data));
-  if (n < 0 || n > kMaxVelaIos)
-    return Status::Error(ErrorCode::kInvalidProgram, "vela: %d %s (max %d)", int(n), what,
-                         kMaxVelaIos);
-  if (size != 4 + size_t(n) * 36)
-    return Status::Error(ErrorCode::kInvalidProgram, "vela: %s block size %u", what,
-                         unsigned(size));
+  // Divided, not multiplied: n * 36 may overflow a 32-bit size_t.
+  if (n < 0 || size_t(n) != (size - 4) / kIoRecordBytes || (size - 4) % kIoRecordBytes != 0)
+    return Status::Error(ErrorCode::kInvalidProgram, "vela: %s block of %u bytes for %d records",
+                         what, unsigned(size), int(n));
   for (int i = 0; i < n; ++i) {
-    const uint8_t* p = data + 4 + size_t(i) * 36;
-    VelaIo& io = ios[i];
+    const VelaIo io = DecodeIo(data + 4 + size_t(i) * kIoRecordBytes);
     for (int d = 0; d < 6; ++d) {
-      io.shape[d] = int32_t(ReadU32(p + 4 * d));
       if (io.shape[d] < 0 || io.shape[d] > (1 << 20)) {
         return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has bad dimension %d", what,
                              i, int(io.shape[d]));
       }
     }
-    io.element_size = int32_t(ReadU32(p + 24));
-    io.offset = int32_t(ReadU32(p + 28));
-    io.region = int32_t(ReadU32(p + 32));
     if (io.element_size != 1 && io.element_size != 2 && io.element_size != 4) {
       return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d has element size %d", what, i,
                            int(io.element_size));
@@ -53,7 +57,8 @@ Status ParseIos(const uint8_t* data, size_t size, const char* what, VelaIo* ios,
       return Status::Error(ErrorCode::kInvalidProgram, "vela: %s %d too large", what, i);
     }
   }
-  *count = n;
+  ios->records = data + 4;
+  ios->count = n;
   return Status::Ok();
 }
 
@@ -104,6 +109,10 @@ Status ParseCommandData(const uint8_t* data, size_t size, VelaPayload* out) {
 }
 
 }  // namespace
+
+VelaIo VelaIoRecords::operator[](int i) const {
+  return DecodeIo(records + size_t(i) * kIoRecordBytes);
+}
 
 size_t VelaIo::bytes() const {
   size_t n = size_t(element_size);
@@ -161,10 +170,10 @@ Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
       out->scratch_size = ReadU32(body);
       have_scratch = true;
     } else if (NameIs(header, "inputs")) {
-      ESDK_RETURN_IF_ERROR(ParseIos(body, length, "inputs", out->inputs, &out->num_inputs));
+      ESDK_RETURN_IF_ERROR(ParseIos(body, length, "inputs", &out->inputs));
       have_inputs = true;
     } else if (NameIs(header, "outputs")) {
-      ESDK_RETURN_IF_ERROR(ParseIos(body, length, "outputs", out->outputs, &out->num_outputs));
+      ESDK_RETURN_IF_ERROR(ParseIos(body, length, "outputs", &out->outputs));
       have_outputs = true;
     } else {
       return Status::Error(ErrorCode::kInvalidProgram, "vela: unknown block '%.16s'", header);
@@ -173,11 +182,10 @@ Status ParseVelaPayload(const uint8_t* data, size_t size, VelaPayload* out) {
   if (!(have_cmd && have_weights && have_scratch && have_inputs && have_outputs)) {
     return Status::Error(ErrorCode::kInvalidProgram, "vela: payload lacks a required block");
   }
-  const VelaIo* all[2] = {out->inputs, out->outputs};
-  const int counts[2] = {out->num_inputs, out->num_outputs};
-  for (int k = 0; k < 2; ++k) {
-    for (int i = 0; i < counts[k]; ++i) {
-      const VelaIo& io = all[k][i];
+  const VelaIoRecords* all[2] = {&out->inputs, &out->outputs};
+  for (const VelaIoRecords* ios : all) {
+    for (int i = 0; i < ios->count; ++i) {
+      const VelaIo io = (*ios)[i];
       if (io.region != hw::kScratchRegion)
         return Status::Error(ErrorCode::kInvalidProgram,
                              "vela: I/O in region %d, only scratch (1) supported", int(io.region));

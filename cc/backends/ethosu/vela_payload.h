@@ -17,14 +17,20 @@ namespace ethosu_sdk::backends::ethosu {
 // The Ethos-U's own types (cc/ethosu); `ethosu` here names this namespace.
 namespace hw = ::ethosu_sdk::ethosu;
 
-constexpr int kMaxVelaIos = 16;
-
 struct VelaIo {
   int32_t shape[6];  // Vela pads every shape to 6-D
   int32_t element_size;
   int32_t offset;  // byte offset inside `region`
   int32_t region;  // base-pointer region (1: scratch)
   size_t bytes() const;
+};
+
+// Vela's I/O records ("inputs"/"outputs" blocks: 9 little-endian i32 each),
+// read in place: any count the payload holds, validated once by the parser.
+struct VelaIoRecords {
+  const uint8_t* records = nullptr;
+  int count = 0;
+  VelaIo operator[](int i) const;  // 0 <= i < count
 };
 
 struct VelaPayload {
@@ -39,10 +45,8 @@ struct VelaPayload {
   // Region 2 (fast scratch: dedicated SRAM for staged weights and feature
   // maps) bytes the caller provides; 0 if the stream does not use it.
   uint32_t fast_scratch_size = 0;
-  int num_inputs = 0;
-  VelaIo inputs[kMaxVelaIos];
-  int num_outputs = 0;
-  VelaIo outputs[kMaxVelaIos];
+  VelaIoRecords inputs;
+  VelaIoRecords outputs;
 };
 
 // Validates every block header, size and I/O record. `data` must stay alive

@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const ethosu_sdk::backends::ethosu::VelaPayload& payload = files.payload;
-  if (payload.num_inputs != 1 || payload.num_outputs != 1) {
+  if (payload.inputs.count != 1 || payload.outputs.count != 1) {
     fprintf(stderr, "want a payload with one input and one output\n");
     return 1;
   }
