@@ -85,12 +85,6 @@ class _Mean(torch.nn.Module):
         return x.mean(dim=(2, 3), keepdim=True)
 
 
-def _mobilenet_v2() -> torch.nn.Module:
-    from mobilenet_v2 import MobileNetV2
-
-    return MobileNetV2()
-
-
 def _zoo(name: str) -> Callable[[], torch.nn.Module]:
     """A model from the SDK's zoo (python/ethosu_sdk/models), seeded weights."""
 
@@ -196,7 +190,7 @@ CASES: Dict[str, Tuple[Callable[[], torch.nn.Module], Shapes]] = {
     ),
     "conv9x9": (lambda: _conv(4, 8, 9, 1, 4), [(1, 4, 12, 12)]),
     "conv1x1_deep": (lambda: _conv(96, 80, 1, 1, 0), [(1, 96, 4, 4)]),
-    "mobilenet_v2": (_mobilenet_v2, [(1, 3, 224, 224)]),
+    "mobilenet_v2": (_zoo("mobilenet_v2"), [(1, 3, 224, 224)]),
     # LUT activations (int8 256-entry tables).
     "linear_sigmoid": (lambda: _then(torch.sigmoid, torch.nn.Linear(40, 20)), [(2, 40)]),
     "conv_tanh": (lambda: _then(torch.tanh, torch.nn.Conv2d(8, 24, 1)), [(1, 8, 5, 5)]),
