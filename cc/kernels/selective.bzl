@@ -17,9 +17,9 @@ def selected_kernels(name, ptes, **kwargs):
         name = name + "_gen",
         srcs = ptes,
         outs = [src],
-        cmd = "$(location @ethosu_sdk//cc/kernels:gen_registration) --out=$@ " +
+        cmd = "$(location @ethosu_sdk//cc/kernels/codegen:gen_registration) --out=$@ " +
               " ".join(["--pte=$(location %s)" % p for p in ptes]),
-        tools = [Label("//cc/kernels:gen_registration")],
+        tools = [Label("//cc/kernels/codegen:gen_registration")],
         **helper_attrs(kwargs)
     )
     cc_library(

@@ -28,7 +28,7 @@ TAMPERED = "sim/tests/firmware"  # KWS with a broken command stream: parse_error
 TOOLS = {
     "aot_compile": "python/ethosu_sdk/cli/aot_compile",
     "gen_memory": "python/ethosu_sdk/firmware/gen_memory",
-    "gen_registration": "cc/kernels/gen_registration",
+    "gen_registration": "cc/kernels/codegen/gen_registration",
     "host_runner": "sim/host/host_runner",
     "pte_info": "python/ethosu_sdk/pte/pte_info",
     "run_firmware": "python/ethosu_sdk/runner/run_firmware",

@@ -11,7 +11,7 @@ import operator_table
 import pytest
 import refused_table
 
-PAGE = os.path.join(os.path.dirname(os.path.abspath(coverage.__file__)), "COVERAGE.md")
+PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(coverage.__file__))), "COVERAGE.md")
 
 
 def test_every_installed_operator_is_implemented_or_listed_with_a_reason() -> None:

@@ -15,7 +15,8 @@ from typing import Dict, List, Sequence, Tuple
 
 import yaml
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
+# The tables sit beside the kernels they describe, one level up.
+_HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(_HERE, "operators.yaml")
 # Every table the generators read, in order: the portable kernels, then
 # ExecuTorch's cortex_m:: int8 operators (cortex_m/operators.yaml).

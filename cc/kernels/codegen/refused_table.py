@@ -9,7 +9,7 @@ from typing import Dict
 import operator_table
 import yaml
 
-REFUSED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "refused.yaml")
+REFUSED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "refused.yaml")
 STATUSES = ("refused", "pending")
 
 
