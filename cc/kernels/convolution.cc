@@ -22,6 +22,90 @@ struct ConvShape {
   int64_t stride[kSpatial], padding[kSpatial], dilation[kSpatial];
 };
 
+// The kernel taps [begin, end) that land inside an input of `size` for an
+// output at `origin` (its first tap's input index, maybe negative). The
+// valid taps are contiguous, so the innermost loops carry no bounds checks.
+struct TapRange {
+  int64_t begin, end;
+};
+
+TapRange ValidTaps(int64_t origin, int64_t taps, int64_t dilation, int64_t size) {
+  if (dilation == 1) {  // the common case, without the divisions
+    const int64_t begin = origin >= 0 ? 0 : -origin;
+    const int64_t end = size - origin < taps ? size - origin : taps;
+    return {begin, end < begin ? begin : end};
+  }
+  // First tap with origin + t * dilation >= 0; last with it < size.
+  const int64_t begin = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
+  const int64_t past = size - origin;  // taps must stay below this offset
+  int64_t end = past <= 0 ? 0 : (past + dilation - 1) / dilation;
+  if (end > taps) end = taps;
+  return {begin, end < begin ? begin : end};
+}
+
+// kLanes outputs along the row (lane j at origin[2] + j * stride), each
+// summed over every input channel of its group, then kernel depth, row and
+// column (the portable kernel's order), skipping taps in padding. Lanes
+// share `taps`, so more than one only where all of them take every column;
+// their sums are independent chains, each added in the one-lane order.
+template <int kLanes>
+void Accumulate(const ConvShape& s, const float* in_group, const float* w_oc, int64_t in_plane,
+                int64_t k_volume, const int64_t origin[kSpatial], const TapRange taps[kSpatial],
+                float accum[kLanes]) {
+  const int64_t in_c_per_group = s.in_c / s.groups;
+  const int64_t row_step = s.in[2];
+  const int64_t lane_step = s.stride[2];
+  for (int j = 0; j < kLanes; ++j) accum[j] = 0.0f;
+  for (int64_t icg = 0; icg < in_c_per_group; ++icg) {
+    const float* in_c = in_group + icg * in_plane;
+    const float* w_c = w_oc + icg * k_volume;
+    for (int64_t kd = taps[0].begin; kd < taps[0].end; ++kd) {
+      const int64_t id = origin[0] + kd * s.dilation[0];
+      for (int64_t ky = taps[1].begin; ky < taps[1].end; ++ky) {
+        const int64_t iy = origin[1] + ky * s.dilation[1];
+        const float* in_row = in_c + (id * s.in[1] + iy) * row_step + origin[2];
+        const float* w_row = w_c + (kd * s.k[1] + ky) * s.k[2];
+        for (int64_t kx = taps[2].begin; kx < taps[2].end; ++kx) {
+          const float w = w_row[kx];
+          const float* x = in_row + kx * s.dilation[2];
+          for (int j = 0; j < kLanes; ++j) accum[j] += x[j * lane_step] * w;
+        }
+      }
+    }
+  }
+}
+
+// Outputs computed side by side where the row allows: independent sums
+// keep the floating-point adder busy instead of waiting on one chain.
+constexpr int kLanes = 4;
+
+// One output row (depth and row origins already in `origin`, `taps`);
+// `bias` is the output channel's, or null.
+void RunRow(const ConvShape& s, const float* in_group, const float* w_oc, int64_t in_plane,
+            int64_t k_volume, int64_t origin[kSpatial], TapRange taps[kSpatial], const float* bias,
+            float* o) {
+  const TapRange all{0, s.k[2]};
+  for (int64_t ox = 0; ox < s.out[2];) {
+    origin[2] = ox * s.stride[2] - s.padding[2];
+    taps[2] = ValidTaps(origin[2], s.k[2], s.dilation[2], s.in[2]);
+    const bool full = taps[2].begin == all.begin && taps[2].end == all.end;
+    const int64_t last = ox + kLanes - 1;  // the lanes' taps are full if the last one's are
+    const TapRange last_taps =
+        ValidTaps(last * s.stride[2] - s.padding[2], s.k[2], s.dilation[2], s.in[2]);
+    if (full && last < s.out[2] && last_taps.begin == all.begin && last_taps.end == all.end) {
+      float accum[kLanes];
+      Accumulate<kLanes>(s, in_group, w_oc, in_plane, k_volume, origin, taps, accum);
+      for (int j = 0; j < kLanes; ++j) o[ox + j] = bias ? accum[j] + *bias : accum[j];
+      ox += kLanes;
+      continue;
+    }
+    float accum[1];
+    Accumulate<1>(s, in_group, w_oc, in_plane, k_volume, origin, taps, accum);
+    o[ox] = bias ? accum[0] + *bias : accum[0];
+    ++ox;
+  }
+}
+
 void RunConv(const ConvShape& s, const float* in, const float* weight, const float* bias,
              float* out) {
   const int64_t in_c_per_group = s.in_c / s.groups;
@@ -32,34 +116,19 @@ void RunConv(const ConvShape& s, const float* in, const float* weight, const flo
   for (int64_t b = 0; b < s.n; ++b) {
     for (int64_t oc = 0; oc < s.out_c; ++oc) {
       const int64_t group = oc / out_c_per_group;
+      const float* in_group = in + (b * s.in_c + group * in_c_per_group) * in_plane;
       const float* w_oc = weight + oc * in_c_per_group * k_volume;
+      const float* bias_oc = bias != nullptr ? bias + oc : nullptr;  // none: no add (keeps -0.0f)
+      int64_t origin[kSpatial];
+      TapRange taps[kSpatial];
       for (int64_t od = 0; od < s.out[0]; ++od) {
+        origin[0] = od * s.stride[0] - s.padding[0];
+        taps[0] = ValidTaps(origin[0], s.k[0], s.dilation[0], s.in[0]);
         for (int64_t oy = 0; oy < s.out[1]; ++oy) {
-          for (int64_t ox = 0; ox < s.out[2]; ++ox) {
-            float accum = 0.0f;
-            for (int64_t icg = 0; icg < in_c_per_group; ++icg) {
-              const int64_t ic = group * in_c_per_group + icg;
-              const float* in_c = in + (b * s.in_c + ic) * in_plane;
-              const float* w_c = w_oc + icg * k_volume;
-              for (int64_t kd = 0; kd < s.k[0]; ++kd) {
-                const int64_t id = od * s.stride[0] + kd * s.dilation[0] - s.padding[0];
-                if (id < 0 || id >= s.in[0]) continue;
-                for (int64_t ky = 0; ky < s.k[1]; ++ky) {
-                  const int64_t iy = oy * s.stride[1] + ky * s.dilation[1] - s.padding[1];
-                  if (iy < 0 || iy >= s.in[1]) continue;
-                  const float* in_row = in_c + (id * s.in[1] + iy) * s.in[2];
-                  const float* w_row = w_c + (kd * s.k[1] + ky) * s.k[2];
-                  for (int64_t kx = 0; kx < s.k[2]; ++kx) {
-                    const int64_t ix = ox * s.stride[2] + kx * s.dilation[2] - s.padding[2];
-                    if (ix < 0 || ix >= s.in[2]) continue;
-                    accum += in_row[ix] * w_row[kx];
-                  }
-                }
-              }
-            }
-            if (bias != nullptr) accum += bias[oc];
-            *o++ = accum;
-          }
+          origin[1] = oy * s.stride[1] - s.padding[1];
+          taps[1] = ValidTaps(origin[1], s.k[1], s.dilation[1], s.in[1]);
+          RunRow(s, in_group, w_oc, in_plane, k_volume, origin, taps, bias_oc, o);
+          o += s.out[2];
         }
       }
     }
