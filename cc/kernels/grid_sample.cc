@@ -4,9 +4,10 @@
 // outside read 0), 1 = border (the coordinate clipped into the image),
 // 2 = reflection (the coordinate reflected at the image's edges, then
 // clipped); interpolation 0 = bilinear, 1 = nearest (ties to even, as
-// nearbyint). Computed in the tensors' float type, as ATen's CPU kernel
-// does. Bicubic (2) is refused in one line, as ExecuTorch's portable kernel
-// refuses it.
+// nearbyint), 2 = bicubic (Keys' cubic convolution, A = -0.75, over the
+// 4x4 taps around the unpadded coordinate, each tap's coordinate padded on
+// its own, as ATen does). Computed in the tensors' float type, as ATen's
+// CPU kernel does.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -76,6 +77,39 @@ struct Plane {
   }
 };
 
+// Keys' cubic convolution weights (A = -0.75, as ATen and PIL) of the four
+// taps at offsets -1, 0, 1, 2 from floor(coord), `t` = coord - floor(coord).
+template <typename T>
+void CubicWeights(T t, T weights[4]) {
+  constexpr T kA = T(-0.75);
+  auto near = [](T d) { return ((kA + 2) * d - (kA + 3)) * d * d + 1; };         // |d| <= 1
+  auto far = [](T d) { return ((kA * d - 5 * kA) * d + 8 * kA) * d - 4 * kA; };  // 1 < |d| < 2
+  weights[0] = far(t + 1);
+  weights[1] = near(t);
+  weights[2] = near(1 - t);
+  weights[3] = far(2 - t);
+}
+
+// One bicubic sample at the unnormalised, unpadded (x, y).
+template <typename T>
+T Bicubic(const Plane<T>& src, T x, T y, int64_t padding, bool align_corners) {
+  const T x0 = std::floor(x), y0 = std::floor(y);
+  T wx[4], wy[4];
+  CubicWeights(x - x0, wx);
+  CubicWeights(y - y0, wy);
+  T v = 0;
+  for (int i = 0; i < 4; ++i) {
+    const T ty = Safe(Pad(y0 - 1 + static_cast<T>(i), src.h, padding, align_corners));
+    T row = 0;
+    for (int j = 0; j < 4; ++j) {
+      const T tx = Safe(Pad(x0 - 1 + static_cast<T>(j), src.w, padding, align_corners));
+      row += src.At(static_cast<int64_t>(ty), static_cast<int64_t>(tx)) * wx[j];
+    }
+    v += row * wy[i];
+  }
+  return v;
+}
+
 template <typename T>
 void GridSample(const Tensor& input, const Tensor& grid, int64_t mode, int64_t padding,
                 bool align_corners, Tensor& out) {
@@ -89,15 +123,20 @@ void GridSample(const Tensor& input, const Tensor& grid, int64_t mode, int64_t p
   for (int32_t n = 0; n < n_count; ++n) {
     for (size_t p = 0; p < out_plane; ++p) {
       const T* xy = g + (static_cast<size_t>(n) * out_plane + p) * 2;
-      const T x = Safe(Pad(Unnormalize(xy[0], w, align_corners), w, padding, align_corners));
-      const T y = Safe(Pad(Unnormalize(xy[1], h, align_corners), h, padding, align_corners));
+      // Bicubic pads each tap, not the sampled point (ATen's GridSampler).
+      const T raw_x = Unnormalize(xy[0], w, align_corners);
+      const T raw_y = Unnormalize(xy[1], h, align_corners);
+      const T x = Safe(Pad(raw_x, w, padding, align_corners));
+      const T y = Safe(Pad(raw_y, h, padding, align_corners));
       for (int32_t c = 0; c < channels; ++c) {
         const Plane<T> src{
             in + (static_cast<size_t>(n) * static_cast<size_t>(channels) + static_cast<size_t>(c)) *
                      plane,
             h, w};
         T v = 0;
-        if (mode == kNearest) {
+        if (mode == kBicubic) {
+          v = Bicubic(src, Safe(raw_x), Safe(raw_y), padding, align_corners);
+        } else if (mode == kNearest) {
           v = src.At(static_cast<int64_t>(std::nearbyint(y)),
                      static_cast<int64_t>(std::nearbyint(x)));
         } else {
@@ -129,12 +168,6 @@ Status GridSampler2dOut(const Tensor& input, const Tensor& grid, int64_t interpo
     return ShapeError("grid_sampler_2d interpolation_mode must be 0, 1 or 2", interpolation_mode);
   if (padding_mode < kZeros || padding_mode > kReflection)
     return ShapeError("grid_sampler_2d padding_mode must be 0, 1 or 2", padding_mode);
-  if (interpolation_mode == kBicubic) {
-    return Status::Error(ErrorCode::kNotSupported,
-                         "%s: bicubic grid sampling is not implemented (nor in ExecuTorch's "
-                         "portable kernels); use mode='bilinear' or 'nearest'",
-                         name);
-  }
   if (input.rank != 4 || grid.rank != 4 || grid.sizes[3] != 2) {
     return ShapeError("grid_sampler_2d takes a 4-D input and a [N, H, W, 2] grid", input.rank,
                       grid.rank);

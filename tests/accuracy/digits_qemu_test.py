@@ -16,7 +16,7 @@ from digits_split import float_scores
 from ethosu_sdk.runner import protocol
 
 RUNNER = os.path.join("python", "ethosu_sdk", "runner", "run_firmware")
-HOST_RUNNER = os.path.join("cc", "runner", "host_runner")
+HOST_RUNNER = os.path.join("sim", "host", "host_runner")
 PTE = os.path.join("examples", "digits_u55_model.pte")
 EVAL_DIR = os.path.join("examples", "digits", "eval")
 SAMPLES = os.environ["QEMU_SAMPLES"].split()

@@ -15,7 +15,7 @@ from ethosu_sdk.cli import aot_compile
 from ethosu_sdk.models import load_model
 
 MODEL = "mlp_softmax"  # input [1, 64], 10 classes
-HOST_RUNNER = os.path.join("cc", "runner", "host_runner")  # runfiles (data)
+HOST_RUNNER = os.path.join("sim", "host", "host_runner")  # runfiles (data)
 
 
 def run_cli(args: list[str], capsys) -> tuple[int, str]:

@@ -12,7 +12,7 @@ import pytest
 
 PROGRAM_SCORES = os.path.join("python", "ethosu_sdk", "report", "program_scores")
 RUN_MODEL = os.path.join("python", "ethosu_sdk", "cli", "run_model")
-HOST_RUNNER = os.path.join("cc", "runner", "host_runner")
+HOST_RUNNER = os.path.join("sim", "host", "host_runner")
 MODEL = os.path.join("examples", "digits_u55_model")
 
 

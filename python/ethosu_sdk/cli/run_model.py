@@ -384,7 +384,7 @@ def _run_section(
     figures: list[tuple[str, str]] = [("board", where), ("simulation wall time", f"{wall:.1f} s")]
     figures += _output_figures(run, verdict, inputs.summary)
     figures += _device_figures(run, sizes)
-    figures += _profile_section(output, model_run.costs(run))
+    figures += _profile_section(run)
     say(f"      {'PASS' if verdict.passed else 'FAIL'}: {verdict.reason}")
     # A program built with verify = "warn" although the verification skipped
     # a partition (python/ethosu_sdk/verify/verify.py, Report.unverified):
@@ -457,13 +457,14 @@ def _device_figures(run: protocol.Run, sizes: elf_size.ImageSizes | None) -> lis
 _PROFILE_SHOWN = 8
 
 
-def _profile_section(output: str, cost: model_run.Costs | None) -> list[tuple[str, str]]:
+def _profile_section(run: protocol.Run) -> list[tuple[str, str]]:
     """Where the CPU's time went, operator by operator (the runner's PROFILE
     records, the same timer as the total), and the ETDump that ExecuTorch's
     Inspector reads, beside the report."""
-    profile = etdump.parse(output)
+    profile = etdump.from_run(run)
     if profile is None:
         return []
+    cost = model_run.costs(run)
     operators = etdump.by_operator(profile)
     summed = sum(o.nanoseconds for o in operators)
     of_total = f", {100 * summed / cost.cpu_instructions:.2f}% of the total" if cost and cost.cpu_instructions else ""

@@ -7,53 +7,45 @@ identifier ED00, size-prefixed as the runtime's ETDumpGen writes it), so
 ExecuTorch's devtools Inspector reads it. Times are nanoseconds of the
 board's timer: on QEMU (-icount shift=0) one nanosecond is one instruction.
 
-    run_firmware --elf=model.elf | etdump --out=model.etdp
+`etdump_main.py` is its command line:
 
-also prints the run's time per operator, the slowest first.
+    run_firmware --elf=model.elf | etdump --out=model.etdp
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-import sys
 
 import flatbuffers
-from absl import app, flags
+
+from ethosu_sdk.runner import protocol
 
 FILE_IDENTIFIER = b"ED00"
-PROFILE = re.compile(r"^ESDK PROFILE (\d+) ticks=(\d+) name=(\S+)$", re.MULTILINE)
-TICKS_PER_SECOND = re.compile(r"^ESDK TIME \d+ ticks=\d+ ticks_per_second=(\d+)$", re.MULTILINE)
-
-
-@dataclasses.dataclass(frozen=True)
-class Instruction:
-    """One PROFILE record: an instruction of the method and its ticks."""
-
-    index: int
-    ticks: int
-    name: str
 
 
 @dataclasses.dataclass(frozen=True)
 class Profile:
     """A run's PROFILE records and the rate of the timer they count."""
 
-    instructions: list[Instruction]
+    instructions: list[protocol.ProfileRecord]
     ticks_per_second: int
 
     def nanoseconds(self, ticks: int) -> int:
         return ticks * 1_000_000_000 // self.ticks_per_second
 
 
-def parse(console: str) -> Profile | None:
-    """The PROFILE records of a run's console text, in instruction order;
-    None without them (or without the TIME record giving their rate)."""
-    instructions = [Instruction(int(pc), int(ticks), name) for pc, ticks, name in PROFILE.findall(console)]
-    rates = TICKS_PER_SECOND.findall(console)
-    if not instructions or not rates or int(rates[-1]) <= 0:
+def from_run(run: protocol.Run) -> Profile | None:
+    """The profile of a parsed run; None without PROFILE records (or without
+    the TIME record giving their rate)."""
+    if not run.profile or not run.ticks_per_second or run.ticks_per_second <= 0:
         return None
-    return Profile(instructions, int(rates[-1]))
+    return Profile(run.profile, run.ticks_per_second)
+
+
+def parse(console: str) -> Profile | None:
+    """from_run of a run's console text (protocol.ProtocolError if it is not
+    a well-formed run)."""
+    return from_run(protocol.parse(console))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,7 +79,7 @@ def table(profile: Profile) -> str:
     return "\n".join(lines)
 
 
-def _profile_event(builder: flatbuffers.Builder, instruction: Instruction, start: int, end: int) -> int:
+def _profile_event(builder: flatbuffers.Builder, instruction: protocol.ProfileRecord, start: int, end: int) -> int:
     name = builder.CreateString(instruction.name)
     builder.StartObject(8)  # ProfileEvent's 8 fields
     builder.PrependUOffsetTRelativeSlot(0, name, 0)
@@ -128,33 +120,3 @@ def write(profile: Profile, method: str = "forward") -> bytes:
     builder.PrependUOffsetTRelativeSlot(1, runs, 0)
     builder.FinishSizePrefixed(builder.EndObject(), file_identifier=FILE_IDENTIFIER)
     return bytes(builder.Output())
-
-
-FLAGS = flags.FLAGS
-flags.DEFINE_string("console", "-", "A run's console text (the line protocol); - reads stdin.")
-flags.DEFINE_string("out", None, "The ETDump file to write.", required=True)
-flags.DEFINE_string("method", "forward", "The method the run executed.")
-
-
-def main(argv: list[str]) -> int:
-    del argv
-    if FLAGS.console == "-":
-        console = sys.stdin.read()
-    else:
-        with open(FLAGS.console, encoding="utf-8", errors="replace") as f:
-            console = f.read()
-    profile = parse(console)
-    if profile is None:
-        print(
-            "etdump: error: no ESDK PROFILE and TIME records in the console text: give a run's whole output",
-            file=sys.stderr,
-        )
-        return 2
-    with open(FLAGS.out, "wb") as f:
-        f.write(write(profile, FLAGS.method))
-    print(table(profile))
-    return 0
-
-
-if __name__ == "__main__":
-    app.run(main)

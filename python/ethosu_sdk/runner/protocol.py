@@ -36,6 +36,16 @@ class Comparison:
     exact: int  # elements with identical bits
 
 
+@dataclasses.dataclass(frozen=True)
+class ProfileRecord:
+    """One PROFILE record: an instruction of the method and the board timer
+    ticks it took (PROTOCOL.md, "Profile")."""
+
+    index: int
+    ticks: int
+    name: str
+
+
 @dataclasses.dataclass
 class Run:
     outputs: dict[int, np.ndarray] = dataclasses.field(default_factory=dict)
@@ -44,6 +54,7 @@ class Run:
     errors: list[str] = dataclasses.field(default_factory=list)
     ticks: list[int] = dataclasses.field(default_factory=list)  # per iteration
     ticks_per_second: int | None = None
+    profile: list[ProfileRecord] = dataclasses.field(default_factory=list)  # in instruction order
     records: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)  # PROGRAM, MEMORY, NPU, ...
     exit_status: int | None = None
     ended: bool = False
@@ -100,6 +111,9 @@ def parse(text: str) -> Run:
                 _, named = _fields(rest)
                 run.ticks.append(int(named["ticks"]))
                 run.ticks_per_second = int(named["ticks_per_second"])
+            elif key == "PROFILE":
+                positional, named = _fields(rest)
+                run.profile.append(ProfileRecord(int(positional[0]), int(named["ticks"]), named["name"]))
             elif key == "RESULT":
                 run.result = rest[0]
             elif key == "ERROR":

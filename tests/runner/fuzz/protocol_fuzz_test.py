@@ -86,6 +86,8 @@ _TOKENS = st.sampled_from(
         "DATA",
         "COMPARE",
         "TIME",
+        "PROFILE",
+        "name=",
         "RESULT",
         "ERROR",
         "END",
@@ -212,6 +214,20 @@ def test_outputs_round_trip(arrays: list[np.ndarray]) -> None:
         got = run.outputs[index]
         assert got.dtype == array.dtype and got.shape == array.shape
         assert got.tobytes() == array.tobytes()  # bit for bit, NaNs included
+
+
+def test_profile_records_come_back_in_instruction_order() -> None:
+    """A host runner's transcript (protocol_corpus/float_profiled.txt): one
+    PROFILE record per instruction of the MLP, beside its TIME and COMPARE."""
+    path = pathlib.Path(__file__).parent / "protocol_corpus" / "float_profiled.txt"
+    text = path.read_text()
+    run = protocol.parse(text)
+    lines = [line.split() for line in text.splitlines() if line.startswith("ESDK PROFILE ")]
+    assert [r.index for r in run.profile] == list(range(len(lines))) and len(lines) == 9
+    assert [(str(r.ticks), r.name) for r in run.profile] == [
+        (w[3].removeprefix("ticks="), w[4].removeprefix("name=")) for w in lines
+    ]
+    assert "PROFILE" not in run.records and run.result == "PASS"
 
 
 if __name__ == "__main__":
