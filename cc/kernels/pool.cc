@@ -1,4 +1,5 @@
-// 2-D pooling over NCHW (or CHW) float tensors: average and max (with the
+// 2-D pooling over NCHW (or CHW) tensors: average (float) and max (every
+// real dtype the runtime holds, as ExecuTorch's portable kernel, with the
 // argmax indices that max_pool2d_with_indices returns).
 #include <cstdint>
 #include <optional>
@@ -42,8 +43,6 @@ Status SetUpPool(const Tensor& in, const Tensor& out, IntList kernel, IntList st
                  IntList padding, IntList dilation, bool ceil_mode, const char* name,
                  PoolShape* s) {
   if (in.rank != 3 && in.rank != 4) return ShapeError("pooling input rank", in.rank);
-  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat)
-    return DtypeError(name, in);
   ESDK_RETURN_IF_ERROR(PairParam(kernel, 0, false, s->kernel, "kernel_size"));
   ESDK_RETURN_IF_ERROR(PairParam(stride, 0, true, s->stride, "stride"));
   if (stride.size() == 0) {
@@ -86,6 +85,8 @@ Status AvgPool2dOut(const Tensor& in, IntList kernel, IntList stride, IntList pa
   if (divisor_override && *divisor_override == 0) {
     return ShapeError("avg_pool2d divisor_override is 0");
   }
+  if (in.dtype != ScalarType::kFloat || out.dtype != ScalarType::kFloat)
+    return DtypeError(kAvgPool2dOutName, in);
   PoolShape s{};
   ESDK_RETURN_IF_ERROR(
       SetUpPool(in, out, kernel, stride, padding, {}, ceil_mode, kAvgPool2dOutName, &s));
@@ -119,23 +120,17 @@ Status AvgPool2dOut(const Tensor& in, IntList kernel, IntList stride, IntList pa
   return Status::Ok();
 }
 
-// max_pool2d_with_indices(self, kernel_size, stride, padding, dilation,
-//                         ceil_mode, *, out, indices)
-Status MaxPool2dWithIndicesOut(const Tensor& in, IntList kernel, IntList stride, IntList padding,
-                               IntList dilation, bool ceil_mode, Tensor& out, Tensor& indices) {
-  PoolShape s{};
-  ESDK_RETURN_IF_ERROR(SetUpPool(in, out, kernel, stride, padding, dilation, ceil_mode,
-                                 kMaxPool2dWithIndicesOutName, &s));
-  ESDK_RETURN_IF_ERROR(ExpectDtype(indices, ScalarType::kLong, "max_pool2d indices"));
-  ESDK_RETURN_IF_ERROR(ExpectSameShape(indices, out, "max_pool2d indices"));
-  const float* pi = in.Data<const float>();
-  float* po = out.Data<float>();
-  int64_t* pidx = indices.Data<int64_t>();
+namespace {
+
+// Each output the largest element of its window (the first of equal ones,
+// a NaN wins as in PyTorch) and its index within the input plane.
+template <typename T>
+void MaxPool(const PoolShape& s, const T* pi, T* po, int64_t* pidx) {
   for (int64_t p = 0; p < s.planes; ++p) {
-    const float* plane = pi + p * s.in_h * s.in_w;
+    const T* plane = pi + p * s.in_h * s.in_w;
     for (int64_t oy = 0; oy < s.out_h; ++oy) {
       for (int64_t ox = 0; ox < s.out_w; ++ox) {
-        float best = 0.0f;
+        T best = T(0);
         int64_t best_index = -1;
         for (int64_t ky = 0; ky < s.kernel[0]; ++ky) {
           const int64_t y = oy * s.stride[0] - s.padding[0] + ky * s.dilation[0];
@@ -143,8 +138,7 @@ Status MaxPool2dWithIndicesOut(const Tensor& in, IntList kernel, IntList stride,
           for (int64_t kx = 0; kx < s.kernel[1]; ++kx) {
             const int64_t x = ox * s.stride[1] - s.padding[1] + kx * s.dilation[1];
             if (x < 0 || x >= s.in_w) continue;
-            const float v = plane[y * s.in_w + x];
-            // NaN propagates, as in PyTorch.
+            const T v = plane[y * s.in_w + x];
             if (best_index < 0 || v > best || v != v) {
               best = v;
               best_index = y * s.in_w + x;
@@ -157,7 +151,50 @@ Status MaxPool2dWithIndicesOut(const Tensor& in, IntList kernel, IntList stride,
       }
     }
   }
-  return Status::Ok();
+}
+
+template <typename T>
+void MaxPoolTensors(const PoolShape& s, const Tensor& in, Tensor& out, Tensor& indices) {
+  MaxPool<T>(s, in.Data<const T>(), out.Data<T>(), indices.Data<int64_t>());
+}
+
+}  // namespace
+
+// max_pool2d_with_indices(self, kernel_size, stride, padding, dilation,
+//                         ceil_mode, *, out, indices)
+Status MaxPool2dWithIndicesOut(const Tensor& in, IntList kernel, IntList stride, IntList padding,
+                               IntList dilation, bool ceil_mode, Tensor& out, Tensor& indices) {
+  if (out.dtype != in.dtype) return DtypeError(kMaxPool2dWithIndicesOutName, out);
+  PoolShape s{};
+  ESDK_RETURN_IF_ERROR(SetUpPool(in, out, kernel, stride, padding, dilation, ceil_mode,
+                                 kMaxPool2dWithIndicesOutName, &s));
+  ESDK_RETURN_IF_ERROR(ExpectDtype(indices, ScalarType::kLong, "max_pool2d indices"));
+  ESDK_RETURN_IF_ERROR(ExpectSameShape(indices, out, "max_pool2d indices"));
+  switch (in.dtype) {
+    case ScalarType::kFloat:
+      MaxPoolTensors<float>(s, in, out, indices);
+      return Status::Ok();
+    case ScalarType::kDouble:
+      MaxPoolTensors<double>(s, in, out, indices);
+      return Status::Ok();
+    case ScalarType::kByte:
+      MaxPoolTensors<uint8_t>(s, in, out, indices);
+      return Status::Ok();
+    case ScalarType::kChar:
+      MaxPoolTensors<int8_t>(s, in, out, indices);
+      return Status::Ok();
+    case ScalarType::kShort:
+      MaxPoolTensors<int16_t>(s, in, out, indices);
+      return Status::Ok();
+    case ScalarType::kInt:
+      MaxPoolTensors<int32_t>(s, in, out, indices);
+      return Status::Ok();
+    case ScalarType::kLong:
+      MaxPoolTensors<int64_t>(s, in, out, indices);
+      return Status::Ok();
+    default:
+      return DtypeError(kMaxPool2dWithIndicesOutName, in);
+  }
 }
 
 }  // namespace ethosu_sdk::kernels

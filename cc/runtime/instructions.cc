@@ -46,19 +46,57 @@ bool LaysOutAs(const Tensor& t, const uint8_t* order) {
   return t.SameShapeAndLayout(as_order);
 }
 
+// The load error of an `any_dim_order` call whose tensors lie in no one
+// dim order: the first tensor that does not lie as `first_other`.
+Status DimOrderMismatch(const KernelEntry& kernel, Span<Value* const> args,
+                        const Tensor& first_other) {
+  return ForEachTensor(args, [&](const Tensor& t) {
+    if (t.rank == first_other.rank && LaysOutAs(t, first_other.dim_order)) return Status::Ok();
+    if (t.numel == 1 && t.rank <= first_other.rank) return Status::Ok();
+    char order[4 * kMaxRank + 3], other_order[4 * kMaxRank + 3];
+    char sizes[12 * kMaxRank + 3], other_sizes[12 * kMaxRank + 3];
+    FormatDimOrder(first_other, order, sizeof(order));
+    FormatDimOrder(t, other_order, sizeof(other_order));
+    FormatSizes(first_other, sizes, sizeof(sizes));
+    FormatSizes(t, other_sizes, sizeof(other_sizes));
+    return Status::Error(ErrorCode::kNotSupported,
+                         "operator %s: tensors %s in dim order %s and %s in %s; this kernel takes "
+                         "tensors of one rank and one dim order",
+                         kernel.name, sizes, order, other_sizes, other_order);
+  });
+}
+
+// Whether every tensor of a call lies as in dim order `order` of rank
+// `rank`; a tensor of one element may have any rank up to it (a scalar as a
+// tensor broadcasts alike in every layout).
+bool AllLayOutAs(Span<Value* const> args, int32_t rank, const uint8_t* order) {
+  return ForEachTensor(args,
+                       [&](const Tensor& t) {
+                         if (t.rank == rank && LaysOutAs(t, order)) return Status::Ok();
+                         if (t.numel == 1 && t.rank <= rank) return Status::Ok();
+                         return Status::Error(ErrorCode::kNotSupported, "layout");
+                       })
+      .ok();
+}
+
 // A kernel sees its tensors' data as laid out in the default dim order,
 // unless it is marked `any_dim_order` (elementwise, broadcasting included)
 // and all of them have one rank and their data lies in one dim order, as
-// ExecuTorch's portable kernels ask (tensors_have_same_dim_order); a tensor
-// of one element may have any rank up to theirs. Such a
-// call is shown its tensors in memory order (`call->view`): sizes listed in
-// that dim order, the default dim order, which gives the same elementwise
-// result over the same bytes.
+// ExecuTorch's portable kernels ask (tensors_have_same_dim_order). That
+// order is any tensor's of the call: where dimensions of size 1 go does not
+// move data, so a broadcast operand (1,2,1,2) channels-last lies as the
+// (2,2,2,2) output in dim order (0,3,2,1) does. Such a call is shown its
+// tensors in memory order (`call->view`): sizes listed in that dim order,
+// the default dim order, which gives the same elementwise result over the
+// same bytes.
 Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args, CallOrder* call) {
   if (kernel.kernel_dim_order) return Status::Ok();
   const Tensor* first_other = nullptr;  // the first tensor laid out otherwise
+  const Tensor* common = nullptr;       // the first whose dim order all tensors lie in
   ESDK_RETURN_IF_ERROR(ForEachTensor(args, [&](const Tensor& t) {
-    if (first_other == nullptr && !t.HasDefaultLayout()) first_other = &t;
+    if (t.HasDefaultLayout()) return Status::Ok();
+    if (first_other == nullptr) first_other = &t;
+    if (common == nullptr && AllLayOutAs(args, t.rank, t.dim_order)) common = &t;
     return Status::Ok();
   }));
   if (first_other == nullptr) return Status::Ok();
@@ -71,21 +109,12 @@ Status CheckDimOrders(const KernelEntry& kernel, Span<Value* const> args, CallOr
         "dim order only",
         kernel.name, order);
   }
-  call->rank = first_other->rank;
-  std::memcpy(call->order, first_other->dim_order, sizeof(call->order));
-  ESDK_RETURN_IF_ERROR(ForEachTensor(args, [&](const Tensor& t) {
+  if (common == nullptr) return DimOrderMismatch(kernel, args, *first_other);
+  call->rank = common->rank;
+  std::memcpy(call->order, common->dim_order, sizeof(call->order));
+  ESDK_RETURN_IF_ERROR(ForEachTensor(args, [&](const Tensor&) {
     ++call->tensors;
-    if (t.rank == call->rank && LaysOutAs(t, call->order)) return Status::Ok();
-    // One element (a scalar as a tensor) broadcasts alike in every layout.
-    if (t.numel == 1 && t.rank <= call->rank) return Status::Ok();
-    char other_order[4 * kMaxRank + 3], sizes[12 * kMaxRank + 3], other_sizes[12 * kMaxRank + 3];
-    FormatDimOrder(t, other_order, sizeof(other_order));
-    FormatSizes(*first_other, sizes, sizeof(sizes));
-    FormatSizes(t, other_sizes, sizeof(other_sizes));
-    return Status::Error(ErrorCode::kNotSupported,
-                         "operator %s: tensors %s in dim order %s and %s in %s; this kernel takes "
-                         "tensors of one rank and one dim order",
-                         kernel.name, sizes, order, other_sizes, other_order);
+    return Status::Ok();
   }));
   call->view = true;
   return Status::Ok();

@@ -17,7 +17,7 @@ SAMPLE = [
     ("avg_pool2d_avgpool_2x2", "ops/test_avg_pool2d::test_implementation_avg_pool2d[avgpool_2x2]"),
     ("batch_matmul_bmm_large_batch", "ops/test_batch_matmul::test_implementation_batch_matmul[bmm_large_batch]"),
     ("conv_conv2d", "ops/test_conv::test_implementation_conv2d[conv2d]"),
-    ("conv_transpose_conv_transpose2d_basic", "ops/test_conv_transpose::test_implementation_conv_transpose2d[conv_transpose2d_basic]"),
+    ("conv_transpose_conv_transpose2d_all_params", "ops/test_conv_transpose::test_implementation_conv_transpose2d[conv_transpose2d_all_params]"),
     ("div_self_rank_1", "ops/test_div::test_implementation_div[self_rank_1]"),
     ("linear_linear_bias", "ops/test_linear::test_implementation_linear[linear_bias]"),
     ("max_pool2d_maxpool_2x2", "ops/test_max_pool2d::test_implementation_max_pool2d[maxpool_2x2]"),

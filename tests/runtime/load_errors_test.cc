@@ -166,10 +166,6 @@ TEST(LoadErrors, BrokenPrograms) {
       {"broken_dim_order", ErrorCode::kInvalidProgram,
        "dim order is not a permutation of the dimensions: entry 2 is 2, out of range or repeated"},
       // Channels-last tensors where a kernel cannot take them: whole messages.
-      {"channels_last_conv_f32", ErrorCode::kNotSupported,
-       "operator aten::convolution.out: a tensor in dim order (0,2,3,1); this kernel takes tensors "
-       "in the "
-       "default dim order only"},
       {"channels_last_add_f32", ErrorCode::kNotSupported,
        "operator aten::add.out: tensors (1,3,4,5) in dim order (0,2,3,1) and (5) in (0); this "
        "kernel takes tensors of one rank and one dim order"},

@@ -17,7 +17,9 @@ range or a dim order that is not a permutation, and the REFUSED programs and
 mixed_dim_order.pte, channels-last tensors where our kernels cannot take
 them (the runtime's error tests); delegate_demo.pte/.tensors/
 .expected.tensors, a program with a DelegateCall to ExecuTorch's demo
-backend and PyTorch's output for it (the backend interface test).
+backend and PyTorch's output for it (the backend interface test); the
+EAGER programs' .pte/.tensors/.expected.tensors, programs ExecuTorch's
+runtime refuses and ours runs, with PyTorch's outputs.
 """
 
 from __future__ import annotations
@@ -301,8 +303,8 @@ class ChannelsLastQuantized(torch.nn.Module):
 
 
 class ChannelsLastConv(torch.nn.Module):
-    """A channels-last input into convolution, a kernel that takes the
-    default dim order only: our runtime must refuse it at load."""
+    """A channels-last input into convolution, a kernel that reads every
+    tensor's dim order (input, weight and output channels-last)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -357,21 +359,33 @@ PROGRAMS: Dict[str, Program] = {
     "attention_ops_f32": (AttentionOps, lambda: (_rand(3, 4, 8), _rand(1, 8, 5))),
     "channels_last_f32": (ChannelsLastUnary, lambda: (_channels_last(2, 3, 4, 5),)),
     "pt2e_channels_last_int8": (ChannelsLastQuantized, lambda: (_channels_last(1, 3, 4, 5),)),
+    "channels_last_conv_f32": (ChannelsLastConv, lambda: (_channels_last(1, 3, 6, 7),)),
 }
 
-# Programs our runtime must refuse at load: a channels-last input into a
-# kernel that takes the default dim order only (convolution), and into an
-# elementwise one with an operand of another rank (add broadcasting a 1-D
-# tensor: ExecuTorch's rule wants all tensors in one dim order).
+# Programs ExecuTorch's runtime refuses and ours runs, compared with
+# PyTorch eager (`<name>.expected.tensors`): ExecuTorch's cortex_m add
+# broadcast_3 case as the SDK lowers it, a channels-last (2,1,2,1) plus a
+# channels-last (1,2,1,2) whose (2,2,2,2) sum torch lays out in dim order
+# (0,3,2,1); its portable add wants all tensors contiguous or all
+# channels-last, while all three lie as (0,3,2,1) does.
+EAGER: Dict[str, Program] = {
+    "broadcast_dim_orders_f32": (
+        Add,
+        lambda: (_channels_last(2, 1, 2, 1), _channels_last(1, 2, 1, 2)),
+    ),
+}
+
+# Programs our runtime must refuse at load: a channels-last input into an
+# elementwise kernel with an operand of another rank (add broadcasting a
+# 1-D tensor: ExecuTorch's rule wants all tensors in one dim order).
 REFUSED: Dict[str, Program] = {
-    "channels_last_conv_f32": (ChannelsLastConv, lambda: (_channels_last(1, 3, 6, 7),)),
     "channels_last_add_f32": (Add, lambda: (_channels_last(1, 3, 4, 5), _rand(5))),
 }
 
 
 def build(name: str) -> Tuple[bytes, Tuple[torch.Tensor, ...]]:
     """Lowers program `name` without a delegate; returns the .pte and inputs."""
-    make_model, make_inputs = PROGRAMS[name] if name in PROGRAMS else REFUSED[name]
+    make_model, make_inputs = {**PROGRAMS, **REFUSED, **EAGER}[name]
     torch.manual_seed(0)
     model = make_model().eval()
     inputs = make_inputs()
@@ -512,12 +526,17 @@ def main(argv: List[str]) -> None:
         print("\n".join(PROGRAMS))
         return
     os.makedirs(FLAGS.out_dir, exist_ok=True)
-    for name in list(PROGRAMS) + list(REFUSED):
+    for name in list(PROGRAMS) + list(REFUSED) + list(EAGER):
         pte, inputs = build(name)
         with open(os.path.join(FLAGS.out_dir, name + ".pte"), "wb") as f:
             f.write(pte)
         with open(os.path.join(FLAGS.out_dir, name + ".tensors"), "wb") as f:
             f.write(tensor_file(list(inputs), io_dim_orders(pte)[0]))
+        if name in EAGER:
+            with torch.no_grad():
+                expected = EAGER[name][0]()(*inputs)
+            with open(os.path.join(FLAGS.out_dir, name + ".expected.tensors"), "wb") as f:
+                f.write(tensor_file([expected], io_dim_orders(pte)[1]))
         if name == "channels_last_f32":
             with open(os.path.join(FLAGS.out_dir, "mixed_dim_order.pte"), "wb") as f:
                 f.write(mixed_dim_order(pte))

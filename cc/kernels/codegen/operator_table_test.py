@@ -181,9 +181,9 @@ def test_only_elementwise_kernels_take_any_dim_order() -> None:
 
 def test_registration_carries_the_dim_order_flag() -> None:
     table = {op.name: op for op in operator_table.load()}
-    source = kernel_codegen.registration_source([table["aten::relu.out"], table["aten::convolution.out"]])
+    source = kernel_codegen.registration_source([table["aten::relu.out"], table["aten::mm.out"]])
     assert "{kReluOutName, &UnboxedReluOut, true}," in source
-    assert "{kConvolutionOutName, &UnboxedConvolutionOut, false}," in source
+    assert "{kMmOutName, &UnboxedMmOut, false}," in source
 
 
 def test_a_dim_order_other_than_any_is_an_error(tmp_path) -> None:

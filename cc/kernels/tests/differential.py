@@ -34,6 +34,9 @@ from ethosu_sdk.tensors.tensor_file import write_tensor_file
 # The dtypes exercised: what ordinary models carry on the CPU (token ids
 # and indices are int64).
 DTYPES = (torch.float32, torch.int64, torch.int32, torch.uint8, torch.bool)
+# Dtypes beyond DTYPES for some OpInfos, with why: the cortex_m quantizer's
+# fallback max pool runs the portable max_pool2d_with_indices on int8.
+EXTRA_DTYPES = {"nn.functional.max_pool2d": (torch.int8,)}
 # Samples per (OpInfo, dtype): enough for broadcasting, scalars, empty and
 # zero-size tensors, which OpInfo lists first; keeps a family within minutes.
 # OpInfo samples per (operator, dtype): the full tier (`--config=full`) takes
@@ -51,6 +54,12 @@ MAX_SAMPLES = int(os.environ.get("DIFFERENTIAL_MAX_SAMPLES", "5"))
 # compared in memory order, as the runner prints them. Other samples are
 # not run in this mode.
 DIM_ORDER = os.environ.get("DIFFERENTIAL_DIM_ORDER", "default")
+
+# Operators that index by dimension and read every tensor's dim order
+# (operators.yaml's `dim_order: kernel`): in the "channels_last" mode their
+# samples keep their shapes and the 4-D ones are fed channels-last
+# (activation and weight alike), as a channels-last model hands them over.
+LAYOUT_AWARE = {"nn.functional.conv2d", "nn.functional.conv_transpose2d"}
 
 # Float tolerance: |ours - reference| <= atol + rtol * |reference|. The
 # default is the runner's own rel1e-5 rule (cc/runner/PROTOCOL.md): results
@@ -121,10 +130,12 @@ FLOAT_ONLY = {
     "mm",
     "bmm",
     "addmm",
+    "nn.functional.conv1d",
     "nn.functional.conv2d",
     "nn.functional.conv3d",
+    "nn.functional.conv_transpose1d",
+    "nn.functional.conv_transpose2d",
     "nn.functional.avg_pool2d",
-    "nn.functional.max_pool2d",
     "nn.functional.linear",
     "nn.functional.batch_norm",
     "nn.functional.layer_norm",
@@ -332,14 +343,16 @@ def sample_groups(names: Sequence[str], skipped: List[str]) -> Iterator[Tuple[st
             skipped.append(f"{label}: not run: {NOT_RUN[label]}")
             continue
         supported = op.supported_dtypes("cpu")
-        for dtype in DTYPES:
+        for dtype in DTYPES + EXTRA_DTYPES.get(op.name, ()):
             if dtype not in supported or (op.name in FLOAT_ONLY and dtype != torch.float32):
                 continue
             try:
                 samples = list(op.sample_inputs("cpu", dtype, requires_grad=False))
                 if label in SAMPLE_SELECTION:
                     samples = SAMPLE_SELECTION[label][0](samples)
-                if DIM_ORDER == "channels_last":
+                if DIM_ORDER == "channels_last" and op.name in LAYOUT_AWARE:
+                    samples = [s for s in samples if s.input.dim() == 4]
+                elif DIM_ORDER == "channels_last":
                     samples = [c for c in map(as_channels_last_sample, samples) if c is not None]
                 samples = samples[:MAX_SAMPLES]
             except Exception as e:  # an OpInfo's generator that needs CUDA or a module we lack
