@@ -90,16 +90,20 @@ class Cell:
         return None if total is None else total + self.figures.get("fast_scratch_bytes", 0)
 
 
-def _millions(n: int | None) -> str:
-    return "-" if n is None else f"{n / 1e6:.2f} M" if n < 1e8 else f"{n / 1e6:.0f} M"
+def _count(n: int | None) -> str:
+    return "-" if n is None else f"{n:,}"
 
 
 def _kib(n: int | None) -> str:
-    return "-" if n is None else f"{n / 1024:,.0f} KiB"
+    return "-" if n is None else f"{n / 1024:,.1f} KiB"
+
+
+def _millions(n: float | None) -> str:
+    return "-" if n is None else f"{n / 1e6:.2f} M"
 
 
 def result_table(cells: list[Cell]) -> str:
-    """Every cell: its verdicts and figures."""
+    """Every cell: its verdict and figures, exact (each is deterministic)."""
     lines = [
         "| model | target (board) | result | CPU instructions / inference | NPU cycles, Vela | NPU cycles, PMU "
         "| flash (.pte + runtime) | peak RAM |",
@@ -109,22 +113,28 @@ def result_table(cells: list[Cell]) -> str:
         result = "PASS" if c.passed else "**FAIL**"
         lines.append(
             f"| {c.model} | {c.target.name} ({c.target.board}) | {result} | "
-            f"{_millions(c.figures.get('cpu_instructions'))} | {_millions(c.figures.get('vela_cycles'))} | "
-            f"{_millions(c.figures.get('npu_pmu_cycles'))} | {_kib(c.flash)} | {_kib(c.ram)} |"
+            f"{_count(c.figures.get('cpu_instructions'))} | {_count(c.figures.get('vela_cycles'))} | "
+            f"{_count(c.figures.get('npu_pmu_cycles'))} | {_kib(c.flash)} | {_kib(c.ram)} |"
         )
     return "\n".join(lines)
 
 
 def checks_table(cells: list[Cell]) -> str:
-    """What each cell's PASS compared, and how closely it matched."""
-    lines = ["| cell | reference | result |", "|---|---|---|"]
+    """What each cell's PASS compared (one column per reference), and how closely it matched."""
+    references = list(dict.fromkeys(k.reference for c in cells for k in c.checks)) or ["the reference"]
+    lines = [
+        "| model | target | " + " | ".join(f"against {r}" for r in references) + " |",
+        "|---|---|" + "---|" * len(references),
+    ]
     for c in cells:
+        by_reference = {k.reference: k for k in c.checks}
+        row = [
+            (f"{'PASS' if k.passed else '**FAIL**'}: {k.detail}" if k else "-")
+            for k in (by_reference.get(r) for r in references)
+        ]
         if c.error:
-            lines.append(f"| {c.model} on {c.target.name} | - | **{c.error}** |")
-        for k in c.checks:
-            lines.append(
-                f"| {c.model} on {c.target.name} | {k.reference} | {'PASS' if k.passed else '**FAIL**'}: {k.detail} |"
-            )
+            row = [f"**{c.error}**"] + row[1:]
+        lines.append(f"| {c.model} | {c.target.name} | " + " | ".join(row) + " |")
     return "\n".join(lines)
 
 
