@@ -18,16 +18,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from absl import app, flags
-
 import cells
 import chart
 import table
+from absl import app, flags
 
 FLAGS = flags.FLAGS
 flags.DEFINE_list("models", None, "Models to run (default: all four).")
 flags.DEFINE_list("targets", None, "Targets to run, by short name (m4, u85) or full (cortex-m4); default: all eight.")
-flags.DEFINE_string("out", "bench/mlperf_tiny/table.md", "Where to write the Markdown (workspace-relative).")
+flags.DEFINE_string("out", "bazel-reports/mlperf_tiny/table.md", "Where to write the Markdown (workspace-relative).")
 flags.DEFINE_string("svg", "docs/mlperf_tiny.svg", "Where to write the chart (workspace-relative).")
 flags.DEFINE_integer("jobs", 2, "Bazel's parallel actions.")
 flags.DEFINE_string("size_tool", "size", "Prints an ELF's sections (`size -A`; GNU size reads Arm ELF files).")

@@ -1,9 +1,5 @@
-"""The MLPerf Tiny table's cells: four models on eight targets, each an
-ethosu_model, its firmware on the target's board and a run target, tagged
-manual so `bazel build //...` and `bazel test //...` leave them alone
-(bench/mlperf_tiny/table.py builds and runs them)."""
-
-load("//:defs.bzl", "ethosu_firmware", "ethosu_model", "ethosu_run")
+"""The MLPerf Tiny table's cells: four models on eight targets. BUILD.bazel
+declares them, bench.py reads these two literals (cells.py) to run them."""
 
 # The four reference architectures (tests/cortex_m/mlperf_tiny.py).
 MODELS = [
@@ -26,28 +22,3 @@ TARGETS = {
     "u65": ("ethos-u65-256", "qemu_an547"),
     "u85": ("ethos-u85-256", "corstone320"),
 }
-
-def mlperf_tiny_cells():
-    """Declares `<model>_<target>` runs with their `_model` and `_firmware`."""
-    for model in MODELS:
-        for short, (target, board) in TARGETS.items():
-            cell = "%s_%s" % (model, short)
-            ethosu_model(
-                name = cell + "_model",
-                model = "mlperf_tiny:" + model,
-                model_deps = ["//tests/cortex_m:mlperf_tiny"],
-                tags = ["manual"],
-                target = target,
-            )
-            ethosu_firmware(
-                name = cell + "_firmware",
-                board = board,
-                model = ":%s_model" % cell,
-                tags = ["manual"],
-            )
-            ethosu_run(
-                name = cell,
-                firmware = ":%s_firmware" % cell,
-                model = ":%s_model" % cell,
-                tags = ["manual"],
-            )

@@ -47,7 +47,9 @@ def _panel(model: str, cells: list[Cell], top: float) -> tuple[list[str], float]
         published = BY_TARGET.get(cell.target.name)
         if published and model in published.mcycles:
             px = _x(published.mcycles[model] * 1e6)
-            out.append(f'<line x1="{px:.1f}" x2="{px:.1f}" y1="{y - 2}" y2="{y + _BAR + 2}" stroke="black" stroke-width="2"/>')
+            out.append(
+                f'<line x1="{px:.1f}" x2="{px:.1f}" y1="{y - 2}" y2="{y + _BAR + 2}" stroke="black" stroke-width="2"/>'
+            )
         y += _BAR + _GAP
     return out, y + 8
 
@@ -72,8 +74,8 @@ def svg(cells: list[Cell], models: list[str]) -> str:
     height = top + 60
     legend_y = top + 36
     header = (
-        f'<text x="4" y="16" font-weight="bold">MLPerf Tiny per inference (log scale): CPU instructions '
-        f"(QEMU -icount), NPU cycles (Vela)</text>"
+        '<text x="4" y="16" font-weight="bold">MLPerf Tiny per inference (log scale): CPU instructions '
+        "(QEMU -icount), NPU cycles (Vela)</text>"
     )
     legend = (
         f'<rect x="4" y="{legend_y - 10}" width="10" height="10" fill="{_COLOURS["cpu"]}"/>'

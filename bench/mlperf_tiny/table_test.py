@@ -75,7 +75,9 @@ def test_a_cell_reads_its_verdicts_and_figures() -> None:
 def test_the_table_shows_each_figure_and_the_published_ratio() -> None:
     text = table.markdown(_cells(), ["ds_cnn_kws"])
     assert "| ds_cnn_kws | cortex-m4 (qemu_an386) | PASS | 20,000,000 | - | - | 127.5 KiB | 49.9 KiB |" in text
-    assert "| ds_cnn_kws | ethos-u85-256 (corstone320) | **FAIL** | 300,000 | 500,000 | 120,000 | - | 75.3 KiB |" in text
+    assert (
+        "| ds_cnn_kws | ethos-u85-256 (corstone320) | **FAIL** | 300,000 | 500,000 | 120,000 | - | 75.3 KiB |" in text
+    )
     assert (
         "| ds_cnn_kws | cortex-m4 | PASS: 12/12 within one quantization step, 11 bit-exact | "
         "PASS: 12/12 within one quantization step, 11 bit-exact |" in text
@@ -90,7 +92,9 @@ def test_a_cell_without_a_run_says_why() -> None:
     broken = table.Cell("ds_cnn_kws", U85, [], error="ERROR: lowering failed: Vela refused it")
     assert not broken.passed
     broken.checks = [table.Check("PyTorch", False, "not run")]
-    assert "| ds_cnn_kws | ethos-u85-256 | **ERROR: lowering failed: Vela refused it** |" in table.checks_table([broken])
+    assert "| ds_cnn_kws | ethos-u85-256 | **ERROR: lowering failed: Vela refused it** |" in table.checks_table(
+        [broken]
+    )
     assert table.check("x", "no verdict here").detail == table.NO_VERDICT
 
 
