@@ -25,6 +25,7 @@ from ethosu_sdk.errors import SdkError
 from ethosu_sdk.report import accuracy as report_accuracy
 from ethosu_sdk.report import html_report
 from ethosu_sdk.report import tuning as report_tuning
+from ethosu_sdk.report import verification as report_verification
 from ethosu_sdk.runner import boards, elf_size, etdump, model_run, protocol, simulate
 from ethosu_sdk.tensors import tensor_file
 
@@ -147,24 +148,9 @@ def _verification(path: str | None) -> dict[str, object]:
     if not path:
         return {}
     report = _load_any_json(path)
-    rows = [
-        [
-            p["index"],
-            i,
-            layer["module"] or "<model>",
-            layer["op"] or layer["operator"],
-            layer["source"] or "",
-            layer["tensor"],
-            layer["elements"] if layer["compared"] else "",
-            layer["differing"] if layer["compared"] else layer["note"],
-            " ".join(f"{int(d):+d}:{c}" for d, c in sorted(layer["histogram"].items(), key=lambda kv: int(kv[0]))),
-        ]
-        for p in report["partitions"]
-        for i, layer in enumerate(p["layers"])
-    ]
     return {
         "verification": report["summary"],
-        "verification_rows": rows,
+        "verification_table": report_verification.table(report),
         "layer_origins": html_report.layer_origins(report),
     }
 

@@ -11,6 +11,7 @@ import os
 from typing import Mapping, Sequence
 
 from ethosu_sdk.report import confusion_svg, vela_layers
+from ethosu_sdk.report import verification as verification_view
 from ethosu_sdk.report.accuracy import Section
 from ethosu_sdk.report.vela_layers import Layer
 
@@ -31,7 +32,7 @@ class Report:
     # ethosu_model's verification (.verification.json): its summary line and
     # one row per layer compared with the TOSA reference model.
     verification: str = ""
-    verification_rows: Sequence[Sequence[object]] = ()
+    verification_table: verification_view.Table | None = None
     # TOSA tensor -> (PyTorch module path, operator), from the verification:
     # names the per-layer table's rows the way the model's author knows them.
     layer_origins: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
@@ -40,12 +41,15 @@ class Report:
 
 
 _STYLE = """
-body { font-family: sans-serif; margin: 2em auto; max-width: 1150px; color: #222; }
+body { font-family: sans-serif; margin: 1.5em auto; padding: 0 1em; max-width: 1180px; color: #222; }
 h1 { margin-bottom: 0.2em; }
 .verdict { display: inline-block; padding: 0.2em 0.8em; border-radius: 0.3em; color: white; font-weight: bold; }
 .PASS { background: #2e7d32; } .FAIL { background: #c62828; } .none { background: #777; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
-td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; font-size: 0.9em; }
+td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; font-size: 0.9em; overflow-wrap: anywhere; }
+table { max-width: 100%; }
+summary { cursor: pointer; font-weight: bold; margin: 0.5em 0; }
+td.mark { white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 img.chart { width: 100%; max-width: 1100px; }
 .note { color: #555; font-size: 0.85em; }
@@ -198,17 +202,6 @@ _PRECISION_COLUMNS = [
     "verification",
     "choice",
 ]
-_VERIFICATION_COLUMNS = [
-    "partition",
-    "#",
-    "module (PyTorch)",
-    "operator",
-    "source",
-    "TOSA tensor",
-    "elements",
-    "differ",
-    "histogram (model - reference: count)",
-]
 _LAYER_COLUMNS = [
     "#",
     "module (PyTorch)",
@@ -251,8 +244,16 @@ def _verification(report: Report) -> list[str]:
         "<h2>Verification against the TOSA reference model</h2>",
         f"<p>{html.escape(report.verification)}</p>",
     ]
-    if report.verification_rows:
-        parts.append(_table(_VERIFICATION_COLUMNS, report.verification_rows))
+    table = report.verification_table
+    if table is not None and table.rows:
+        parts += [
+            f"<p>{len(table.rows)} NPU layers: {html.escape(verification_view.legend(table.counts))}</p>",
+            f"<details open><summary>One row per NPU layer ({len(table.rows)})</summary>",
+            _table(verification_view.COLUMNS, table.rows),
+            f"<p class='note'>{html.escape(verification_view.PARTS_NOTE)}</p>",
+            "<ol class='note'>" + "".join(f"<li>{html.escape(n)}</li>" for n in table.notes) + "</ol>",
+            "</details>",
+        ]
     return parts
 
 
