@@ -46,7 +46,7 @@ h1 { margin-bottom: 0.2em; }
 .verdict { display: inline-block; padding: 0.2em 0.8em; border-radius: 0.3em; color: white; font-weight: bold; }
 .PASS { background: #2e7d32; } .FAIL { background: #c62828; } .none { background: #777; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
-td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; font-size: 0.9em; overflow-wrap: anywhere; }
+td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; font-size: 0.9em; overflow-wrap: break-word; }
 table { max-width: 100%; }
 summary { cursor: pointer; font-weight: bold; margin: 0.5em 0; }
 td.mark { white-space: nowrap; }
