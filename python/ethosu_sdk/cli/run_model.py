@@ -23,7 +23,7 @@ from absl import app, flags
 from ethosu_sdk.aot.options import Summary
 from ethosu_sdk.errors import SdkError
 from ethosu_sdk.report import accuracy as report_accuracy
-from ethosu_sdk.report import html_report
+from ethosu_sdk.report import html_report, tuning_svg
 from ethosu_sdk.report import tuning as report_tuning
 from ethosu_sdk.report import verification as report_verification
 from ethosu_sdk.runner import boards, elf_size, etdump, model_run, protocol, simulate
@@ -204,6 +204,7 @@ def main(argv: list[str]) -> int:
         + [(k, "CPU", v) for k, v in sorted(summary.cpu_operators.items())],
         layers=html_report.read_layers(FLAGS.intermediates),
         tuning=report_tuning.rows(summary.tuning),
+        tuning_chart=tuning_svg.render(summary.tuning) if summary.tuning else "",
         precision=report_tuning.precision_rows(summary.precision_tuning),
         accuracy=accuracy,
         **_verification(FLAGS.verification),

@@ -27,6 +27,7 @@ class Report:
     notes: Sequence[str] = ()
     # The tuner's search (aot_compile --tune): one row per configuration tried.
     tuning: Sequence[Sequence[object]] = ()
+    tuning_chart: str = ""  # the same search as an SVG picture (report/tuning_svg.py)
     # ethosu_model(accuracy_tolerance = ...): the precisions tried (report/tuning.py).
     precision: Sequence[Sequence[object]] = ()
     # ethosu_model's verification (.verification.json): its summary line and
@@ -54,6 +55,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 img.chart { width: 100%; max-width: 1100px; }
 .note { color: #555; font-size: 0.85em; }
 svg.confusion { display: block; margin: 0.5em 0 1.5em; }
+svg.tuning { display: block; max-width: 100%; height: auto; }
 """
 
 
@@ -227,7 +229,12 @@ def _tuning(report: Report) -> list[str]:
     if report.tuning:
         parts += [
             "<h2>Tuning: input layouts and Vela configurations tried</h2>",
+            report.tuning_chart,
+            "<p class='note'>One point per configuration: red the choice, blue the untuned program, "
+            "green within the SRAM budget, grey beyond it.</p>",
+            f"<details><summary>The {len(report.tuning)} configurations</summary>",
             _table(_TUNING_COLUMNS, report.tuning),
+            "</details>",
         ]
     if report.precision:
         parts += [
