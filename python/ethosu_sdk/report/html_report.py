@@ -55,6 +55,9 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 img.chart { width: 100%; max-width: 1100px; }
 .note { color: #555; font-size: 0.85em; }
 svg.confusion { display: block; margin: 0.5em 0 1.5em; }
+dl.card { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 0.6em;
+  border: 1px solid #ccc; border-radius: 0.4em; padding: 0.8em; background: #f7f7f7; margin: 0 0 1.5em; }
+dl.card dt { font-size: 0.8em; color: #555; } dl.card dd { margin: 0; font-weight: bold; }
 svg.tuning { display: block; max-width: 100%; height: auto; }
 """
 
@@ -287,6 +290,24 @@ def _per_layer(report: Report, pngs: dict) -> list[str]:
     return parts
 
 
+# The summary card: figures of the sections below, by their labels there.
+_CARD_FIGURES = ("top-5 classes", "output 0 vs reference", "NPU PMU cycle counter", "CPU instructions per inference")
+_CARD_ESTIMATES = ("inference", "SRAM used", "DRAM used")
+
+
+def _card(report: Report) -> list[str]:
+    """The run at a glance, before the sections that detail it."""
+    chosen = [(k, v) for k, v in report.figures if k in _CARD_FIGURES]
+    chosen += [(f"Vela: {k}", v) for k, v in report.estimates if k in _CARD_ESTIMATES]
+    table = report.verification_table
+    if table is not None and table.rows:
+        chosen.append(("NPU layers vs TOSA", verification_view.legend(table.counts)))
+    if not chosen:
+        return []
+    items = "".join(f"<div><dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd></div>" for k, v in chosen)
+    return [f"<dl class='card'>{items}</dl>"]
+
+
 def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     """Writes index.html and the chart PNGs into `directory`; returns the page's
     path. Charts come from `charts_dir` when given, else are rendered here."""
@@ -302,6 +323,7 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
         f"<style>{_STYLE}</style></head><body>",
         f"<h1>{html.escape(report.title)}</h1>",
         f"<p><span class='verdict {verdict}'>{html.escape(report.verdict or 'not run')}</span></p>",
+        *_card(report),
     ]
     if report.figures:
         parts += ["<h2>Run on the board</h2>", _table(["figure", "value"], report.figures)]
