@@ -7,11 +7,13 @@ headless browser renders with its charts."""
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 import subprocess
 
 import pytest
+import report_layout
 
 RUN = "examples/mv2_u85.sh"
 
@@ -99,3 +101,20 @@ def test_report_renders_with_its_charts(run_output: str, tmp_path) -> None:
     # (torchvision's MobileNetV2 paths), not only by TOSA tensor.
     assert "module (PyTorch)" in dom
     assert re.search(r"<td>features\.\d+\.conv\.\d", dom), "no layer named by its PyTorch module"
+
+
+def _vela_npu_layers() -> list[str]:
+    """The NPU layers as Vela's own per-layer CSV names them (the TOSA tensor each writes)."""
+    path = "examples/mv2_u85_model.intermediates/partition0_vela_out_per-layer.csv"
+    with open(path, newline="") as f:
+        return [row["Name"] for row in csv.DictReader(f) if row["Target"] == "NPU"]
+
+
+def test_report_fits_1280_pixels_with_one_verification_row_per_npu_layer(run_output: str, tmp_path) -> None:
+    page = re.search(r"^Report: (.*)$", run_output, re.MULTILINE).group(1)
+    layout = report_layout.measure(page, str(tmp_path), "Verification", width=1280)
+    assert layout.window_width == 1280, layout.window_width
+    assert layout.scroll_width <= 1280 and not layout.past_right_edge, (layout.scroll_width, layout.past_right_edge[:5])
+    tensors = layout.column("TOSA tensor")
+    assert len(tensors) == len(set(tensors)), "a layer listed more than once"
+    assert sorted(tensors) == sorted(_vela_npu_layers())

@@ -23,8 +23,9 @@ from absl import app, flags
 from ethosu_sdk.aot.options import Summary
 from ethosu_sdk.errors import SdkError
 from ethosu_sdk.report import accuracy as report_accuracy
-from ethosu_sdk.report import html_report
+from ethosu_sdk.report import html_report, tuning_svg
 from ethosu_sdk.report import tuning as report_tuning
+from ethosu_sdk.report import verification as report_verification
 from ethosu_sdk.runner import boards, elf_size, etdump, model_run, protocol, simulate
 from ethosu_sdk.tensors import tensor_file
 
@@ -147,24 +148,9 @@ def _verification(path: str | None) -> dict[str, object]:
     if not path:
         return {}
     report = _load_any_json(path)
-    rows = [
-        [
-            p["index"],
-            i,
-            layer["module"] or "<model>",
-            layer["op"] or layer["operator"],
-            layer["source"] or "",
-            layer["tensor"],
-            layer["elements"] if layer["compared"] else "",
-            layer["differing"] if layer["compared"] else layer["note"],
-            " ".join(f"{int(d):+d}:{c}" for d, c in sorted(layer["histogram"].items(), key=lambda kv: int(kv[0]))),
-        ]
-        for p in report["partitions"]
-        for i, layer in enumerate(p["layers"])
-    ]
     return {
         "verification": report["summary"],
-        "verification_rows": rows,
+        "verification_table": report_verification.table(report),
         "layer_origins": html_report.layer_origins(report),
     }
 
@@ -218,6 +204,7 @@ def main(argv: list[str]) -> int:
         + [(k, "CPU", v) for k, v in sorted(summary.cpu_operators.items())],
         layers=html_report.read_layers(FLAGS.intermediates),
         tuning=report_tuning.rows(summary.tuning),
+        tuning_chart=tuning_svg.render(summary.tuning) if summary.tuning else "",
         precision=report_tuning.precision_rows(summary.precision_tuning),
         accuracy=accuracy,
         **_verification(FLAGS.verification),

@@ -11,6 +11,7 @@ import os
 from typing import Mapping, Sequence
 
 from ethosu_sdk.report import confusion_svg, vela_layers
+from ethosu_sdk.report import verification as verification_view
 from ethosu_sdk.report.accuracy import Section
 from ethosu_sdk.report.vela_layers import Layer
 
@@ -26,12 +27,13 @@ class Report:
     notes: Sequence[str] = ()
     # The tuner's search (aot_compile --tune): one row per configuration tried.
     tuning: Sequence[Sequence[object]] = ()
+    tuning_chart: str = ""  # the same search as an SVG picture (report/tuning_svg.py)
     # ethosu_model(accuracy_tolerance = ...): the precisions tried (report/tuning.py).
     precision: Sequence[Sequence[object]] = ()
     # ethosu_model's verification (.verification.json): its summary line and
     # one row per layer compared with the TOSA reference model.
     verification: str = ""
-    verification_rows: Sequence[Sequence[object]] = ()
+    verification_table: verification_view.Table | None = None
     # TOSA tensor -> (PyTorch module path, operator), from the verification:
     # names the per-layer table's rows the way the model's author knows them.
     layer_origins: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
@@ -40,16 +42,23 @@ class Report:
 
 
 _STYLE = """
-body { font-family: sans-serif; margin: 2em auto; max-width: 1150px; color: #222; }
+body { font-family: sans-serif; margin: 1.5em auto; padding: 0 1em; max-width: 1180px; color: #222; }
 h1 { margin-bottom: 0.2em; }
 .verdict { display: inline-block; padding: 0.2em 0.8em; border-radius: 0.3em; color: white; font-weight: bold; }
 .PASS { background: #2e7d32; } .FAIL { background: #c62828; } .none { background: #777; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
-td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; font-size: 0.9em; }
+td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; font-size: 0.9em; overflow-wrap: break-word; }
+table { max-width: 100%; }
+summary { cursor: pointer; font-weight: bold; margin: 0.5em 0; }
+td.mark { white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 img.chart { width: 100%; max-width: 1100px; }
 .note { color: #555; font-size: 0.85em; }
 svg.confusion { display: block; margin: 0.5em 0 1.5em; }
+dl.card { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 0.6em;
+  border: 1px solid #ccc; border-radius: 0.4em; padding: 0.8em; background: #f7f7f7; margin: 0 0 1.5em; }
+dl.card dt { font-size: 0.8em; color: #555; } dl.card dd { margin: 0; font-weight: bold; }
+svg.tuning { display: block; max-width: 100%; height: auto; }
 """
 
 
@@ -198,17 +207,6 @@ _PRECISION_COLUMNS = [
     "verification",
     "choice",
 ]
-_VERIFICATION_COLUMNS = [
-    "partition",
-    "#",
-    "module (PyTorch)",
-    "operator",
-    "source",
-    "TOSA tensor",
-    "elements",
-    "differ",
-    "histogram (model - reference: count)",
-]
 _LAYER_COLUMNS = [
     "#",
     "module (PyTorch)",
@@ -234,7 +232,12 @@ def _tuning(report: Report) -> list[str]:
     if report.tuning:
         parts += [
             "<h2>Tuning: input layouts and Vela configurations tried</h2>",
+            report.tuning_chart,
+            "<p class='note'>One point per configuration: red the choice, blue the untuned program, "
+            "green within the SRAM budget, grey beyond it.</p>",
+            f"<details><summary>The {len(report.tuning)} configurations</summary>",
             _table(_TUNING_COLUMNS, report.tuning),
+            "</details>",
         ]
     if report.precision:
         parts += [
@@ -251,8 +254,16 @@ def _verification(report: Report) -> list[str]:
         "<h2>Verification against the TOSA reference model</h2>",
         f"<p>{html.escape(report.verification)}</p>",
     ]
-    if report.verification_rows:
-        parts.append(_table(_VERIFICATION_COLUMNS, report.verification_rows))
+    table = report.verification_table
+    if table is not None and table.rows:
+        parts += [
+            f"<p>{len(table.rows)} NPU layers: {html.escape(verification_view.legend(table.counts))}</p>",
+            f"<details open><summary>One row per NPU layer ({len(table.rows)})</summary>",
+            _table(verification_view.COLUMNS, table.rows),
+            f"<p class='note'>{html.escape(verification_view.PARTS_NOTE)}</p>",
+            "<ol class='note'>" + "".join(f"<li>{html.escape(n)}</li>" for n in table.notes) + "</ol>",
+            "</details>",
+        ]
     return parts
 
 
@@ -279,6 +290,24 @@ def _per_layer(report: Report, pngs: dict) -> list[str]:
     return parts
 
 
+# The summary card: figures of the sections below, by their labels there.
+_CARD_FIGURES = ("top-5 classes", "output 0 vs reference", "NPU PMU cycle counter", "CPU instructions per inference")
+_CARD_ESTIMATES = ("inference", "SRAM used", "DRAM used")
+
+
+def _card(report: Report) -> list[str]:
+    """The run at a glance, before the sections that detail it."""
+    chosen = [(k, v) for k, v in report.figures if k in _CARD_FIGURES]
+    chosen += [(f"Vela: {k}", v) for k, v in report.estimates if k in _CARD_ESTIMATES]
+    table = report.verification_table
+    if table is not None and table.rows:
+        chosen.append(("NPU layers vs TOSA", verification_view.legend(table.counts)))
+    if not chosen:
+        return []
+    items = "".join(f"<div><dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd></div>" for k, v in chosen)
+    return [f"<dl class='card'>{items}</dl>"]
+
+
 def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
     """Writes index.html and the chart PNGs into `directory`; returns the page's
     path. Charts come from `charts_dir` when given, else are rendered here."""
@@ -294,6 +323,7 @@ def write(report: Report, directory: str, charts_dir: str | None = None) -> str:
         f"<style>{_STYLE}</style></head><body>",
         f"<h1>{html.escape(report.title)}</h1>",
         f"<p><span class='verdict {verdict}'>{html.escape(report.verdict or 'not run')}</span></p>",
+        *_card(report),
     ]
     if report.figures:
         parts += ["<h2>Run on the board</h2>", _table(["figure", "value"], report.figures)]
