@@ -61,6 +61,7 @@ def ethosu_firmware(
         pte = None,
         input = None,
         expected = None,
+        main = None,
         **kwargs):
     """A firmware_image `name` running `model` on `board`.
 
@@ -89,6 +90,9 @@ def ethosu_firmware(
         input (a labelled sample in the program's layout and quantization).
       expected: the .tensors output `input` must give, instead of the
         model's reference output.
+      main: a cc_library defining main() to link instead of the SDK's
+        runner (//cc/runner:firmware_main); it finds the same embedded
+        blobs and firmware memory (examples/lm's generation loop).
       **kwargs: common attributes (visibility, tags, testonly).
     """
     common = helper_attrs(kwargs)
@@ -145,7 +149,7 @@ def ethosu_firmware(
     cc_binary(
         name = name + "_elf",
         deps = [
-            Label("//cc/runner:firmware_main"),
+            main or Label("//cc/runner:firmware_main"),
             Label("//cc/platform:board"),
             ":%s_kernels" % name,
             ":%s_memory" % name,
