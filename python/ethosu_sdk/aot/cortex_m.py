@@ -16,6 +16,7 @@ import torch
 
 from ethosu_sdk.aot import integer_io, memory_plan
 from ethosu_sdk.aot.errors import AotError, LoweringError
+from ethosu_sdk.aot.workarounds.integer_dilated_conv import exact_integer_conv2d
 
 # Target name -> the cortex_m backend's CPU (target_config.CortexM member).
 CORTEX_M_CPUS = {
@@ -99,7 +100,8 @@ def lower(
         transformed = CortexMPassManager(
             edge.exported_program(), target_config=CortexMTargetConfig(cpu=getattr(CortexM, CORTEX_M_CPUS[target]))
         ).transform()
-        with torch.no_grad():  # before to_executorch, which rewrites the graph to .out operators
+        # Before to_executorch, which rewrites the graph to .out operators.
+        with torch.no_grad(), exact_integer_conv2d():
             result = transformed.module()(*inputs)
         expected = tuple(result) if isinstance(result, (tuple, list)) else (result,)
         lowered = EdgeProgramManager({"forward": transformed}, compile_config=config)
