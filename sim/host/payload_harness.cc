@@ -55,7 +55,13 @@ Status PayloadHarness::Bind(const backends::ethosu::VelaPayload& payload,
                                                        weight_cache_memory_.size());
   }
 
+  input_places_.assign(size_t(payload.inputs.count), {});
+  output_places_.assign(size_t(payload.outputs.count), {});
+  backends::ethosu::PlaceIos(payload.inputs, input_places_.data());
+  backends::ethosu::PlaceIos(payload.outputs, output_places_.data());
   buffers_ = DelegateBuffers();
+  buffers_.input_places = input_places_.data();
+  buffers_.output_places = output_places_.data();
   buffers_.inputs = input_data_.data();
   buffers_.input_sizes = input_sizes_.data();
   buffers_.num_inputs = payload.inputs.count;

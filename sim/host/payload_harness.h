@@ -78,6 +78,7 @@ class PayloadHarness {
   std::vector<const void*> input_data_;
   std::vector<void*> output_data_;
   std::vector<size_t> input_sizes_, output_sizes_;
+  std::vector<backends::ethosu::IoPlace> input_places_, output_places_;
   AlignedBytes scratch_, fast_scratch_, workspace_, weight_cache_memory_;
   std::unique_ptr<npu::WeightCache> weight_cache_;
   DelegateBuffers buffers_;

@@ -4,6 +4,13 @@
 
 namespace ethosu_sdk::backends::ethosu {
 
+void PlaceIos(const VelaIoRecords& records, IoPlace* places) {
+  for (int i = 0; i < records.count; ++i) {
+    const VelaIo io = records[i];
+    places[i] = {size_t(io.offset), io.bytes()};
+  }
+}
+
 Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   if (b.num_inputs != payload.inputs.count || b.num_outputs != payload.outputs.count) {
     return Status::Error(ErrorCode::kInvalidArgument,
@@ -14,25 +21,29 @@ Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
     return Status::Error(ErrorCode::kOutOfMemory, "delegate: scratch of %u bytes, payload needs %u",
                          unsigned(b.scratch_size), unsigned(payload.scratch_size));
   }
+  if ((b.num_inputs > 0 && b.input_places == nullptr) ||
+      (b.num_outputs > 0 && b.output_places == nullptr)) {
+    return Status::Error(ErrorCode::kInvalidArgument, "delegate: I/O places not decoded");
+  }
   for (int i = 0; i < b.num_inputs; ++i) {
-    const VelaIo io = payload.inputs[i];
-    if (b.inputs[i] == nullptr || b.input_sizes[i] != io.bytes()) {
+    const size_t bytes = b.input_places[i].bytes;
+    if (b.inputs[i] == nullptr || b.input_sizes[i] != bytes) {
       return Status::Error(ErrorCode::kInvalidArgument,
                            "delegate: input %d has %u bytes, expected %u", i,
-                           unsigned(b.input_sizes[i]), unsigned(io.bytes()));
+                           unsigned(b.input_sizes[i]), unsigned(bytes));
     }
   }
   for (int i = 0; i < b.num_outputs; ++i) {
-    const VelaIo io = payload.outputs[i];
-    if (b.outputs[i] == nullptr || b.output_sizes[i] != io.bytes()) {
+    const size_t bytes = b.output_places[i].bytes;
+    if (b.outputs[i] == nullptr || b.output_sizes[i] != bytes) {
       return Status::Error(ErrorCode::kInvalidArgument,
                            "delegate: output %d has %u bytes, expected %u", i,
-                           unsigned(b.output_sizes[i]), unsigned(io.bytes()));
+                           unsigned(b.output_sizes[i]), unsigned(bytes));
     }
   }
   // Parsing checked that every I/O lies inside payload.scratch_size.
   for (int i = 0; i < b.num_inputs; ++i) {
-    memcpy(b.scratch + payload.inputs[i].offset, b.inputs[i], b.input_sizes[i]);
+    memcpy(b.scratch + b.input_places[i].offset, b.inputs[i], b.input_sizes[i]);
   }
   hw::Job job;
   job.commands = payload.commands;
@@ -47,7 +58,7 @@ Status RunDelegate(const VelaPayload& payload, const DelegateIo& b, Npu& npu) {
   }
   ESDK_RETURN_IF_ERROR(npu.Run(job));
   for (int i = 0; i < b.num_outputs; ++i) {
-    memcpy(b.outputs[i], b.scratch + payload.outputs[i].offset, b.output_sizes[i]);
+    memcpy(b.outputs[i], b.scratch + b.output_places[i].offset, b.output_sizes[i]);
   }
   return Status::Ok();
 }

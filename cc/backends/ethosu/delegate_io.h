@@ -12,7 +12,19 @@
 
 namespace ethosu_sdk::backends::ethosu {
 
+// Where one I/O lies in the scratch region: its Vela record decoded once
+// (at Init), not on every call.
+struct IoPlace {
+  size_t offset = 0;
+  size_t bytes = 0;
+};
+
+// Decodes `records` (validated by ParseVelaPayload) into places[0..count).
+void PlaceIos(const VelaIoRecords& records, IoPlace* places);
+
 struct DelegateIo {
+  const IoPlace* input_places = nullptr;  // one per payload input (PlaceIos)
+  const IoPlace* output_places = nullptr;
   const void* const* inputs = nullptr;
   const size_t* input_sizes = nullptr;
   int num_inputs = 0;

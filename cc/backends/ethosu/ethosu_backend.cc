@@ -17,6 +17,8 @@ struct Handle {
   // own counts: a call fills them, so Execute needs no fixed-size array.
   const void** inputs = nullptr;
   size_t* input_sizes = nullptr;
+  ethosu::IoPlace* input_places = nullptr;  // decoded at Init
+  ethosu::IoPlace* output_places = nullptr;
   void** outputs = nullptr;
   size_t* output_sizes = nullptr;
 };
@@ -29,13 +31,19 @@ Status AllocateIoSlots(Arena& arena, Handle* h) {
   h->input_sizes = arena.New<size_t>(n_in);
   h->outputs = arena.New<void*>(n_out);
   h->output_sizes = arena.New<size_t>(n_out);
-  if ((n_in > 0 && (h->inputs == nullptr || h->input_sizes == nullptr)) ||
-      (n_out > 0 && (h->outputs == nullptr || h->output_sizes == nullptr))) {
+  h->input_places = arena.New<ethosu::IoPlace>(n_in);
+  h->output_places = arena.New<ethosu::IoPlace>(n_out);
+  if ((n_in > 0 && (h->inputs == nullptr || h->input_sizes == nullptr ||
+                    h->input_places == nullptr)) ||
+      (n_out > 0 && (h->outputs == nullptr || h->output_sizes == nullptr ||
+                     h->output_places == nullptr))) {
     return Status::Error(ErrorCode::kOutOfMemory,
                          "arena too small for the Ethos-U delegate's %lld input and %lld output "
                          "slots",
                          static_cast<long long>(n_in), static_cast<long long>(n_out));
   }
+  ethosu::PlaceIos(h->payload.inputs, h->input_places);
+  ethosu::PlaceIos(h->payload.outputs, h->output_places);
   return Status::Ok();
 }
 
@@ -136,6 +144,8 @@ Status EthosUBackend::Execute(void* handle, Span<runtime::Value* const> args) {
     }
   }
   ethosu::DelegateIo buffers;
+  buffers.input_places = h->input_places;
+  buffers.output_places = h->output_places;
   buffers.inputs = h->inputs;
   buffers.input_sizes = h->input_sizes;
   buffers.num_inputs = payload.inputs.count;
