@@ -98,9 +98,10 @@ def append(path: str, records: Iterable[Record]) -> None:
             f.write(json.dumps(dataclasses.asdict(record), sort_keys=True) + "\n")
 
 
-def load(directory: str) -> list[Record]:
+def load(directory: str, commit: Optional[str] = None) -> list[Record]:
     """Every case's latest record in `directory`'s .jsonl files (by date,
-    then file order)."""
+    then file order); with `commit`, only the records of runs on that tree
+    (a figure from one commit)."""
     latest: dict[tuple[str, str, str], Record] = {}
     for path in sorted(glob.glob(os.path.join(directory, "*.jsonl"))):
         with open(path) as f:
@@ -114,6 +115,8 @@ def load(directory: str) -> list[Record]:
                 # Classified again: records written before a class was
                 # refined join it.
                 record.cls = None if record.outcome == "PASS" else classify(record.reason)
+                if commit is not None and record.commit != commit:
+                    continue
                 old = latest.get(record.key)
                 if old is None or record.date >= old.date:
                     latest[record.key] = record

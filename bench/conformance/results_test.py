@@ -42,6 +42,20 @@ def test_latest_record_per_case_counts(tmp_path: pathlib.Path) -> None:
     assert [(r.case, r.outcome) for r in loaded] == [("a::t[x]", "PASS"), ("b::t[x]", "PASS")]
 
 
+def test_one_commit_leaves_out_other_trees_runs(tmp_path: pathlib.Path) -> None:
+    path = os.path.join(tmp_path, "slices.jsonl")
+    old = _record("a::t[x]", "u55", "PASS", "2026-01-01T00:00:00+00:00")
+    new = _record("a::t[x]", "u55", "FAIL", "2026-01-02T00:00:00+00:00")
+    other = _record("b::t[x]", "u55", "PASS", "2026-01-03T00:00:00+00:00")
+    new.commit, other.commit = "def", "def"
+    results.append(path, [old, new, other])
+    assert [(r.case, r.outcome) for r in results.load(str(tmp_path), "abc")] == [("a::t[x]", "PASS")]
+    assert [(r.case, r.outcome) for r in results.load(str(tmp_path), "def")] == [
+        ("a::t[x]", "FAIL"),
+        ("b::t[x]", "PASS"),
+    ]
+
+
 def test_failed_selects_cases_whose_latest_record_fails(tmp_path: pathlib.Path) -> None:
     path = os.path.join(tmp_path, "shard-0-of-2.jsonl")
     results.append(path, [_record("fixed::t[x]", "u55", "FAIL", "2026-01-01T00:00:00+00:00")])

@@ -34,8 +34,12 @@ flags.DEFINE_string("file", None, "Only test files matching this regex (e.g. 'te
 flags.DEFINE_string("case", None, "Only cases whose name (package/file::function[id]) matches this regex.")
 flags.DEFINE_bool("report", False, "Read the slice's test run and print and record its results.")
 flags.DEFINE_bool("failed", False, "Only the cases whose latest result is not PASS (to rerun them after a fix).")
-flags.DEFINE_bool("resume", False, "Leave out the cases that have a result on every selected CPU already.")
-flags.DEFINE_string("commit", "unknown", "With --report: the tree's commit, recorded with each result.")
+flags.DEFINE_bool(
+    "resume", False, "Leave out the cases that have a result from this --commit on every selected CPU already."
+)
+flags.DEFINE_string(
+    "commit", "unknown", "The tree's commit: recorded with each result (--report), the scope of --resume."
+)
 flags.DEFINE_float("wall_s", None, "With --report: the run's wall time.")
 
 PACKAGE = "bench/conformance_cortex_m/slice"
@@ -168,9 +172,11 @@ def report(workspace: str) -> int:
     if FLAGS.wall_s is not None and new:
         print(f"\n{len(new)} case runs in {FLAGS.wall_s:.0f} s wall")
     results.append(results.file_for("", os.path.join(workspace, RESULTS)), new)
-    print(
-        "\nEvery case's latest result:\n" + results.tables(reclassified(results.load(os.path.join(workspace, RESULTS))))
-    )
+    directory = os.path.join(workspace, RESULTS)
+    print("\nEvery case's latest result:\n" + results.tables(reclassified(results.load(directory))))
+    # The figure to report: the runs on this one tree only.
+    one_commit = reclassified(results.load(directory, FLAGS.commit))
+    print(f"\nEvery result from commit {FLAGS.commit}:\n" + results.tables(one_commit))
     return 0
 
 
@@ -188,7 +194,7 @@ def main(argv: list[str]) -> int:
         failing = results.failing(os.path.join(workspace, RESULTS))
         by_name = {n: c for n, c in by_name.items() if any((c.name, cpu, "int8") in failing for cpu in cpus)}
     if FLAGS.resume:
-        done = {r.key for r in results.load(os.path.join(workspace, RESULTS))}
+        done = {r.key for r in results.load(os.path.join(workspace, RESULTS), FLAGS.commit)}
         by_name = {n: c for n, c in by_name.items() if any((c.name, cpu, "int8") not in done for cpu in cpus)}
     if not by_name:
         print("cortex_m_conformance: error: the flags select no case; widen --file/--case", file=sys.stderr)

@@ -7,7 +7,7 @@
 #   bench/conformance_cortex_m/run.sh --cpu=m55
 #   bench/conformance_cortex_m/run.sh --cpu=m33 --cpu=m85 --file='test_(lstm|nn_modules)$'
 #   bench/conformance_cortex_m/run.sh --failed --cpu=m55    # after a fix
-#   bench/conformance_cortex_m/run.sh --resume --cpu=m55    # the cases not run yet
+#   bench/conformance_cortex_m/run.sh --resume --cpu=m55    # the cases not run on this commit yet
 #
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -16,7 +16,7 @@ slice=bench/conformance_cortex_m/slice
 jobs=${JOBS:-2}
 start=$(date +%s)
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/conformance_cortex_m/results' || echo "-dirty")
-tools/bazel run //bench/conformance_cortex_m -- "$@" || exit $?
+tools/bazel run //bench/conformance_cortex_m -- --commit="$commit" "$@" || exit $?
 # A failing case is a result, not an error: the report follows regardless.
 tools/bazel test --keep_going --test_output=errors --jobs="$jobs" --local_test_jobs="$jobs" \
   --target_pattern_file="$slice/targets.txt" \
