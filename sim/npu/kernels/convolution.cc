@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "sim/npu/kernels/depthwise_sums.h"
 #include "sim/npu/kernels/dot_product.h"
 #include "sim/npu/output/requantize.h"
 
@@ -62,10 +63,13 @@ struct Requant {
   const ChannelScale* scales = nullptr;
   RequantTable table;
   bool vector = false;
+  uint8_t* row = nullptr;  // a row of output bytes, for NHCWB16 OFMs
 };
 
+// Row bytes rounded up to the packed block keep what follows aligned.
 size_t RequantBytes(const Operation& op) {
-  return sizeof(ChannelScale) * size_t(op.ofm.depth) + RequantTableBytes(op.ofm.depth);
+  const size_t row = PackedRowStride(size_t(op.ofm.depth));
+  return sizeof(ChannelScale) * size_t(op.ofm.depth) + RequantTableBytes(op.ofm.depth) + row;
 }
 
 // Fills a Requant at the start of `scratch`; returns the rest of it.
@@ -77,10 +81,12 @@ uint8_t* PrepareRequant(const Operation& op, void* scratch, Requant* r) {
   const FeatureMap& ofm = op.ofm;
   r->vector = op.output.single_clamp() && ofm.element_bytes == 1 && !ofm.mapped() &&
               RequantTableFor(scales, ofm.depth, op.u55, table, &r->table);
+  r->row = table + RequantTableBytes(ofm.depth);
   return static_cast<uint8_t*>(scratch) + RequantBytes(op);
 }
 
-// Channels [first, last) of the row at `out` (contiguous bytes), eight at a time.
+// Channels [first, last) of the row at `out` (contiguous bytes), eight at a
+// time, the rest (and any group the vector path leaves) scalar.
 void StoreVector(const Operation& op, const Requant& r, const uint32_t* sums, int first, int last,
                  uint8_t* out) {
   const OutputStage& o = op.output;
@@ -88,11 +94,14 @@ void StoreVector(const Operation& op, const Requant& r, const uint32_t* sums, in
     out[c - first] =
         uint8_t(o.Finish(r.scales[c].Apply(WithBias(op.u55, sums[c], r.scales[c].bias))));
   };
+  constexpr int kGroup = 8;
   int c = first;
-  for (; c + 8 <= last; c += 8) {
-    if (!Requantize8(r.table, sums, c, o.zero_point(), int32_t(o.lo()), int32_t(o.hi()),
-                     out + (c - first))) {
-      for (int k = c; k < c + 8; ++k) scalar(k);
+  while (last - c >= kGroup) {
+    c += RequantizeGroups(r.table, sums, c, (last - c) / kGroup, o.zero_point(), int32_t(o.lo()),
+                          int32_t(o.hi()), out + (c - first));
+    if (last - c >= kGroup) {  // a U55 group whose sum plus bias left 32 bits
+      for (int k = c; k < c + kGroup; ++k) scalar(k);
+      c += kGroup;
     }
   }
   for (; c < last; ++c) scalar(c);
@@ -112,10 +121,13 @@ void StoreChannels(const Operation& op, const Requant& r, int y, int x, const ui
   uint8_t* row = ofm.region->data + ofm.StoredAt(y, x, 0);
   if (r.vector) {  // 8-bit: dense, or bricks of 16 contiguous channels
     if (!ofm.brick) return StoreVector(op, r, sums, 0, ofm.depth, row);
-    for (int c = 0; c < ofm.depth; c += 16) {
-      StoreVector(op, r, sums, c, c + 16 < ofm.depth ? c + 16 : ofm.depth,
-                  row + ofm.ChannelOffset(c));
-    }
+    // The whole row at once, then brick by brick: one vector call per row.
+    constexpr int kBrick = 16;
+    StoreVector(op, r, sums, 0, ofm.depth, r.row);
+    int c = 0;
+    for (; c + kBrick <= ofm.depth; c += kBrick)
+      memcpy(row + ofm.ChannelOffset(c), r.row + c, kBrick);
+    if (c < ofm.depth) memcpy(row + ofm.ChannelOffset(c), r.row + c, size_t(ofm.depth - c));
     return;
   }
   if (ofm.element_bytes == 1 && !ofm.brick) {
@@ -167,21 +179,37 @@ void ConvNarrow(const Operation& op, const Shape& s, void* scratch) {
   }
 }
 
+// The taps of output (y, x) inside the IFM, each with its weight row;
+// returns how many. Taps in the padding would add (0 - 0) * w: left out.
+int InsideTaps(const Operation& op, int y, int x, DepthwiseTap* taps) {
+  const Window& w = op.window;
+  const FeatureMap& ifm = op.ifm;
+  int count = 0;
+  for (int ky = 0; ky < w.kernel_h; ++ky) {
+    const int iy = y * w.stride_y - w.pad_top + ky * w.dilation_y;
+    if (iy < 0 || iy >= w.ifm_h) continue;
+    for (int kx = 0; kx < w.kernel_w; ++kx) {
+      const int ix = x * w.stride_x - w.pad_left + kx * w.dilation_x;
+      if (ix < 0 || ix >= w.ifm_w) continue;
+      const size_t tap = size_t(ky * w.kernel_w + kx);
+      taps[count++] = {ifm.region->data + ifm.StoredAt(iy, ix, 0),
+                       op.weights.data + tap * op.weights.row_stride};
+    }
+  }
+  return count;
+}
+
+// Reads each tap's channels where the IFM stores them (depthwise_sums.h):
+// no int16 copy of the receptive field.
 void DepthwiseNarrow(const Operation& op, const Shape& s, void* scratch) {
   Requant requant;
-  const size_t stride = op.weights.row_stride;
-  auto* field = reinterpret_cast<int16_t*>(PrepareRequant(op, scratch, &requant));
-  auto* sums = reinterpret_cast<uint32_t*>(field + stride * size_t(s.taps));
-  memset(field, 0, stride * size_t(s.taps) * sizeof(int16_t));
+  auto* taps = reinterpret_cast<DepthwiseTap*>(PrepareRequant(op, scratch, &requant));
+  auto* sums = reinterpret_cast<uint32_t*>(taps + s.taps);
+  const FeatureMap& ifm = op.ifm;
+  const Int8Channels layout{ifm.is_signed, ifm.zero_point, ifm.brick, ifm.stride_c};
   for (int y = 0; y < op.ofm.height; ++y) {
     for (int x = 0; x < op.ofm.width; ++x) {
-      Gather(op, s, y, x, stride, field);
-      memset(sums, 0, stride * sizeof(uint32_t));
-      for (int t = 0; t < s.taps; ++t) {
-        const int16_t* f = field + size_t(t) * stride;
-        const int16_t* k = op.weights.data + size_t(t) * stride;
-        for (size_t c = 0; c < stride; ++c) sums[c] += uint32_t(int32_t(f[c]) * int32_t(k[c]));
-      }
+      DepthwiseSums(taps, InsideTaps(op, y, x, taps), s.channels, layout, sums);
       Complete(op, requant, y, x, sums);
     }
   }
@@ -221,9 +249,7 @@ size_t ConvolutionScratchBytes(const Operation& op) {
   const Shape s = ShapeOf(op);
   const size_t sums = PackedRowStride(size_t(op.ofm.depth)) * sizeof(uint32_t) + RequantBytes(op);
   if (!NarrowIfm(op)) return size_t(s.taps) * size_t(s.channels) * sizeof(int32_t) + sums;
-  if (op.kind == OperationKind::kDepthwise) {
-    return op.weights.row_stride * size_t(s.taps) * sizeof(int16_t) + sums;
-  }
+  if (op.kind == OperationKind::kDepthwise) return sizeof(DepthwiseTap) * size_t(s.taps) + sums;
   return op.weights.row_stride * sizeof(int16_t) + sums;
 }
 

@@ -46,9 +46,48 @@ int64_t Pool(const Operation& op, int y, int x, int c) {
   return sum >= 0 ? (sum + count / 2) / count : -((-sum + count / 2) / count);
 }
 
+// A 1x1 window on an 8-bit IFM with one OFM scale Int32Scale takes: the
+// layout copies Vela writes as pools (an NCHW input transposed to NHWC).
+// Every mode but REDUCE_SUM pools the one value then, as Pool computes it.
+bool SingleTapPool(const Operation& op) {
+  constexpr int32_t kMaxZeroPoint = int32_t(1) << 30;  // value - zero point fits int32
+  const Window& w = op.window;
+  const FeatureMap& ifm = op.ifm;
+  return w.kernel_w == 1 && w.kernel_h == 1 && op.mode != kPoolReduceSum &&
+         ifm.element_bytes == 1 && !ifm.mapped() && ifm.zero_point >= -kMaxZeroPoint &&
+         ifm.zero_point <= kMaxZeroPoint && op.output.per_channel == nullptr &&
+         Int32Scale::Fits(op.output.global);
+}
+
+// The IFM row read once per output; a tap in the padding takes Pool's path.
+void RunSingleTapPool(const Operation& op) {
+  const Window& w = op.window;
+  const FeatureMap &ifm = op.ifm, &ofm = op.ofm;
+  const Int32Scale scale(op.output.global);
+  for (int y = 0; y < ofm.height; ++y) {
+    const int iy = y * w.stride_y - w.pad_top;
+    for (int x = 0; x < ofm.width; ++x) {
+      const int ix = x * w.stride_x - w.pad_left;
+      if (iy < 0 || iy >= w.ifm_h || ix < 0 || ix >= w.ifm_w) {
+        for (int c = 0; c < ofm.depth; ++c) {
+          ofm.Store(y, x, c, op.output.Value(Pool(op, y, x, c), op.output.global));
+        }
+        continue;
+      }
+      const uint8_t* row = ifm.region->data + ifm.StoredAt(iy, ix, 0);
+      for (int c = 0; c < ofm.depth; ++c) {
+        const uint8_t v = row[ifm.ChannelOffset(c)];
+        const int32_t acc = (ifm.is_signed ? int32_t(int8_t(v)) : int32_t(v)) - ifm.zero_point;
+        ofm.Store(y, x, c, op.output.Finish(scale.Apply(acc)));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void RunPooling(const Operation& op) {
+  if (SingleTapPool(op)) return RunSingleTapPool(op);
   const FeatureMap& ofm = op.ofm;
   for (int y = 0; y < ofm.height; ++y) {
     for (int x = 0; x < ofm.width; ++x) {

@@ -1,12 +1,14 @@
 // The vector paths against the scalar arithmetic they replace: the AVX2
 // requantisation against ScaleAndRound per channel (every rounding mode,
-// U85 wrap and U55 exact bias, shifts 0..61, extreme sums), and the int16
-// dot products against a plain sum reduced mod 2^32.
+// U85 wrap and U55 exact bias, shifts 0..61, extreme sums), one group and
+// a row at a time, and the int16 dot products and the depthwise sums
+// against a plain sum reduced mod 2^32.
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "cc/testing/unit_test.h"
+#include "sim/npu/kernels/depthwise_sums.h"
 #include "sim/npu/kernels/dot_product.h"
 #include "sim/npu/output/requantize.h"
 
@@ -73,6 +75,20 @@ TEST(VectorPaths, RequantizeEqualsScaleAndRound) {
         }
       }
     }
+    // The whole row in one call: the same bytes up to the first group
+    // Requantize8 refused, and nothing from that group on.
+    uint8_t row[kChannels];
+    const int done = npu::RequantizeGroups(table, sums, 0, kChannels / 8, zp, lo, hi, row);
+    int vector_channels = 0;
+    for (; vector_channels < kChannels; vector_channels += 8) {
+      uint8_t group[8];
+      if (!npu::Requantize8(table, sums, vector_channels, zp, lo, hi, group)) break;
+      if (memcmp(group, row + vector_channels, sizeof(group)) != 0) {
+        ADD_FAILURE() << "RequantizeGroups differs from Requantize8 at channel " << vector_channels;
+        return;
+      }
+    }
+    EXPECT_EQ(done, vector_channels) << "RequantizeGroups stops at the first scalar group";
   }
   // On a CPU without AVX2 there is no vector path to compare.
   std::printf("%d vector groups compared\n", vector_runs);
@@ -94,6 +110,52 @@ TEST(VectorPaths, DotRowsEqualsPlainSum) {
       for (size_t j = 0; j < n; ++j) want += int64_t(a[j]) * w[size_t(r) * n + j];
       if (got[size_t(r)] != uint32_t(uint64_t(want))) {
         ADD_FAILURE() << "DotRows equals the plain sum mod 2^32";
+        return;
+      }
+    }
+  }
+}
+
+// Depthwise sums read in place (dense and NHCWB16, int8 and uint8, any
+// zero point a narrow IFM has) against a plain sum reduced mod 2^32.
+TEST(VectorPaths, DepthwiseSumsEqualsPlainSum) {
+  constexpr int kMaxChannels = 70, kMaxTaps = 9, kBrick = 16;
+  for (int trial = 0; trial < 500; ++trial) {
+    const int channels = 1 + int(Next() % kMaxChannels);
+    const int taps = 1 + int(Next() % kMaxTaps);
+    npu::Int8Channels layout;
+    layout.is_signed = trial % 2 == 0;
+    layout.zero_point = int32_t(Next() % 513) - 256;
+    layout.brick = trial % 3 == 0;
+    const int bricks = (channels + kBrick - 1) / kBrick;
+    layout.brick_stride = kBrick * (1 + int(Next() % 3));  // bricks apart, as in NHCWB16
+    const size_t pixel_bytes =
+        layout.brick ? size_t(layout.brick_stride) * size_t(bricks) : size_t(channels);
+    std::vector<uint8_t> pixels(pixel_bytes * size_t(taps));
+    for (uint8_t& v : pixels) v = uint8_t(Next());
+    std::vector<int16_t> weights(size_t(channels) * size_t(taps));
+    for (int16_t& w : weights) w = int16_t(Next());
+    std::vector<npu::DepthwiseTap> tap_list;
+    for (int t = 0; t < taps; ++t) {
+      tap_list.push_back(
+          {pixels.data() + size_t(t) * pixel_bytes, weights.data() + size_t(t) * size_t(channels)});
+    }
+    std::vector<uint32_t> got(static_cast<size_t>(channels));
+    npu::DepthwiseSums(tap_list.data(), taps, channels, layout, got.data());
+    for (int c = 0; c < channels; ++c) {
+      const size_t at = layout.brick
+                            ? size_t(c / kBrick) * size_t(layout.brick_stride) + size_t(c % kBrick)
+                            : size_t(c);
+      int64_t want = 0;
+      for (int t = 0; t < taps; ++t) {
+        const uint8_t raw = tap_list[size_t(t)].pixel[at];
+        const int64_t v =
+            (layout.is_signed ? int64_t(int8_t(raw)) : int64_t(raw)) - layout.zero_point;
+        want += v * tap_list[size_t(t)].weights[c];
+      }
+      if (got[size_t(c)] != uint32_t(uint64_t(want))) {
+        ADD_FAILURE() << "DepthwiseSums equals the plain sum mod 2^32: channel " << c << " of "
+                      << channels << ", brick " << layout.brick;
         return;
       }
     }

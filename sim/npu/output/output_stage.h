@@ -131,6 +131,30 @@ struct Scale {
   RoundMode round = RoundMode::kNatural;
 };
 
+// A scale on int32 values in 64-bit arithmetic. Equal to ScaleAndRound
+// when the multiplier fits 31 bits and the shift is at most 61: then
+// |v * scale + round| < 2^63, and the result stays inside the +-2^62 that
+// MulAddShift saturates to, so neither needs its 128-bit product.
+struct Int32Scale {
+  static constexpr int kMaxShift = 61;
+  int64_t scale = 0, round_positive = 0, round_negative = 0;
+  int shift = 0;
+
+  static bool Fits(const Scale& s) {
+    return uint32_t(s.scale) <= uint32_t(INT32_MAX) && s.shift >= 0 && s.shift <= kMaxShift;
+  }
+  explicit Int32Scale(const Scale& s) {
+    const ChannelScale c(s.scale, s.shift, s.round, 0);  // the same addends
+    scale = c.scale;
+    shift = c.shift;
+    round_positive = c.round_positive;
+    round_negative = c.round_negative;
+  }
+  int64_t Apply(int32_t v) const {
+    return (v * scale + (v < 0 ? round_negative : round_positive)) >> shift;
+  }
+};
+
 // One output channel's record from the scale stream: bias, then its scale
 // (the rounding mode is the operation's).
 struct ScaleRecord {

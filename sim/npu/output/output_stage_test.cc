@@ -13,7 +13,8 @@
 //
 // MulAddShift and MulAddShiftPortable (the two-word form for compilers
 // without a 128-bit type) are both checked, and ChannelScale::Apply, the
-// per-channel form of ScaleAndRound. (This test found the two-word form
+// per-channel form of ScaleAndRound, and Int32Scale::Apply (64-bit, for
+// int32 values and 31-bit multipliers) where it applies. (This test found the two-word form
 // missing saturation for results in [-2^64, -2^63).)
 #include "sim/npu/output/output_stage.h"
 #include <cstdint>
@@ -126,6 +127,11 @@ void CheckAllModes(int64_t value, uint32_t scale, int shift) {
                     shift);
     const npu::ChannelScale channel(scale, shift, mode, /*bias_value=*/0);
     ExpectSaturated(channel.Apply(value), exact, "ChannelScale::Apply", value, scale, shift);
+    const npu::Scale s{scale, shift, mode};
+    if (npu::Int32Scale::Fits(s) && value >= INT32_MIN && value <= INT32_MAX) {
+      ExpectSaturated(npu::Int32Scale(s).Apply(int32_t(value)), exact, "Int32Scale::Apply", value,
+                      scale, shift);
+    }
   }
 }
 

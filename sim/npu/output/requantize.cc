@@ -83,11 +83,18 @@ __attribute__((target("avx2"))) __m256i ScaleFour(__m128i acc, const RequantTabl
   return _mm256_blendv_epi8(v, hi, _mm256_cmpgt_epi64(v, hi));
 }
 
-}  // namespace
+// The broadcast output constants of one row.
+struct Bounds {
+  __m256i zero_point, lo, hi;
+};
 
-__attribute__((target("avx2"))) bool Requantize8(const RequantTable& t, const uint32_t* sums,
-                                                 int first, int32_t zero_point, int32_t lo,
-                                                 int32_t hi, uint8_t* out) {
+__attribute__((target("avx2"))) Bounds BoundsOf(int32_t zero_point, int32_t lo, int32_t hi) {
+  return {_mm256_set1_epi64x(zero_point), _mm256_set1_epi64x(lo), _mm256_set1_epi64x(hi)};
+}
+
+// Channels [first, first + 8); false (nothing written) on a U55 overflow.
+__attribute__((target("avx2"))) inline bool Group(const RequantTable& t, const uint32_t* sums,
+                                                  int first, const Bounds& b, uint8_t* out) {
   const __m256i sum = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + first));
   const __m256i bias = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bias + first));
   const __m256i acc = _mm256_add_epi32(sum, bias);  // U85: a 32-bit wrap, as its accumulators do
@@ -97,28 +104,46 @@ __attribute__((target("avx2"))) bool Requantize8(const RequantTable& t, const ui
         _mm256_and_si256(_mm256_xor_si256(sum, acc), _mm256_xor_si256(bias, acc));
     if (_mm256_movemask_ps(_mm256_castsi256_ps(overflow)) != 0) return false;
   }
-  const __m256i zp = _mm256_set1_epi64x(zero_point);
-  const __m256i vlo = _mm256_set1_epi64x(lo), vhi = _mm256_set1_epi64x(hi);
-  const __m256i a = ScaleFour(_mm256_castsi256_si128(acc), t, first, zp, vlo, vhi);
-  const __m256i b = ScaleFour(_mm256_extracti128_si256(acc, 1), t, first + 4, zp, vlo, vhi);
-  // The low byte of each 64-bit lane, in channel order.
-  const __m256i bytes =
-      _mm256_setr_epi8(0, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 8, -1, -1,
-                       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-  const __m256i pa = _mm256_shuffle_epi8(a, bytes), pb = _mm256_shuffle_epi8(b, bytes);
-  const uint32_t a4 = uint32_t(_mm_extract_epi16(_mm256_castsi256_si128(pa), 0)) |
-                      uint32_t(_mm_extract_epi16(_mm256_extracti128_si256(pa, 1), 0)) << 16;
-  const uint32_t b4 = uint32_t(_mm_extract_epi16(_mm256_castsi256_si128(pb), 0)) |
-                      uint32_t(_mm_extract_epi16(_mm256_extracti128_si256(pb, 1), 0)) << 16;
-  for (int k = 0; k < 4; ++k) {
-    out[k] = uint8_t(a4 >> (8 * k));
-    out[4 + k] = uint8_t(b4 >> (8 * k));
-  }
+  const __m256i lo4 = ScaleFour(_mm256_castsi256_si128(acc), t, first, b.zero_point, b.lo, b.hi);
+  const __m256i hi4 =
+      ScaleFour(_mm256_extracti128_si256(acc, 1), t, first + 4, b.zero_point, b.lo, b.hi);
+  // The clamped values fit 16 bits: the low 32 bits of each 64-bit lane,
+  // packed to words, then each word's low byte.
+  const __m256i low_dwords = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+  const __m128i words =
+      _mm_packs_epi32(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(lo4, low_dwords)),
+                      _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(hi4, low_dwords)));
+  const __m128i low_bytes =
+      _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm_shuffle_epi8(words, low_bytes));
   return true;
+}
+
+}  // namespace
+
+__attribute__((target("avx2"))) bool Requantize8(const RequantTable& t, const uint32_t* sums,
+                                                 int first, int32_t zero_point, int32_t lo,
+                                                 int32_t hi, uint8_t* out) {
+  return Group(t, sums, first, BoundsOf(zero_point, lo, hi), out);
+}
+
+__attribute__((target("avx2"))) int RequantizeGroups(const RequantTable& t, const uint32_t* sums,
+                                                     int first, int groups, int32_t zero_point,
+                                                     int32_t lo, int32_t hi, uint8_t* out) {
+  const Bounds b = BoundsOf(zero_point, lo, hi);
+  int done = 0;
+  for (int g = 0; g < groups; ++g, done += kLanes) {
+    if (!Group(t, sums, first + done, b, out + done)) break;
+  }
+  return done;
 }
 #else
 bool Requantize8(const RequantTable&, const uint32_t*, int, int32_t, int32_t, int32_t, uint8_t*) {
   return false;
+}
+int RequantizeGroups(const RequantTable&, const uint32_t*, int, int, int32_t, int32_t, int32_t,
+                     uint8_t*) {
+  return 0;
 }
 #endif
 

@@ -33,9 +33,18 @@ bool RequantTableFor(const ChannelScale* scales, int channels, bool bias_after_s
                      RequantTable* table);
 
 // out[c] = clamp(scaled(sums[c] + bias[c]) + zero_point, lo, hi) for
-// channels [first, first + 8), written as bytes. False (nothing written)
-// when a U55 sum plus bias leaves 32 bits: the caller takes the scalar path.
+// channels [first, first + 8), written as bytes (lo and hi within the
+// 8-bit OFM's range). False (nothing written) when a U55 sum plus bias
+// leaves 32 bits: the caller takes the scalar path.
 bool Requantize8(const RequantTable& table, const uint32_t* sums, int first, int32_t zero_point,
                  int32_t lo, int32_t hi, uint8_t* out);
+
+// Requantize8 on `groups` consecutive groups of 8 channels from `first`,
+// out[0] for channel `first`; one call per row, so the constants are set
+// up once. Returns the channels written: fewer than 8 * groups when a
+// group leaves the vector path (that group is not written; the caller
+// takes it on the scalar path and resumes after it).
+int RequantizeGroups(const RequantTable& table, const uint32_t* sums, int first, int groups,
+                     int32_t zero_point, int32_t lo, int32_t hi, uint8_t* out);
 
 }  // namespace ethosu_sdk::npu
