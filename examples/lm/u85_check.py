@@ -45,6 +45,7 @@ from ethosu_sdk.tensors.tensor_file import read_tensor_file
 
 flags.DEFINE_string("elf", None, "The generation firmware (u85_main.cc).")
 flags.DEFINE_string("board", "corstone320", "Board to simulate.")
+flags.DEFINE_string("npu", "ethos-u85-256", "The board's Ethos-U the firmware's model was compiled for.")
 flags.DEFINE_string("summary", None, "The U85 model's summary.")
 flags.DEFINE_string("expected", None, "The U85 model's expected output for its example input.")
 flags.DEFINE_string("generation", None, "The generation file the firmware embeds (u85_generation.py).")
@@ -228,7 +229,7 @@ def report(prompt: List[int], tokens: List[Token], summary: dict, seconds: float
 def simulate_streaming(prompt: List[int]) -> tuple[str, float, TokenStream]:
     board = boards.get(FLAGS.board, False)
     command = board.command(
-        boards.RunOptions(elf=FLAGS.elf, npu=boards.parse_npu("ethos-u85-256"), timeout=FLAGS.timeout,
+        boards.RunOptions(elf=FLAGS.elf, npu=boards.parse_npu(FLAGS.npu), timeout=FLAGS.timeout,
                           simulator=None, npu_library=boards.default_npu_library())
     )  # fmt: skip
     stream = TokenStream(prompt)
