@@ -41,3 +41,29 @@ def test_tokens_are_written_as_their_records_arrive() -> None:
     assert written == ["streaming: 'Hi' + ", "x", "H"]
     assert len(stream.arrivals) == 2
     assert stream.arrivals[1] - stream.arrivals[0] >= PAUSE_S * 0.9
+
+
+def test_malformed_token_records_are_one_check_error() -> None:
+    """Fuzz: mutated TOKEN records parse or raise CheckError, nothing else."""
+    import random
+
+    from u85_check import CheckError, parse_token
+
+    rng = random.Random(0)
+    good = record(3, 1, 2)[len("ESDK TOKEN ") :]
+    alphabet = "=0123456789- abcxyz_\t"
+    for _ in range(3000):
+        chars = list(good)
+        for _ in range(rng.randint(1, 6)):
+            at = rng.randrange(len(chars) + 1)
+            op = rng.randrange(3)
+            if op == 0 and chars:
+                del chars[min(at, len(chars) - 1)]
+            elif op == 1:
+                chars.insert(at, rng.choice(alphabet))
+            elif chars:
+                chars[min(at, len(chars) - 1)] = rng.choice(alphabet)
+        try:
+            parse_token("".join(chars))
+        except CheckError:
+            pass
