@@ -7,13 +7,23 @@ on training text, evaluated on examples/lm/held_out.txt.
 
 `--variant=u85_step`: the step the Ethos-U85 runs (u85_step.py), one call
 per character as generation makes them, each stage quantized as the SDK
-quantizes it for the U85 (its quantization functions, the calibration
-samples of u85_calibration.py).
+quantized `:u85_model` (u85_reference.py: its quantization functions and
+the model's calibration sample files; the int8 stage is checked against the
+compiled program's summary and expected output, so it is the firmware's
+quantization, not a second one). The float step is checked against the
+whole-sequence TinyLm on the same windows. The build action
+(`:u85_perplexity_gen`) evaluates a prefix of the held-out text and writes
+JSON for u85_check.py's report:
+
+    python examples/lm/perplexity.py --variant=u85_step --calibration=C1,C2,... \\
+        --summary=M.summary.json --expected=M.expected.tensors [--held_out_chars=N] [--out=P.json]
 """
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from typing import Callable, Dict, List
 
 import torch
@@ -31,6 +41,11 @@ from train import read_topics, split  # also defines --corpus
 HERE = os.path.dirname(os.path.abspath(__file__))
 flags.DEFINE_integer("calibration_windows", 16, "Training windows of CACHE_LENGTH for PT2E calibration.")
 flags.DEFINE_enum("variant", "sequence", ["sequence", "u85_step"], "The whole-sequence model or the U85 step.")
+flags.DEFINE_list("calibration", [], "u85_step: the model's calibration sample files, in its order.")
+flags.DEFINE_string("summary", None, "u85_step: the compiled model's summary (its quantization).")
+flags.DEFINE_string("expected", None, "u85_step: the compiled model's expected output.")
+flags.DEFINE_integer("held_out_chars", 0, "Evaluate this prefix of held_out.txt (0: all of it).")
+flags.DEFINE_string("out", None, "u85_step: write the figures here as JSON.")
 FLAGS = flags.FLAGS
 
 
@@ -66,31 +81,33 @@ def step_perplexity(step: Callable[..., torch.Tensor], data: List[torch.Tensor])
     return float(torch.exp(torch.stack(losses).mean()))
 
 
-def u85_step_stages(lm: TinyLm) -> Dict[str, Callable[..., torch.Tensor]]:
-    from executorch.backends.arm.ethosu import EthosUCompileSpec
-    from u85_calibration import samples
-    from u85_step import U85Step, build
+def u85_step_stages() -> Dict[str, Callable[..., torch.Tensor]]:
+    """The step per stage; int8 and A16W8 as u85_reference quantizes it, int8 checked as the compiled one."""
+    from u85_reference import check_same_as_compiled, quantized_step
+    from u85_step import build
 
-    from ethosu_sdk.aot import export, quantization
     from ethosu_sdk.aot.targets import QuantMode
-    from ethosu_sdk.aot.workarounds import vela_workarounds
 
-    step, inputs = build()
-    with open(os.path.join(HERE, "calibration.txt")) as f:
-        calibration = [
-            tuple(torch.from_numpy(a) for a in s) for s in samples(f.read(), os.path.join(HERE, "tiny_lm.pt"))
-        ]
+    int8 = quantized_step(FLAGS.calibration, QuantMode.INT8)
+    with open(FLAGS.summary) as f:
+        check_same_as_compiled(int8, json.load(f), FLAGS.expected)
+    return {"float": build()[0], "int8": int8, "a16w8": quantized_step(FLAGS.calibration, QuantMode.A16W8)}
 
-    def quantized_step(mode: QuantMode) -> torch.nn.Module:
-        graph = export.export_for_quantization(step, inputs)
-        vela_workarounds.avoid_unbind_matmul(graph, split_heads=False)
-        return quantization.quantize(graph, EthosUCompileSpec("ethos-u85-256"), mode, calibration)
 
-    return {
-        "float": U85Step(lm).eval(),
-        "int8": quantized_step(QuantMode.INT8),
-        "a16w8": quantized_step(QuantMode.A16W8),
-    }
+def u85_step_report(lm: TinyLm, held_out: List[torch.Tensor]) -> None:
+    """Each stage's perplexity; the float step must be the whole-sequence model's."""
+    figures: Dict[str, object] = {"characters": len(held_out) * CACHE_LENGTH}
+    sequence = perplexity(lm, held_out)
+    for name, step in u85_step_stages().items():
+        start = time.process_time()
+        figures[name] = step_perplexity(step, held_out)
+        figures[f"{name}_cpu_seconds"] = round(time.process_time() - start, 1)
+        print(f"u85_step {name}: held-out perplexity {figures[name]:.3f} over {figures['characters']} characters")
+    if abs(figures["float"] - sequence) > 1e-3 * sequence:
+        raise SystemExit(f"perplexity.py: error: the float step's {figures['float']} is not TinyLm's {sequence}")
+    if FLAGS.out:
+        with open(FLAGS.out, "w") as f:
+            json.dump(figures, f, indent=1)
 
 
 def main(argv: List[str]) -> None:
@@ -100,13 +117,13 @@ def main(argv: List[str]) -> None:
     lm.load_state_dict(torch.load(os.path.join(HERE, "tiny_lm.pt"), weights_only=True))
     lm.eval()
     with open(os.path.join(HERE, "held_out.txt")) as f:
-        held_out = windows(encode(f.read()))
+        text = f.read()
+    held_out = windows(encode(text[: FLAGS.held_out_chars] if FLAGS.held_out_chars else text))
     tokens = len(held_out) * CACHE_LENGTH
     if FLAGS.variant == "u85_step":
-        for name, step in u85_step_stages(lm).items():
-            print(
-                f"u85_step {name}: held-out perplexity {step_perplexity(step, held_out):.3f} over {tokens} characters"
-            )
+        if not (FLAGS.calibration and FLAGS.summary and FLAGS.expected):
+            raise SystemExit("perplexity.py: error: --variant=u85_step needs --calibration, --summary and --expected")
+        u85_step_report(lm, held_out)
         return
     train_text, _ = split(read_topics(FLAGS.corpus))
     calibration = windows(encode(train_text))[::97][: FLAGS.calibration_windows]

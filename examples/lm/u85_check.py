@@ -1,20 +1,27 @@
 """Runs examples/lm's U85 generation firmware on QEMU's corstone-320 and
-checks it against PyTorch's quantized greedy generation.
+checks it against PyTorch's quantized generation.
 
     u85_check --elf=F.elf --summary=M.summary.json --expected=M.expected.tensors \\
-        --generation=G.tensors --calibration=C1.tensors,C2.tensors,...
+        --generation=G.tensors --calibration=C1.tensors,C2.tensors,... [--perplexity=P.json]
 
-The firmware runs the loop (u85_main.cc); this prints the prompt, the
-generated text and per token the Ethos-U85's PMU cycles, Vela's estimate,
-the CPU instructions of the call (QEMU -icount: one instruction a
-nanosecond of board time) and the KV-cache bytes written. The reference is
-U85Step quantized as the SDK quantized it (the SDK's own export, workaround
-and PT2E functions, the same calibration samples; its output on the
-model's example input must equal the SDK's expected output), run over the
-firmware's tokens: every step's int8 logits must be within one quantization
-step of it, and where the two argmaxes differ, the reference's logit of the
-firmware's token must be within one step of its largest (a tie; both sides
-go on from the firmware's token). Exit status 0 only then.
+The firmware runs the loop (u85_main.cc); this streams each token as its
+record arrives from QEMU, then prints the prompt, the generated text, per
+token the Ethos-U85's PMU cycles, Vela's estimate, the CPU instructions of
+the call (QEMU -icount: one instruction a nanosecond of board time) and the
+KV-cache bytes written, and the held-out perplexity per stage of the step
+(float, int8, A16W8: the build's perplexity.py action).
+
+The reference is U85Step quantized as the SDK quantized it
+(u85_reference.py, proven the compiled model's quantization), run over the
+firmware's tokens: every step's int8 logits must be within one
+quantization step of it. The generation's sampler (top_k_sampler.py; top-k
+1 is greedy) draws each token from the firmware's logits exactly as the
+firmware did, and from the reference's logits with the same seed. Greedy:
+where the two argmaxes differ, the reference's logit of the firmware's
+token must be within one step of its largest (a tie). Top-k: a different
+draw is reported (it can only come from a one-step logit difference).
+Either way both sides go on from the firmware's token. Exit status 0 only
+then.
 """
 
 from __future__ import annotations
@@ -24,23 +31,26 @@ import json
 import re
 import sys
 import time
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional
 
 import numpy as np
-import torch
 from absl import app, flags
 from tiny_lm import decode
-from u85_step import build, run
+from top_k_sampler import Sampling, XorShift32, sample
+from u85_reference import ReferenceError, check_same_as_compiled, quantized_logits, quantized_step
+from u85_step import run
 
 from ethosu_sdk.runner import boards, protocol, simulate
 from ethosu_sdk.tensors.tensor_file import read_tensor_file
 
 flags.DEFINE_string("elf", None, "The generation firmware (u85_main.cc).")
 flags.DEFINE_string("board", "corstone320", "Board to simulate.")
+flags.DEFINE_string("npu", "ethos-u85-256", "The board's Ethos-U the firmware's model was compiled for.")
 flags.DEFINE_string("summary", None, "The U85 model's summary.")
 flags.DEFINE_string("expected", None, "The U85 model's expected output for its example input.")
 flags.DEFINE_string("generation", None, "The generation file the firmware embeds (u85_generation.py).")
 flags.DEFINE_list("calibration", [], "The model's calibration samples, in its order.")
+flags.DEFINE_string("perplexity", None, "The step's held-out perplexity per stage (perplexity.py --out).")
 flags.DEFINE_integer("min_tokens", 64, "Fail unless the firmware generates at least this many tokens.")
 flags.DEFINE_float("timeout", 600.0, "Seconds QEMU may run.")
 FLAGS = flags.FLAGS
@@ -57,6 +67,7 @@ class Token:
     call: int
     token: int
     argmax: int
+    next: int
     npu_cycles: int
     npu_jobs: int
     instructions: int
@@ -64,62 +75,101 @@ class Token:
     kv_cache: int
 
 
+def parse_token(record: str) -> Token:
+    """One TOKEN record's fields (u85_main.cc's PrintToken)."""
+    try:
+        f: Dict[str, int] = {k: int(v) for k, v in (p.split("=", 1) for p in record.split())}
+        instructions = f["ticks"] * 10**9 // f["ticks_per_second"]
+        return Token(
+            f["call"], f["token"], f["argmax"], f["next"], f["npu_cycles"], f["npu_jobs"],
+            instructions, f["kv_written"], f["kv_cache"],
+        )  # fmt: skip
+    except (KeyError, ValueError, ZeroDivisionError) as e:
+        raise CheckError(f"malformed TOKEN record {record!r}") from e
+
+
 def parse_tokens(output: str) -> List[Token]:
-    """The TOKEN records in order (u85_main.cc's PrintToken)."""
-    tokens = []
-    for match in _TOKEN.finditer(output):
-        try:
-            f: Dict[str, int] = {k: int(v) for k, v in (p.split("=", 1) for p in match.group(1).split())}
-            instructions = f["ticks"] * 10**9 // f["ticks_per_second"]
-            tokens.append(
-                Token(
-                    f["call"], f["token"], f["argmax"], f["npu_cycles"], f["npu_jobs"],
-                    instructions, f["kv_written"], f["kv_cache"],
-                )
-            )  # fmt: skip
-        except (KeyError, ValueError, ZeroDivisionError) as e:
-            raise CheckError(f"malformed TOKEN record {match.group(0)!r}") from e
+    """The TOKEN records in order."""
+    tokens = [parse_token(m.group(1)) for m in _TOKEN.finditer(output)]
     if [t.call for t in tokens] != list(range(len(tokens))):
         raise CheckError("TOKEN records out of order")
     return tokens
 
 
-def reference_step(calibration: Sequence[str]) -> torch.nn.Module:
-    """U85Step quantized as the SDK's compile did (stage_quantize.py for an Ethos-U target)."""
-    from executorch.backends.arm.ethosu import EthosUCompileSpec
+class TokenStream:
+    """The simulator's console callback: prints each generated token as its record arrives."""
 
-    from ethosu_sdk.aot import calibration as sdk_calibration
-    from ethosu_sdk.aot import export, quantization
-    from ethosu_sdk.aot.targets import QuantMode
-    from ethosu_sdk.aot.workarounds import vela_workarounds
+    def __init__(self, prompt: List[int], write=sys.stdout.write) -> None:
+        self.prompt, self.write = prompt, write
+        self.start = time.monotonic()
+        self.arrivals: List[float] = []  # host seconds from the start, per generated token
 
-    step, inputs = build()
-    samples = sdk_calibration.calibration_samples(None, calibration, inputs).samples
-    graph = export.export_for_quantization(step, inputs)
-    vela_workarounds.avoid_unbind_matmul(graph, split_heads=False)
-    return quantization.quantize(graph, EthosUCompileSpec("ethos-u85-256"), QuantMode.INT8, samples)
+    def __call__(self, line: str) -> None:
+        match = _TOKEN.match(line.rstrip("\n"))
+        if not match:
+            return
+        try:
+            token = parse_token(match.group(1))
+        except CheckError:
+            return  # parse_tokens reports it once the run is over
+        if token.call == 0:
+            self.write(f"streaming: {decode(self.prompt)!r} + ")
+        if token.call + 1 >= len(self.prompt):
+            self.arrivals.append(time.monotonic() - self.start)
+            self.write(decode([token.next]))
+
+    def summary(self, seconds: float) -> str:
+        if not self.arrivals:
+            return "no generated token arrived"
+        return (
+            f"streamed {len(self.arrivals)} tokens as QEMU printed them: the first after "
+            f"{self.arrivals[0]:.1f} s, the last after {self.arrivals[-1]:.1f} s of a {seconds:.1f} s run"
+        )
 
 
-def quantized_logits(logits: torch.Tensor, scale: float, zero_point: int) -> np.ndarray:
-    return torch.clamp(torch.round(logits / scale) + zero_point, -128, 127).to(torch.int8).numpy().reshape(-1)
+@dataclasses.dataclass
+class Sampler:
+    """The generation's sampler over both sides' logits, one seed, one draw a generated token each."""
+
+    top_k: int
+    seed: int
+    table: np.ndarray
+    firmware_rng: XorShift32
+    reference_rng: XorShift32
+
+    @staticmethod
+    def of(records: list) -> "Sampler":
+        """From the generation file's records (u85_generation.py): the last two are the sampling."""
+        s = Sampling.from_records(records[-2].data, records[-1].data)
+        return Sampler(s.top_k, s.seed, s.table, XorShift32(s.seed), XorShift32(s.seed))
+
+    def describe(self) -> str:
+        return "greedy" if self.top_k == 1 else f"top-{self.top_k} sampling, seed {self.seed}"
 
 
-def check_reference(reference: torch.nn.Module, summary: dict, expected: str) -> None:
-    """The reference graph is the SDK's: its int8 logits for the example input are the model's expected ones."""
-    _, inputs = build()
-    with torch.no_grad():
-        logits = reference(*inputs)[0]
-    out = summary["outputs"][0]
-    ours = quantized_logits(logits, out["scale"], out["zero_point"])
-    theirs = read_tensor_file(expected)[0].data.reshape(-1)
-    if not np.array_equal(ours, theirs):
-        raise CheckError("the reference quantization differs from the SDK's (expected output of the example input)")
+def check_choice(call: int, t: Token, ours: np.ndarray, theirs: np.ndarray, sampler: Sampler) -> Optional[str]:
+    """The firmware's token of a generated call: the sampler's draw from its logits; a note where PyTorch's differs."""
+    mine = sample(ours, sampler.top_k, sampler.table, sampler.firmware_rng)
+    ref = sample(theirs, sampler.top_k, sampler.table, sampler.reference_rng)
+    if mine != t.next:
+        raise CheckError(f"call {call}: the firmware fed back {t.next}, the sampler draws {mine} from its logits")
+    if ref == t.next:
+        return None
+    if sampler.top_k == 1:
+        if theirs[ref] - theirs[t.next] > 1:
+            raise CheckError(f"call {call}: the firmware chose {decode([t.next])!r}, PyTorch {decode([ref])!r}")
+        what = "tie within one step"
+    else:
+        what = "the draw differs through a one-step logit difference"
+    return f"call {call}: {what} ({decode([t.next])!r} / {decode([ref])!r}), going on from the firmware's"
 
 
-def compare(firmware: Dict[int, np.ndarray], tokens: List[Token], prompt: List[int], reference, out: dict) -> List[str]:
+def compare(
+    firmware: Dict[int, np.ndarray], tokens: List[Token], prompt: List[int], reference, out: dict, sampler: Sampler
+) -> List[str]:
     """Per call: the firmware's logits against the reference's over the firmware's tokens; the notes on ties."""
     notes = []
-    exact = total = 0
+    exact = total = same = 0
     sequence = [t.token for t in tokens]
     for call, (_, logits) in enumerate(run(reference, sequence)):
         theirs = quantized_logits(logits, out["scale"], out["zero_point"]).astype(np.int32)
@@ -128,21 +178,36 @@ def compare(firmware: Dict[int, np.ndarray], tokens: List[Token], prompt: List[i
         exact, total = exact + int((ours == theirs).sum()), total + ours.size
         if worst > 1:
             raise CheckError(f"call {call}: logits differ by {worst} quantization steps from PyTorch's")
-        fw, ref = tokens[call].argmax, int(np.argmax(theirs))
-        if int(np.argmax(ours)) != fw:
-            raise CheckError(f"call {call}: the firmware fed back {fw}, not the argmax of its logits")
-        if fw != ref and call >= len(prompt) - 1:
-            if theirs[ref] - theirs[fw] > 1:
-                raise CheckError(f"call {call}: the firmware chose {decode([fw])!r}, PyTorch {decode([ref])!r}")
-            notes.append(
-                f"call {call}: tie within one step ({decode([fw])!r} / {decode([ref])!r}), going on from the firmware's"
-            )
+        t = tokens[call]
+        if int(np.argmax(ours)) != t.argmax:
+            raise CheckError(f"call {call}: the firmware's argmax is {t.argmax}, not that of its logits")
+        if call < len(prompt) - 1:
+            if t.next != prompt[call + 1]:
+                raise CheckError(f"call {call}: the firmware fed {t.next}, not the prompt's {prompt[call + 1]}")
+            continue
+        note = check_choice(call, t, ours, theirs, sampler)
+        same += note is None
+        notes += [note] if note else []
+    generated = len(tokens) - len(prompt) + 1
+    notes.append(
+        f"{same} of {generated} generated tokens identical to PyTorch's quantized graph ({sampler.describe()})"
+    )
     notes.append(f"{exact} of {total} logits bit-exact with PyTorch's quantized graph, the rest within one step")
     return notes
 
 
+def perplexity_lines(path: str) -> List[str]:
+    with open(path) as f:
+        p = json.load(f)
+    return [
+        f"held-out perplexity of the step per character (first {p['characters']} characters of held_out.txt, "
+        "perplexity.py at build time; int8 is the firmware's quantization):",
+        f"  float {p['float']:.3f}   int8 {p['int8']:.3f}   A16W8 {p['a16w8']:.3f}",
+    ]
+
+
 def report(prompt: List[int], tokens: List[Token], summary: dict, seconds: float) -> None:
-    generated = [t.argmax for t in tokens[len(prompt) - 1 :]]
+    generated = [t.next for t in tokens[len(prompt) - 1 :]]
     vela = summary.get("vela_total", {})
     estimate = vela.get("npu_cycles")
     print(f"prompt: {decode(prompt)!r}")
@@ -161,19 +226,27 @@ def report(prompt: List[int], tokens: List[Token], summary: dict, seconds: float
     )
 
 
+def simulate_streaming(prompt: List[int]) -> tuple[str, float, TokenStream]:
+    board = boards.get(FLAGS.board, False)
+    command = board.command(
+        boards.RunOptions(elf=FLAGS.elf, npu=boards.parse_npu(FLAGS.npu), timeout=FLAGS.timeout,
+                          simulator=None, npu_library=boards.default_npu_library())
+    )  # fmt: skip
+    stream = TokenStream(prompt)
+    _, output = simulate.run(command, FLAGS.timeout, echo=stream)
+    seconds = time.monotonic() - stream.start
+    print()
+    return output, seconds, stream
+
+
 def main(argv: List[str]) -> int:
     del argv
     with open(FLAGS.summary) as f:
         summary = json.load(f)
-    prompt = [int(i) for i in read_tensor_file(FLAGS.generation)[0].data]
-    board = boards.get(FLAGS.board, False)
-    command = board.command(
-        boards.RunOptions(elf=FLAGS.elf, npu=boards.parse_npu("ethos-u85-256"), timeout=FLAGS.timeout,
-                          simulator=None, npu_library=boards.default_npu_library())
-    )  # fmt: skip
-    start = time.monotonic()
-    _, output = simulate.run(command, FLAGS.timeout, echo=None)
-    seconds = time.monotonic() - start
+    records = read_tensor_file(FLAGS.generation)
+    prompt = [int(i) for i in records[0].data]
+    sampler = Sampler.of(records)
+    output, seconds, stream = simulate_streaming(prompt)
     try:
         parsed = protocol.parse(output)
         if parsed.result != "DONE":
@@ -182,12 +255,15 @@ def main(argv: List[str]) -> int:
         generated = len(tokens) - len(prompt) + 1
         if generated < FLAGS.min_tokens:
             raise CheckError(f"{generated} tokens generated, fewer than {FLAGS.min_tokens}")
+        print(stream.summary(seconds))
         report(prompt, tokens, summary, seconds)
-        reference = reference_step(FLAGS.calibration)
-        check_reference(reference, summary, FLAGS.expected)
-        for note in compare(parsed.outputs, tokens, prompt, reference, summary["outputs"][0]):
+        for line in perplexity_lines(FLAGS.perplexity) if FLAGS.perplexity else []:
+            print(line)
+        reference = quantized_step(FLAGS.calibration)
+        check_same_as_compiled(reference, summary, FLAGS.expected)
+        for note in compare(parsed.outputs, tokens, prompt, reference, summary["outputs"][0], sampler):
             print(note)
-    except (CheckError, protocol.ProtocolError) as e:
+    except (CheckError, ReferenceError, protocol.ProtocolError) as e:
         print(f"u85_check: error: {e}", file=sys.stderr)
         return 1
     print(f"PASS: {generated} tokens, every step's logits within one step of PyTorch's quantized graph")

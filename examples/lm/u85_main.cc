@@ -1,15 +1,18 @@
-// Greedy generation with examples/lm's U85Step (u85_step.py) in firmware:
-// the loop runs here, the step is one Ethos-U85 delegate. Each call gets the
-// token and the position one-hot, the mask and the KV caches, all int8 in the
-// method's own input buffers; the loop writes the k/v rows each call returns
-// into the caches at the position (the only cache bytes written per token)
-// and feeds back the argmax of the logits once the prompt is consumed.
+// Generation with examples/lm's U85Step (u85_step.py) in firmware: the loop
+// runs here, the step is one Ethos-U85 delegate. Each call gets the token and
+// the position one-hot, the mask and the KV caches, all int8 in the method's
+// own input buffers; the loop writes the k/v rows each call returns into the
+// caches at the position (the only cache bytes written per token) and, once
+// the prompt is consumed, feeds back the token the sampler draws from the
+// int8 logits (top_k_sampler.h; top-k 1 is the argmax, greedy).
 //
-// The generation (prompt ids, tokens to generate, each input's int8 codes) is
-// the tensor file the ethosu_firmware rule embeds as the model's input
-// (u85_generation.py). Per call the firmware prints the logits (an OUTPUT
-// record) and a TOKEN record: the NPU's PMU cycles, the board timer ticks of
-// the call (instructions on QEMU's -icount) and the cache bytes written.
+// The generation (prompt ids, tokens to generate, each input's int8 codes,
+// the sampler's top-k, seed and weight table) is the tensor file the
+// ethosu_firmware rule embeds as the model's input (u85_generation.py). Per
+// call the firmware prints the logits (an OUTPUT record) and a TOKEN record:
+// the argmax and the token fed back, the NPU's PMU cycles, the board timer
+// ticks of the call (instructions on QEMU's -icount) and the cache bytes
+// written.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -25,6 +28,7 @@
 #include "cc/runtime/method.h"
 #include "cc/runtime/program.h"
 #include "cc/support/text_builder.h"
+#include "examples/lm/top_k_sampler.h"
 
 extern "C" const unsigned char esdk_model_pte[], esdk_model_pte_end[];
 extern "C" const unsigned char esdk_model_input[], esdk_model_input_end[];
@@ -32,6 +36,7 @@ extern "C" const unsigned char esdk_model_input[], esdk_model_input_end[];
 namespace {
 
 using namespace ethosu_sdk;  // NOLINT: a firmware's main
+using examples::lm::kWeightTableSize;
 
 // The step's inputs (u85_step.INPUT_NAMES) and outputs: logits, then one
 // row per cache in cache order.
@@ -54,33 +59,51 @@ struct Generation {
   const int8_t* codes = nullptr;
   int8_t Zero(size_t input) const { return codes[2 * input]; }
   int8_t Marked(size_t input) const { return codes[2 * input + 1]; }
+  // The sampler (top_k_sampler.h): k (1 is greedy), seed, weight table.
+  int32_t top_k = 1;
+  uint32_t seed = 1;
+  const int32_t* weights = nullptr;
 };
+
+constexpr size_t kGenerationRecords = 5;  // prompt, tokens, codes, [k, seed], weights
 
 Status ReadGeneration(Generation* out) {
   runner::TensorFile file;
   ESDK_RETURN_IF_ERROR(runner::TensorFile::Parse(
       esdk_model_input, static_cast<size_t>(esdk_model_input_end - esdk_model_input), &file));
-  runner::TensorRecord prompt, generate, codes;
-  if (file.count() != 3) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "generation file: %u records, not 3 (prompt, tokens, codes)",
-                         static_cast<unsigned>(file.count()));
+  runner::TensorRecord prompt, generate, codes, sampling, weights;
+  if (file.count() != kGenerationRecords) {
+    return Status::Error(
+        ErrorCode::kInvalidArgument,
+        "generation file: %u records, not %u (prompt, tokens, codes, top-k and seed, weights)",
+        static_cast<unsigned>(file.count()), static_cast<unsigned>(kGenerationRecords));
   }
   ESDK_RETURN_IF_ERROR(file.Get(0, &prompt));
   ESDK_RETURN_IF_ERROR(file.Get(1, &generate));
   ESDK_RETURN_IF_ERROR(file.Get(2, &codes));
-  if (prompt.tensor.dtype != runtime::ScalarType::kInt || prompt.tensor.numel == 0 ||
-      generate.tensor.dtype != runtime::ScalarType::kInt || generate.tensor.numel != 1 ||
-      codes.tensor.dtype != runtime::ScalarType::kChar || codes.tensor.numel != 2 * kInputs) {
+  ESDK_RETURN_IF_ERROR(file.Get(3, &sampling));
+  ESDK_RETURN_IF_ERROR(file.Get(4, &weights));
+  const auto is = [](const runtime::Tensor& t, runtime::ScalarType dtype, size_t numel) {
+    return t.dtype == dtype && (numel == 0 ? t.numel > 0 : t.numel == numel);
+  };
+  if (!is(prompt.tensor, runtime::ScalarType::kInt, 0) ||
+      !is(generate.tensor, runtime::ScalarType::kInt, 1) ||
+      !is(codes.tensor, runtime::ScalarType::kChar, 2 * kInputs) ||
+      !is(sampling.tensor, runtime::ScalarType::kInt, 2) ||
+      !is(weights.tensor, runtime::ScalarType::kInt, kWeightTableSize)) {
     return Status::Error(ErrorCode::kInvalidArgument,
-                         "generation file: want int32 prompt ids, one int32 count and "
-                         "int8 codes [%u, 2]; regenerate it with u85_generation.py",
-                         static_cast<unsigned>(kInputs));
+                         "generation file: want int32 prompt ids, one int32 count, int8 codes "
+                         "[%u, 2], int32 [top-k, seed] and int32 weights [%u]; regenerate it "
+                         "with u85_generation.py",
+                         static_cast<unsigned>(kInputs), static_cast<unsigned>(kWeightTableSize));
   }
   out->prompt = prompt.tensor.Data<int32_t>();
   out->prompt_length = prompt.tensor.numel;
   out->generate = *generate.tensor.Data<int32_t>();
   out->codes = codes.tensor.Data<int8_t>();
+  out->top_k = sampling.tensor.Data<int32_t>()[0];
+  out->seed = static_cast<uint32_t>(sampling.tensor.Data<int32_t>()[1]);
+  out->weights = weights.tensor.Data<int32_t>();
   return Status::Ok();
 }
 
@@ -114,6 +137,23 @@ Status CheckStep(const runtime::Method& method) {
   return Status::Ok();
 }
 
+// One clear error for a sampler the vocabulary or the rule cannot take.
+Status CheckSampling(const Generation& generation, size_t vocabulary) {
+  if (generation.top_k < 1 || static_cast<size_t>(generation.top_k) > vocabulary ||
+      vocabulary > examples::lm::kMaxLogits) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "top-k of %d is outside 1 .. %u (the vocabulary); 1 is greedy",
+                         static_cast<int>(generation.top_k), static_cast<unsigned>(vocabulary));
+  }
+  if (generation.seed == 0 || !examples::lm::ValidWeightTable(generation.weights)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "sampler seed 0 or a weight outside [0, %d] (the first > 0); "
+                         "regenerate the file with u85_generation.py",
+                         static_cast<int>(examples::lm::kWeightOne));
+  }
+  return Status::Ok();
+}
+
 // One clear error for a generation the cache or the vocabulary cannot hold.
 Status CheckGeneration(const Generation& generation, size_t vocabulary, size_t positions) {
   const size_t calls = generation.prompt_length + static_cast<size_t>(generation.generate) - 1;
@@ -132,7 +172,7 @@ Status CheckGeneration(const Generation& generation, size_t vocabulary, size_t p
                            static_cast<unsigned>(vocabulary));
     }
   }
-  return Status::Ok();
+  return CheckSampling(generation, vocabulary);
 }
 
 runtime::Tensor& InputTensor(const runtime::Method& method, size_t i) {
@@ -194,10 +234,11 @@ struct CallFigures {
   uint64_t npu_cycles, npu_jobs, ticks, kv_written, kv_bytes;
 };
 
-void PrintToken(size_t call, int32_t token, int32_t next, const CallFigures& f) {
+void PrintToken(size_t call, int32_t token, int32_t argmax, int32_t next, const CallFigures& f) {
   char buffer[256];
   TextBuilder line(buffer, sizeof(buffer));
-  line.Str("ESDK TOKEN call=").UInt(call).Str(" token=").Int(token).Str(" argmax=").Int(next);
+  line.Str("ESDK TOKEN call=").UInt(call).Str(" token=").Int(token).Str(" argmax=").Int(argmax);
+  line.Str(" next=").Int(next);
   line.Str(" npu_cycles=").UInt(f.npu_cycles).Str(" npu_jobs=").UInt(f.npu_jobs);
   line.Str(" ticks=").UInt(f.ticks).Str(" ticks_per_second=").UInt(platform::TimerTicksPerSecond());
   line.Str(" kv_written=").UInt(f.kv_written).Str(" kv_cache=").UInt(f.kv_bytes);
@@ -211,7 +252,7 @@ int Fail(const Status& status) {
   return 2;
 }
 
-// The prompt, then each argmax fed back: one Execute per position.
+// The prompt, then each sampled token fed back: one Execute per position.
 Status Generate(runtime::Method& method, const Generation& generation,
                 backends::ethosu::DriverNpu& npu) {
   const runtime::Tensor& logits = *method.Output(kLogitsOutput).tensor;
@@ -224,6 +265,7 @@ Status Generate(runtime::Method& method, const Generation& generation,
   }
   const size_t calls = generation.prompt_length + static_cast<size_t>(generation.generate) - 1;
   int32_t token = generation.prompt[0];
+  examples::lm::XorShift32 rng(generation.seed);
   for (size_t call = 0; call < calls; ++call) {
     SetInputs(method, generation, token, call);
     const uint64_t cycles = npu.figures().cycles, jobs = npu.figures().jobs;
@@ -231,12 +273,16 @@ Status Generate(runtime::Method& method, const Generation& generation,
     ESDK_RETURN_IF_ERROR(method.Execute());
     const uint64_t ticks = platform::TimerTicks() - start;
     const size_t written = WriteRows(method, call);
-    const int32_t next = Argmax(logits);
+    const bool prompt = call + 1 < generation.prompt_length;  // the next token is given
+    const int32_t next = prompt ? generation.prompt[call + 1]
+                                : examples::lm::SampleTopK(logits.Data<int8_t>(), logits.numel,
+                                                           static_cast<size_t>(generation.top_k),
+                                                           generation.weights, rng);
     runner::PrintTensor("OUTPUT", call, logits);
     PrintToken(
-        call, token, next,
+        call, token, Argmax(logits), next,
         {npu.figures().cycles - cycles, npu.figures().jobs - jobs, ticks, written, kv_bytes});
-    token = call + 1 < generation.prompt_length ? generation.prompt[call + 1] : next;
+    token = next;
   }
   return Status::Ok();
 }
