@@ -27,6 +27,8 @@ DIRECTORY = "bench/conformance/results"
 # "NPU program (NPU vs TOSA)"; "verification error" is the verifier
 # unable to compare at all.
 CLASSES = [
+    # A case whose quantization the SDK cannot express (collect.Case.unexpressible): not run.
+    ("unexpressible quantization", re.compile(r"^unexpressible quantization")),
     # Not a verification's line: it may name an "unsupported" NPU feature.
     ("export failed", re.compile(r"^(?!verification).*(export_case|torch\.export|UserError|Unsupported)", re.I)),
     ("console/protocol", re.compile(r"ProtocolError|well-formed run|out of order")),
@@ -59,8 +61,8 @@ class Record:
 
     case: str  # collect.Case.name: file::function[id]
     npu: str  # u55, u65, u85
-    quantize: str  # the SDK's mode: int8, a16w8
-    outcome: str  # PASS, FAIL (on QEMU), BUILD FAIL, EXPORT FAIL
+    quantize: str  # the SDK's quantization (collect.Case.quantization): int8, a16w8 per_channel=False, ...
+    outcome: str  # PASS, FAIL (on QEMU), BUILD FAIL, EXPORT FAIL, NOT RUN (unexpressible quantization)
     cls: Optional[str]  # the failure class (conformance.classify), None on PASS
     reason: str  # the first line saying why ("" on PASS)
     xfail: Optional[str]  # ExecuTorch's own xfail reason, if any

@@ -113,3 +113,11 @@ def test_classes_tell_which_half_of_the_verification_differs() -> None:
         "torch.ops.higher_order.while_loop), and the functional NPU model does not run NPU_OP_BRANCH"
     )
     assert results.classify(branch) == "verification: not modelled"
+
+
+def test_an_unexpressible_quantization_is_a_class_of_its_own() -> None:
+    # collect.Case.unexpressible's line (tests/conformance/case_quantization.py),
+    # though it names "Unsupported"-like words an export failure would.
+    reason = "unexpressible quantization: set_module_type(Sigmoid) with a config of its own"
+    assert results.classify(reason) == "unexpressible quantization"
+    assert results.classify("export_case: error: torch.export: UserError: x") == "export failed"

@@ -25,7 +25,7 @@ def refresh_markers(records: list[results.Record], cases: list[collect.Case]) ->
     known.py say now, not as they were when it ran: a marker found later
     (say, the collector reading a test function's own xfail) counts for
     every record, and a run need not be repeated for it."""
-    by_key = {(c.name, c.npu, c.quantize): c for c in cases}
+    by_key = {(c.name, c.npu, c.quantization): c for c in cases}
     for record in records:
         case = by_key.get(record.key)
         if case is not None:
@@ -40,7 +40,7 @@ def coverage(records: list[results.Record], cases: list[collect.Case]) -> str:
     have: collections.Counter[str] = collections.Counter()
     for case in cases:
         total[case.npu] += 1
-        have[case.npu] += (case.name, case.npu, case.quantize) in done
+        have[case.npu] += (case.name, case.npu, case.quantization) in done
     commits = sorted({r.commit for r in records})
     return (
         "Results for "

@@ -1,4 +1,4 @@
-"""Models for error-path tests, loaded as `aot_test_models:<function>`:
+"""Models for error-path and option tests, loaded as `aot_test_models:<function>`:
 each function returns (nn.Module, example input tuple)."""
 
 from __future__ import annotations
@@ -45,3 +45,21 @@ def conv3d_cropped() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     crops them to 6 with a TOSA SLICE (python/ethosu_sdk/aot/workarounds/vela_refusals.py)."""
     torch.manual_seed(0)
     return nn.Conv3d(3, 3, 3, stride=3), (torch.randn(1, 3, 8, 9, 8),)
+
+
+class _ConvLinear(nn.Module):
+    """A convolution and a linear layer: the weights a quantizer scales
+    per channel or per tensor (tests/aot quantization options)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.linear = nn.Linear(8 * 6 * 6, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.linear(torch.relu(self.conv(x)).flatten(1))
+
+
+def conv_linear() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    torch.manual_seed(0)
+    return _ConvLinear(), (torch.randn(1, 3, 8, 8),)

@@ -42,6 +42,20 @@ def outputs_in(directory):
             ["--model=mlp_softmax", "--target=cpu", "--quantize=none", "--io=int8"],
             "--io=int8 needs --quantize=int8 (got --quantize=none): use --io=float",
         ),
+        # ExecuTorch's A8W4 config has int8 activations: there is no A16W4.
+        (
+            ["--model=mlp_softmax", "--target=ethos-u85-256", "--quantize=a16w8", "--weights=int4"],
+            "--weights=int4 needs --quantize=int8 (A8W4), got --quantize=a16w8",
+        ),
+        (
+            ["--model=mlp_softmax", "--target=TOSA-1.0+FP", "--quantize=none", "--noper_channel"],
+            "--noper_channel needs a quantized compilation",
+        ),
+        # The cortex_m backend quantizes with its own quantizer, not the Arm one.
+        (
+            ["--model=mlp_softmax", "--target=cortex-m55", "--io_quantization=set_io"],
+            "--io_quantization=set_io sets the Arm quantizer of the Ethos-U and TOSA targets, not cortex-m55",
+        ),
     ],
 )
 def test_bad_input_fails_cleanly(extra, message, tmp_path, capsys):

@@ -10,7 +10,25 @@ load("//tools/rules:tiers.bzl", "one_of_each", "tier_tags")
 # The SDK target of each NPU (ExecuTorch's compile specs for these pipelines).
 TARGETS = {"u55": "ethos-u55-128", "u65": "ethos-u65-256", "u85": "ethos-u85-256"}
 
-def _model(name, npu, quantize, verify, tags):
+# An option's value in a quantization label (collect.Case.quantization)
+# where it is not the string itself.
+_LABEL_VALUES = {"False": False, "True": True}
+
+def quantization_options(quantization):
+    """ethosu_model's options of a case's quantization label.
+
+    "int8", "a16w8 per_channel=False" or "int8 weights=int4 io_quantization=set_io":
+    the quantize mode, then `option=value` for each other option the case
+    needs (collect.Case.quantization writes them).
+    """
+    words = quantization.split(" ")
+    options = {"quantize": words[0]}
+    for word in words[1:]:
+        key, _, value = word.partition("=")
+        options[key] = _LABEL_VALUES.get(value, value)
+    return options
+
+def _model(name, npu, quantization, verify, tags):
     """`name`: the case's `<name>.pt2` compiled by ethosu_model.
 
     The `.pt2` comes from _export_all or is a file of the package.
@@ -19,10 +37,10 @@ def _model(name, npu, quantize, verify, tags):
         name = name,
         testonly = True,
         model = ":%s.pt2" % name,
-        quantize = quantize,
         target = TARGETS[npu],
         verify = verify,
         tags = tags,
+        **quantization_options(quantization)
     )
 
 def _export_all(name, cases, tags):
@@ -32,8 +50,8 @@ def _export_all(name, cases, tags):
     files imported once: ~0.2 s a case instead of ~12 s in a process of its own.
     """
     args = []
-    for target, case, npu, quantize in cases:
-        args.append("--case='%s' --npu=%s --quantize=%s --out=$(RULEDIR)/%s.pt2" % (case, npu, quantize, target))
+    for target, case, npu, quantization in cases:
+        args.append("--case='%s' --npu=%s --quantization='%s' --out=$(RULEDIR)/%s.pt2" % (case, npu, quantization, target))
     native.genrule(
         name = name,
         testonly = True,
@@ -44,14 +62,17 @@ def _export_all(name, cases, tags):
     )
 
 def conformance_cases(cases, tags = [], exported = False, programs = "conformance_programs", sample = False):  # buildifier: disable=unnamed-macro (one target set per case)
-    """One test `<name>_test` per (name, case, NPU, quantization mode).
+    """One test `<name>_test` per (name, case, NPU, quantization label).
+
+    The label is the case's quantization in ethosu_model's options
+    (quantization_options).
 
     exported: each case's `<name>.pt2` is a file of the package already
     (bench/conformance writes them with the same collect.export); otherwise
     the genrule `programs` exports them all (the everyday ones; the full
     tier's from `<programs>_full`).
     sample: the everyday tier (tools/rules/tiers.bzl) keeps one case per
-    ExecuTorch test file (operator), the NPU and quantization mode rotating
+    ExecuTorch test file (operator), the NPU and quantization rotating
     from file to file; the other cases are tagged for the full tier
     (--config=full), their exports, lowerings and firmware too.
     """
@@ -65,9 +86,9 @@ def conformance_cases(cases, tags = [], exported = False, programs = "conformanc
         _export_all(programs, everyday, tags)
         if full_only:
             _export_all(programs + "_full", full_only, tier_tags(True, tags))
-    for (name, _, npu, quantize, _), full in split:
+    for (name, _, npu, quantization, _), full in split:
         case_tags = tier_tags(full, tags)
-        _model(name, npu, quantize, "fail", case_tags)
+        _model(name, npu, quantization, "fail", case_tags)
         ethosu_firmware(
             name = name + "_firmware",
             testonly = True,
@@ -90,12 +111,12 @@ def conformance_expected_failures(name, cases):
     that each verification still names its expected cause: a fix of the
     functional model flips the test, and the case moves to the sample.
 
-    cases: (target name, case, NPU, SDK quantization mode, regex the
+    cases: (target name, case, NPU, quantization label, regex the
     verification's "not modelled" line must match).
     """
     _export_all(name + "_programs", [entry[:4] for entry in cases], [])
-    for target, _, npu, quantize, _ in cases:
-        _model(target, npu, quantize, "warn", [])
+    for target, _, npu, quantization, _ in cases:
+        _model(target, npu, quantization, "warn", [])
     py_pytest(
         name = name,
         size = "small",

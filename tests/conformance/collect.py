@@ -8,8 +8,10 @@ and its quantization settings, and runs it on an FVP. The collector imports
 each file, puts a recorder in place of every pipeline class of that file,
 and calls every test function with each of its parametrized cases: the
 recorder keeps the Ethos-U pipelines' arguments and runs nothing. Per case
-it also keeps ExecuTorch's own xfail marker, except the "no FVP installed"
-one every Ethos-U test carries (`XfailIfNoCorstone300/320`).
+it also keeps the quantization the pipeline's quantizer is given, in the
+SDK's terms or why the SDK cannot express it (case_quantization.py), and
+ExecuTorch's own xfail marker, except the "no FVP installed" one every
+Ethos-U test carries (`XfailIfNoCorstone300/320`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import os
 import re
 from typing import Any, Callable, Iterator, Optional
 
+import case_quantization
 import torch
 
 OPS_PACKAGE = "executorch.backends.arm.test.ops"
@@ -29,7 +32,12 @@ ETHOS_U = {"EthosU55PipelineINT": "u55", "EthosU65PipelineINT": "u65", "EthosU85
 # The SDK target each NPU's cases compile for: the configurations ExecuTorch's
 # own compile specs use for these pipelines (common.get_u55/u85_compile_spec).
 TARGETS = {"u55": "ethos-u55-128", "u65": "ethos-u65-256", "u85": "ethos-u85-256"}
-QUANTIZATION_SETTINGS = ("per_channel_quantization", "symmetric_io_quantization", "a16w8_quantization")
+QUANTIZATION_SETTINGS = (
+    "per_channel_quantization",
+    "symmetric_io_quantization",
+    "a16w8_quantization",
+    "a8w4_quantization",
+)
 _FVP_ONLY = re.compile(r"Corstone-3[02]0 FVP|executor_runner")
 
 
@@ -41,7 +49,7 @@ class Case:
     npu: str  # "u55" / "u65" / "u85"
     module: torch.nn.Module
     inputs: tuple[Any, ...]
-    settings: dict[str, Any]  # the pipeline's quantization settings
+    quant: case_quantization.Resolved  # the pipeline's quantization, in the SDK's terms
     xfail: Optional[str]  # ExecuTorch's expected failure for this case, if any
 
     @property
@@ -49,9 +57,26 @@ class Case:
         return f"{self.file}::{self.function}[{self.case_id}]"
 
     @property
+    def settings(self) -> dict[str, bool]:
+        """The pipeline's quantization settings (QUANTIZATION_SETTINGS)."""
+        return self.quant.settings()
+
+    @property
     def quantize(self) -> str:
-        """The SDK's quantization mode for the case's settings."""
-        return "a16w8" if self.settings.get("a16w8_quantization") else "int8"
+        """The SDK's quantization mode (ethosu_model's quantize) of the case."""
+        return self.quant.quantize
+
+    @property
+    def quantization(self) -> str:
+        """The SDK's quantization of the case as one label (`int8`,
+        `int8 weights=int4 per_channel=False`, `unexpressible`): the key
+        of the suite's targets and of the bench's results."""
+        return self.quant.label()
+
+    @property
+    def unexpressible(self) -> Optional[str]:
+        """Why the SDK cannot run the case with ExecuTorch's quantization."""
+        return self.quant.unexpressible
 
 
 class _Stop(Exception):
@@ -73,23 +98,54 @@ class _Anything:
 
 
 class _QuantizerSpy(_Anything):
-    """A pipeline's quantizer: a test that sets a 16-bit activation config on
-    it (`set_global(get_symmetric_a16w8_quantization_config())`) is an A16W8
-    case, whatever the constructor said."""
+    """A pipeline's quantizer: records what a test sets on it after the
+    constructor (`set_global(get_symmetric_a8w4_quantization_config())`,
+    `set_io(...)`); a config for part of the graph (a module type or name,
+    a node) or a replaced quantizer is recorded as a call the SDK cannot
+    express. Anything else is ignored, as by _Anything."""
 
-    def __init__(self, settings: dict[str, Any]) -> None:
-        self._settings = settings
+    _PARTIAL = ("set_module_type", "set_module_name", "set_node_target", "set_node_name", "set_node_finder")
+
+    def __init__(self, asked: Optional[case_quantization.Asked]) -> None:
+        object.__setattr__(self, "_asked", asked)
 
     def set_global(self, config: Any) -> "_QuantizerSpy":
-        activation = getattr(config, "input_activation", None) or getattr(config, "output_activation", None)
-        if getattr(activation, "dtype", None) == torch.int16:
-            self._settings["a16w8_quantization"] = True
+        if self._asked:
+            self._asked.global_config = config
         return self
 
+    def set_io(self, config: Any) -> "_QuantizerSpy":
+        if self._asked:
+            self._asked.io_config = config
+            if config is None:
+                self._asked.others.append("set_io(None): float I/O")
+        return self
 
-def _recorder(npu: Optional[str], real: Any, found: list[tuple[str, torch.nn.Module, tuple, dict]]) -> type:
-    """A stand-in for a pipeline class: records the Ethos-U ones' arguments;
-    every method is a no-op and run() stops the test function."""
+    def __getattr__(self, name: str) -> Any:
+        if name not in self._PARTIAL + ("add_quantizer",):
+            return _Anything()
+
+        def partial(*args: Any, **kwargs: Any) -> "_QuantizerSpy":
+            if self._asked:
+                what = getattr(args[0], "__name__", args[0]) if args and name != "add_quantizer" else ""
+                config = args[1] if len(args) > 1 else kwargs.get("quantization_config", "")
+                how = "left in float" if config is None else "with a config of its own"
+                self._asked.others.append(f"{name}({what}) {how}")
+            return self
+
+        return partial
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self._asked:
+            self._asked.others.append(f"quantizer.{name} replaced")
+
+
+_Found = tuple[str, torch.nn.Module, tuple, case_quantization.Asked]
+
+
+def _recorder(npu: Optional[str], real: Any, found: list[_Found]) -> type:
+    """A stand-in for a pipeline class: records the Ethos-U ones' arguments
+    and quantization; every method is a no-op and run() stops the test function."""
     signature = inspect.signature(real.__init__) if npu else None
 
     class Recorder:
@@ -97,17 +153,17 @@ def _recorder(npu: Optional[str], real: Any, found: list[tuple[str, torch.nn.Mod
             return cls
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            self.quantizer = _QuantizerSpy({})
+            self.quantizer = _QuantizerSpy(None)
             if signature is None:
                 return
             bound = signature.bind(None, *args, **kwargs)
             bound.apply_defaults()
             values = dict(bound.arguments)
-            settings = {k: values[k] for k in QUANTIZATION_SETTINGS if k in values}
+            asked = case_quantization.Asked.of_pipeline(values)
             test_data = values["test_data"]
             inputs = tuple(test_data) if isinstance(test_data, (tuple, list)) else (test_data,)
-            found.append((npu, values["module"], inputs, settings))
-            self.quantizer = _QuantizerSpy(settings)
+            found.append((npu, values["module"], inputs, asked))
+            self.quantizer = _QuantizerSpy(asked)
 
         def run(self) -> None:
             raise _Stop()
@@ -162,7 +218,7 @@ def collect_file(file: str, errors: Optional[list[str]] = None, function: Option
     except Exception as e:  # a test file the wheel cannot import here
         errors.append(f"{file}: import failed: {type(e).__name__}: {e}")
         return []
-    found: list[tuple[str, torch.nn.Module, tuple, dict]] = []
+    found: list[_Found] = []
     saved = {}
     for name, value in list(vars(module).items()):
         if (
@@ -190,8 +246,9 @@ def collect_file(file: str, errors: Optional[list[str]] = None, function: Option
                 except Exception as e:  # the case's own set-up failed
                     errors.append(f"{file}::{name}[{case_id}]: {type(e).__name__}: {e}")
                     continue
-                for npu, model, inputs, settings in found:
-                    cases.append(Case(file, name, case_id, npu, model, inputs, settings, xfail))
+                for npu, model, inputs, asked in found:
+                    quant = case_quantization.resolve(asked)
+                    cases.append(Case(file, name, case_id, npu, model, inputs, quant, xfail))
     finally:
         for name, value in saved.items():
             setattr(module, name, value)

@@ -36,3 +36,41 @@ def test_a_test_functions_own_xfail_marks_each_case() -> None:
     marked = [c for c in cases if c.function.endswith("_xfail")]
     assert marked and all(c.xfail and "Invalid inputs" in c.xfail for c in marked)
     assert all(c.xfail is None for c in cases if not c.function.endswith("_xfail"))
+
+
+def test_a8w4_and_per_tensor_weights_as_the_sdks_options() -> None:
+    # test_depthwise_conv sets get_symmetric_a8w4_quantization_config on the
+    # pipeline's quantizer in its *_a8w4_* functions, per channel or not as
+    # each case's id says (per_channel_quant=True/False).
+    cases = [c for c in collect.collect(["test_depthwise_conv"]) if c.npu == "u55"]
+    a8w4 = [c for c in cases if "a8w4" in c.function]
+    assert a8w4 and all(c.settings["a8w4_quantization"] and c.quant.weights == "int4" for c in a8w4)
+    assert not any(c.settings["a8w4_quantization"] for c in cases if "a8w4" not in c.function)
+    per_tensor = [c for c in cases if "per_channel_quant=False" in c.case_id]
+    per_channel = [c for c in cases if "per_channel_quant=True" in c.case_id]
+    assert per_tensor and per_channel
+    assert all(not c.settings["per_channel_quantization"] and "per_channel=False" in c.quantization for c in per_tensor)
+    assert all(c.settings["per_channel_quantization"] and "per_channel" not in c.quantization for c in per_channel)
+    # ExecuTorch's A8W4 config defaults to QAT's fake-quant observers; the SDK calibrates post-training.
+    assert all(c.quant.calibration and "FakeQuantize" in c.quant.calibration for c in a8w4)
+    label = next(c.quantization for c in a8w4 if c in per_tensor)
+    assert label == "int8 weights=int4 per_channel=False"
+
+
+def test_symmetric_io_from_the_constructor() -> None:
+    # test_mean_dim builds its U55 pipelines with symmetric_io_quantization=True.
+    cases = collect.collect(["test_mean_dim"])
+    mean_dim = [c for c in cases if c.function == "test_mean_dim_u55_INT"]
+    assert mean_dim and all(c.settings["symmetric_io_quantization"] for c in mean_dim)
+    assert all(c.quantization == "int8 io_quantization=set_io" for c in mean_dim)
+    a16w8 = [c for c in cases if c.function == "test_mean_dim_a16w8_u55_INT"]
+    assert a16w8 and all(c.quantization == "a16w8 io_quantization=set_io" for c in a16w8)
+
+
+def test_a_config_for_part_of_the_graph_is_unexpressible() -> None:
+    # test_sigmoid_32bit's U85 pipelines get a 32-bit global config and a
+    # 16-bit one for nn.Sigmoid: no option of the SDK says that.
+    cases = [c for c in collect.collect(["test_sigmoid_32bit"]) if c.npu == "u85"]
+    assert cases and all(c.quantization == "unexpressible" for c in cases)
+    assert all(c.unexpressible and c.unexpressible.startswith("unexpressible quantization: ") for c in cases)
+    assert all("Sigmoid" in c.unexpressible for c in cases)

@@ -20,16 +20,17 @@ FLAGS = flags.FLAGS
 flags.DEFINE_multi_string("case", None, "file::function[id], as collect.Case.name.", required=True)
 flags.DEFINE_multi_enum("npu", None, ["u55", "u65", "u85"], "The NPU of the case's pipeline.", required=True)
 flags.DEFINE_multi_string(
-    "quantize",
+    "quantization",
     [],
-    "Fail unless the case's quantization is this SDK mode (int8, a16w8): the "
-    "BUILD file's quantize attribute must match the case's own settings. "
-    "Given once per --case, or not at all.",
+    "Fail unless the case's quantization is this label of the SDK's options "
+    "(collect.Case.quantization: `int8`, `a16w8 per_channel=False`, ...): the "
+    "BUILD file's options must match the case's own settings. Given once per "
+    "--case, or not at all.",
 )
 flags.DEFINE_multi_string("out", None, "Where to write the .pt2, once per --case.", required=True)
 
 
-def export(name: str, npu: str, quantize: str | None, out: str) -> str | None:
+def export(name: str, npu: str, quantization: str | None, out: str) -> str | None:
     """Writes one case; returns the error line when it cannot."""
     file, _, rest = name.partition("::")
     function = rest.split("[", 1)[0]  # only that test function's cases: faster
@@ -42,8 +43,10 @@ def export(name: str, npu: str, quantize: str | None, out: str) -> str | None:
             + "; list them with collect.collect()"
         )
     case = matches[0]
-    if quantize and quantize != case.quantize:
-        return f"{case.name} is a {case.quantize} case, the target says {quantize}"
+    if case.unexpressible:
+        return f"{case.name}: {case.unexpressible}"
+    if quantization and quantization != case.quantization:
+        return f"{case.name} is a '{case.quantization}' case, the target says '{quantization}'"
     collect.export(case, out)
     return None
 
@@ -51,12 +54,12 @@ def export(name: str, npu: str, quantize: str | None, out: str) -> str | None:
 def main(argv: list[str]) -> int:
     del argv
     count = len(FLAGS.case)
-    if len(FLAGS.npu) != count or len(FLAGS.out) != count or len(FLAGS.quantize) not in (0, count):
-        print("export_case: error: give --npu, --out (and --quantize, if any) once per --case", file=sys.stderr)
+    if len(FLAGS.npu) != count or len(FLAGS.out) != count or len(FLAGS.quantization) not in (0, count):
+        print("export_case: error: give --npu, --out (and --quantization, if any) once per --case", file=sys.stderr)
         return 2
-    quantize = FLAGS.quantize or [None] * count
-    for name, npu, mode, out in zip(FLAGS.case, FLAGS.npu, quantize, FLAGS.out):
-        error = export(name, npu, mode, out)
+    quantization = FLAGS.quantization or [None] * count
+    for name, npu, label, out in zip(FLAGS.case, FLAGS.npu, quantization, FLAGS.out):
+        error = export(name, npu, label, out)
         if error:
             print(f"export_case: error: {error}", file=sys.stderr)
             return 2

@@ -2,20 +2,20 @@
 (sample.bzl): each guards a fix or a kind of input the stratum may miss
 (non-tensor inputs, A16W8, Vela's split int32 copies).
 
-(target name, case, NPU, SDK quantization mode)
+(target name, case, NPU, quantization label: collect.Case.quantization)
 """
 
 PINNED = [
     ("add_conv_residual_u55", "test_add::test_add_conv_residual_u55_INT[4d_randn]", "u55", "int8"),
     ("add_conv_residual_u85", "test_add::test_add_conv_residual_u85_INT[4d_randn]", "u85", "int8"),
     ("conv2d_reflect_u55", "test_conv2d::test_convolution_2d_u55_INT[3x3_1x3x12x12_st1_pd3_reflect,per_channel_quant=True]", "u55", "int8"),
-    ("adaptive_avg_pool2d_u85", "test_mean_dim::test_adaptive_avg_pool2d_u85_INT[rand]", "u85", "int8"),
+    ("adaptive_avg_pool2d_u85", "test_mean_dim::test_adaptive_avg_pool2d_u85_INT[rand]", "u85", "int8 io_quantization=set_io"),
     # (tuple of tensors, int) inputs: the intake bakes the int in.
     ("cat_three_u55", "test_cat::test_cat_u55_INT[cat_ones_and_rand_three_tensors]", "u55", "int8"),
     ("cat_three_u85", "test_cat::test_cat_u85_INT[cat_ones_and_rand_three_tensors]", "u85", "int8"),
     ("softmax_neg_dim_u55", "test_softmax::test_softmax_u55_INT[ones_neg_dim]", "u55", "int8"),
     # A16W8 pipelines: 16-bit activations, 8-bit weights.
-    ("add_a16w8_u55", "test_add::test_add_tensor_u55_INT_16a8w[1d_ones]", "u55", "a16w8"),
+    ("add_a16w8_u55", "test_add::test_add_tensor_u55_INT_16a8w[1d_ones]", "u55", "a16w8 per_channel=False"),
     ("linear_a16w8_u85", "test_linear::test_linear_16a8w_u85_INT[model_linear_rank1_zeros,per_channel_quant=True]", "u85", "a16w8"),
     # U85 elementwise comparison (CMP_GT, then AND for TOSA's 0/1 bool) and
     # shift (SHL), once refused by the functional model (issue 34).
@@ -51,18 +51,18 @@ PINNED = [
     ("group_norm_groups_1_u55", "test_group_norm::test_native_group_norm_u55_INT[rand_4_6_groups_1]", "u55", "int8"),
     ("log_softmax_rand_u55", "test_logsoftmax::test_log_softmax_u55_INT[rand]", "u55", "int8"),
     ("softmax_rand_u85", "test_softmax::test_softmax_u85_INT[rand]", "u85", "int8"),
-    ("mha_softmax_a16w8_u55", "test_softmax::test_mha_softmax_a16w8_u55_INT[range_neg5_to_5]", "u55", "a16w8"),
+    ("mha_softmax_a16w8_u55", "test_softmax::test_mha_softmax_a16w8_u55_INT[range_neg5_to_5]", "u55", "a16w8 io_quantization=set_io"),
     # A constant computed at AOT time as a TOSA graph output (issue 34).
     ("div_int16_trunc_u55", "test_div_tensor_mode::test_div_tensor_mode_u55_INT[int16_trunc]", "u55", "int8"),
     # ExecuTorch's 16-bit NEGATE without the RESCALE between its scales,
     # given one by the SDK's lowering workaround (issue 34).
-    ("neg_a16w8_u55", "test_neg::test_neg_u55_INT_a16w8[rank_4_randn_pos]", "u55", "a16w8"),
+    ("neg_a16w8_u55", "test_neg::test_neg_u55_INT_a16w8[rank_4_randn_pos]", "u55", "a16w8 per_channel=False"),
     # A partition of only constants (a bool mask's two values) (issue 34).
     ("sdpa_bool_mask_u55", "test_sdpa::test_sdpa_u55_INT[randn_with_bool_mask_non_causal]", "u55", "int8"),
     # U85 CONV3D whose input ExecuTorch crops (stride 3, sizes 8x9x8): Vela
     # 5.1.0 reads a SLICE into CONV3D as dense, so the SDK crops on the CPU
     # (python/ethosu_sdk/aot/workarounds/vela_conv3d_crop.py) (issue 34).
-    ("conv3d_st3_cropped_u85", "test_conv3d::test_convolution_3d_u85_INT[3x3_1x3x8x9_st3_pd0_dl1_needs_adjust_pass,per_channel_quant=False]", "u85", "int8"),
+    ("conv3d_st3_cropped_u85", "test_conv3d::test_convolution_3d_u85_INT[3x3_1x3x8x9_st3_pd0_dl1_needs_adjust_pass,per_channel_quant=False]", "u85", "int8 per_channel=False"),
     # U85 integer division: TOSA INTDIV as elementwise DIV (mode 11), once
     # refused by the functional model; floor mode corrects the truncated
     # quotient with further NPU steps (issue 34).
@@ -75,7 +75,7 @@ PINNED = [
     # U85 CONV3D that Vela 5.1.0 lowers with the accumulators kept inside
     # the NPU between depth slices (ACC_OUTPUT disabled, then ACC_INPUT
     # KEEP), once refused by the functional model (issue 34).
-    ("conv3d_a8w4_st5_chained_u85", "test_conv3d::test_convolution_3d_u85_INT_a8w4[5x5_1x3x14x14_st5_pd0_dl1_needs_adjust_pass,per_channel_quant=False]", "u85", "int8"),
+    ("conv3d_a8w4_st5_chained_u85", "test_conv3d::test_convolution_3d_u85_INT_a8w4[5x5_1x3x14x14_st5_pd0_dl1_needs_adjust_pass,per_channel_quant=False]", "u85", "int8 weights=int4 per_channel=False"),
     # U55 conv3d stays on the CPU: the portable convolution kernel's 3-D
     # form (issue 34).
     ("conv3d_u55", "test_conv3d::test_convolution_3d_u55_INT[3x3_1x3x12x12_st2_pd1,per_channel_quant=True]", "u55", "int8"),
@@ -89,8 +89,8 @@ PINNED = [
     # A16W8 functions ExecuTorch lowers to an int16 TOSA TABLE (513
     # entries, interpolated): 2 steps off PyTorch, within the TABLE's
     # allowance of 16 steps (python/ethosu_sdk/tosa_tables.py; issue 34).
-    ("tanh_a16w8_ramp_u85", "test_tanh::test_tanh_16a8w_u85_INT[ramp]", "u85", "a16w8"),
-    ("mha_softmax_a16w8_u85", "test_softmax::test_mha_softmax_a16w8_u85_INT[range_neg0p01_to_0p01]", "u85", "a16w8"),
+    ("tanh_a16w8_ramp_u85", "test_tanh::test_tanh_16a8w_u85_INT[ramp]", "u85", "a16w8 per_channel=False"),
+    ("mha_softmax_a16w8_u85", "test_softmax::test_mha_softmax_a16w8_u85_INT[range_neg0p01_to_0p01]", "u85", "a16w8 io_quantization=set_io"),
     # U85 int32 unfold: Vela's Gather as DMA copies only, no NPU operation
     # and so no layer in its debug database: outputs verified (issue 34).
     ("unfold_copy_int32_u85", "test_unfold_copy::test_unfold_copy_u85_INT[test_int32_4d_dim_neg1]", "u85", "int8"),
@@ -100,5 +100,5 @@ PINNED = [
     ("rshift_scalar_int8_u55", "test_rshift::test_bitwise_right_shift_scalar_u55_INT[randint_neg_100_int8]", "u55", "int8"),
     # U85 A16W8 MatMul: 3 x 32767^2 needs TOSA's 48-bit accumulator, which
     # the functional model had wrapped at 32 bits (issue 34).
-    ("addmm_a16w8_large_values_u85", "test_addmm::test_addmm_16a8w_u85_INT[large_values]", "u85", "a16w8"),
+    ("addmm_a16w8_large_values_u85", "test_addmm::test_addmm_16a8w_u85_INT[large_values]", "u85", "a16w8 per_channel=False"),
 ]

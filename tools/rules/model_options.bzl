@@ -9,7 +9,7 @@ regenerates it."""
 
 # Option -> its rule attribute.
 MODEL_OPTION_ATTRS = {
-    "quantize": attr.string(default = "int8", values = ["int8", "a16w8", "none"], doc = "int8: int8 activations, symmetric per-channel int8 weights; a16w8: int16 activations; none: float (TOSA-1.0+FP and cpu only)."),
+    "quantize": attr.string(default = "int8", values = ["int8", "a16w8", "none"], doc = "int8: int8 activations, symmetric int8 weights (per channel unless --noper_channel); a16w8: int16 activations; none: float (TOSA-1.0+FP and cpu only)."),
     "seed": attr.int(default = 0, doc = "Seed of the model weights and the example input."),
     "calibration_preprocess": attr.string(default = "", doc = "module:function or FILE.py:function called with each calibration file's path, returning the model's inputs (e.g. decode and normalise an image; calibration.py)."),
     "system_config": attr.string(default = "", doc = "Vela system config (Ethos-U; default per family, as ExecuTorch)."),
@@ -23,7 +23,9 @@ MODEL_OPTION_ATTRS = {
     "lowering_workarounds": attr.bool(default = True, doc = "Apply the SDK's fixes of ExecuTorch lowering bugs (python/ethosu_sdk/aot/workarounds/lowering_workarounds.py); --nolowering_workarounds shows what they fix."),
     "accuracy_tolerance": attr.string(default = "", doc = "With --eval_data: points of top-1 against the float model the program may lose. Tunes the precision: int8, 16-bit activations on the layers of worst quantization error, A16W8; keeps the lowest total_cycles within the tolerance (python/ethosu_sdk/aot/search/precision.py)."),
     "io": attr.string(default = "float", values = ["float", "int8"], doc = "float: the program quantizes its inputs and dequantizes its outputs; int8 (with --quantize=int8): it takes and returns the quantized tensors, the input quantize and output dequantize folded out (the scales and zero points are in the summary)."),
-    "weights": attr.string(default = "int8", values = ["int8", "int4"], doc = "Weights of convolutions and linear layers, with --quantize=int8 on an Ethos-U or TOSA target: int8 (symmetric per channel), or int4: A8W4, ExecuTorch's get_symmetric_a8w4_quantization_config, symmetric per-channel weights in [-7, 7]."),
+    "weights": attr.string(default = "int8", values = ["int8", "int4"], doc = "Weights of convolutions and linear layers, with --quantize=int8 on an Ethos-U or TOSA target: int8 (symmetric), or int4: A8W4, ExecuTorch's get_symmetric_a8w4_quantization_config, symmetric weights in [-7, 7]; per channel unless --noper_channel."),
+    "per_channel": attr.bool(default = True, doc = "Weights of convolutions and linear layers, with --quantize=int8 or a16w8 on an Ethos-U or TOSA target: one scale per output channel; --noper_channel: one scale per weight tensor (ExecuTorch's is_per_channel=False), with --weights=int8 or int4."),
+    "io_quantization": attr.string(default = "operators", values = ["operators", "set_io"], doc = "How the quantizer (Ethos-U and TOSA targets) annotates the graph's inputs and outputs: operators: as the operators that read and write them ask; set_io: also with the global config of its own (ExecuTorch's quantizer.set_io, which its Arm test pipelines call symmetric_io_quantization; int8 I/O stays affine)."),
 }
 
 # Option -> the attribute value meaning "not set": left out of the options file.
@@ -43,6 +45,8 @@ MODEL_OPTION_UNSET = {
     "accuracy_tolerance": "",
     "io": "float",
     "weights": "int8",
+    "per_channel": True,
+    "io_quantization": "operators",
 }
 
 # Options a user gives as a number but the rule holds as a string (Starlark has no float).

@@ -59,7 +59,8 @@ class CompileOptions:
     target: str = option(REQUIRED, "The compile target (targets.py's ALL_TARGETS).", rule=False)
     quantize: str = option(
         "int8",
-        "int8: int8 activations, symmetric per-channel int8 weights; a16w8: int16 activations; "
+        "int8: int8 activations, symmetric int8 weights (per channel unless --noper_channel); a16w8: int16 "
+        "activations; "
         "none: float (TOSA-1.0+FP and cpu only).",
         values=("int8", "a16w8", "none"),
     )
@@ -143,9 +144,23 @@ class CompileOptions:
     weights: str = option(
         "int8",
         "Weights of convolutions and linear layers, with --quantize=int8 on an Ethos-U or TOSA target: int8 "
-        "(symmetric per channel), or int4: A8W4, ExecuTorch's get_symmetric_a8w4_quantization_config, "
-        "symmetric per-channel weights in [-7, 7].",
+        "(symmetric), or int4: A8W4, ExecuTorch's get_symmetric_a8w4_quantization_config, symmetric weights "
+        "in [-7, 7]; per channel unless --noper_channel.",
         values=("int8", "int4"),
+    )
+    per_channel: bool = option(
+        True,
+        "Weights of convolutions and linear layers, with --quantize=int8 or a16w8 on an Ethos-U or TOSA target: "
+        "one scale per output channel; --noper_channel: one scale per weight tensor (ExecuTorch's "
+        "is_per_channel=False), with --weights=int8 or int4.",
+    )
+    io_quantization: str = option(
+        "operators",
+        "How the quantizer (Ethos-U and TOSA targets) annotates the graph's inputs and outputs: operators: "
+        "as the operators that read and write them ask; set_io: also with the global config of its own "
+        "(ExecuTorch's quantizer.set_io, which its Arm test pipelines call symmetric_io_quantization; int8 "
+        "I/O stays affine).",
+        values=("operators", "set_io"),
     )
     # Set by the precision search (precision.py) for each compilation it runs.
     a16w8_modules: tuple[str, ...] = internal(())  # module paths with int16 activations in an int8 compilation
@@ -246,11 +261,13 @@ class Summary:
     vela_total: Json
     accuracy: Optional[Json] = None  # top-1 per stage with --eval_data; the key is absent without
     weights: Optional[str] = None  # "int4" with 4-bit weights; the key is absent for int8
+    per_channel: Optional[bool] = None  # False with one scale per weight tensor; the key is absent per channel
+    io_quantization: Optional[str] = None  # "set_io" with the quantizer's set_io; the key is absent without
     format_version: int = FORMAT_VERSION
 
     def to_dict(self) -> dict[str, Json]:
         summary = dataclasses.asdict(self)
-        for absent_when_none in ("accuracy", "weights"):
+        for absent_when_none in ("accuracy", "weights", "per_channel", "io_quantization"):
             if summary[absent_when_none] is None:
                 del summary[absent_when_none]
         return summary

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable, Iterator, Optional, Sequence
 
 import torch
@@ -10,51 +11,71 @@ from ethosu_sdk.aot.errors import QuantizationError
 from ethosu_sdk.aot.targets import QuantMode
 
 
-def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] = (), weights: str = "int8"):
+@dataclasses.dataclass(frozen=True)
+class Scheme:
+    """How the weights and the graph's inputs and outputs are quantized,
+    beyond the activations' mode (CompileOptions' weights, per_channel and
+    io_quantization; the defaults are the SDK's int8 per-channel weights)."""
+
+    weights: str = "int8"  # "int4": ExecuTorch's A8W4, weights in [-7, 7]
+    per_channel: bool = True  # False: one scale per weight tensor
+    io_quantization: str = "operators"  # "set_io": the quantizer's set_io with the global config
+
+
+def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] = (), scheme: Scheme = Scheme()):
     """Quantizer for a compile spec with a global config for `mode`:
-    symmetric per-channel int8 weights (`weights="int4"` with INT8: in
-    [-7, 7], ExecuTorch's A8W4 config); int8 (INT8) or int16 (A16W8) activations.
+    symmetric int8 weights, per channel unless `scheme.per_channel` is False
+    (`scheme.weights="int4"` with INT8: in [-7, 7], ExecuTorch's A8W4
+    config); int8 (INT8) or int16 (A16W8) activations.
     `a16w8_modules`: PyTorch module paths given int16 activations whatever the
     global mode (the quantizer's module-name config; the precision tuner's
     per-layer choice, aot/search/precision.py)."""
     from executorch.backends.arm.ethosu import EthosUCompileSpec
-    from executorch.backends.arm.quantizer import (
-        EthosUQuantizer,
-        TOSAQuantizer,
-        get_symmetric_a16w8_quantization_config,
-        get_symmetric_quantization_config,
-    )
-    from executorch.backends.arm.quantizer.arm_quantizer import get_symmetric_a8w4_quantization_config
+    from executorch.backends.arm.quantizer import EthosUQuantizer, TOSAQuantizer
 
     if isinstance(compile_spec, EthosUCompileSpec):
         quantizer = EthosUQuantizer(compile_spec)
     else:
         quantizer = TOSAQuantizer(compile_spec)
-    if weights == "int4" and mode is not QuantMode.INT8:
-        raise QuantizationError(f"4-bit weights go with int8 activations (A8W4), not {mode.value}")
-    if mode is QuantMode.INT8 and weights == "int4":
-        # Post-training, as every other config here (the function defaults to QAT's observers).
-        config = get_symmetric_a8w4_quantization_config(is_per_channel=True, is_qat=False)
-    elif mode is QuantMode.INT8:
-        config = get_symmetric_quantization_config(is_per_channel=True)
-    elif mode is QuantMode.A16W8:
-        if not compile_spec.tosa_spec.support_extension("int16"):
-            raise QuantizationError(f"{compile_spec.tosa_spec} has no int16 extension: A16W8 is not available")
-        config = get_symmetric_a16w8_quantization_config(is_per_channel=True)
-    else:
-        raise QuantizationError(f"no quantizer for mode {mode.value}")
+    if mode is QuantMode.A16W8 and not compile_spec.tosa_spec.support_extension("int16"):
+        raise QuantizationError(f"{compile_spec.tosa_spec} has no int16 extension: A16W8 is not available")
+    config = global_config(mode, scheme)
     quantizer.set_global(config)
+    if scheme.io_quantization == "set_io":
+        # What ExecuTorch's Arm test pipelines do for symmetric_io_quantization.
+        quantizer.set_io(config)
     if a16w8_modules:
-        _set_a16w8_modules(quantizer, compile_spec, a16w8_modules)
+        _set_a16w8_modules(quantizer, compile_spec, a16w8_modules, scheme.per_channel)
     return quantizer
 
 
-def _set_a16w8_modules(quantizer, compile_spec, modules: Sequence[str]) -> None:
+def global_config(mode: QuantMode, scheme: Scheme):
+    """ExecuTorch's quantization config for `mode` and `scheme` (also what
+    the conformance suite compares a case's observers with)."""
+    from executorch.backends.arm.quantizer import (
+        get_symmetric_a16w8_quantization_config,
+        get_symmetric_quantization_config,
+    )
+    from executorch.backends.arm.quantizer.arm_quantizer import get_symmetric_a8w4_quantization_config
+
+    if scheme.weights == "int4" and mode is not QuantMode.INT8:
+        raise QuantizationError(f"4-bit weights go with int8 activations (A8W4), not {mode.value}")
+    if mode is QuantMode.INT8 and scheme.weights == "int4":
+        # Post-training, as every other config here (the function defaults to QAT's observers).
+        return get_symmetric_a8w4_quantization_config(is_per_channel=scheme.per_channel, is_qat=False)
+    if mode is QuantMode.INT8:
+        return get_symmetric_quantization_config(is_per_channel=scheme.per_channel)
+    if mode is QuantMode.A16W8:
+        return get_symmetric_a16w8_quantization_config(is_per_channel=scheme.per_channel)
+    raise QuantizationError(f"no quantizer for mode {mode.value}")
+
+
+def _set_a16w8_modules(quantizer, compile_spec, modules: Sequence[str], per_channel: bool) -> None:
     from executorch.backends.arm.quantizer import get_symmetric_a16w8_quantization_config
 
     if not compile_spec.tosa_spec.support_extension("int16"):
         raise QuantizationError(f"{compile_spec.tosa_spec} has no int16 extension: 16-bit layers are not available")
-    config = get_symmetric_a16w8_quantization_config(is_per_channel=True)
+    config = get_symmetric_a16w8_quantization_config(is_per_channel=per_channel)
     for module in modules:
         quantizer.set_module_name(module, config)
 
@@ -66,7 +87,7 @@ def quantize(
     samples: Sequence[tuple[torch.Tensor, ...]],
     on_sample: Optional[Callable[[int, int], None]] = None,
     a16w8_modules: Sequence[str] = (),
-    weights: str = "int8",
+    scheme: Scheme = Scheme(),
 ) -> torch.fx.GraphModule:
     """prepare_pt2e, run the calibration samples, convert_pt2e.
 
@@ -79,7 +100,7 @@ def quantize(
     """
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
-    quantizer = make_quantizer(compile_spec, mode, a16w8_modules, weights)
+    quantizer = make_quantizer(compile_spec, mode, a16w8_modules, scheme)
     try:
         if has_while_loop(graph_module):
             with torch.no_grad():

@@ -83,4 +83,6 @@ def build(
         vela_total=vela_capture.total_figures(shipped.partitions),
         accuracy=accuracy,
         weights=options.weights if options.weights != "int8" else None,
+        per_channel=False if not options.per_channel else None,
+        io_quantization=options.io_quantization if options.io_quantization != "operators" else None,
     )

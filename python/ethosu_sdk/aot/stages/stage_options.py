@@ -47,7 +47,7 @@ def check(options: CompileOptions, output_pte: str) -> Request:
     target = resolve_target(options.target, options.system_config, options.memory_mode)
     check_quant_mode(target, mode)
     io_mode = _check_io(options, mode)
-    _check_weights(options, mode, target)
+    _check_quantizer_options(options, mode, target)
     input_layout = layout.InputLayout.parse(options.input_layout)
     board = _board(options.board)
     budget_kib = options.sram_budget_kib or (board.sram_bytes // tuner.KIB if board else None)
@@ -84,15 +84,27 @@ def _check_io(options: CompileOptions, mode: QuantMode) -> integer_io.IoMode:
     return io_mode
 
 
-def _check_weights(options: CompileOptions, mode: QuantMode, target: Target) -> None:
-    """--weights=int4: ExecuTorch's A8W4, for its Arm quantizer's targets only."""
-    if options.weights == "int8":
+def _check_quantizer_options(options: CompileOptions, mode: QuantMode, target: Target) -> None:
+    """--weights=int4, --noper_channel and --io_quantization: settings of
+    ExecuTorch's Arm quantizer, for its targets only (cortex_m has its own)."""
+    asked = [
+        flag
+        for flag, differs in (
+            ("--weights=int4", options.weights != "int8"),
+            ("--noper_channel", not options.per_channel),
+            (f"--io_quantization={options.io_quantization}", options.io_quantization != "operators"),
+        )
+        if differs
+    ]
+    if not asked:
         return
-    if mode is not QuantMode.INT8:
+    if options.weights != "int8" and mode is not QuantMode.INT8:
         raise InvalidOptionError(f"--weights=int4 needs --quantize=int8 (A8W4), got --quantize={mode.value}")
+    if mode is QuantMode.NONE:
+        raise InvalidOptionError(f"{asked[0]} needs a quantized compilation (--quantize=int8 or a16w8)")
     if target.kind not in (TargetKind.ETHOS_U, TargetKind.TOSA):
         raise InvalidOptionError(
-            f"--weights=int4 uses the Arm quantizer of the Ethos-U and TOSA targets, not {target.name}: use --weights=int8"
+            f"{asked[0]} sets the Arm quantizer of the Ethos-U and TOSA targets, not {target.name}: leave it out"
         )
 
 

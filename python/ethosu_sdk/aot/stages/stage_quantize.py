@@ -125,7 +125,7 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
                     mode,
                     samples,
                     a16w8_modules=options.a16w8_modules,
-                    weights=options.weights,
+                    scheme=quantization.Scheme(options.weights, options.per_channel, options.io_quantization),
                 )
             with torch.no_grad():
                 produced = quantized(*inputs)
