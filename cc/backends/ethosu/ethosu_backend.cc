@@ -33,10 +33,10 @@ Status AllocateIoSlots(Arena& arena, Handle* h) {
   h->output_sizes = arena.New<size_t>(n_out);
   h->input_places = arena.New<ethosu::IoPlace>(n_in);
   h->output_places = arena.New<ethosu::IoPlace>(n_out);
-  if ((n_in > 0 && (h->inputs == nullptr || h->input_sizes == nullptr ||
-                    h->input_places == nullptr)) ||
-      (n_out > 0 && (h->outputs == nullptr || h->output_sizes == nullptr ||
-                     h->output_places == nullptr))) {
+  if ((n_in > 0 &&
+       (h->inputs == nullptr || h->input_sizes == nullptr || h->input_places == nullptr)) ||
+      (n_out > 0 &&
+       (h->outputs == nullptr || h->output_sizes == nullptr || h->output_places == nullptr))) {
     return Status::Error(ErrorCode::kOutOfMemory,
                          "arena too small for the Ethos-U delegate's %lld input and %lld output "
                          "slots",

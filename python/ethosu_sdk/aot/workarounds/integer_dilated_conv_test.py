@@ -5,11 +5,11 @@ convolution, which needs no workaround."""
 
 from __future__ import annotations
 
+import executorch.backends.cortex_m.passes  # noqa: F401  (registers torch.ops.cortex_m)
 import pytest
 import torch
 import torch.nn.functional as F
 
-import executorch.backends.cortex_m.passes  # noqa: F401  (registers torch.ops.cortex_m)
 from ethosu_sdk.aot.workarounds.integer_dilated_conv import exact_integer_conv2d
 
 IN_CHANNELS, OUT_CHANNELS, KERNEL = 3, 4, 3
@@ -47,7 +47,9 @@ def test_dilated_matches_spread_kernel(dilation: int) -> None:
     generator = torch.Generator().manual_seed(dilation)
     inputs = torch.randint(-128, 128, (1, IN_CHANNELS, 12, 11), dtype=torch.int8, generator=generator)
     inputs = inputs.contiguous(memory_format=torch.channels_last)
-    weight = torch.randint(-127, 128, (OUT_CHANNELS, KERNEL, KERNEL, IN_CHANNELS), dtype=torch.int8, generator=generator)
+    weight = torch.randint(
+        -127, 128, (OUT_CHANNELS, KERNEL, KERNEL, IN_CHANNELS), dtype=torch.int8, generator=generator
+    )
     bias = torch.randint(-5000, 5000, (OUT_CHANNELS,), dtype=torch.int32, generator=generator)
     with exact_integer_conv2d():
         dilated = conv(weight, dilation, inputs, bias)
