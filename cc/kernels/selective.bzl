@@ -3,6 +3,7 @@ given .pte programs use (selective registration)."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//tools/rules:helper_attrs.bzl", "helper_attrs")
+load("//tools/rules:host_transition.bzl", "host_files")
 
 def selected_kernels(name, ptes, **kwargs):
     """cc_library `name` defining ethosu_sdk::kernels::Registry() for `ptes`.
@@ -22,9 +23,16 @@ def selected_kernels(name, ptes, **kwargs):
         tools = [Label("//cc/kernels/codegen:gen_registration")],
         **helper_attrs(kwargs)
     )
+
+    # Generated in the host's configuration: one run for every board.
+    host_files(
+        name = name + "_src",
+        srcs = [src],
+        **helper_attrs(kwargs)
+    )
     cc_library(
         name = name,
-        srcs = [src],
+        srcs = [name + "_src"],
         deps = [Label("//cc/kernels")],
         # Linked whole: the runner references Registry() from an earlier library.
         alwayslink = True,

@@ -4,6 +4,7 @@ reference tensors; the board's linker script puts `.ddr_rodata` in DDR."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load(":helper_attrs.bzl", "helper_attrs")
+load(":host_transition.bzl", "host_files")
 
 def embedded_blob(name, src, symbol, section = ".ddr_rodata", alignment = 16, **kwargs):
     """A cc_library exposing `src` as `extern "C" const unsigned char symbol[]`.
@@ -23,9 +24,18 @@ def embedded_blob(name, src, symbol, section = ".ddr_rodata", alignment = 16, **
     asm = name + "_data.S"
     header = name + ".h"
     common = helper_attrs(kwargs)
+
+    # The embedded file in the host's configuration: a program embedded in
+    # firmware for several boards is generated once, not once per board.
+    host_src = name + "_src"
+    host_files(
+        name = host_src,
+        srcs = [src],
+        **common
+    )
     native.genrule(
         name = name + "_asm",
-        srcs = [src],
+        srcs = [host_src],
         outs = [asm],
         cmd = "\n".join([
             "cat > $@ <<'EOF'",
@@ -35,7 +45,7 @@ def embedded_blob(name, src, symbol, section = ".ddr_rodata", alignment = 16, **
             "    .global %s_end" % symbol,
             "%s:" % symbol,
             "EOF",
-            "echo '    .incbin \"$(execpath %s)\"' >> $@" % src,
+            "echo '    .incbin \"$(execpath %s)\"' >> $@" % host_src,
             "echo '%s_end:' >> $@" % symbol,
             # Linux linkers want this note (no executable stack); bare-metal
             # newlib objects lack it, so there it would only cause warnings.
@@ -64,6 +74,6 @@ def embedded_blob(name, src, symbol, section = ".ddr_rodata", alignment = 16, **
         name = name,
         srcs = [asm],
         hdrs = [header],
-        additional_compiler_inputs = [src],
+        additional_compiler_inputs = [host_src],
         **kwargs
     )
