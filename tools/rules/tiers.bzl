@@ -42,8 +42,8 @@ def stratified(entries, key_indices, per_stratum = 1):
         out.append((entry, count >= per_stratum))
     return out
 
-def one_of_each(entries, case_index, keep = []):
-    """Each case once everyday, the variant rotating from case to case.
+def one_of_each(entries, case_index, keep = [], period = 1):
+    """Each case (or each `period`-th) once everyday, the variant rotating.
 
     A generated suite often runs one case in several variants (NPUs,
     quantization modes): `entries` are tuples whose `case_index`-th item
@@ -51,12 +51,14 @@ def one_of_each(entries, case_index, keep = []):
     first for the first case, the second for the next case that has two,
     and so on, so every variant keeps about its share of the cases. Entries
     whose case name or whole tuple is in `keep` (ones other tests depend
-    on) stay everyday too.
+    on) stay everyday too. With `period` N, only every N-th case keeps a
+    variant everyday (the large suites: the everyday tier's cold time).
 
     Args:
       entries: tuples, in a stable order.
       case_index: the position of the case name in each tuple.
       keep: tuples or case names that stay everyday.
+      period: every `period`-th case keeps one variant everyday.
 
     Returns:
       A list of (entry, full) pairs in the order of `entries`.
@@ -66,7 +68,10 @@ def one_of_each(entries, case_index, keep = []):
         variants.setdefault(entry[case_index], []).append(entry)
     everyday = {}
     for position, case in enumerate(variants):
-        chosen = variants[case][position % len(variants[case])]
+        if position % period:
+            continue
+        rotation = position // period
+        chosen = variants[case][rotation % len(variants[case])]
         everyday[chosen] = True
     return [
         (entry, not (entry in everyday or entry in keep or entry[case_index] in keep))
