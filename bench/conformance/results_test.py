@@ -113,6 +113,12 @@ def test_classes_tell_which_half_of_the_verification_differs() -> None:
         "torch.ops.higher_order.while_loop), and the functional NPU model does not run NPU_OP_BRANCH"
     )
     assert results.classify(branch) == "verification: not modelled"
+    # The first line of test_index_put_u85_INT[same_index] (bench/RESULTS.md, issue 34's run).
+    scatter = (
+        "verification error: the TOSA reference model calls this graph's result UNPREDICTABLE for the example "
+        "input: a SCATTER writes one position twice (repeated indices, e.g. index_put with a repeated index)"
+    )
+    assert results.classify(scatter) == "verification: undefined by TOSA"
 
 
 def test_an_unexpressible_quantization_is_a_class_of_its_own() -> None:
