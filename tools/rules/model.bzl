@@ -15,8 +15,9 @@ target, verifies the program bit for bit against the TOSA reference model
 (`verify`; report `mv2_u85.verification.json`). A model of your own: put
 it in a py_library whose module has a function returning `(nn.Module,
 example input tuple)`, pass `model = "pkg.module:function"` and
-`model_deps = [":that_library"]`; the macro then builds a compiler binary
-that includes it. Or bring the model as a file: `model = "my_model.py"` (a
+`model_deps = [":that_library"]`; its files reach the compile action as
+inputs and its import paths as `--import_path`, so every model shares one
+compiler and its persistent worker. Or bring the model as a file: `model = "my_model.py"` (a
 file defining `ModelUnderTest` and `ModelInputs`, ExecuTorch's convention) or
 `model = "program.pt2"` (a float `torch.export.save`d program); any label
 ending in `.py` or `.pt2` is taken as such a file.
@@ -49,6 +50,32 @@ _OUTPUTS = {
     "summary": "%{name}.summary.json",
 }
 
+# The SDK's own Python root (`python/` of this repository, wherever it is
+# checked out): the compiler has it already; a model's import paths leave it out.
+_SDK_PYTHON = "/".join([p for p in [Label("//:defs.bzl").workspace_root, "python"] if p])
+
+def _exec_dir(ctx, runfiles_path):
+    """`<repo>/<dir>` in the runfiles tree -> `<dir>` in the execroot (`external/<repo>/<dir>` for another repository)."""
+    repo, _, directory = runfiles_path.partition("/")
+    root = "" if repo == ctx.workspace_name else "external/" + repo
+    return "/".join([p for p in [root, directory] if p]) or "."
+
+def _model_imports(ctx):
+    """(the model_deps' Python files, the directories to import them from):
+    each source's repository root and each `imports` entry, in the source
+    tree and in the output tree (generated modules). The action takes
+    them as inputs, so every model shares the one compiler, and the one
+    persistent worker, instead of a compiler binary per model."""
+    sources = depset(transitive = [dep[PyInfo].transitive_sources for dep in ctx.attr.model_deps])
+    directories = {}
+    for f in sources.to_list():
+        directories[f.owner.workspace_root or "."] = True
+    for dep in ctx.attr.model_deps:
+        for runfiles_path in dep[PyInfo].imports.to_list():
+            directories[_exec_dir(ctx, runfiles_path)] = True
+    roots = [d for d in directories if d != _SDK_PYTHON]
+    return sources, roots + [ctx.bin_dir.path + ("/" + d if d != "." else "") for d in roots]
+
 def _ethosu_model_impl(ctx):
     if ctx.attr.target not in TARGETS:
         fail("unknown target %r; targets: %s" % (ctx.attr.target, ", ".join(TARGETS)))
@@ -77,6 +104,8 @@ def _ethosu_model_impl(ctx):
         inputs.append(ctx.file.state_dict)
     args = worker_arguments(ctx)
     args.add("--quiet")  # the log is shown only when the action fails
+    model_sources, import_paths = _model_imports(ctx)
+    args.add_all(import_paths, format_each = "--import_path=%s")
     args.add("--output=" + ctx.outputs.pte.path)
     tools = []
     if ctx.files.eval_data:
@@ -115,7 +144,7 @@ def _ethosu_model_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable.compiler,
         arguments = [args],
-        inputs = inputs,
+        inputs = depset(inputs, transitive = [model_sources]),
         tools = tools,
         outputs = outputs,
         mnemonic = "EthosuModel",
@@ -178,6 +207,7 @@ _ethosu_model = rule(
     attrs = dict(MODEL_OPTION_ATTRS, **{
         "model": attr.string(mandatory = True),
         "model_file": attr.label(allow_single_file = [".py", ".pt2"]),
+        "model_deps": attr.label_list(providers = [PyInfo]),
         "target": attr.string(mandatory = True),
         "calibration": attr.label_list(allow_files = True),
         "state_dict": attr.label(allow_single_file = True),
@@ -269,14 +299,16 @@ def ethosu_model(
     # The precision tuner verifies each trial in the compile action, so only
     # its compiler takes the verification code (any other lowering stays
     # independent of it and of the NPU model).
+    # A model's own modules reach the shared compiler as inputs
+    # (`model_deps`, --import_path).
     verifier = [Label("//python/ethosu_sdk/verify")] if kwargs.get("accuracy_tolerance") != None else []
-    if model_deps or verifier:
+    if verifier:
         compiler = name + ".aot_compile"
         py_binary(
             name = compiler,
             srcs = [Label("//python/ethosu_sdk/cli:aot_compile.py")],
             main = Label("//python/ethosu_sdk/cli:aot_compile.py"),
-            deps = [Label("//python/ethosu_sdk/cli:aot_compile_lib")] + model_deps + verifier,
+            deps = [Label("//python/ethosu_sdk/cli:aot_compile_lib")] + verifier,
             tags = ["manual"],
             visibility = ["//visibility:private"],
             testonly = kwargs.get("testonly", False),
@@ -299,6 +331,7 @@ def ethosu_model(
         intermediates = intermediates,
         verify = verify,
         eval_data = eval_data,
+        model_deps = model_deps,
         compiler = compiler,
         **kwargs
     )

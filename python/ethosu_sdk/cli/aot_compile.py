@@ -76,6 +76,13 @@ flags.DEFINE_enum(
 flags.DEFINE_string("host_runner", None, "The host runner for --eval_data (//sim/host:host_runner).")
 flags.DEFINE_string("npu_run", None, "The NPU model binary for --verify (//sim/host:npu_run).")
 flags.DEFINE_string("output", None, "Path of the .pte to write; references are written next to it.")
+flags.DEFINE_multi_string(
+    "import_path",
+    [],
+    "A directory to import the model's module from, before the installed ones (repeatable). "
+    "ethosu_model passes its model_deps' roots, so one compiler (and one persistent worker) "
+    "serves every model.",
+)
 flags.DEFINE_string("timings_json", None, "Also write the step timings (seconds) to this JSON file.")
 flags.DEFINE_bool(
     "quiet",
@@ -140,6 +147,9 @@ def _main(argv: list[str]) -> int:
         os.chdir(os.environ["BUILD_WORKING_DIRECTORY"])
     if not FLAGS.verbose:
         _quiet_libraries()
+    # The model's own code first; a persistent worker restores sys.path and
+    # forgets these modules after the request (worker/isolation.py).
+    sys.path[:0] = [os.path.abspath(p) for p in FLAGS.import_path]
     values = _option_values()
     npu_run = _npu_run_or_none()
     _check_npu_run(npu_run, values["target"])
