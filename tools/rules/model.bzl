@@ -61,11 +61,14 @@ def _exec_dir(ctx, runfiles_path):
     return "/".join([p for p in [root, directory] if p]) or "."
 
 def _model_imports(ctx):
-    """(the model_deps' Python files, the directories to import them from):
-    each source's repository root and each `imports` entry, in the source
-    tree and in the output tree (generated modules). The action takes
-    them as inputs, so every model shares the one compiler, and the one
-    persistent worker, instead of a compiler binary per model."""
+    """The model_deps' Python files, and the directories to import them from.
+
+    The directories: each source's repository root and each `imports`
+    entry, in the source tree and in the output tree (generated modules).
+    The action takes the files as inputs, so every model shares the one
+    compiler, and the one persistent worker, instead of a compiler binary
+    per model.
+    """
     sources = depset(transitive = [dep[PyInfo].transitive_sources for dep in ctx.attr.model_deps])
     directories = {}
     for f in sources.to_list():
