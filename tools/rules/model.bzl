@@ -17,8 +17,9 @@ it in a py_library whose module has a function returning `(nn.Module,
 example input tuple)`, pass `model = "pkg.module:function"` and
 `model_deps = [":that_library"]`; its files reach the compile action as
 inputs and its import paths as `--import_path`, so every model shares one
-compiler and its persistent worker. Or bring the model as a file: `model = "my_model.py"` (a
-file defining `ModelUnderTest` and `ModelInputs`, ExecuTorch's convention) or
+compiler and its persistent worker. Or bring the model as a file:
+`model = "my_model.py"` (a file defining `ModelUnderTest` and
+`ModelInputs`, ExecuTorch's convention) or
 `model = "program.pt2"` (a float `torch.export.save`d program); any label
 ending in `.py` or `.pt2` is taken as such a file.
 """
@@ -299,11 +300,11 @@ def ethosu_model(
         model_file = model
     compiler = None
 
-    # The precision tuner verifies each trial in the compile action, so only
-    # its compiler takes the verification code (any other lowering stays
-    # independent of it and of the NPU model).
-    # A model's own modules reach the shared compiler as inputs
-    # (`model_deps`, --import_path).
+    # A model's own modules reach the shared compiler as inputs (`model_deps`,
+    # --import_path). The precision tuner verifies each trial in the compile
+    # action, so only its compiler is a binary of its own, with the
+    # verification code (any other lowering stays independent of it and of
+    # the NPU model).
     verifier = [Label("//python/ethosu_sdk/verify")] if kwargs.get("accuracy_tolerance") != None else []
     if verifier:
         compiler = name + ".aot_compile"
