@@ -57,7 +57,7 @@ from typing import Iterator
 
 import torch
 
-from ethosu_sdk.aot.workarounds import vela_workarounds
+from ethosu_sdk.aot.workarounds import vela_faults, vela_workarounds
 
 NAME = "executorch_1.5.1_fused_activation_clamp"
 # The rescale outputs the workaround clamps: 8-bit activations. ExecuTorch's
@@ -130,7 +130,7 @@ def clamp_fused_activations() -> Iterator[Applied]:
         return clamp, clamped
 
     def after_backend_pipeline(tosa_spec, exported_program, graph_module) -> None:
-        if applied.nodes:
+        if applied.nodes and vela_faults.applies(vela_faults.LINEAR_CLAMP):
             applied.after_reshape.extend(vela_workarounds.clamps_after_reshapes(graph_module))
         applied.rescaled_negates.extend(rescale_negates(graph_module))
         if tosa_spec.is_U55_subset:

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-VELA_CONV3D_SLICE = "vela_5.1.0_conv3d_sliced_ifm"
+from ethosu_sdk.aot.workarounds import vela_faults
+
+VELA_CONV3D_SLICE = vela_faults.CONV3D_SLICE.name
 
 
 class VelaFaultError(RuntimeError):
@@ -83,7 +85,8 @@ def conv3d_slice_fault(tosa_flatbuffer: bytes) -> Optional[str]:
 
 
 def check(index: int, tosa_flatbuffer: bytes) -> None:
-    """Raises VelaFaultError naming the fault if partition `index` holds one."""
-    fault = conv3d_slice_fault(tosa_flatbuffer)
+    """Raises VelaFaultError naming the fault if partition `index` holds one
+    that the installed Vela has (vela_faults.py)."""
+    fault = conv3d_slice_fault(tosa_flatbuffer) if vela_faults.applies(vela_faults.CONV3D_SLICE) else None
     if fault:
         raise VelaFaultError(f"partition {index}: {fault}")

@@ -41,6 +41,8 @@ from typing import Any, Callable, Iterator, Optional
 
 import torch
 
+from ethosu_sdk.aot.workarounds import vela_faults
+
 _MATMULS = {torch.ops.aten.matmul.default, torch.ops.aten.bmm.default}
 # Metadata the quantizer and the verification's PyTorch names read.
 _KEPT_META = ("nn_module_stack", "stack_trace", "source_fn_stack", "torch_fn", "from_node")
@@ -210,7 +212,7 @@ def avoid_unbind_matmul(graph_module: torch.fx.GraphModule, split_heads: bool) -
     matmuls = _split_heads(graph_module, slices) if split_heads else []
     graph_module.graph.lint()
     graph_module.recompile()
-    return Workaround("vela_5.1.0_unbind_matmul", tuple(unbinds + matmuls))
+    return Workaround(vela_faults.UNBIND_MATMUL.name, tuple(unbinds + matmuls))
 
 
 # Vela 5.1.0, lost partition output: when a partition output is the result
@@ -223,7 +225,7 @@ def avoid_unbind_matmul(graph_module: torch.fx.GraphModule, split_heads: bool) -
 # convolution and, past an upsample on the CPU, by a later partition).
 # Reading the transpose's input directly is exact (the pair is the identity)
 # and leaves Vela nothing to remove.
-LOST_OUTPUT = "vela_5.1.0_lost_transposed_output"
+LOST_OUTPUT = vela_faults.LOST_OUTPUT.name
 
 
 def _composes_to_identity(first: list[int], second: list[int]) -> bool:
@@ -292,8 +294,12 @@ def keep_transposed_outputs() -> Iterator[list[str]]:
     """Within the block, every partition's backend graph goes through
     fold_output_transpose_pairs after ExecuTorch's passes; the list yielded
     collects the bypassed nodes. Enter it before anything else that wraps the
-    same pipeline, so that they see the result."""
+    same pipeline, so that they see the result. Nothing is bypassed where the
+    installed Vela is not one the fault is for (vela_faults.py)."""
     bypassed: list[str] = []
+    if not vela_faults.applies(vela_faults.LOST_OUTPUT):
+        yield bypassed
+        return
     with after_backend_pipeline(lambda graph_module: bypassed.extend(fold_output_transpose_pairs(graph_module))):
         yield bypassed
 
