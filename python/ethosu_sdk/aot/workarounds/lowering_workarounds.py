@@ -20,9 +20,9 @@ Drop it once ExecuTorch's own rescale honours qmin/qmax
 passing shows that).
 
 After a linear layer the CLAMP would sit between the RESCALE and the
-layer's output RESHAPE, which Vela 5.1.0 compiles wrongly; the backend
-graph gets it after the RESHAPE instead (vela_workarounds.py,
-`clamps_after_reshapes`).
+layer's output RESHAPE, which Vela 5.1.0 compiles wrongly (5.2.0 does
+not); with 5.1.0 the backend graph gets it after the RESHAPE instead
+(vela_workarounds.py, `clamps_after_reshapes`; vela_faults.LINEAR_CLAMP).
 
 ExecuTorch 1.5.1, 16-bit neg without a rescale (issue 34, ExecuTorch's
 test_neg A16W8 `rank_4_randn_pos`: 64 of 64 elements 4-5 steps off

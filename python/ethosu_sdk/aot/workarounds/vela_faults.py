@@ -58,7 +58,7 @@ UNBIND_MATMUL = VelaFault(
 LINEAR_CLAMP = VelaFault(
     name="after_reshape",  # the lowering workaround summary's key for it
     found_in="5.1.0",
-    fixed_in=None,
+    fixed_in="5.2.0",
     evidence="//tests/lowering:sweep_u85_int8_test (patterns:linear_relu_cat)",
 )
 LOST_OUTPUT = VelaFault(
