@@ -20,7 +20,7 @@ import patterns
 import pytest
 
 from ethosu_sdk.aot.compile import CompileOptions, compile_model
-from ethosu_sdk.aot.workarounds import vela_workarounds
+from ethosu_sdk.aot.workarounds import vela_faults, vela_workarounds
 from ethosu_sdk.verify import verify
 
 TARGET = os.environ["SWEEP_TARGET"]
@@ -132,15 +132,22 @@ def test_pattern_sweep(producer: str, group: int) -> None:
 
 
 @pytest.mark.skipif(QUANTIZE != "int8", reason="the dropped-activation CLAMP is added for int8 only")
-def test_vela_linear_clamp_still_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_vela_linear_clamp(monkeypatch: pytest.MonkeyPatch) -> None:
     """Vela's linear CLAMP issue (aot/workarounds/vela_workarounds.py): with the CLAMP
     left between the linear layer's RESCALE and RESHAPE, the NPU program
     differs from the TOSA graph at that layer while the TOSA graph matches
-    PyTorch. Fails once Vela compiles it: then drop `clamps_after_reshapes`."""
+    PyTorch, on every Vela that vela_faults.LINEAR_CLAMP applies to; on
+    others it is bit-exact. Fails when the installed Vela and that record
+    disagree."""
+    present = vela_faults.applies(vela_faults.LINEAR_CLAMP)
     monkeypatch.setattr(vela_workarounds, "clamps_after_reshapes", lambda graph_module: [])
     with tempfile.TemporaryDirectory() as work:
         report = _lower_and_verify("patterns:linear_relu_cat", work)
     assert all(t.max_steps <= 1 for p in report.partitions for t in p.lowering if t.note is None)
     differing = [layer for p in report.partitions for layer in p.layers if layer.compared and layer.differing]
-    assert differing, "Vela now compiles the CLAMP before the RESHAPE: drop vela_workarounds.clamps_after_reshapes"
+    version = vela_faults.installed_version()
+    if not present:
+        assert report.exact, f"Vela {version} still has the fault:\n{verify.format_report(report)}"
+        return
+    assert differing, f"Vela {version} compiles the CLAMP before the RESHAPE: set LINEAR_CLAMP's fixed_in"
     assert differing[0].module == "producer.op", verify.format_report(report)

@@ -16,9 +16,10 @@ def make_partitioner(target: Target, compile_spec):
     if target.kind is TargetKind.ETHOS_U:
         from executorch.backends.arm.ethosu import EthosUPartitioner
 
-        from ethosu_sdk.aot.workarounds import vela_conv3d_crop
+        from ethosu_sdk.aot.workarounds import vela_conv3d_crop, vela_faults
 
-        return EthosUPartitioner(compile_spec, additional_checks=vela_conv3d_crop.keep_crops_on_cpu())
+        checks = vela_conv3d_crop.keep_crops_on_cpu() if vela_faults.applies(vela_faults.CONV3D_SLICE) else []
+        return EthosUPartitioner(compile_spec, additional_checks=checks)
     if target.kind is TargetKind.TOSA:
         from executorch.backends.arm.tosa.partitioner import TOSAPartitioner
 

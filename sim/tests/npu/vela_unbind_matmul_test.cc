@@ -1,4 +1,4 @@
-// Pins a Vela 5.1.0 behaviour that departs from TOSA (sim/npu/README.md,
+// Pins a Vela behaviour that departs from TOSA, in 5.1.0 and 5.2.0 (sim/npu/README.md,
 // "Where Vela departs from TOSA"): for q @ k^T with q, k from unbind() of a
 // 5-D tensor, the per-head MatMul commands change IFM2_BASE0 and OFM_BASE0
 // but never IFM_BASE0, so every head multiplies head 0's rows.
@@ -13,7 +13,8 @@
 //     `attention_scores` case), every head is bit-exact: the difference is
 //     Vela's, not the model's.
 // If a Vela upgrade fixes the stream, check 1 fails: make the case a
-// normal bit-exact npu_case then.
+// normal bit-exact npu_case then, and set the version in
+// python/ethosu_sdk/aot/workarounds/vela_faults.py (UNBIND_MATMUL.fixed_in).
 // Usage: vela_unbind_matmul_test PAYLOAD TENSORS
 #include <cstdio>
 #include <cstring>

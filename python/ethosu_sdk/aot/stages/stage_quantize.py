@@ -14,7 +14,7 @@ from ethosu_sdk.aot import calibration, cortex_m, export, layout, quantization, 
 from ethosu_sdk.aot.phase import phase
 from ethosu_sdk.aot.stages.stage_options import Request
 from ethosu_sdk.aot.targets import QuantMode, TargetKind
-from ethosu_sdk.aot.workarounds import vela_conv3d_crop, vela_refusals, vela_workarounds
+from ethosu_sdk.aot.workarounds import vela_conv3d_crop, vela_faults, vela_refusals, vela_workarounds
 from ethosu_sdk.models import load_model
 
 QParams = list[tuple[float, int]]  # (scale, zero point) per tensor; (0.0, 0) for a float one
@@ -96,13 +96,14 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
     else:
         with phase(options.model, "exporting"):
             graph_module = export.export_for_quantization(loaded.module, inputs, options.strict_export)
-            if target.kind is TargetKind.ETHOS_U:
+            if target.kind is TargetKind.ETHOS_U and vela_faults.applies(vela_faults.UNBIND_MATMUL):
                 workaround = vela_workarounds.avoid_unbind_matmul(
                     graph_module, split_heads=target.family in ("ethos-u55", "ethos-u65")
                 )
                 if workaround:
                     workarounds.append(workaround)
                     progress(f"worked around Vela's unbind MatMul issue at {', '.join(workaround.nodes)}")
+            if target.kind is TargetKind.ETHOS_U and vela_faults.applies(vela_faults.CONV3D_SLICE):
                 cropped = vela_conv3d_crop.crop_conv3d_inputs(graph_module)
                 if cropped:
                     workarounds.append(vela_workarounds.Workaround(vela_refusals.VELA_CONV3D_SLICE, tuple(cropped)))

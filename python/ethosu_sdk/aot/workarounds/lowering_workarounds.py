@@ -20,9 +20,9 @@ Drop it once ExecuTorch's own rescale honours qmin/qmax
 passing shows that).
 
 After a linear layer the CLAMP would sit between the RESCALE and the
-layer's output RESHAPE, which Vela 5.1.0 compiles wrongly; the backend
-graph gets it after the RESHAPE instead (vela_workarounds.py,
-`clamps_after_reshapes`).
+layer's output RESHAPE, which Vela 5.1.0 compiles wrongly (5.2.0 does
+not); with 5.1.0 the backend graph gets it after the RESHAPE instead
+(vela_workarounds.py, `clamps_after_reshapes`; vela_faults.LINEAR_CLAMP).
 
 ExecuTorch 1.5.1, 16-bit neg without a rescale (issue 34, ExecuTorch's
 test_neg A16W8 `rank_4_randn_pos`: 64 of 64 elements 4-5 steps off
@@ -57,7 +57,7 @@ from typing import Iterator
 
 import torch
 
-from ethosu_sdk.aot.workarounds import vela_workarounds
+from ethosu_sdk.aot.workarounds import vela_faults, vela_workarounds
 
 NAME = "executorch_1.5.1_fused_activation_clamp"
 # The rescale outputs the workaround clamps: 8-bit activations. ExecuTorch's
@@ -130,7 +130,7 @@ def clamp_fused_activations() -> Iterator[Applied]:
         return clamp, clamped
 
     def after_backend_pipeline(tosa_spec, exported_program, graph_module) -> None:
-        if applied.nodes:
+        if applied.nodes and vela_faults.applies(vela_faults.LINEAR_CLAMP):
             applied.after_reshape.extend(vela_workarounds.clamps_after_reshapes(graph_module))
         applied.rescaled_negates.extend(rescale_negates(graph_module))
         if tosa_spec.is_U55_subset:

@@ -1,4 +1,4 @@
-"""Steers Vela 5.1.0 around its CONV3D-reading-a-SLICE fault (vela_refusals.py
+"""Steers Vela (5.1.0, 5.2.0) around its CONV3D-reading-a-SLICE fault (vela_refusals.py
 says what the fault is): the crop ExecuTorch would do inside the delegate is
 done on the CPU instead, so the delegate's CONV3D reads a whole tensor.
 

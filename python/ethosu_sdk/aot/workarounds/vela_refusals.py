@@ -1,7 +1,7 @@
-"""TOSA patterns Vela 5.1.0 miscompiles where no exact rewrite steers it
+"""TOSA patterns Vela miscompiles (5.1.0 and 5.2.0; vela_faults.py) where no exact rewrite steers it
 around: refused before Vela runs, with one line naming the fault.
 
-Vela 5.1.0, CONV3D reading a SLICE (issue 34, conformance case
+Vela 5.1.0 and 5.2.0, CONV3D reading a SLICE (issue 34, conformance case
 `test_convolution_3d_u85_INT[3x3_1x3x8x9_st3_pd0_dl1_needs_adjust_pass]`):
 ExecuTorch crops a Conv3d's input with a TOSA SLICE when an input size is
 not a whole number of strides past the kernel and the padding cannot absorb
@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from typing import Optional
 
-VELA_CONV3D_SLICE = "vela_5.1.0_conv3d_sliced_ifm"
+from ethosu_sdk.aot.workarounds import vela_faults
+
+VELA_CONV3D_SLICE = vela_faults.CONV3D_SLICE.name
 
 
 class VelaFaultError(RuntimeError):
-    """The TOSA graph holds a pattern Vela 5.1.0 is known to compile wrongly."""
+    """The TOSA graph holds a pattern the installed Vela is known to compile wrongly."""
 
 
 def _shape(tensors: dict, name: str) -> tuple[int, ...]:
@@ -72,7 +74,8 @@ def conv3d_slice_fault(tosa_flatbuffer: bytes) -> Optional[str]:
                 if kernel_depth == 1 and stride[0] == 1 and pad[0] == 0 and pad[1] == 0:
                     continue  # Vela makes it a Conv2D, which reads slices correctly
                 return (
-                    f"Vela 5.1.0 miscompiles CONV3D {op.Outputs(0).decode()}: its input is a SLICE "
+                    f"Vela {vela_faults.installed_version()} miscompiles CONV3D {op.Outputs(0).decode()}: "
+                    "its input is a SLICE "
                     f"{_shape(tensors, sliced[ifm])} -> {_shape(tensors, ifm)}, which Vela's CONV3D "
                     "decomposition reads as a dense tensor of the sliced shape, so every output is wrong "
                     f"({VELA_CONV3D_SLICE}, python/ethosu_sdk/aot/workarounds/vela_refusals.py). ExecuTorch adds this "
@@ -83,7 +86,8 @@ def conv3d_slice_fault(tosa_flatbuffer: bytes) -> Optional[str]:
 
 
 def check(index: int, tosa_flatbuffer: bytes) -> None:
-    """Raises VelaFaultError naming the fault if partition `index` holds one."""
-    fault = conv3d_slice_fault(tosa_flatbuffer)
+    """Raises VelaFaultError naming the fault if partition `index` holds one
+    that the installed Vela has (vela_faults.py)."""
+    fault = conv3d_slice_fault(tosa_flatbuffer) if vela_faults.applies(vela_faults.CONV3D_SLICE) else None
     if fault:
         raise VelaFaultError(f"partition {index}: {fault}")

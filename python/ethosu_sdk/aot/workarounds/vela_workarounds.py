@@ -4,7 +4,9 @@ Each rewrite is exact (it moves data only, so quantization and outputs are
 unchanged), applies only where its pattern occurs, and is reported in the
 summary so a user can see what was changed and why.
 
-Vela 5.1.0, unbind MatMul (sim/npu/README.md, "Where Vela departs from
+Which Vela versions each rewrite runs for: vela_faults.py.
+
+Vela 5.1.0 and 5.2.0, unbind MatMul (sim/npu/README.md, "Where Vela departs from
 TOSA"): when a MatMul's left operand is one slice of `unbind()` over a
 rank-5 permute (multi-head attention's `qkv.permute(2, 0, 3, 1, 4).unbind(0)`),
 Vela keeps the slice's rank-5 IFM and decomposes the MatMul per head on the
@@ -14,7 +16,7 @@ generator has a second fault on the batch axis: a batched MatMul whose IFM is
 a slice, or whose OFM is written at a batch offset, steps neither. There the
 MatMuls also run one head at a time, joined on the row axis.
 
-Vela 5.1.0, CLAMP between a linear layer and its output RESHAPE (issue 33's
+Vela 5.1.0 (fixed in 5.2.0), CLAMP between a linear layer and its output RESHAPE (issue 33's
 pattern sweep, tests/lowering/README.md): ExecuTorch lowers `nn.Linear` on
 a 4-D tensor as RESHAPE -> CONV2D (1x1, one batch per row) -> RESCALE ->
 RESHAPE. With a CLAMP between the RESCALE and the RESHAPE (the SDK's own
@@ -40,6 +42,8 @@ import operator
 from typing import Any, Callable, Iterator, Optional
 
 import torch
+
+from ethosu_sdk.aot.workarounds import vela_faults
 
 _MATMULS = {torch.ops.aten.matmul.default, torch.ops.aten.bmm.default}
 # Metadata the quantizer and the verification's PyTorch names read.
@@ -200,7 +204,7 @@ def _split_heads(graph_module: torch.fx.GraphModule, slices: set[torch.fx.Node])
 
 
 def avoid_unbind_matmul(graph_module: torch.fx.GraphModule, split_heads: bool) -> Optional[Workaround]:
-    """Vela 5.1.0's unbind MatMul issue: each unbind() slice that feeds a
+    """Vela's unbind MatMul issue (5.1.0, 5.2.0): each unbind() slice that feeds a
     MatMul becomes a slice of a rank-4 tensor (enough on the U85); with
     `split_heads` (the U55, whose batch loop does not step a sliced IFM),
     those MatMuls also run one head at a time. None where the pattern is absent."""
@@ -210,10 +214,10 @@ def avoid_unbind_matmul(graph_module: torch.fx.GraphModule, split_heads: bool) -
     matmuls = _split_heads(graph_module, slices) if split_heads else []
     graph_module.graph.lint()
     graph_module.recompile()
-    return Workaround("vela_5.1.0_unbind_matmul", tuple(unbinds + matmuls))
+    return Workaround(vela_faults.UNBIND_MATMUL.name, tuple(unbinds + matmuls))
 
 
-# Vela 5.1.0, lost partition output: when a partition output is the result
+# Vela 5.1.0 and 5.2.0, lost partition output: when a partition output is the result
 # of a TRANSPOSE (ExecuTorch's NHWC -> NCHW at a delegate boundary) and the
 # partition also reads that output through the inverse TRANSPOSE (back to
 # NHWC for a later operator), Vela removes the pair and the output with it:
@@ -223,7 +227,7 @@ def avoid_unbind_matmul(graph_module: torch.fx.GraphModule, split_heads: bool) -
 # convolution and, past an upsample on the CPU, by a later partition).
 # Reading the transpose's input directly is exact (the pair is the identity)
 # and leaves Vela nothing to remove.
-LOST_OUTPUT = "vela_5.1.0_lost_transposed_output"
+LOST_OUTPUT = vela_faults.LOST_OUTPUT.name
 
 
 def _composes_to_identity(first: list[int], second: list[int]) -> bool:
@@ -292,8 +296,12 @@ def keep_transposed_outputs() -> Iterator[list[str]]:
     """Within the block, every partition's backend graph goes through
     fold_output_transpose_pairs after ExecuTorch's passes; the list yielded
     collects the bypassed nodes. Enter it before anything else that wraps the
-    same pipeline, so that they see the result."""
+    same pipeline, so that they see the result. Nothing is bypassed where the
+    installed Vela is not one the fault is for (vela_faults.py)."""
     bypassed: list[str] = []
+    if not vela_faults.applies(vela_faults.LOST_OUTPUT):
+        yield bypassed
+        return
     with after_backend_pipeline(lambda graph_module: bypassed.extend(fold_output_transpose_pairs(graph_module))):
         yield bypassed
 
