@@ -2,11 +2,10 @@
 it, for the checks that stand beside the firmware (u85_check.py's token by
 token reference, u85_perplexity.py's int8 and A16W8 stages).
 
-The same code path as python/ethosu_sdk/aot/stages/stage_quantize.py for an
-Ethos-U85 target: the step from u85_step.build, the SDK's export for
-quantization, its Vela unbind workaround, its PT2E quantization with the
-same compile spec, and the calibration files loaded by the SDK's own loader
-in the model's order. `check_same_as_compiled` then proves it: the graph's
+The SDK's own `quantize_model` (python/ethosu_sdk/aot/compile.py): the same
+model, target and calibration files as `:u85_model`, through the same
+export, Vela workaround, PT2E quantization and calibration loader, none of
+it repeated here. `check_same_as_compiled` then proves it: the graph's
 input and output quantization equal the compiled program's (its summary),
 and its int8 logits for the example input equal the model's expected
 output bit for bit.
@@ -24,6 +23,8 @@ from ethosu_sdk.aot.targets import QuantMode
 from ethosu_sdk.tensors.tensor_file import read_tensor_file
 
 TARGET = "ethos-u85-256"
+# What :u85_model compiles (BUILD.bazel).
+MODEL = "u85_step:build"
 
 
 class ReferenceError(Exception):
@@ -31,18 +32,12 @@ class ReferenceError(Exception):
 
 
 def quantized_step(calibration: Sequence[str], mode: QuantMode = QuantMode.INT8) -> torch.fx.GraphModule:
-    """U85Step through the SDK's quantization for TARGET, calibrated on the model's sample files."""
-    from executorch.backends.arm.ethosu import EthosUCompileSpec
+    """U85Step quantized for TARGET as the SDK compiles it (u85_model's
+    model, target and calibration files): the SDK's own quantize_model."""
+    from ethosu_sdk.aot.compile import CompileOptions, quantize_model
 
-    from ethosu_sdk.aot import calibration as sdk_calibration
-    from ethosu_sdk.aot import export, quantization
-    from ethosu_sdk.aot.workarounds import vela_workarounds
-
-    step, inputs = build()
-    samples = sdk_calibration.calibration_samples(None, list(calibration), inputs).samples
-    graph = export.export_for_quantization(step, inputs)
-    vela_workarounds.avoid_unbind_matmul(graph, split_heads=False)
-    return quantization.quantize(graph, EthosUCompileSpec(TARGET), mode, samples)
+    options = CompileOptions(model=MODEL, target=TARGET, quantize=mode.value, calibration_files=tuple(calibration))
+    return quantize_model(options)
 
 
 def quantized_logits(logits: torch.Tensor, scale: float, zero_point: int) -> np.ndarray:

@@ -5,13 +5,12 @@ TOSA reference model against PyTorch's quantized graph (every output, every
 intermediate the lowering keeps), and the NPU program on the functional NPU
 model against the TOSA graph, layer by layer.
 
-One process per (NPU, quantization) target lowers ten models (two per
+One process per (NPU, quantization) target lowers up to ten models (two per
 producer, ten patterns each): torch and ExecuTorch are imported once. Prints the
 table bench/RESULTS.md records (pattern: the largest difference in steps of
 the lowering, and NPU elements differing).
 """
 
-import dataclasses
 import os
 import sys
 import tempfile
@@ -32,40 +31,6 @@ GROUPS = [int(g) for g in os.environ.get("SWEEP_GROUPS", "").split(",") if g] or
 # them between the NPUs, so each producer, activation and consumer runs once.
 PRODUCERS = [p for p in os.environ.get("SWEEP_PRODUCERS", "").split(",") if p] or list(patterns.PRODUCERS)
 NPU_RUN = "sim/host/npu_run"
-
-
-@dataclasses.dataclass(frozen=True)
-class Known:
-    """A difference the sweep found and that is not fixed: the model must
-    still fail (drop the entry when not), only in `consumers` patterns' TOSA
-    vs PyTorch tensors and by at most `max_steps`; its NPU program must still
-    match the TOSA graph bit for bit."""
-
-    reason: str
-    consumers: tuple[str, ...]
-    max_steps: int
-
-
-# A16W8 (bench/RESULTS.md, "The pattern sweep"): an add or mul whose operand
-# is the producer's int16 output, quantized more coarsely than the result,
-# turns the producer's allowed one-step difference from PyTorch into several
-# steps of the result. Not a wrong lowering: the check's one-step bound is
-# per tensor, not carried through the graph.
-_A16W8_AMPLIFIED = Known(
-    "A16W8: a one-step difference in the producer's int16 output, amplified by an add/mul consumer's finer scale",
-    ("_add", "_mul"),
-    8,
-)
-# (target, quantization, producer, group) -> what differs.
-KNOWN: dict[tuple[str, str, str, int], Known] = {
-    (target, "a16w8", producer, group): _A16W8_AMPLIFIED
-    for target, producers in (
-        ("ethos-u85-256", ("conv", "depthwise", "linear", "matmul")),
-        ("ethos-u55-128", ("conv", "depthwise", "linear")),
-    )
-    for producer in producers
-    for group in range(len(patterns.GROUPS))
-}
 
 
 def _pattern(module: str) -> str:
@@ -118,16 +83,6 @@ def test_pattern_sweep(producer: str, group: int) -> None:
     assert len(checked) == len(patterns.GROUPS[group]) * len(patterns.CONSUMERS), (
         f"{sorted(checked)}\n{verify.format_report(report)}"
     )
-    known = KNOWN.get((TARGET, QUANTIZE, producer, group))
-    if known:
-        excess = {name: row["lowering"] for name, row in rows.items() if row["lowering"] > 1}
-        assert excess, f"fixed, drop it from KNOWN: {known.reason}"
-        assert all(name.endswith(known.consumers) and steps <= known.max_steps for name, steps in excess.items()), (
-            f"beyond KNOWN ({known.reason}): {excess}\n{verify.format_report(report)}"
-        )
-        assert not any(row["npu"] for row in rows.values()), verify.format_report(report)
-        assert all(o["differing"] == 0 for p in report.partitions for o in p.outputs), verify.format_report(report)
-        pytest.xfail(f"{known.reason}: {excess}")
     assert report.passed, verify.format_report(report)
 
 

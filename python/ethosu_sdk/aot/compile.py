@@ -29,6 +29,8 @@ import tempfile
 import time
 from typing import Callable, Optional
 
+import torch
+
 from ethosu_sdk import host_numerics, tuning_config
 from ethosu_sdk.aot import references, summary
 from ethosu_sdk.aot.errors import InvalidOptionError
@@ -46,7 +48,15 @@ from ethosu_sdk.aot.stages.stage_options import OUTPUT_SUFFIXES, output_paths
 from ethosu_sdk.aot.targets import TargetKind, resolve_target
 from ethosu_sdk.firmware import board_memory
 
-__all__ = ["OUTPUT_SUFFIXES", "CompileOptions", "CompileResult", "HostTools", "compile_model", "output_paths"]
+__all__ = [
+    "OUTPUT_SUFFIXES",
+    "CompileOptions",
+    "CompileResult",
+    "HostTools",
+    "compile_model",
+    "output_paths",
+    "quantize_model",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,6 +72,21 @@ class HostTools:
 
 def _stderr_progress(message: str) -> None:
     print(f"[aot] {message}", file=sys.stderr, flush=True)
+
+
+def quantize_model(options: CompileOptions, progress: Callable[[str], None] = lambda _: None) -> torch.fx.GraphModule:
+    """PyTorch's quantized graph of `options.model` exactly as compile_model
+    builds it before lowering: the same export, lowering workarounds,
+    quantizer, calibration and pinned numerics. For references of one's own
+    (examples/lm's perplexity and its check), so they never re-implement
+    the SDK's steps."""
+    host_numerics.pin_torch()
+    with tempfile.TemporaryDirectory(prefix="esdk-quantize-") as scratch:
+        request = stage_options.check(options, os.path.join(scratch, "model.pte"))
+        prepared = stage_quantize.prepare(request, progress)
+    if prepared.quantized is None:
+        raise InvalidOptionError("quantize_model needs a quantized compilation (--quantize=int8 or a16w8)")
+    return prepared.quantized
 
 
 def compile_model(

@@ -27,12 +27,24 @@ Written next to verify_data.py's files, per partition N:
     partitionN.pytorch.tensors  the quantize results (integers, PyTorch's order)
     partitionN.pytorch.json     one entry per tensor: the TOSA tensor it should
                                 equal, or the delegate output index; scale,
-                                zero point, qmin/qmax; PyTorch origin
+                                zero point, qmin/qmax; PyTorch origin; for a
+                                sum or product of quantized operands, the
+                                operands (`combines`)
+
+A 16-bit sum or product of operands that PyTorch and the lowering each
+computed (an int16 producer's output added to or multiplied by the input,
+at a finer scale than the producer's) inherits their differences, scaled:
+one step of a coarse operand is several of the result. `combines` names the
+operands and `limit`, what operands one step off carry at most
+(`carry_limit`), so the check (verify/lowering_check.py, `carried`) can
+allow what they carry, and the expected tensor file the same at a delegate
+output (output_tolerance.py).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from typing import Any, Optional
 
@@ -46,10 +58,22 @@ _QUANTIZE = "quantize_per_tensor"
 _DEQUANTIZE = "dequantize_per"
 # Integer outputs the lowering check compares exactly (the tensor file's types).
 _EXACT_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+# Float operators whose operands' differences the lowering check carries to
+# their quantized result (`combines`): a sum, or a product of two operands,
+# then only activations that move no two values further apart.
+_SUMS = ("add", "sub")
+_PRODUCTS = ("mul",)
+_ONE_LIPSCHITZ = ("relu", "hardtanh", "clamp")
 
 
 def _name(target: Any) -> str:
     return str(getattr(target, "__name__", None) or target)
+
+
+def _is_wide_quantize(entry: dict[str, Any]) -> bool:
+    """A 16-bit quantize node, from its clamp range."""
+    qmin, qmax = entry.get("qmin"), entry.get("qmax")
+    return (qmin is not None and qmin < -128) or (qmax is not None and qmax > 255)
 
 
 def _is_quantize(node: torch.fx.Node) -> bool:
@@ -86,13 +110,15 @@ def _graph_outputs(graph_module: torch.fx.GraphModule) -> list[Any]:
 
 def quantized_values(
     graph_module: torch.fx.GraphModule, inputs: list[torch.Tensor]
-) -> tuple[dict[str, torch.Tensor], list[Optional[str]]]:
+) -> tuple[dict[str, torch.Tensor], list[Optional[str]], dict[str, float]]:
     """Runs a partition's graph; returns every quantize node's result, and
     every graph output that is an integer result of another operator, by
-    node name, and the node name behind each graph output (None: neither)."""
+    node name; the node name behind each graph output (None: neither); and
+    the largest magnitude of each dequantize node's float result."""
     from torch.fx import Interpreter
 
     values: dict[str, torch.Tensor] = {}
+    magnitudes: dict[str, float] = {}
     results = _graph_outputs(graph_module)
     integer_outputs = {r for r in results if isinstance(r, torch.fx.Node) and r.op == "call_function"}
 
@@ -103,12 +129,14 @@ def quantized_values(
                 _is_quantize(n) or (n in integer_outputs and result.dtype in _EXACT_DTYPES)
             ):
                 values[n.name] = result.detach().clone()
+            if isinstance(result, torch.Tensor) and _is_dequantize(n):
+                magnitudes[n.name] = float(result.abs().max()) if result.numel() else 0.0
             return result
 
     with torch.no_grad():
         Recorder(graph_module).run(*inputs)
     names = [r.name if isinstance(r, torch.fx.Node) and r.name in values else None for r in results]
-    return values, names
+    return values, names, magnitudes
 
 
 def _feeding_roots(quantize: torch.fx.Node) -> list[str]:
@@ -127,6 +155,75 @@ def _feeding_roots(quantize: torch.fx.Node) -> list[str]:
             roots.append(root)
         pending.extend(a for a in node.all_input_nodes)
     return roots
+
+
+def _base_op(node: torch.fx.Node) -> str:
+    """`aten.add.Tensor` -> `add`, `aten.relu_.default` -> `relu`."""
+    name = verify_data._op_name(node.target)
+    return name.split(".")[0].rstrip("_")
+
+
+def _combines(quantize: torch.fx.Node, magnitudes: dict[str, float]) -> Optional[dict[str, Any]]:
+    """The quantized operands a sum or product feeding `quantize` combines,
+    or None when its float operators are anything else: the kind, and per
+    operand the quantize node it dequantizes (None: a delegate input, the
+    same on both sides), its scale and its largest float magnitude in
+    PyTorch's run (`magnitudes`; None when not run)."""
+    operands: list[dict[str, Any]] = []
+    ops: list[str] = []
+    pending, seen = [quantize.args[0]], set()
+    while pending:
+        node = pending.pop(0)
+        if not isinstance(node, torch.fx.Node):
+            return None
+        if node in seen:
+            continue
+        seen.add(node)
+        if _is_dequantize(node):
+            source = node.args[0]
+            if not isinstance(source, torch.fx.Node):
+                return None
+            operands.append(
+                {
+                    "node": source.name if _is_quantize(source) else None,
+                    "scale": _quant_args(node)["scale"],
+                    "magnitude": magnitudes.get(node.name),
+                }
+            )
+            continue
+        if node.op != "call_function" or _is_quantize(node):
+            return None
+        ops.append(_base_op(node))
+        pending.extend(node.all_input_nodes)
+    combining = [op for op in ops if op not in _ONE_LIPSCHITZ]
+    if len(combining) != 1:
+        return None
+    if combining[0] in _SUMS:
+        return {"kind": "sum", "operands": operands}
+    if combining[0] in _PRODUCTS and len(operands) == 2:
+        return {"kind": "product", "operands": operands}
+    return None
+
+
+def carry_limit(combines: dict[str, Any], scale: Optional[float]) -> int:
+    """The steps a sum or product at `scale` inherits when each quantized
+    operand is one step off (its own tolerance) and each delegate input
+    exact: the most the lowering check lets it carry, and what a delegate
+    output's expected tensor allows on the board beyond one step."""
+    operands = combines["operands"]
+    if not scale or any(o["node"] is not None and not o.get("scale") for o in operands):
+        return 0
+    steps = [float(o["scale"]) if o["node"] is not None else 0.0 for o in operands]
+    if combines["kind"] == "sum":
+        spread = sum(steps)
+    elif any(o.get("magnitude") is None for o in operands):
+        return 0
+    else:
+        # |a'b' - ab| <= |a' - a| |b| + (|a| + |a' - a|) |b' - b|
+        (da, db), (ma, mb) = steps, (float(o["magnitude"]) for o in operands)
+        spread = da * mb + (ma + da) * db
+    # A hair below a whole step is that step (float scales), not the next.
+    return math.ceil(spread / scale - 1e-6)
 
 
 def _quant_args(node: torch.fx.Node) -> dict[str, Any]:
@@ -176,6 +273,7 @@ def entries_for(
     outputs: list[Optional[str]],
     backend: dict[str, dict[str, Any]],
     first: dict[str, dict[str, Optional[str]]],
+    magnitudes: Optional[dict[str, float]] = None,
 ) -> list[dict[str, Any]]:
     """One entry per quantize result: which TOSA tensor should hold it; and
     one per integer output of another operator (`exact`: no quantization
@@ -211,6 +309,12 @@ def entries_for(
             **_quant_args(node),
             **_origin(node, roots, first),
         }
+        # 16-bit results only: an int8 step is as coarse as its operands',
+        # and the one-step bound holds there (the pattern sweep, int8).
+        combines = _combines(node, magnitudes or {}) if _is_wide_quantize(entry) else None
+        if combines is not None:
+            combines["limit"] = carry_limit(combines, entry["scale"])
+            entry["combines"] = combines
         entries.append(entry)
     # Quantize nodes that share a first-export root are the steps of that
     # operator's decomposition; the last one is its result. Marked before
@@ -227,6 +331,45 @@ def entries_for(
         if e["tosa"] is not None and last[e["tosa"]] != i:
             e["tosa"] = None
     return [e for e in entries if e["tosa"] is not None or e["output"] is not None]
+
+
+def _wide_combining_outputs(graph_module: torch.fx.GraphModule) -> dict[int, tuple[torch.fx.Node, str]]:
+    """Delegate outputs that are 16-bit sums or products: index -> (quantize
+    node, kind). From the graph alone."""
+    found = {}
+    for index, node in enumerate(_graph_outputs(graph_module)):
+        if isinstance(node, torch.fx.Node) and _is_quantize(node) and _is_wide_quantize(_quant_args(node)):
+            combines = _combines(node, {})
+            if combines is not None:
+                found[index] = (node, combines["kind"])
+    return found
+
+
+def output_carry_limits(edge: Any, program_inputs: tuple[torch.Tensor, ...]) -> list[list[int]]:
+    """Per Ethos-U delegate call, per output: the steps a 16-bit sum or
+    product may carry from operands one step off (carry_limit), else 0;
+    what the expected tensor file allows beyond its own tolerance. Runs
+    the partitions in PyTorch only where a product needs magnitudes."""
+    lowered_modules = [
+        getattr(edge.exported_program().graph_module, n.args[0].target)
+        for n in edge.exported_program().graph_module.graph.nodes
+        if n.op == "call_function" and "executorch_call_delegate" in _name(n.target)
+    ]
+    partition_graphs = [m.original_module.module() for m in lowered_modules]
+    wide = [_wide_combining_outputs(g) for g in partition_graphs]
+    runs: dict[int, dict[str, float]] = {}
+    if any(kind == "product" for found in wide for _, kind in found.values()):
+        for index, (lowered, inputs) in enumerate(delegate_calls(edge, program_inputs)):
+            runs[index] = quantized_values(lowered.original_module.module(), inputs)[2]
+    limits = []
+    for index, (graph_module, found) in enumerate(zip(partition_graphs, wide)):
+        per_output = [0] * len(_graph_outputs(graph_module))
+        for position, (node, _) in found.items():
+            combines = _combines(node, runs.get(index, {}))
+            if combines is not None:
+                per_output[position] = carry_limit(combines, _quant_args(node)["scale"])
+        limits.append(per_output)
+    return limits
 
 
 def write(
@@ -246,8 +389,8 @@ def write(
             continue
         lowered, inputs = calls[p.index]
         graph_module = lowered.original_module.module()
-        values, outputs = quantized_values(graph_module, inputs)
-        entries = entries_for(graph_module, values, outputs, p.origins, first)
+        values, outputs, magnitudes = quantized_values(graph_module, inputs)
+        entries = entries_for(graph_module, values, outputs, p.origins, first, magnitudes)
         stem = f"partition{p.index}"
         entry["pytorch"] = stem + ".pytorch.json"
         entry["pytorch_tensors"] = stem + ".pytorch.tensors"

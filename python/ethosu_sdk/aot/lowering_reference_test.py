@@ -3,6 +3,8 @@ quantize result, as before, and an integer output of another operator
 (a right shift of int32 tensors, issue 34), kept and marked `exact` so
 that the lowering check compares it without a tolerance."""
 
+import math
+
 import torch
 
 from ethosu_sdk.aot import lowering_reference
@@ -32,7 +34,7 @@ def _inputs() -> list[torch.Tensor]:
 def test_an_integer_output_is_kept_besides_quantize_results() -> None:
     graph = _graph()
     inputs = _inputs()
-    values, outputs = lowering_reference.quantized_values(graph, inputs)
+    values, outputs, _ = lowering_reference.quantized_values(graph, inputs)
     quantize, shift, _ = outputs
     assert quantize is not None and shift is not None
     # PyTorch's own results: quantize_per_tensor, and `>>` (floor).
@@ -44,7 +46,7 @@ def test_an_integer_output_is_kept_besides_quantize_results() -> None:
 
 def test_the_integer_output_is_marked_exact() -> None:
     graph = _graph()
-    values, outputs = lowering_reference.quantized_values(graph, _inputs())
+    values, outputs, _ = lowering_reference.quantized_values(graph, _inputs())
     entries = lowering_reference.entries_for(graph, values, outputs, {}, {})
     by_node = {e["node"]: e for e in entries}
     shift = by_node[outputs[1]]
@@ -52,3 +54,46 @@ def test_the_integer_output_is_marked_exact() -> None:
     assert shift["op"].startswith("bitwise_right_shift") and shift["shape"] == [2, 9]
     quantize = by_node[outputs[0]]
     assert not quantize.get("exact") and quantize["output"] == 0 and quantize["scale"] == 0.05
+
+
+class _Combining(torch.nn.Module):
+    """An int16 quantized value multiplied by, added to, and exponentiated
+    after a dequantized delegate input: what the pattern sweep's A16W8 mul
+    and add consumers are in a partition graph."""
+
+    def forward(self, y: torch.Tensor, x: torch.Tensor):
+        qd = torch.ops.quantized_decomposed
+        qy = qd.quantize_per_tensor.default(y, 0.0008, 0, -32768, 32767, torch.int16)
+        dy = qd.dequantize_per_tensor.default(qy, 0.0008, 0, -32768, 32767, torch.int16)
+        dx = qd.dequantize_per_tensor.default(x, 0.02, 0, -32768, 32767, torch.int16)
+        product = qd.quantize_per_tensor.default(torch.relu(dy * dx), 0.0002, 0, -32768, 32767, torch.int16)
+        total = qd.quantize_per_tensor.default(dy + dx, 0.0003, 0, -32768, 32767, torch.int16)
+        other = qd.quantize_per_tensor.default(torch.exp(dy), 0.001, 0, -32768, 32767, torch.int16)
+        return product, total, other
+
+
+def test_a_sum_or_product_names_the_operands_it_combines() -> None:
+    import torch.ao.quantization.fx._decomposed  # noqa: F401 (registers quantized_decomposed)
+
+    graph = torch.fx.symbolic_trace(_Combining())
+    torch.manual_seed(0)
+    y, x = torch.rand(2, 8), torch.randint(-100, 100, (2, 8), dtype=torch.int16)
+    values, outputs, magnitudes = lowering_reference.quantized_values(graph, [y, x])
+    entries = lowering_reference.entries_for(graph, values, outputs, {}, {}, magnitudes)
+    by_output = {e["output"]: e for e in entries if e["output"] is not None}
+    product, total = by_output[0]["combines"], by_output[1]["combines"]
+    assert product["kind"] == "product" and total["kind"] == "sum"
+    # The quantized producer by node name, the delegate input as None; each
+    # with its largest magnitude in PyTorch's run (x: 0.02 per step).
+    for combines in (product, total):
+        (qy,) = [o for o in combines["operands"] if o["node"] is not None]
+        (dx,) = [o for o in combines["operands"] if o["node"] is None]
+        assert values[qy["node"]].dtype == torch.int16
+        assert abs(qy["magnitude"] - float(values[qy["node"]].abs().max()) * 0.0008) < 1e-6
+        assert abs(dx["magnitude"] - float(x.abs().max()) * 0.02) < 1e-6
+    # What one producer step carries at most: 0.0008 of it in the sum's
+    # 0.0003 steps; weighted by the input's magnitude in the product's 0.0002.
+    assert total["limit"] == 3
+    assert product["limit"] == math.ceil(0.0008 * float(x.abs().max()) * 0.02 / 0.0002 - 1e-6)
+    # exp is neither a sum nor a product: nothing to carry.
+    assert "combines" not in by_output[2]

@@ -6,6 +6,10 @@ that an Ethos-U delegate's TOSA graph computes through a 16-bit TABLE
 host's check (runner/model_run.py) read it from the expected file; the
 build's lowering check applies the same rule to the delegate's outputs.
 
+A 16-bit delegate output that sums or multiplies quantized operands adds
+what operands one step off carry into it (lowering_reference.carry_limit;
+the lowering check allows it the same).
+
 A program output is traced back to a delegate output through the operators
 that only move, reinterpret or requantize values on the CPU (getitem, the
 float I/O's dequantize, views, dim-order copies); any other operator in
@@ -48,10 +52,15 @@ def _delegate_output(node: Any) -> Optional[tuple[torch.fx.Node, int]]:
     return None
 
 
-def output_tolerances(edge: Any, tosa_graphs: Sequence[bytes]) -> list[int]:
+def output_tolerances(
+    edge: Any, tosa_graphs: Sequence[bytes], carried: Optional[Sequence[Sequence[int]]] = None
+) -> list[int]:
     """Per program output, in order: its tolerance in quantization steps.
     `tosa_graphs`: each Ethos-U delegate's TOSA graph, in call order;
-    none (a CPU program): [], every output keeps one step."""
+    none (a CPU program): [], every output keeps one step. `carried`: per
+    delegate call, per output, the steps a 16-bit sum or product may
+    inherit from its operands (lowering_reference.output_carry_limits),
+    added to its own."""
     if not tosa_graphs:
         return []
     graph = edge.exported_program().graph_module.graph
@@ -60,9 +69,13 @@ def output_tolerances(edge: Any, tosa_graphs: Sequence[bytes]) -> list[int]:
     if len(calls) != len(tosa_graphs):  # no mapping: every output keeps one step
         return [DEFAULT_TOLERANCE_STEPS] * len(outputs)
     tables = {call: tosa_tables.wide_table_outputs(g) for call, g in zip(calls, tosa_graphs)}
+    inherited = dict(zip(calls, carried)) if carried is not None and len(carried) == len(calls) else {}
     result = []
     for output in outputs:
         found = _delegate_output(output)
         through = found is not None and found[1] < len(tables[found[0]]) and tables[found[0]][found[1]]
-        result.append(tosa_tables.TABLE_TOLERANCE_STEPS if through else DEFAULT_TOLERANCE_STEPS)
+        steps = tosa_tables.TABLE_TOLERANCE_STEPS if through else DEFAULT_TOLERANCE_STEPS
+        if found is not None and found[1] < len(inherited.get(found[0], ())):
+            steps += inherited[found[0]][found[1]]
+        result.append(steps)
     return result

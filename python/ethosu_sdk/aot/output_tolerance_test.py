@@ -50,3 +50,18 @@ def test_only_the_table_output_passed_on_unchanged_gets_the_allowance() -> None:
 def test_without_a_mapping_every_output_keeps_one_step() -> None:
     assert output_tolerance.output_tolerances(_edge(calls=2), [graph_with_tables()]) == [1] * 8
     assert output_tolerance.output_tolerances(_edge(), []) == []
+
+
+def test_what_a_16_bit_sum_inherits_is_added_to_the_output_passed_on() -> None:
+    # Delegate output 0 (a TABLE's, dequantized on the CPU) and 1 (passed on
+    # as is) carry 3 and 5 steps from their operands; output 3 of the
+    # program is computed on the CPU from output 0, so it inherits nothing.
+    steps = output_tolerance.output_tolerances(_edge(), [graph_with_tables()], [[3, 5, 0]])
+    assert steps == [tosa_tables.TABLE_TOLERANCE_STEPS + 3, 1 + 5, 1, 1]
+    # A list that does not match the delegate calls is not applied.
+    assert output_tolerance.output_tolerances(_edge(), [graph_with_tables()], [[3, 5, 0], [1]]) == [
+        tosa_tables.TABLE_TOLERANCE_STEPS,
+        1,
+        1,
+        1,
+    ]

@@ -9,7 +9,7 @@ import dataclasses
 
 import torch
 
-from ethosu_sdk.aot import integer_io, layout, output_tolerance
+from ethosu_sdk.aot import integer_io, layout, lowering_reference, output_tolerance
 from ethosu_sdk.aot.stages.stage_lower import Lowered
 from ethosu_sdk.aot.stages.stage_quantize import Prepared, QParams
 from ethosu_sdk.aot.targets import TargetKind
@@ -37,26 +37,29 @@ class References:
 def build(prepared: Prepared, lowered: Lowered) -> References:
     expected = lowered.shipped.expected if lowered.shipped.expected is not None else prepared.expected
     folded = lowered.shipped.folded
-    tolerances = tuple(
-        output_tolerance.output_tolerances(
-            lowered.shipped.edge, [p.tosa_flatbuffer for p in lowered.shipped.partitions]
-        )
-    )
     if folded is None:
-        return References(
-            tuple(prepared.inputs), tuple(expected), prepared.input_qparams, prepared.output_qparams, tolerances
+        refs = References(tuple(prepared.inputs), tuple(expected), prepared.input_qparams, prepared.output_qparams)
+    else:
+        # --io=int8: the float input quantized as the folded operator did; the
+        # expected outputs quantized back from the dequantized reference, unless
+        # the lowered graph already produced them in int8 (Cortex-M).
+        already_quantized = lowered.target.kind is TargetKind.CORTEX_M
+        refs = References(
+            tuple(integer_io.quantize_all(prepared.inputs, folded.inputs)),
+            tuple(expected) if already_quantized else tuple(integer_io.quantize_all(expected, folded.outputs)),
+            [(a.scale, a.zero_point) for a in folded.inputs],
+            [(a.scale, a.zero_point) for a in folded.outputs],
         )
-    # --io=int8: the float input quantized as the folded operator did; the
-    # expected outputs quantized back from the dequantized reference, unless
-    # the lowered graph already produced them in int8 (Cortex-M).
-    already_quantized = lowered.target.kind is TargetKind.CORTEX_M
-    return References(
-        tuple(integer_io.quantize_all(prepared.inputs, folded.inputs)),
-        tuple(expected) if already_quantized else tuple(integer_io.quantize_all(expected, folded.outputs)),
-        [(a.scale, a.zero_point) for a in folded.inputs],
-        [(a.scale, a.zero_point) for a in folded.outputs],
-        tolerances,
+    tosa_graphs = [p.tosa_flatbuffer for p in lowered.shipped.partitions]
+    carried = (
+        lowering_reference.output_carry_limits(
+            lowered.shipped.edge, tuple(layout.apply(refs.inputs, lowered.input_layout))
+        )
+        if tosa_graphs
+        else None
     )
+    tolerances = output_tolerance.output_tolerances(lowered.shipped.edge, tosa_graphs, carried)
+    return dataclasses.replace(refs, output_tolerances=tuple(tolerances))
 
 
 def _stored(

@@ -232,3 +232,84 @@ def test_an_integer_output_is_compared_exactly() -> None:
     # The same one step at a quantized output is rounding, tolerated.
     (quantized,) = lowering_check.compare([_entry(output=0)], [pytorch], {"out": _RSHIFT_TOSA_ROUNDED}, ["out"])
     assert not quantized.diverges
+
+
+def _wide(shape=(1, 16), seed=3) -> np.ndarray:
+    return np.random.default_rng(seed).integers(-20000, 20000, shape).astype(np.int16)
+
+
+# The pattern sweep's A16W8 measurements (bench/RESULTS.md): a producer at
+# 0.000774 per int16 step feeding an add whose result is at 0.000244.
+PRODUCER_SCALE, RESULT_SCALE = 0.000774, 0.000244
+
+
+def _sum_entries(operand_node: str = "q_producer") -> list[dict]:
+    producer = _entry(node="q_producer", tosa="t_producer", scale=PRODUCER_SCALE, qmin=-32768, qmax=32767)
+    result = _entry(
+        node="q_add",
+        tosa=None,
+        output=0,
+        op="add",
+        scale=RESULT_SCALE,
+        qmin=-32768,
+        qmax=32767,
+        combines={
+            "kind": "sum",
+            "operands": [{"node": operand_node, "magnitude": 0.9}, {"node": None, "magnitude": 1.0}],
+            # lowering_reference.carry_limit: ceil(0.000774 / 0.000244).
+            "limit": 4,
+        },
+    )
+    return [producer, result]
+
+
+def test_a_sum_carries_its_operands_one_step_scaled() -> None:
+    producer, result = _wide(seed=4), _wide(seed=5)
+    tosa_producer, tosa_result = producer.copy(), result.copy()
+    tosa_producer[0, 3] += 1  # one producer step: 3.17 result steps
+    tosa_result[0, 3] += 4
+    reference = {"t_producer": tosa_producer, "out": tosa_result}
+    first, second = lowering_check.compare(_sum_entries(), [producer, result], reference, ["out"])
+    assert first.max_steps == 1 and not first.diverges
+    assert second.carried == 4 and second.tolerance == 5 and second.max_steps == 4 and not second.diverges
+    assert "4 carried from its operands' differences" in second.rule()
+    # Six steps are beyond what one producer step explains.
+    tosa_result[0, 3] += 2
+    _, six = lowering_check.compare(_sum_entries(), [producer, result], reference, ["out"])
+    assert six.diverges
+
+
+def test_nothing_is_carried_from_an_operand_that_matches_or_was_not_compared() -> None:
+    producer, result = _wide(seed=6), _wide(seed=7)
+    tosa_result = result.copy()
+    tosa_result[0, 0] += 2
+    # The producer matches PyTorch: its add is held to one step.
+    _, held = lowering_check.compare(
+        _sum_entries(), [producer, result], {"t_producer": producer.copy(), "out": tosa_result}, ["out"]
+    )
+    assert held.carried == 0 and held.diverges
+    # An operand the check has no entry for carries nothing either.
+    _, unknown = lowering_check.compare(
+        _sum_entries("q_elsewhere"), [producer, result], {"t_producer": producer.copy(), "out": tosa_result}, ["out"]
+    )
+    assert unknown.carried == 0 and unknown.diverges
+
+
+def test_a_product_weighs_each_difference_by_the_other_operand() -> None:
+    compared = {"q_a": lowering_check.LoweredTensor("t_a", "q_a", scale=0.001, histogram={1: 2}, elements=16)}
+    operands = [{"node": "q_a", "magnitude": 2.0}, {"node": None, "magnitude": 3.0}]
+    combines = {"kind": "product", "operands": operands, "limit": 100}
+    # |da| |b| + (|a| + |da|) |db| = 0.001 * 3 + 2.001 * 0 = 0.003: 3 steps of 0.001.
+    assert lowering_check.carried_steps(combines, 0.001, compared) == 3
+    compared["q_b"] = lowering_check.LoweredTensor("t_b", "q_b", scale=0.01, histogram={-2: 1}, elements=16)
+    combines["operands"][1]["node"] = "q_b"
+    # 0.001 * 3 + 2.001 * 0.02 = 0.04302: 44 steps of 0.001 (rounded up).
+    assert lowering_check.carried_steps(combines, 0.001, compared) == 44
+
+
+def test_never_more_is_carried_than_operands_one_step_off_carry() -> None:
+    # Two steps of the producer measured: 7 result steps, but its limit
+    # (what the expected tensor file allows on the board) is 4.
+    compared = {"q_p": lowering_check.LoweredTensor("t_p", "q_p", scale=PRODUCER_SCALE, histogram={2: 1}, elements=16)}
+    combines = {"kind": "sum", "operands": [{"node": "q_p", "magnitude": 1.0}], "limit": 4}
+    assert lowering_check.carried_steps(combines, RESULT_SCALE, compared) == 4
