@@ -63,7 +63,8 @@ flags.DEFINE_bool("list", False, "Also print the selected cases.")
 flags.DEFINE_bool(
     "resume",
     False,
-    "Leave out the cases that already have a result in bench/conformance/results/ (any commit).",
+    "Leave out the cases that already have a result of this --commit in bench/conformance/results/ "
+    "(a run on one commit, spread over sessions; run.sh passes the commit).",
 )
 flags.DEFINE_bool(
     "failed",
@@ -71,7 +72,9 @@ flags.DEFINE_bool(
     "Only the cases whose latest result in bench/conformance/results/ is not PASS "
     "(to run them again after a fix; results go to slices.jsonl).",
 )
-flags.DEFINE_string("commit", "unknown", "With --report: the tree's commit, recorded with each result.")
+flags.DEFINE_string(
+    "commit", "unknown", "The tree's commit: recorded with each result (--report), and the run --resume continues."
+)
 flags.DEFINE_string("selection", "", "With --report: the selection's flags, which name the results file.")
 flags.DEFINE_float("wall_s", None, "With --report: the run's wall time, for the per-case cost line.")
 
@@ -244,7 +247,14 @@ def main(argv: list[str]) -> int:
         return 2
     by_name = names(cases)
     if FLAGS.resume:
-        done = {r.key for r in results.load(os.path.join(workspace, results.DIRECTORY))}
+        if FLAGS.commit == "unknown" or FLAGS.commit.endswith("-dirty"):
+            print(
+                f"conformance: error: --resume continues one commit's run: pass a clean tree's --commit "
+                f"(got {FLAGS.commit}; bench/conformance/run.sh passes it)",
+                file=sys.stderr,
+            )
+            return 2
+        done = {r.key for r in results.load(os.path.join(workspace, results.DIRECTORY), commit=FLAGS.commit)}
         by_name = {n: c for n, c in by_name.items() if (c.name, c.npu, c.quantization) not in done}
         if not by_name:
             print("conformance: every selected case has a result already (--resume); nothing to run")

@@ -10,7 +10,9 @@
 #   bench/conformance/run.sh --shard=3/20 --resume --jobs=2
 #
 # --jobs=N (default 2): Bazel's parallel actions and QEMU runs.
-# --resume: leave out the cases that already have a result.
+# --resume: leave out the cases that already have a result from this commit
+#   (one commit's run over several sessions; results of other commits do
+#   not count, `summary -- --commit=...` tables the run).
 # --failed: only the cases whose latest result is a failure (after a fix):
 #   bench/conformance/run.sh --failed
 set -uo pipefail
@@ -32,7 +34,7 @@ if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
 fi
 start=$(date +%s)
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/conformance/results' || echo "-dirty")
-tools/bazel run //bench/conformance -- "${args[@]}" || exit $?
+tools/bazel run //bench/conformance -- --commit="$commit" "${args[@]}" || exit $?
 # A failing case is a result, not an error: the report follows regardless.
 # Bazel deletes failed actions' output files after the build: the console
 # (console.log) keeps what they printed.

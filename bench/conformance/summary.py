@@ -3,6 +3,11 @@ bench/conformance/results/*.jsonl (all runs, all sessions), as the pass
 rate per target and the failures by class (paste into bench/RESULTS.md):
 
     tools/bazel run //bench/conformance:summary
+    tools/bazel run //bench/conformance:summary -- --commit=abc1234   # one commit's run
+
+With --commit only the records of runs on that tree count: the figure of
+one run on one commit. The cases whose set-up fails while collecting (no
+NPU or quantization known yet) are counted by class below the tables.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from absl import app, flags
 
 FLAGS = flags.FLAGS
 flags.DEFINE_bool("coverage", True, "Also say how many of the collected cases have a result.")
+flags.DEFINE_string("commit", None, "Only the results of runs on this commit (as run.sh records it).")
 
 
 def refresh_markers(records: list[results.Record], cases: list[collect.Case]) -> None:
@@ -49,24 +55,44 @@ def coverage(records: list[results.Record], cases: list[collect.Case]) -> str:
     )
 
 
+def collection_failures(errors: list[str]) -> str:
+    """The cases that could not be collected, by class, ExecuTorch's xfail
+    beside them: part of the set the figure is a fraction of."""
+    if not errors:
+        return "Collection failures: none."
+    counts: collections.Counter[tuple[str, bool]] = collections.Counter(collect.error_class(e) for e in errors)
+    lines = [
+        f"Collection failures: {len(errors)} (a case's set-up or a test file's import failed before any NPU ran)",
+        "",
+        "| class | cases | ExecuTorch xfail |",
+        "|---|---|---|",
+    ]
+    for kind in sorted({k for k, _ in counts}):
+        lines.append(f"| {kind} | {counts[(kind, False)] + counts[(kind, True)]} | {counts[(kind, True)]} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     del argv
     workspace = results.workspace("summary", "tools/bazel run //bench/conformance:summary")
     if not workspace:
         return 2
     try:
-        records = results.load(os.path.join(workspace, results.DIRECTORY))
+        records = results.load(os.path.join(workspace, results.DIRECTORY), commit=FLAGS.commit)
     except ValueError as e:
         print(f"summary: error: {e}", file=sys.stderr)
         return 2
     if not records:
-        print(f"summary: error: no results in {results.DIRECTORY}: run bench/conformance/run.sh first", file=sys.stderr)
+        at = f" for commit {FLAGS.commit}" if FLAGS.commit else ""
+        print(f"summary: error: no results{at} in {results.DIRECTORY}: run bench/conformance/run.sh first", file=sys.stderr)
         return 2
-    cases = collect.collect()
+    errors: list[str] = []
+    cases = collect.collect(errors=errors)
     refresh_markers(records, cases)
     if FLAGS.coverage:
         print(coverage(records, cases) + "\n")
     print(results.tables(records))
+    print("\n" + collection_failures(errors))
     return 0
 
 

@@ -39,6 +39,17 @@ QUANTIZATION_SETTINGS = (
     "a8w4_quantization",
 )
 _FVP_ONLY = re.compile(r"Corstone-3[02]0 FVP|executor_runner")
+# Ends a collection error line whose case ExecuTorch marks xfail.
+XFAIL_MARK = "[ExecuTorch xfail: "
+
+
+def error_class(line: str) -> tuple[str, bool]:
+    """A collection error line's class (the exception type, or "import
+    failed" for a test file) and whether ExecuTorch expects it to fail."""
+    # "file::function[id]: Type: message" or "file: import failed: ...".
+    rest = line.split("]: ", 1)[1] if "]: " in line else line.split(": ", 1)[-1]
+    kind = rest.split(":", 1)[0].strip() or "unparsed"
+    return kind, XFAIL_MARK in line
 
 
 @dataclasses.dataclass
@@ -244,7 +255,11 @@ def collect_file(file: str, errors: Optional[list[str]] = None, function: Option
                 except _Stop:
                     pass
                 except Exception as e:  # the case's own set-up failed
-                    errors.append(f"{file}::{name}[{case_id}]: {type(e).__name__}: {e}")
+                    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+                    errors.append(
+                        f"{file}::{name}[{case_id}]: {type(e).__name__}: {first}"
+                        + (f" {XFAIL_MARK}{xfail}]" if xfail else "")
+                    )
                     continue
                 for npu, model, inputs, asked in found:
                     quant = case_quantization.resolve(asked)

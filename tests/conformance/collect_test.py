@@ -74,3 +74,12 @@ def test_a_config_for_part_of_the_graph_is_unexpressible() -> None:
     assert cases and all(c.quantization == "unexpressible" for c in cases)
     assert all(c.unexpressible and c.unexpressible.startswith("unexpressible quantization: ") for c in cases)
     assert all("Sigmoid" in c.unexpressible for c in cases)
+
+
+def test_collection_errors_are_classed_with_executorchs_xfail() -> None:
+    # The lines collect_file writes for a case whose set-up fails and for a
+    # test file that cannot be imported: summary.py counts them by class.
+    assert collect.error_class("test_x::test_y[a case]: ValueError: bad shape") == ("ValueError", False)
+    xfailing = f"test_x::test_y[b]: RuntimeError: unsupported {collect.XFAIL_MARK}MLETORCH-1]"
+    assert collect.error_class(xfailing) == ("RuntimeError", True)
+    assert collect.error_class("test_z: import failed: ModuleNotFoundError: no module") == ("import failed", False)
