@@ -46,6 +46,7 @@ from ethosu_sdk.aot.stages import (
 )
 from ethosu_sdk.aot.stages.stage_options import OUTPUT_SUFFIXES, output_paths
 from ethosu_sdk.aot.targets import TargetKind, resolve_target
+from ethosu_sdk.aot.workarounds import torch_provenance
 from ethosu_sdk.firmware import board_memory
 
 __all__ = [
@@ -81,6 +82,7 @@ def quantize_model(options: CompileOptions, progress: Callable[[str], None] = la
     (examples/lm's perplexity and its check), so they never re-implement
     the SDK's steps."""
     host_numerics.pin_torch()
+    torch_provenance.share_node_sources()  # a copy of FX provenance shares it
     with tempfile.TemporaryDirectory(prefix="esdk-quantize-") as scratch:
         request = stage_options.check(options, os.path.join(scratch, "model.pte"))
         prepared = stage_quantize.prepare(request, progress)
@@ -102,6 +104,7 @@ def compile_model(
     # The same float arithmetic on every host: scales, zero points and
     # reference outputs must not move across a rounding edge with the CPU.
     host_numerics.pin_torch()
+    torch_provenance.share_node_sources()  # a copy of FX provenance shares it
     if options.accuracy_tolerance is not None:
         return _compile_tuning_precision(options, output_pte, progress, tools)
     started = time.monotonic()
