@@ -187,6 +187,7 @@ def _combines(quantize: torch.fx.Node, magnitudes: dict[str, float]) -> Optional
                 {
                     "node": source.name if _is_quantize(source) else None,
                     "scale": _quant_args(node)["scale"],
+                    "zero_point": _quant_args(node)["zero_point"],
                     "magnitude": magnitudes.get(node.name),
                 }
             )
@@ -330,7 +331,33 @@ def entries_for(
     for i, e in enumerate(entries):
         if e["tosa"] is not None and last[e["tosa"]] != i:
             e["tosa"] = None
-    return [e for e in entries if e["tosa"] is not None or e["output"] is not None]
+    kept = [e for e in entries if e["tosa"] is not None or e["output"] is not None]
+    _operands_through_equal_tensors(kept, values)
+    return kept
+
+
+def _operands_through_equal_tensors(kept: list[dict[str, Any]], values: dict[str, torch.Tensor]) -> None:
+    """A sum's or product's operand whose quantize node kept no entry
+    because the lowering computes it once for several consumers (the
+    pattern sweep's matmul: four patterns' identical products and
+    activations are one TOSA tensor) is compared through the kept entry
+    with the same quantization and the same values in PyTorch's run: that
+    entry's TOSA tensor is the operand's too."""
+    by_node = {e["node"]: e for e in kept}
+    for entry in kept:
+        for operand in (entry.get("combines") or {}).get("operands", []):
+            name = operand["node"]
+            if name is None or name in by_node or name not in values:
+                continue
+            for other in kept:
+                if (
+                    (other.get("scale"), other.get("zero_point")) == (operand["scale"], operand.get("zero_point"))
+                    and other["node"] in values
+                    and values[other["node"]].shape == values[name].shape
+                    and torch.equal(values[other["node"]], values[name])
+                ):
+                    operand["node"], operand["equal_to"] = other["node"], name
+                    break
 
 
 def _wide_combining_outputs(graph_module: torch.fx.GraphModule) -> dict[int, tuple[torch.fx.Node, str]]:

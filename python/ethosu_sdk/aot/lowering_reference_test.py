@@ -97,3 +97,36 @@ def test_a_sum_or_product_names_the_operands_it_combines() -> None:
     assert product["limit"] == math.ceil(0.0008 * float(x.abs().max()) * 0.02 / 0.0002 - 1e-6)
     # exp is neither a sum nor a product: nothing to carry.
     assert "combines" not in by_output[2]
+
+
+class _ComputedOnce(torch.nn.Module):
+    """A sum whose int16 operand is computed twice in PyTorch's graph, once
+    for the sum and once as an output: a lowering keeps one TOSA tensor for
+    both (the pattern sweep's matmul patterns)."""
+
+    def forward(self, y: torch.Tensor, x: torch.Tensor):
+        qd = torch.ops.quantized_decomposed
+        for_sum = qd.quantize_per_tensor.default(y, 0.0008, 0, -32768, 32767, torch.int16)
+        as_output = qd.quantize_per_tensor.default(y, 0.0008, 0, -32768, 32767, torch.int16)
+        dy = qd.dequantize_per_tensor.default(for_sum, 0.0008, 0, -32768, 32767, torch.int16)
+        dx = qd.dequantize_per_tensor.default(x, 0.02, 0, -32768, 32767, torch.int16)
+        total = qd.quantize_per_tensor.default(dy + dx, 0.0003, 0, -32768, 32767, torch.int16)
+        shifted = qd.quantize_per_tensor.default(y, 0.0008, 1, -32768, 32767, torch.int16)
+        return total, as_output, shifted
+
+
+def test_an_operand_computed_once_is_compared_through_its_equal_kept_tensor() -> None:
+    import torch.ao.quantization.fx._decomposed  # noqa: F401 (registers quantized_decomposed)
+
+    graph = torch.fx.symbolic_trace(_ComputedOnce())
+    torch.manual_seed(0)
+    y, x = torch.rand(2, 8), torch.randint(-100, 100, (2, 8), dtype=torch.int16)
+    values, outputs, magnitudes = lowering_reference.quantized_values(graph, [y, x])
+    entries = lowering_reference.entries_for(graph, values, outputs, {}, {}, magnitudes)
+    by_output = {e["output"]: e for e in entries if e["output"] is not None}
+    (operand,) = [o for o in by_output[0]["combines"]["operands"] if o["node"] is not None]
+    # The sum's own quantize node kept no entry; the output with the same
+    # values, scale and zero point stands for it (not the one at another
+    # zero point).
+    assert operand["node"] == by_output[1]["node"] and operand["equal_to"] not in {e["node"] for e in entries}
+    assert torch.equal(values[operand["node"]], values[operand["equal_to"]])

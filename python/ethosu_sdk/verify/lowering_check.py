@@ -45,9 +45,12 @@ may differ by one step plus what its operands' measured differences carry
 through it (aot/lowering_reference.py `combines`: a sum adds them, scaled;
 a product weighs each by the other's largest magnitude), and never by more
 than operands one step off carry (`limit`: what the expected tensor file
-allows the same output on the board). An operand the check could not
-compare carries nothing, and the result is held to one step; so is a
-consumer whose operands match PyTorch, and every 8-bit result.
+allows the same output on the board). An operand whose TOSA tensor is a
+delegate output's is measured by that output; one the lowering computes
+once for several consumers, by the kept entry with its values
+(aot/lowering_reference.py). An operand the check could not compare
+carries nothing, and the result is held to one step; so is a consumer
+whose operands match PyTorch, and every 8-bit result.
 
 A delegate output that no quantize node made (an integer operator's
 result: a shift, a comparison, an int32 gather) has no float emulation to
@@ -108,6 +111,7 @@ class LoweredTensor:
     through_table: bool = False  # a 16-bit output computed through a 16-bit TABLE (tosa_tables.py)
     scale: Optional[float] = None  # of its quantize node
     carried: int = 0  # steps its compared operands' differences carry into it (module docstring)
+    output_tensor_of: Optional[int] = None  # its TOSA tensor is this delegate output's (not compared itself)
 
     @property
     def max_steps(self) -> int:
@@ -224,6 +228,9 @@ def _operand_difference(operand: dict[str, Any], compared: dict[str, LoweredTens
     if operand.get("node") is None:
         return 0.0
     result = compared.get(operand["node"])
+    if result is not None and result.output_tensor_of is not None:
+        # Its TOSA tensor is a delegate output's: that output's comparison is its.
+        result = next((r for r in compared.values() if r.output == result.output_tensor_of), None)
     if result is None or result.note is not None or result.scale is None or result.exact:
         return None
     return result.max_steps * result.scale
@@ -287,8 +294,6 @@ def compare(
             exact=bool(entry.get("exact")),
             scale=entry.get("scale"),
         )
-        if entry.get("combines"):
-            result.carried = carried_steps(entry["combines"], result.scale, compared)
         results.append(result)
         compared[result.node] = result
         if index in inner:
@@ -299,7 +304,8 @@ def compare(
             # (ExecuTorch folds a convolution's rescale into the sub that
             # reads it: test_sub's dual_conv); that tensor is the output's
             # value, which its own entry compares.
-            result.note = f"its TOSA tensor is delegate output {output_names.index(name)}'s"
+            result.output_tensor_of = output_names.index(name)
+            result.note = f"its TOSA tensor is delegate output {result.output_tensor_of}'s"
             continue
         tosa = reference.get(name or "")
         if tosa is None:
@@ -320,6 +326,11 @@ def compare(
             continue
         result.elements = int(diff.size)
         result.histogram = _histogram(diff)
+    # After every comparison: an operand may be compared through a delegate
+    # output that comes later in graph order.
+    for entry, result in zip(entries, results):
+        if entry.get("combines"):
+            result.carried = carried_steps(entry["combines"], result.scale, compared)
     return results
 
 

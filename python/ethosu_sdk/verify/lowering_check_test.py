@@ -313,3 +313,22 @@ def test_never_more_is_carried_than_operands_one_step_off_carry() -> None:
     compared = {"q_p": lowering_check.LoweredTensor("t_p", "q_p", scale=PRODUCER_SCALE, histogram={2: 1}, elements=16)}
     combines = {"kind": "sum", "operands": [{"node": "q_p", "magnitude": 1.0}], "limit": 4}
     assert lowering_check.carried_steps(combines, RESULT_SCALE, compared) == 4
+
+
+def test_an_operand_on_a_later_delegate_outputs_tensor_is_measured_there() -> None:
+    # The pattern sweep's matmul: the add's operand (an activation) has the
+    # same TOSA tensor as delegate output 1, which comes after the add in
+    # graph order; the output's measured step is the operand's.
+    producer, result = _wide(seed=8), _wide(seed=9)
+    activation = _entry(node="q_act", tosa="t_act", scale=PRODUCER_SCALE, qmin=-32768, qmax=32767)
+    add = _sum_entries("q_act")[1]
+    output = _entry(node="q_out", tosa="t_act", output=1, scale=PRODUCER_SCALE, qmin=-32768, qmax=32767)
+    tosa_producer, tosa_result = producer.copy(), result.copy()
+    tosa_producer[0, 5] -= 1  # one activation step: up to 4 add steps
+    tosa_result[0, 5] -= 4
+    reference = {"t_act": tosa_producer, "out": tosa_result}
+    names = ["out", "t_act"]
+    first, second, third = lowering_check.compare([activation, add, output], [producer, result, producer], reference, names)
+    assert first.output_tensor_of == 1 and first.note is not None
+    assert third.max_steps == 1 and not third.diverges
+    assert second.carried == 4 and not second.diverges
