@@ -84,7 +84,10 @@ def main(argv: list[str]) -> int:
         return 2
     if not records:
         at = f" for commit {FLAGS.commit}" if FLAGS.commit else ""
-        print(f"summary: error: no results{at} in {results.DIRECTORY}: run bench/conformance/run.sh first", file=sys.stderr)
+        print(
+            f"summary: error: no results{at} in {results.DIRECTORY}: run bench/conformance/run.sh first",
+            file=sys.stderr,
+        )
         return 2
     errors: list[str] = []
     cases = collect.collect(errors=errors)

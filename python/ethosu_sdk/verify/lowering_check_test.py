@@ -4,6 +4,8 @@ difference tolerated and a two-step one reported with its module; inside
 the graph a few steps of drift tolerated and a wide or far one reported;
 shapes that cannot correspond."""
 
+from typing import Any
+
 import numpy as np
 
 from ethosu_sdk.verify import executorch_faults, lowering_check
@@ -297,12 +299,12 @@ def test_nothing_is_carried_from_an_operand_that_matches_or_was_not_compared() -
 
 def test_a_product_weighs_each_difference_by_the_other_operand() -> None:
     compared = {"q_a": lowering_check.LoweredTensor("t_a", "q_a", scale=0.001, histogram={1: 2}, elements=16)}
-    operands = [{"node": "q_a", "magnitude": 2.0}, {"node": None, "magnitude": 3.0}]
+    operands: list[dict[str, Any]] = [{"node": "q_a", "magnitude": 2.0}, {"node": None, "magnitude": 3.0}]
     combines = {"kind": "product", "operands": operands, "limit": 100}
     # |da| |b| + (|a| + |da|) |db| = 0.001 * 3 + 2.001 * 0 = 0.003: 3 steps of 0.001.
     assert lowering_check.carried_steps(combines, 0.001, compared) == 3
     compared["q_b"] = lowering_check.LoweredTensor("t_b", "q_b", scale=0.01, histogram={-2: 1}, elements=16)
-    combines["operands"][1]["node"] = "q_b"
+    operands[1]["node"] = "q_b"
     # 0.001 * 3 + 2.001 * 0.02 = 0.04302: 44 steps of 0.001 (rounded up).
     assert lowering_check.carried_steps(combines, 0.001, compared) == 44
 
@@ -328,7 +330,9 @@ def test_an_operand_on_a_later_delegate_outputs_tensor_is_measured_there() -> No
     tosa_result[0, 5] -= 4
     reference = {"t_act": tosa_producer, "out": tosa_result}
     names = ["out", "t_act"]
-    first, second, third = lowering_check.compare([activation, add, output], [producer, result, producer], reference, names)
+    first, second, third = lowering_check.compare(
+        [activation, add, output], [producer, result, producer], reference, names
+    )
     assert first.output_tensor_of == 1 and first.note is not None
     assert third.max_steps == 1 and not third.diverges
     assert second.carried == 4 and not second.diverges

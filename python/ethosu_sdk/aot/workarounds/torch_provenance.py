@@ -36,5 +36,5 @@ def share_node_sources() -> bool:
     except ImportError:
         return False
     if getattr(NodeSource, "__deepcopy__", None) is not _shared:
-        NodeSource.__deepcopy__ = _shared  # type: ignore[attr-defined]
+        NodeSource.__deepcopy__ = _shared
     return True
