@@ -28,15 +28,6 @@ KNOWN: list[tuple[str, Optional[str], re.Pattern[str]]] = [
     # A16W8 gelu through one int16 TABLE: 18 steps off on one element of
     # U85 [ramp_none] (the other inputs pass); its test allows qtol=128.
     (EXECUTORCH_FAULT + "A16W8 gelu off PyTorch", None, re.compile(r"^test_gelu::.*(a16w8|16a8w)")),
-    # A cond inside a cond's branch: torch's graph lint fails on the nested
-    # graph inside convert_pt2e (DuplicateDQPass); the load before it is fixed.
-    # The cause: the Arm quantizer's annotation passes re-trace the outer
-    # branch and name the inner branches submodule_N without registering
-    # them on it. Quantizing each branch on its own, as ExecuTorch's
-    # _quantize_with_submodules does, gets through quantization; lowering
-    # that program then fails ("Attempting to use FunctionalTensor on its
-    # own") (tried 2026-11-28, not kept).
-    ("PT2E quantization of a nested cond", None, re.compile(r"^test_cond::.*\[nested")),
     # index_put with a repeated index and accumulate=False: TOSA leaves a
     # SCATTER that writes one position twice UNPREDICTABLE, and PyTorch's
     # index_put calls the same case undefined, so no reference defines what

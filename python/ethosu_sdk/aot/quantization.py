@@ -91,18 +91,28 @@ def quantize(
 ) -> torch.fx.GraphModule:
     """prepare_pt2e, run the calibration samples, convert_pt2e.
 
-    A graph with a `while_loop` is quantized the way ExecuTorch's own Arm
-    pipelines do it: the quantizer also prepares and converts the loop's
-    condition, which prepare_pt2e on the top graph leaves in float (the loop
-    could then not be delegated, and ExecuTorch cannot run a while_loop on
-    the CPU); it becomes one NPU program that branches. A `cond` keeps its
-    branches in float on the CPU, where the SDK runs and verifies them.
+    Control flow the NPU runs is quantized the way ExecuTorch's own Arm
+    pipelines do it (`_quantize_with_submodules`, quantizes_branches): the
+    quantizer also prepares and converts each `cond` branch and a loop's
+    condition, at any depth, which prepare_pt2e on the top graph leaves in
+    float (or, for a `cond` inside a branch, fails on). Give one calibration
+    sample per path through the branches: a branch no sample takes gets
+    default quantization parameters. On an NPU without control flow
+    (Ethos-U55/U65) a `cond` keeps its branches in float on the CPU, where
+    the SDK runs and verifies them.
     """
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
     quantizer = make_quantizer(compile_spec, mode, a16w8_modules, scheme)
+    branches = quantizes_branches(graph_module, compile_spec)
+    if not branches and _cond_in_a_branch(graph_module):
+        raise QuantizationError(
+            "a torch.cond inside a cond's branch needs an NPU that runs control flow (an ethos-u85 target): "
+            "with the branches left in float for the CPU, the Arm quantizer cannot annotate the inner cond; "
+            "move the inner condition out of the branch or use torch.where"
+        )
     try:
-        if has_while_loop(graph_module):
+        if branches:
             with torch.no_grad():
                 return quantizer._quantize_with_submodules(graph_module, _counted(samples, on_sample))
         prepared = prepare_pt2e(graph_module, quantizer)
@@ -116,12 +126,30 @@ def quantize(
         raise QuantizationError(f"PT2E quantization failed ({type(e).__name__}): {e}") from e
 
 
-def has_while_loop(graph_module: torch.fx.GraphModule) -> bool:
-    """Whether the top graph calls `while_loop`."""
-    return any(
-        node.op == "call_function" and node.target is torch.ops.higher_order.while_loop
-        for node in graph_module.graph.nodes
-    )
+def quantizes_branches(graph_module: torch.fx.GraphModule, compile_spec) -> bool:
+    """Whether quantize() quantizes the control flow's subgraphs too: always
+    for a `while_loop` (ExecuTorch cannot run one on the CPU, so it must
+    become one NPU program), for a `cond` where the TOSA profile has control
+    flow (the Ethos-U85's `cf` extension)."""
+    calls = {node.target for node in graph_module.graph.nodes if node.op == "call_function"}
+    if torch.ops.higher_order.while_loop in calls:
+        return True
+    tosa_spec = getattr(compile_spec, "tosa_spec", None)
+    return torch.ops.higher_order.cond in calls and bool(tosa_spec and tosa_spec.support_extension("cf"))
+
+
+def _cond_in_a_branch(graph_module: torch.fx.GraphModule) -> bool:
+    """Whether a `cond` of the top graph has another `cond` in a branch."""
+    for node in graph_module.graph.nodes:
+        if node.op == "call_function" and node.target is torch.ops.higher_order.cond:
+            for branch in node.args[1:3]:
+                module = getattr(graph_module, branch.target, None) if isinstance(branch, torch.fx.Node) else None
+                if isinstance(module, torch.fx.GraphModule) and any(
+                    inner.op == "call_function" and inner.target is torch.ops.higher_order.cond
+                    for inner in module.graph.nodes
+                ):
+                    return True
+    return False
 
 
 def _counted(

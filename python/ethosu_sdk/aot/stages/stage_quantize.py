@@ -133,7 +133,11 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
                 expected, names = as_tuple(produced), output_names(produced)
             in_q, out_q = quantization.io_quantization(quantized)
             # Quantized once in the model's own layout; only the export sees the layout.
-            program_to_lower = export.export_program(quantized, laid_out[input_layout], options.strict_export)
+            # Quantized branches are exported strictly, as ExecuTorch's
+            # pipelines do: torch's non-strict export fails to functionalize
+            # a quantized `cond` inside a branch ("FunctionalTensor on its own").
+            strict = options.strict_export or quantization.quantizes_branches(quantized, request.compile_spec)
+            program_to_lower = export.export_program(quantized, laid_out[input_layout], strict)
         seconds["quantize"] = time.monotonic() - t
         progress(f"quantized in {seconds['quantize']:.1f} s")
     return Prepared(
