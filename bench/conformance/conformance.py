@@ -240,7 +240,7 @@ def main(argv: list[str]) -> int:
     directory = os.path.join(workspace, PACKAGE)
     if FLAGS.report:
         return report(workspace, directory)
-    errors: list[str] = []
+    errors: list[collect.CollectError] = []
     cases = select(collect.collect(errors=errors))
     if not cases:
         print("conformance: error: the flags select no case; widen --target/--file/--offset", file=sys.stderr)

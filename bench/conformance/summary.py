@@ -55,12 +55,12 @@ def coverage(records: list[results.Record], cases: list[collect.Case]) -> str:
     )
 
 
-def collection_failures(errors: list[str]) -> str:
+def collection_failures(errors: list[collect.CollectError]) -> str:
     """The cases that could not be collected, by class, ExecuTorch's xfail
     beside them: part of the set the figure is a fraction of."""
     if not errors:
         return "Collection failures: none."
-    counts: collections.Counter[tuple[str, bool]] = collections.Counter(collect.error_class(e) for e in errors)
+    counts: collections.Counter[tuple[str, bool]] = collections.Counter((e.kind, e.xfail is not None) for e in errors)
     lines = [
         f"Collection failures: {len(errors)} (a case's set-up or a test file's import failed before any NPU ran)",
         "",
@@ -89,7 +89,7 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    errors: list[str] = []
+    errors: list[collect.CollectError] = []
     cases = collect.collect(errors=errors)
     refresh_markers(records, cases)
     if FLAGS.coverage:

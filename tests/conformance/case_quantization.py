@@ -36,6 +36,8 @@ class Asked:
     global_config: Any  # ExecuTorch's QuantizationConfig: the constructor's, then set_global's
     io_config: Any = None  # set_io's (symmetric_io_quantization: the constructor's config)
     others: list[str] = dataclasses.field(default_factory=list)  # other quantizer calls, one line each
+    # The quantize stage's calibration_samples, when the test sets them.
+    calibration_samples: Optional[tuple[tuple[Any, ...], ...]] = None
 
     @classmethod
     def of_pipeline(cls, values: dict[str, Any]) -> "Asked":
@@ -64,6 +66,7 @@ class Resolved:
     set_io: bool  # the graph's inputs and outputs also annotated by the quantizer's set_io
     unexpressible: Optional[str] = None  # why the SDK cannot run the case as ExecuTorch does
     calibration: Optional[str] = None  # how ExecuTorch's observers differ from the SDK's
+    calibration_samples: int = 0  # the test's own calibration samples (0: the example input)
 
     def settings(self) -> dict[str, bool]:
         """The settings in ExecuTorch's names (collect.QUANTIZATION_SETTINGS)."""
@@ -87,11 +90,13 @@ class Resolved:
 
     def label(self) -> str:
         """One string: `int8`, `a16w8 per_channel=False`, `int8 weights=int4
-        io_quantization=set_io`; "unexpressible" for a case the SDK
+        io_quantization=set_io`, `int8 calibration_samples=3` (the test's
+        own samples, cases.bzl); "unexpressible" for a case the SDK
         cannot run. The suite's target tuples and the bench's results key on it."""
         if self.unexpressible:
             return "unexpressible"
-        return " ".join([self.quantize] + [f"{k}={v}" for k, v in self.options().items()])
+        samples = [f"calibration_samples={self.calibration_samples}"] if self.calibration_samples else []
+        return " ".join([self.quantize] + [f"{k}={v}" for k, v in self.options().items()] + samples)
 
 
 class _Unexpressible(Exception):
@@ -168,4 +173,11 @@ def resolve(asked: Asked) -> Resolved:
     mode = QuantMode.INT8 if activations == "int8" else QuantMode.A16W8
     scheme = quantization.Scheme(weights, per_channel)
     calibration = _calibration(asked.global_config, quantization.global_config(mode, scheme))
-    return Resolved(mode.value, weights, per_channel, asked.io_config is not None, calibration=calibration)
+    return Resolved(
+        mode.value,
+        weights,
+        per_channel,
+        asked.io_config is not None,
+        calibration=calibration,
+        calibration_samples=len(asked.calibration_samples or ()),
+    )

@@ -19,24 +19,40 @@ def quantization_options(quantization):
 
     "int8", "a16w8 per_channel=False" or "int8 weights=int4 io_quantization=set_io":
     the quantize mode, then `option=value` for each other option the case
-    needs (collect.Case.quantization writes them).
+    needs (collect.Case.quantization writes them). `calibration_samples=N`
+    is not an option: see calibration_files.
     """
     words = quantization.split(" ")
     options = {"quantize": words[0]}
     for word in words[1:]:
         key, _, value = word.partition("=")
-        options[key] = _LABEL_VALUES.get(value, value)
+        if key != _CALIBRATION_SAMPLES:
+            options[key] = _LABEL_VALUES.get(value, value)
     return options
+
+# The label word counting a case's own calibration samples.
+_CALIBRATION_SAMPLES = "calibration_samples"
+
+def calibration_files(name, quantization):
+    """The case's own calibration samples, `<name>.calibrationI.npz`, that
+    collect.export writes beside `<name>.pt2` (collect.calibration_file)."""
+    for word in quantization.split(" ")[1:]:
+        key, _, value = word.partition("=")
+        if key == _CALIBRATION_SAMPLES:
+            return ["%s.calibration%d.npz" % (name, index) for index in range(int(value))]
+    return []
 
 def _model(name, npu, quantization, verify, tags):
     """`name`: the case's `<name>.pt2` compiled by ethosu_model.
 
-    The `.pt2` comes from _export_all or is a file of the package.
+    The `.pt2` (and its calibration samples) come from _export_all or are
+    files of the package.
     """
     ethosu_model(
         name = name,
         testonly = True,
         model = ":%s.pt2" % name,
+        calibration = [":" + f for f in calibration_files(name, quantization)],
         target = TARGETS[npu],
         verify = verify,
         tags = tags,
@@ -55,7 +71,7 @@ def _export_all(name, cases, tags):
     native.genrule(
         name = name,
         testonly = True,
-        outs = [target + ".pt2" for target, _, _, _ in cases],
+        outs = [out for target, _, _, quantization in cases for out in [target + ".pt2"] + calibration_files(target, quantization)],
         cmd = "$(execpath //tests/conformance:export_case) " + " ".join(args),
         tools = ["//tests/conformance:export_case"],
         tags = tags,

@@ -25,6 +25,7 @@ import re
 from typing import Any, Callable, Iterator, Optional
 
 import case_quantization
+import numpy as np
 import torch
 
 OPS_PACKAGE = "executorch.backends.arm.test.ops"
@@ -43,13 +44,23 @@ _FVP_ONLY = re.compile(r"Corstone-3[02]0 FVP|executor_runner")
 XFAIL_MARK = "[ExecuTorch xfail: "
 
 
-def error_class(line: str) -> tuple[str, bool]:
-    """A collection error line's class (the exception type, or "import
-    failed" for a test file) and whether ExecuTorch expects it to fail."""
-    # "file::function[id]: Type: message" or "file: import failed: ...".
-    rest = line.split("]: ", 1)[1] if "]: " in line else line.split(": ", 1)[-1]
-    kind = rest.split(":", 1)[0].strip() or "unparsed"
-    return kind, XFAIL_MARK in line
+@dataclasses.dataclass(frozen=True)
+class CollectError:
+    """A case (or a whole test file) that could not be collected."""
+
+    where: str  # "file::function[id]", or "file" when its import failed
+    kind: str  # the exception's type, or "import failed"
+    message: str  # the exception's first line
+    xfail: Optional[str] = None  # ExecuTorch's expected failure for the case
+
+    def __str__(self) -> str:
+        line = f"{self.where}: {self.kind}: {self.message}"
+        return line + (f" {XFAIL_MARK}{self.xfail}]" if self.xfail else "")
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else ""
 
 
 @dataclasses.dataclass
@@ -62,6 +73,9 @@ class Case:
     inputs: tuple[Any, ...]
     quant: case_quantization.Resolved  # the pipeline's quantization, in the SDK's terms
     xfail: Optional[str]  # ExecuTorch's expected failure for this case, if any
+    # The test's own calibration samples (one per path through a `cond`'s
+    # branches), when it sets them; otherwise the example input calibrates.
+    calibration: tuple[tuple[torch.Tensor, ...], ...] = ()
 
     @property
     def name(self) -> str:
@@ -151,6 +165,19 @@ class _QuantizerSpy(_Anything):
             self._asked.others.append(f"quantizer.{name} replaced")
 
 
+class _StageSpy(_Anything):
+    """A pipeline's stages (`pipeline._stages[pos].args[0]`): records the
+    calibration samples a test sets on its quantize stage (test_cond's
+    one sample per branch); anything else, as _Anything."""
+
+    def __init__(self, asked: Optional[case_quantization.Asked]) -> None:
+        object.__setattr__(self, "_asked", asked)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "calibration_samples" and self._asked is not None:
+            self._asked.calibration_samples = tuple(tuple(sample) for sample in value)
+
+
 _Found = tuple[str, torch.nn.Module, tuple, case_quantization.Asked]
 
 
@@ -165,6 +192,7 @@ def _recorder(npu: Optional[str], real: Any, found: list[_Found]) -> type:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             self.quantizer = _QuantizerSpy(None)
+            self._stages = _StageSpy(None)
             if signature is None:
                 return
             bound = signature.bind(None, *args, **kwargs)
@@ -175,6 +203,7 @@ def _recorder(npu: Optional[str], real: Any, found: list[_Found]) -> type:
             inputs = tuple(test_data) if isinstance(test_data, (tuple, list)) else (test_data,)
             found.append((npu, values["module"], inputs, asked))
             self.quantizer = _QuantizerSpy(asked)
+            self._stages = _StageSpy(asked)
 
         def run(self) -> None:
             raise _Stop()
@@ -214,7 +243,7 @@ def op_files() -> list[str]:
     return sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(directory, "test_*.py")))
 
 
-def collect_file(file: str, errors: Optional[list[str]] = None, function: Optional[str] = None) -> list[Case]:
+def collect_file(file: str, errors: Optional[list[CollectError]] = None, function: Optional[str] = None) -> list[Case]:
     """Every Ethos-U case of one ops test file, or of one of its test
     functions (errors: what could not be collected, one line each)."""
     errors = errors if errors is not None else []
@@ -227,7 +256,7 @@ def collect_file(file: str, errors: Optional[list[str]] = None, function: Option
             torch.manual_seed(0)
             module = importlib.import_module(f"{OPS_PACKAGE}.{file}")
     except Exception as e:  # a test file the wheel cannot import here
-        errors.append(f"{file}: import failed: {type(e).__name__}: {e}")
+        errors.append(CollectError(file, "import failed", f"{type(e).__name__}: {_first_line(e)}"))
         return []
     found: list[_Found] = []
     saved = {}
@@ -255,15 +284,12 @@ def collect_file(file: str, errors: Optional[list[str]] = None, function: Option
                 except _Stop:
                     pass
                 except Exception as e:  # the case's own set-up failed
-                    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
-                    errors.append(
-                        f"{file}::{name}[{case_id}]: {type(e).__name__}: {first}"
-                        + (f" {XFAIL_MARK}{xfail}]" if xfail else "")
-                    )
+                    errors.append(CollectError(f"{file}::{name}[{case_id}]", type(e).__name__, _first_line(e), xfail))
                     continue
                 for npu, model, inputs, asked in found:
                     quant = case_quantization.resolve(asked)
-                    cases.append(Case(file, name, case_id, npu, model, inputs, quant, xfail))
+                    calibration = asked.calibration_samples or ()
+                    cases.append(Case(file, name, case_id, npu, model, inputs, quant, xfail, calibration))
     finally:
         for name, value in saved.items():
             setattr(module, name, value)
@@ -277,13 +303,23 @@ def _source(function: Callable[..., Any]) -> str:
         return ""
 
 
-def collect(files: Optional[list[str]] = None, errors: Optional[list[str]] = None) -> list[Case]:
+def collect(files: Optional[list[str]] = None, errors: Optional[list[CollectError]] = None) -> list[Case]:
     return [case for file in (files or op_files()) for case in collect_file(file, errors)]
+
+
+def calibration_file(out: str, index: int) -> str:
+    """Where export() writes a case's calibration sample `index`, beside
+    its `.pt2` `out` (cases.bzl names the same files)."""
+    return f"{out.removesuffix('.pt2')}.calibration{index}.npz"
 
 
 def export(case: Case, out: str) -> None:
     """Writes `case` as a float torch.export program with its example inputs
     (export_case.py for the sample; the bench's batch runner in-process, so
-    both write the same program)."""
+    both write the same program), and each of its own calibration samples
+    as an .npz of the model's inputs (calibration_file)."""
     program = torch.export.export(case.module.eval(), case.inputs)
     torch.export.save(program, out)
+    for index, sample in enumerate(case.calibration):
+        arrays = {f"input{i}": t.detach().cpu().numpy() for i, t in enumerate(sample)}
+        np.savez(calibration_file(out, index), **arrays)

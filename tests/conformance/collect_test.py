@@ -5,10 +5,11 @@ xfail markers, and every recorded module runs on its recorded inputs."""
 from __future__ import annotations
 
 import collect
+import torch
 
 
 def test_cases_of_both_npus_with_settings() -> None:
-    errors: list[str] = []
+    errors: list[collect.CollectError] = []
     cases = collect.collect(["test_add", "test_cat"], errors)
     assert errors == []
     npus = {c.npu for c in cases}
@@ -76,10 +77,35 @@ def test_a_config_for_part_of_the_graph_is_unexpressible() -> None:
     assert all("Sigmoid" in c.unexpressible for c in cases)
 
 
-def test_collection_errors_are_classed_with_executorchs_xfail() -> None:
-    # The lines collect_file writes for a case whose set-up fails and for a
-    # test file that cannot be imported: summary.py counts them by class.
-    assert collect.error_class("test_x::test_y[a case]: ValueError: bad shape") == ("ValueError", False)
-    xfailing = f"test_x::test_y[b]: RuntimeError: unsupported {collect.XFAIL_MARK}MLETORCH-1]"
-    assert collect.error_class(xfailing) == ("RuntimeError", True)
-    assert collect.error_class("test_z: import failed: ModuleNotFoundError: no module") == ("import failed", False)
+def test_collection_errors_are_records_with_executorchs_xfail() -> None:
+    # A test file that cannot be imported is one record of its own class,
+    # whatever its message holds (a "]: " in it once misled a line parser).
+    errors: list[collect.CollectError] = []
+    assert collect.collect(["test_no_such_file"], errors) == []
+    (error,) = errors
+    assert (error.where, error.kind, error.xfail) == ("test_no_such_file", "import failed", None)
+    assert error.message.startswith("ModuleNotFoundError: ")
+    assert str(error).startswith("test_no_such_file: import failed: ModuleNotFoundError: ")
+    xfailing = collect.CollectError("test_x::test_y[b]", "RuntimeError", "shape [1]: bad", "MLETORCH-1")
+    assert str(xfailing) == f"test_x::test_y[b]: RuntimeError: shape [1]: bad {collect.XFAIL_MARK}MLETORCH-1]"
+
+
+def test_a_tests_own_calibration_samples_are_kept_and_exported(tmp_path) -> None:
+    # test_cond gives its quantize stage one sample per path through the
+    # branches (_make_calibration_samples); the case carries them, its label
+    # counts them, and export() writes each beside the program.
+    import numpy as np
+    from executorch.backends.arm.test.ops import test_cond
+
+    cases = [c for c in collect.collect_file("test_cond", function="test_cond_u85_INT") if "nested" in c.case_id]
+    (case,) = cases
+    theirs = test_cond._make_calibration_samples(case.module, case.inputs)
+    assert len(case.calibration) == len(theirs) > 1
+    for ours, expected in zip(case.calibration, theirs):
+        assert all(torch.equal(a, b) for a, b in zip(ours, expected))
+    assert case.quantization == f"int8 calibration_samples={len(theirs)}"
+    out = str(tmp_path / "case.pt2")
+    collect.export(case, out)
+    for index, sample in enumerate(case.calibration):
+        with np.load(collect.calibration_file(out, index)) as archive:
+            assert [archive[n].tolist() for n in archive.files] == [t.tolist() for t in sample]
