@@ -6,10 +6,12 @@ imports included), as a Markdown table on stdout.
 
   tools/bazel run //bench:aot_times -- --models=mlp_softmax --targets=cpu
   tools/bazel run //bench:aot_times -- --host_numerics=native   # the host's own paths
+  tools/bazel run //bench:aot_times -- --provenance=copied      # torch's FX provenance copies
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -33,6 +35,14 @@ flags.DEFINE_enum(
     "(ETHOSU_SDK_HOST_NUMERICS=native), to measure what the pinning costs.",
 )
 
+flags.DEFINE_enum(
+    "provenance",
+    "shared",
+    ["shared", "copied"],
+    "shared: the SDK's default (workarounds/torch_provenance.py); copied: torch's own deep copies of "
+    "FX provenance (ETHOSU_SDK_TORCH_PROVENANCE=copied), to measure what sharing saves.",
+)
+
 
 def _compiler() -> list[str]:
     if FLAGS.compiler:
@@ -54,8 +64,13 @@ def main(argv: list[str]) -> None:
     env = dict(os.environ)
     if FLAGS.host_numerics == "native":
         env["ETHOSU_SDK_HOST_NUMERICS"] = "native"
-    print("| model | target | export s | quantize s | lower s | total s (in process) | wall s (process) | .pte bytes |")
-    print("|---|---|---|---|---|---|---|---|")
+    if FLAGS.provenance == "copied":
+        env["ETHOSU_SDK_TORCH_PROVENANCE"] = "copied"
+    print(
+        "| model | target | export s | quantize s | lower s | total s (in process) | wall s (process) "
+        "| .pte bytes | .pte sha256 |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
         for model in FLAGS.models:
             for target in FLAGS.targets:
@@ -77,15 +92,21 @@ def main(argv: list[str]) -> None:
                 )
                 wall = time.monotonic() - started
                 if proc.returncode != 0:
-                    print(f"| {model} | {target} | failed: {proc.stderr.strip().splitlines()[-1:]} |||||")
+                    print(f"| {model} | {target} | failed: {proc.stderr.strip().splitlines()[-1:]} ||||||")
                     continue
                 with open(timings) as f:
                     t = json.load(f)
                 print(
                     f"| {model} | {target} | {t['export']:.1f} | {t['quantize']:.1f} | {t['lower']:.1f} | "
-                    f"{t['total']:.1f} | {wall:.1f} | {os.path.getsize(out)} |",
+                    f"{t['total']:.1f} | {wall:.1f} | {os.path.getsize(out)} | {_digest(out)} |",
                     flush=True,
                 )
+
+
+def _digest(path: str) -> str:
+    """The first 16 hex digits of the file's SHA-256: equal bytes, equal digest."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
 
 
 if __name__ == "__main__":

@@ -15,12 +15,18 @@ read the chains (debug handles, the numeric debugger). So a copy may share
 it: `share_node_sources()` makes `copy.deepcopy` return the object itself.
 The lists holding them are still copied, so appending to one node's
 `from_node` never shows in another's. The programs are byte-identical
-with and without (bench/RESULTS.md records the check).
+with and without: `//bench:aot_times -- --provenance=copied` measures
+torch's own copies (ETHOSU_SDK_TORCH_PROVENANCE=copied) and prints each
+`.pte`'s digest (bench/RESULTS.md records both).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+# Set to "copied" to keep torch's deep copies (to measure what sharing saves).
+ENV = "ETHOSU_SDK_TORCH_PROVENANCE"
 
 
 def _shared(self: Any, memo: dict[int, Any]) -> Any:
@@ -30,7 +36,10 @@ def _shared(self: Any, memo: dict[int, Any]) -> Any:
 
 def share_node_sources() -> bool:
     """Makes a deep copy of a NodeSource the object itself. Idempotent;
-    False when this torch has no NodeSource (nothing to do)."""
+    False when this torch has no NodeSource (nothing to do) or ENV asks for
+    torch's copies."""
+    if os.environ.get(ENV) == "copied":
+        return False
     try:
         from torch.fx.traceback import NodeSource
     except ImportError:
