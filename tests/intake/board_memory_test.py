@@ -20,7 +20,7 @@ def test_every_runner_board_has_memories() -> None:
     assert sorted(BOARD_MEMORY) == sorted(name for name, board in BOARDS.items() if board.has_npu)
 
 
-def test_sram_only_weights_count_as_sram() -> None:
+def test_mobilenet_v2_sram_only_weights_count_as_sram() -> None:
     """MobileNetV2 in Sram_Only (the SDK's U85 default) reads its 3.6 MiB of
     weights at SRAM speed: with its 1.4 MiB of tensors that is more than the
     4 MiB an mps3-an547 has, as Vela's own figures say."""

@@ -2,11 +2,11 @@
 loopback, started by the test.
 
 Two copies of the source tree at different paths stand for two clones. The
-first builds //examples:digits_u55 with no disk cache, so every action runs (the
-lowering in its persistent worker) and is uploaded; the second, also without
-a disk cache, must get every action from the remote cache: nothing is
-lowered or compiled again. That the second clone lives at another path
-proves the action keys carry no checkout path.
+first builds REMOTE_CACHE_TARGETS (a model lowered in its persistent worker
+and C++ compiled) with no disk cache, so every action runs and is uploaded;
+the second, also without a disk cache, must get every action from the
+remote cache: nothing is lowered or compiled again. That the second clone
+lives at another path proves the action keys carry no checkout path.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from typing import Iterator
 import pytest
 from execution_log import by_runner
 
-# A model and a firmware, as the flagship has, but a small CNN: lowering the
-# flagship's tuned MobileNetV2 here took three of the cold CI's minutes.
-TARGET = "//examples:digits_u55"
+# What each clone builds (tests/remote_cache/BUILD.bazel): everyday a small
+# CPU model and a C++ library, in the full tier a model and its firmware
+# (//examples:digits_u55).
+TARGETS = os.environ["REMOTE_CACHE_TARGETS"].split()
 # Copies of the checkout leave out what is not source: git metadata, Bazel's
 # convenience symlinks and reports, and a user's own settings.
 NOT_SOURCE = shutil.ignore_patterns(".git", "bazel-*", "user.bazelrc", "__pycache__")
@@ -101,7 +102,7 @@ def cache_url(tmp_path: pathlib.Path) -> Iterator[str]:
 
 
 def build(clone: pathlib.Path, cache_url: str, spawn_log: pathlib.Path) -> None:
-    """Builds TARGET in `clone` with its own Bazel server and output base, as
+    """Builds TARGETS in `clone` with its own Bazel server and output base, as
     tools/bazel would (its machine rc: venv, repository cache; the offline
     stand-ins; the SDK's QEMU), with no disk cache and the remote cache."""
     home = clone.parent / f"{clone.name}-home"
@@ -123,7 +124,7 @@ def build(clone: pathlib.Path, cache_url: str, spawn_log: pathlib.Path) -> None:
         "--disk_cache=",
         "--symlink_prefix=/",
         f"--execution_log_json_file={spawn_log}",
-        TARGET,
+        *TARGETS,
     ]
     try:
         result = subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True, timeout=2400)

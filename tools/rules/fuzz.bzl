@@ -8,6 +8,7 @@ For `name` it makes:
                command line (toolchains/clang/sanitize.bzl)
   name_test    the smoke test: every seed and regression input, then a
                fixed-seed run of `smoke_seconds` (tools/fuzz/run_fuzzer.sh)
+  name_full_test  the same run for `full_seconds`, in the full tier
 
 A long run, from any command line (flags after -- go to libFuzzer, the
 last value of a flag wins; the seeds are copied to a fresh corpus):
@@ -16,6 +17,7 @@ last value of a flag wins; the seeds are copied to a fresh corpus):
 
 load("@rules_cc//cc:defs.bzl", "cc_binary")
 load("//toolchains/clang:sanitize.bzl", "sanitized_binary")
+load(":tiers.bzl", "tier_tags")
 
 def cc_fuzzer(
         name,
@@ -23,7 +25,8 @@ def cc_fuzzer(
         deps,
         corpus,
         regressions = [],
-        smoke_seconds = 20,
+        smoke_seconds = 10,
+        full_seconds = 60,
         fuzzer_flags = [],
         copts = [],
         size = "medium",
@@ -36,7 +39,9 @@ def cc_fuzzer(
       deps: cc_library dependencies (by label, instrumented like the fuzzer).
       corpus: seed inputs (checked-in files).
       regressions: inputs of past findings, run first by every fuzz run.
-      smoke_seconds: length of the smoke test's fuzzing run.
+      smoke_seconds: length of the everyday smoke test's fuzzing run.
+      full_seconds: length of the full tier's run (`<name>_full_test`,
+        tools/rules/tiers.bzl).
       fuzzer_flags: libFuzzer flags of every run (e.g. -max_len=...).
       copts: extra compiler options.
       size: the smoke test's size.
@@ -62,13 +67,19 @@ def cc_fuzzer(
         sanitizer = "fuzz",
         **kwargs
     )
-    native.sh_test(
-        name = name + "_test",
-        size = size,
-        srcs = [Label("//tools/fuzz:run_fuzzer.sh")],
-        args = ["$(rootpath :%s)" % name] +
-               ["$(rootpaths %s)" % c for c in corpus + regressions] +
-               ["--", "-max_total_time=%d" % smoke_seconds] + fuzzer_flags,
-        data = [name] + corpus + regressions,
-        **kwargs
-    )
+    tags = kwargs.pop("tags", [])
+    for suffix, seconds, full in [
+        ("_test", smoke_seconds, False),
+        ("_full_test", full_seconds, True),
+    ]:
+        native.sh_test(
+            name = name + suffix,
+            size = size,
+            srcs = [Label("//tools/fuzz:run_fuzzer.sh")],
+            args = ["$(rootpath :%s)" % name] +
+                   ["$(rootpaths %s)" % c for c in corpus + regressions] +
+                   ["--", "-max_total_time=%d" % seconds] + fuzzer_flags,
+            data = [name] + corpus + regressions,
+            tags = tier_tags(full, tags),
+            **kwargs
+        )

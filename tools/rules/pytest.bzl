@@ -23,7 +23,7 @@ def py_pytest(name, srcs, deps = [], args = [], data = [], **kwargs):
         **kwargs
     )
 
-def nested_bazel_pytest(name, srcs, deps = [], data = [], tags = [], **kwargs):
+def nested_bazel_pytest(name, srcs, deps = [], data = [], env = {}, tags = [], **kwargs):
     """A py_pytest that drives a nested Bazel against the real source tree.
 
     The test finds the tree by following //:MODULE.bazel's runfile back to it
@@ -37,6 +37,7 @@ def nested_bazel_pytest(name, srcs, deps = [], data = [], tags = [], **kwargs):
       srcs: test files.
       deps: py_library dependencies.
       data: more runfiles (outputs of the outer build to compare with).
+      env: more environment variables for the test.
       tags: more tags (e.g. the full tier's, tools/rules/tiers.bzl).
       **kwargs: passed to py_pytest (size, timeout, ...).
     """
@@ -47,7 +48,7 @@ def nested_bazel_pytest(name, srcs, deps = [], data = [], tags = [], **kwargs):
             Label("//:MODULE.bazel"),
             "@ethosu_qemu//:qemu-system-arm",
         ] + data,
-        env = {"ETHOSU_SDK_QEMU_RUNFILE": "$(rootpath @ethosu_qemu//:qemu-system-arm)"},
+        env = dict(env, ETHOSU_SDK_QEMU_RUNFILE = "$(rootpath @ethosu_qemu//:qemu-system-arm)"),
         tags = [
             "external",
             "no-remote",
