@@ -33,9 +33,10 @@ def quantization_options(quantization):
 # The label word counting a case's own calibration samples.
 _CALIBRATION_SAMPLES = "calibration_samples"
 
+# collect.export writes a case's own calibration samples beside its
+# `<name>.pt2` (collect.calibration_file).
 def calibration_files(name, quantization):
-    """The case's own calibration samples, `<name>.calibrationI.npz`, that
-    collect.export writes beside `<name>.pt2` (collect.calibration_file)."""
+    """The case's own calibration samples, `<name>.calibrationI.npz`."""
     for word in quantization.split(" ")[1:]:
         key, _, value = word.partition("=")
         if key == _CALIBRATION_SAMPLES:
