@@ -2,6 +2,7 @@
 
 import pytest
 import torch
+from executorch.backends.arm.test.ops import test_cond
 
 from ethosu_sdk.models import ZOO, UnknownModelError, load_model, model_names
 
@@ -50,24 +51,9 @@ def test_unknown_model_names_the_zoo():
     assert model_names() == sorted(ZOO)
 
 
-class _NestedCond(torch.nn.Module):
-    """A torch.cond inside a cond's branch (ExecuTorch's test_cond
-    [nested_one_arg_one_output])."""
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        def inner_true(y: torch.Tensor) -> torch.Tensor:
-            return y + 1
-
-        def inner_false(y: torch.Tensor) -> torch.Tensor:
-            return y - 1
-
-        def outer_true(y: torch.Tensor) -> torch.Tensor:
-            return torch.cond(y.mean() > 0, inner_true, inner_false, (y,))
-
-        def outer_false(y: torch.Tensor) -> torch.Tensor:
-            return y * 2
-
-        return torch.cond(x.sum() > 0, outer_true, outer_false, (x,))
+# A torch.cond inside a cond's branch: ExecuTorch's own test_cond
+# [nested_one_arg_one_output].
+_NestedCond = test_cond.CondNestedOneArgOneOutput
 
 
 def test_an_exported_nested_cond_loads(tmp_path):

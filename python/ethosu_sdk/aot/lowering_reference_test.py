@@ -4,6 +4,7 @@ quantize result, as before, and an integer output of another operator
 that the lowering check compares it without a tolerance."""
 
 import math
+from typing import Any
 
 import torch
 
@@ -72,15 +73,23 @@ class _Combining(torch.nn.Module):
         return product, total, other
 
 
-def test_a_sum_or_product_names_the_operands_it_combines() -> None:
+def _entries(
+    module: torch.nn.Module,
+) -> tuple[dict[str, torch.Tensor], list[dict[str, Any]], dict[int, dict[str, Any]], torch.Tensor]:
+    """`module` traced and run on a float `y` and an int16 delegate input
+    `x`: PyTorch's values, the entries, the entries by output, and `x`."""
     import torch.ao.quantization.fx._decomposed  # noqa: F401 (registers quantized_decomposed)
 
-    graph = torch.fx.symbolic_trace(_Combining())
+    graph = torch.fx.symbolic_trace(module)
     torch.manual_seed(0)
     y, x = torch.rand(2, 8), torch.randint(-100, 100, (2, 8), dtype=torch.int16)
     values, outputs, magnitudes = lowering_reference.quantized_values(graph, [y, x])
     entries = lowering_reference.entries_for(graph, values, outputs, {}, {}, magnitudes)
-    by_output = {e["output"]: e for e in entries if e["output"] is not None}
+    return values, entries, {e["output"]: e for e in entries if e["output"] is not None}, x
+
+
+def test_a_sum_or_product_names_the_operands_it_combines() -> None:
+    values, _, by_output, x = _entries(_Combining())
     product, total = by_output[0]["combines"], by_output[1]["combines"]
     assert product["kind"] == "product" and total["kind"] == "sum"
     # The quantized producer by node name, the delegate input as None; each
@@ -116,14 +125,7 @@ class _ComputedOnce(torch.nn.Module):
 
 
 def test_an_operand_computed_once_is_compared_through_its_equal_kept_tensor() -> None:
-    import torch.ao.quantization.fx._decomposed  # noqa: F401 (registers quantized_decomposed)
-
-    graph = torch.fx.symbolic_trace(_ComputedOnce())
-    torch.manual_seed(0)
-    y, x = torch.rand(2, 8), torch.randint(-100, 100, (2, 8), dtype=torch.int16)
-    values, outputs, magnitudes = lowering_reference.quantized_values(graph, [y, x])
-    entries = lowering_reference.entries_for(graph, values, outputs, {}, {}, magnitudes)
-    by_output = {e["output"]: e for e in entries if e["output"] is not None}
+    values, entries, by_output, _ = _entries(_ComputedOnce())
     (operand,) = [o for o in by_output[0]["combines"]["operands"] if o["node"] is not None]
     # The sum's own quantize node kept no entry; the output with the same
     # values, scale and zero point stands for it (not the one at another

@@ -6,34 +6,21 @@ from __future__ import annotations
 
 import pytest
 import torch
+from executorch.backends.arm.test.ops import test_cond
 
 from ethosu_sdk.aot import export, quantization
 from ethosu_sdk.aot.errors import QuantizationError
 from ethosu_sdk.aot.targets import QuantMode, make_compile_spec, resolve_target
 
-
-class _NestedCond(torch.nn.Module):
-    """ExecuTorch's test_cond [nested_one_arg_one_output] in shape: a cond
-    inside the outer cond's true branch."""
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        def inner_true(y: torch.Tensor) -> torch.Tensor:
-            return y + 1
-
-        def inner_false(y: torch.Tensor) -> torch.Tensor:
-            return y - 1
-
-        def outer_true(y: torch.Tensor) -> torch.Tensor:
-            return torch.cond(y.mean() > 0.5, inner_true, inner_false, (y,))
-
-        def outer_false(y: torch.Tensor) -> torch.Tensor:
-            return y * 2
-
-        return torch.cond(x.sum() > 0, outer_true, outer_false, (x,))
-
-
-# One sample per path: outer false, outer true with inner true, inner false.
-_SAMPLES = [(-torch.rand(1, 8),), (torch.rand(1, 8) + 1,), (torch.rand(1, 8) * 0.4,)]
+# ExecuTorch's own test_cond [nested_one_arg_one_output]: a cond inside the
+# outer cond's true branch, with one calibration sample per path as
+# ExecuTorch's test gives them (the branch taken, then the other).
+_NestedCond = test_cond.CondNestedOneArgOneOutput
+_SAMPLES = list(
+    test_cond._make_calibration_samples(
+        _NestedCond(), (torch.rand(1, 1, 2, 2, generator=torch.Generator().manual_seed(0)) + 0.1,)
+    )
+)
 
 
 def _quantize(target: str) -> torch.fx.GraphModule:
