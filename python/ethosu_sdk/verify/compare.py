@@ -10,7 +10,10 @@ layer's writes are placed by address, byte by byte, into the tensor's arena
 placement from Vela's debug database (an int32 tensor Vela copies as int16
 halves is read back whole), and the tensor is read back in its layout (NHWC
 or NHCWB16). Either way, the result is compared element by element with the
-TOSA reference model's tensor of the same name.
+TOSA reference model's tensor of the same name. Where Vela gave its own
+tensor a TOSA tensor's name (vela_debug_db), a layer whose OFM elements are
+wider than the TOSA tensor's writes Vela's namesake: checked through its
+readers, like any tensor Vela made up.
 """
 
 import bisect
@@ -94,10 +97,37 @@ def _bool_as_tosa(model: np.ndarray) -> np.ndarray:
     return np.where(np.isin(values, _MASK_TRUE), 1, values)
 
 
-def _group(layers: List[Layer]) -> List[List[int]]:
+def _writes_namesake(
+    layer: Layer, reference: Dict[str, np.ndarray], placements: Dict[str, List[TensorPlacement]]
+) -> bool:
+    """The layer writes Vela's own tensor of a TOSA tensor's name: the name
+    is placed more than once, and the layer's OFM elements are wider than
+    the TOSA tensor's (an int32 intermediate named after an int8 result)."""
+    want = reference.get(layer.tensor)
+    width = _ELEMENT_BYTES.get(layer.ofm_dtype)
+    return (
+        want is not None
+        and want.size > 0
+        and width is not None
+        and width > want.dtype.itemsize
+        and len(placements.get(layer.tensor, [])) > 1
+    )
+
+
+def _placement(placements: Dict[str, List[TensorPlacement]], name: str, want: np.ndarray) -> Optional[TensorPlacement]:
+    """The placement of the TOSA tensor `name`: among namesakes, the one
+    whose elements are as wide as the reference's."""
+    candidates = placements.get(name, [])
+    for placement in candidates:
+        if _ELEMENT_BYTES.get(placement.dtype) == want.dtype.itemsize:
+            return placement
+    return candidates[-1] if candidates else None
+
+
+def _group(layers: List[Layer], keys: List[Tuple[str, bool]]) -> List[List[int]]:
     groups: List[List[int]] = []
-    for i, layer in enumerate(layers):
-        if groups and layers[groups[-1][-1]].tensor == layer.tensor:
+    for i in range(len(layers)):
+        if groups and keys[groups[-1][-1]] == keys[i]:
             groups[-1].append(i)
         else:
             groups.append([i])
@@ -200,7 +230,7 @@ def compare_layers(
     layers: List[Layer],
     trace: List[TracedOperation],
     reference: Dict[str, np.ndarray],
-    placements: Dict[str, TensorPlacement],
+    placements: Dict[str, List[TensorPlacement]],
 ) -> List[LayerResult]:
     if not layers:
         if trace:
@@ -216,19 +246,23 @@ def compare_layers(
             raise ValueError(f"operation at command offset {op.command_offset} follows every layer")
         by_layer.setdefault(index, []).append(op)
     results = []
-    groups = _group(layers)
+    keys = [(layer.tensor, _writes_namesake(layer, reference, placements)) for layer in layers]
+    groups = _group(layers, keys)
     # A tensor written in parts between other layers (a concatenation whose
     # inputs Vela computes one at a time) is compared where its last part is.
-    last_group = {layers[group[0]].tensor: n for n, group in enumerate(groups)}
+    last_group = {keys[group[0]]: n for n, group in enumerate(groups)}
     earlier: Dict[str, List[TracedOperation]] = {}
     for n, group in enumerate(groups):
         first = layers[group[0]]
         own = [op for i in group for op in by_layer.get(i, [])]
-        ops = earlier.setdefault(first.tensor, [])
-        ops.extend(own)
         result = LayerResult(first.operator, first.tensor, first.command_offset, len(own))
         results.append(result)
-        if last_group[first.tensor] != n:
+        if keys[group[0]][1]:
+            result.internal = True
+            continue
+        ops = earlier.setdefault(first.tensor, [])
+        ops.extend(own)
+        if last_group[keys[group[0]]] != n:
             result.problem = "one part of a tensor written in parts: compared with its last part"
             continue
         want = reference.get(first.tensor)
@@ -256,14 +290,15 @@ def compare_layers(
         # A Reverse on U55 is an operation writing through a negative
         # stride: its OFM, in the operation's own order, is the tensor
         # unflipped, so memory holds the tensor's order there too.
-        reversed_in_memory = any(layers[i].operator == "Reverse" for i in group) and first.tensor in placements
+        placement = _placement(placements, first.tensor, want)
+        reversed_in_memory = any(layers[i].operator == "Reverse" for i in group) and placement is not None
         model: Union[np.ndarray, str]
         if len(ops) == 1 and ops[0].ofm.size == want.size and not transposed and not reversed_in_memory:
             model = ops[0].ofm.reshape(want.shape)
-            if any(layers[i].operator == "Transpose" for i in group) and first.tensor in placements:
-                model = _closer(model, _from_memory(ops, result.shape, placements[first.tensor]), want)
+            if any(layers[i].operator == "Transpose" for i in group) and placement is not None:
+                model = _closer(model, _from_memory(ops, result.shape, placement), want)
         else:
-            model = _from_memory(ops, result.shape, placements.get(first.tensor))
+            model = _from_memory(ops, result.shape, placement)
             if isinstance(model, str):
                 result.problem = model
                 continue

@@ -64,7 +64,7 @@ def _square_transpose(ofm_values: np.ndarray, want: np.ndarray) -> dict[int, int
     order = np.arange(want.size, dtype=np.uint32).reshape(1, 2, 2, 2).transpose(0, 1, 3, 2).reshape(2, 2, 2)
     op = TracedOperation(0, _CMP_GT, 1, ofm_values.reshape(2, 2, 2).astype(np.int32), order.copy())
     layers = [Layer(command_offset=0, scheduled_id=0, operator="Transpose", tensor="k_transposed")]
-    placements = {"k_transposed": TensorPlacement(start=0, size=want.size, layout="NHWC", dtype="Int8")}
+    placements = {"k_transposed": [TensorPlacement(start=0, size=want.size, layout="NHWC", dtype="Int8")]}
     [result] = compare_layers(layers, [op], {"k_transposed": want}, placements)
     assert result.problem is None and result.elements == want.size
     return result.histogram
@@ -78,3 +78,40 @@ def test_a_square_transpose_is_read_as_memory_holds_it() -> None:
     assert _square_transpose(ofm, want) == {}
     ofm[0] += 3  # a wrong value differs whichever order is read
     assert _square_transpose(ofm, want) == {3: 1}
+
+
+def test_vela_namesake_of_a_tosa_tensor_is_not_compared_with_it() -> None:
+    # test_add_tensor_u65_INT[1d_randn] under Vela 5.2: the RESCALE of x to
+    # int32 becomes an ADD and a MUL, and the MUL's int32 OFM (in SRAM) is
+    # named after the graph's int8 output, which the last ADD writes.
+    want = np.array([-12, 3, 127, -128, 0, 45, -7, 99], np.int8)
+    intermediate = np.array([1 << 30, -(1 << 29), 7, 8, 9, 10, 11, 12], np.int32)
+
+    def op(offset: int, values: np.ndarray) -> TracedOperation:
+        ofm = values.astype(np.int32).reshape(1, 1, -1)
+        return TracedOperation(offset, _CMP_GT, 1, ofm, np.arange(ofm.size, dtype=np.uint32).reshape(ofm.shape))
+
+    layers = [
+        Layer(command_offset=404, scheduled_id=1, operator="Mul", tensor="out", ofm_dtype="Int32"),
+        Layer(command_offset=664, scheduled_id=2, operator="Add", tensor="out", ofm_dtype="Int8"),
+    ]
+    placements = {
+        "out": [
+            TensorPlacement(start=0, size=8, layout="NHWC", dtype="Int8"),
+            TensorPlacement(start=0, size=32, layout="NHCWB16", dtype="Int32"),
+        ]
+    }
+    mul, add = compare_layers(layers, [op(404, intermediate), op(664, want)], {"out": want}, placements)
+    assert mul.internal and mul.ok
+    assert add.problem is None and add.elements == want.size and add.exact
+    # The int8 result is still compared: a wrong value differs.
+    wrong = want.astype(np.int32)
+    wrong[2] = 126
+    _, add = compare_layers(layers, [op(404, intermediate), op(664, wrong)], {"out": want}, placements)
+    assert add.histogram == {-1: 1}
+    # With one placement of the name (the int32 one, which a name-keyed
+    # table kept) there is no namesake: both layers are one tensor read from
+    # that placement, and it differs, as before this rule.
+    single = {"out": placements["out"][1:]}
+    [both] = compare_layers(layers, [op(404, intermediate), op(664, want)], {"out": want}, single)
+    assert not both.internal and both.operations == 2 and not both.exact
