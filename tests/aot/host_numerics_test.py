@@ -4,9 +4,10 @@ CPU gives torch, MKL, oneDNN and NumPy (python/ethosu_sdk/host_numerics.py).
 Another machine is stood in for by capping this one's dispatch: ATen's
 scalar kernels instead of its best, MKL held to SSE4.2, oneDNN to SSE4.1,
 NumPy without AVX. Each compilation runs in a fresh process, because
-each library reads its choice once per process. A control shows that the
-caps are a real stand-in here: with the pinning switched off they change
-the bytes."""
+each library reads its choice once per process; the everyday check holds
+one capped compilation against the bytes the build's AOT worker wrote with
+this host's own dispatch. A control shows that the caps are a real
+stand-in here: with the pinning switched off they change the bytes."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ OUTPUTS = (".pte", ".input.tensors", ".expected.tensors")
 # paths round them differently, and the observers see it) for an NPU, one
 # CNN (convolutions through oneDNN or MKL) for a CPU without one.
 CASES = [("transformer_block", "ethos-u55-128"), ("kws_dscnn", "cortex-m55")]
+
+# The everyday check, one fresh process: the capped compilation against the
+# bytes the build wrote in its AOT worker with this host's own dispatch.
+BUILT = ("transformer_block", "ethos-u85-256", "tests/aot/transformer_block_u85_256")
 
 
 def _host_has_avx2() -> bool:
@@ -67,6 +72,12 @@ def test_capped_dispatch_writes_the_same_bytes(tmp_path: pathlib.Path, model: st
     full = _compile(tmp_path / "full", model, target, {}, native=False)
     capped = _compile(tmp_path / "capped", model, target, CAPPED_DISPATCH, native=False)
     assert full == capped
+
+
+def test_capped_dispatch_writes_the_builds_bytes(tmp_path: pathlib.Path) -> None:
+    model, target, built = BUILT
+    capped = _compile(tmp_path / "capped", model, target, CAPPED_DISPATCH, native=False)
+    assert capped == {s: hashlib.sha256(pathlib.Path(built + s).read_bytes()).hexdigest() for s in OUTPUTS}
 
 
 @pytest.mark.skipif(not _host_has_avx2(), reason="the caps only differ from a host with AVX2")
