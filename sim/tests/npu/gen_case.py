@@ -4,12 +4,17 @@ and the TOSA reference model's output for the same quantized graph.
 The model under test never sees the TOSA graph; the reference never sees the
 command stream. Both come from one ExecuTorch Arm lowering of a small
 quantized torch module, so a difference is the NPU model's (or Vela's).
+With --model_pte and --model_verify_dir the lowering is an ethosu_model's
+that the tree builds anyway (the SDK's own flow: its verification inputs
+keep the TOSA graph, Vela's debug database and the delegate's input), so a
+whole network is not lowered a second time for its NPU case.
 """
 
 from __future__ import annotations
 
 from ethosu_sdk.host_numerics import pin_torch
 
+import json
 import os
 import shutil
 import tempfile
@@ -31,7 +36,7 @@ from executorch.exir._serialize._program import _extract_delegate_payload
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
 from ethosu_sdk.cli.held_back import held_back_output
-from ethosu_sdk.tensors import write_tensor_file
+from ethosu_sdk.tensors import read_tensor_file, write_tensor_file
 from ethosu_sdk.worker import server
 
 FLAGS = flags.FLAGS
@@ -50,6 +55,13 @@ flags.DEFINE_multi_string(
     "TARGET=PATH: also compile the case's TOSA graph with Vela for TARGET, another "
     "configuration of the same NPU (same TOSA profile: U55 and U65, or U85 of any "
     "size), and write that payload to PATH; the inputs and expected outputs are the same",
+)
+flags.DEFINE_string("model_pte", None, "optional: take the lowering from this ethosu_model's .pte instead")
+flags.DEFINE_string(
+    "model_verify_dir",
+    None,
+    "with --model_pte: the model's verification inputs (aot_compile --verify_dir): its one partition's "
+    "TOSA graph, debug database and input",
 )
 flags.DEFINE_bool("quiet", False, "print nothing on success; on failure, the log and the traceback (for build actions)")
 
@@ -451,25 +463,52 @@ def main(argv: List[str]) -> None:
             raise
 
 
-def write_case() -> None:
+def _lowered_case() -> Tuple[bytes, bytes, List[np.ndarray]]:
+    """(.pte, TOSA graph, inputs) of the case lowered here, random inputs."""
     with tempfile.TemporaryDirectory() as work_dir:
         pte, tosa = lower(
             FLAGS.case, FLAGS.target, work_dir, debug_db=bool(FLAGS.debug_db_out), activations=FLAGS.activations
         )
         if FLAGS.debug_db_out:
             shutil.copyfile(os.path.join(work_dir, "output", "out_debug.xml"), FLAGS.debug_db_out)
-    payload = _extract_delegate_payload(pte, "EthosUBackend")
-    if payload is None:
-        raise RuntimeError("no EthosUBackend delegate in the program")
     _, shapes = CASES[FLAGS.case]
     rng = np.random.RandomState(1234)
     kinds = INPUT_KINDS.get(FLAGS.case)
     if kinds is not None:
-        inputs = [_test_input(rng, k, s) for k, s in zip(kinds, shapes)]
+        return pte, tosa, [_test_input(rng, k, s) for k, s in zip(kinds, shapes)]
+    dtype = np.int16 if FLAGS.activations == "int16" else np.int8
+    info = np.iinfo(dtype)
+    return pte, tosa, [rng.randint(info.min, info.max + 1, size=s).astype(dtype) for s in shapes]
+
+
+def _model_case(pte_path: str, verify_dir: str) -> Tuple[bytes, bytes, List[np.ndarray]]:
+    """(.pte, TOSA graph, inputs) of an ethosu_model's lowering: its one
+    partition's graph and the input its verification ran."""
+    with open(os.path.join(verify_dir, "manifest.json")) as f:
+        partitions = json.load(f)["partitions"]
+    if len(partitions) != 1 or partitions[0].get("skipped"):
+        raise ValueError(f"{verify_dir}: an NPU case takes a model of one verified partition, not {len(partitions)}")
+    (partition,) = partitions
+    with open(pte_path, "rb") as f:
+        pte = f.read()
+    with open(os.path.join(verify_dir, partition["tosa"]), "rb") as f:
+        tosa = f.read()
+    if FLAGS.debug_db_out:
+        shutil.copyfile(os.path.join(verify_dir, partition["debug_db"]), FLAGS.debug_db_out)
+    inputs = [t.data for t in read_tensor_file(os.path.join(verify_dir, partition["inputs"]))]
+    return pte, tosa, inputs
+
+
+def write_case() -> None:
+    if bool(FLAGS.model_pte) != bool(FLAGS.model_verify_dir):
+        raise ValueError("--model_pte and --model_verify_dir go together")
+    if FLAGS.model_pte:
+        pte, tosa, inputs = _model_case(FLAGS.model_pte, FLAGS.model_verify_dir)
     else:
-        dtype = np.int16 if FLAGS.activations == "int16" else np.int8
-        info = np.iinfo(dtype)
-        inputs = [rng.randint(info.min, info.max + 1, size=s).astype(dtype) for s in shapes]
+        pte, tosa, inputs = _lowered_case()
+    payload = _extract_delegate_payload(pte, "EthosUBackend")
+    if payload is None:
+        raise RuntimeError("no EthosUBackend delegate in the program")
     outputs, status = tosa_reference_model.run(tosa, inputs)
     if status != tosa_reference_model.GraphStatus.TOSA_VALID:
         raise RuntimeError(f"TOSA reference model: {status}")

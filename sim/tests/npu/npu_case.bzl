@@ -2,6 +2,7 @@
 with the TOSA reference model on it."""
 
 load("@rules_cc//cc:defs.bzl", "cc_test")
+load("//tools/rules:model.bzl", "EthosuModelInfo")
 load("//tools/rules:tiers.bzl", "tier_tags")
 load("//tools/rules:worker.bzl", "WORKER_EXECUTION_REQUIREMENTS", "worker_arguments")
 
@@ -13,6 +14,15 @@ def _npu_case_data_impl(ctx):
     args.add("--target=" + ctx.attr.target)
     if ctx.attr.activations != "int8":
         args.add("--activations=" + ctx.attr.activations)
+    inputs = []
+    if ctx.attr.model:
+        verify_dirs = ctx.attr.model[OutputGroupInfo].verify_inputs.to_list()
+        if len(verify_dirs) != 1:
+            fail("%s: the model must keep its verification inputs (verify != \"off\")" % ctx.attr.model.label)
+        pte = ctx.attr.model[EthosuModelInfo].pte
+        args.add("--model_pte=" + pte.path)
+        args.add("--model_verify_dir=" + verify_dirs[0].path)
+        inputs = [pte, verify_dirs[0]]
     args.add("--payload_out=" + ctx.outputs.payload.path)
     args.add("--tensors_out=" + ctx.outputs.tensors.path)
     for target, payload in zip(ctx.attr.also_targets, ctx.outputs.also_payloads):
@@ -25,6 +35,7 @@ def _npu_case_data_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable._gen_case,
         arguments = [args],
+        inputs = inputs,
         outputs = outputs,
         mnemonic = "NpuCase",
         progress_message = "Generating NPU case %s for %s (%%{label})" % (ctx.attr.case, ctx.attr.target),
@@ -39,6 +50,10 @@ npu_case_data = rule(
         "case": attr.string(mandatory = True),
         "target": attr.string(mandatory = True),
         "activations": attr.string(default = "int8", values = ["int8", "int16"]),
+        "model": attr.label(
+            providers = [EthosuModelInfo],
+            doc = "An ethosu_model whose lowering the case takes (gen_case.py --model_pte) instead of lowering `case`.",
+        ),
         "payload": attr.output(mandatory = True),
         "tensors": attr.output(mandatory = True),
         "also_targets": attr.string_list(doc = "Other configurations of the NPU, one per also_payloads entry."),
@@ -62,6 +77,7 @@ def npu_case(
         layers = False,
         activations = "int8",
         also = {},
+        model = None,
         full = False):
     """Generates `case` for `target` and a cc_test comparing the model.
 
@@ -78,6 +94,9 @@ def npu_case(
         U65, or U85 of any size): a test of the same case compiled by Vela
         for it, from the same lowering (gen_case.py --also), with the same
         inputs and expected outputs.
+      model: an ethosu_model whose lowering (its .pte and verification
+        inputs) the case takes instead of lowering `case` again; `case`
+        then only names it.
       full: the full tier only (tools/rules/tiers.bzl): the case is neither
         generated nor tested by the everyday `bazel test //...`.
     """
@@ -87,6 +106,7 @@ def npu_case(
         case = case,
         target = target,
         activations = activations,
+        model = model,
         payload = name + ".payload",
         tensors = name + ".tensors",
         also_targets = also.values(),
