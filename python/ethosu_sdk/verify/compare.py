@@ -115,10 +115,12 @@ def _writes_namesake(
 
 
 def _placement(placements: Dict[str, List[TensorPlacement]], name: str, want: np.ndarray) -> Optional[TensorPlacement]:
-    """The placement of the TOSA tensor `name`: among namesakes, the one
-    whose elements are as wide as the reference's."""
+    """The placement of the TOSA tensor `name`: the table's last of that
+    name (a tensor Vela places anew, as a U55 transpose's passes do, is
+    read where it ends up) among those whose elements are as wide as the
+    reference's, so that a wider namesake of Vela's is passed over."""
     candidates = placements.get(name, [])
-    for placement in candidates:
+    for placement in reversed(candidates):
         if _ELEMENT_BYTES.get(placement.dtype) == want.dtype.itemsize:
             return placement
     return candidates[-1] if candidates else None

@@ -115,3 +115,33 @@ def test_vela_namesake_of_a_tosa_tensor_is_not_compared_with_it() -> None:
     single = {"out": placements["out"][1:]}
     [both] = compare_layers(layers, [op(404, intermediate), op(664, want)], {"out": want}, single)
     assert not both.internal and both.operations == 2 and not both.exact
+
+
+def test_a_tensor_placed_twice_at_one_width_is_read_where_it_ends_up() -> None:
+    # test_convolution_2d_u85_INT_depthwise[..., per_channel_quant=False]:
+    # Vela lists tosa_rescale_default twice, both int8 (at 0x100, then at 0x0
+    # where the last Transpose writes it); the layer is read from the last.
+    want = np.arange(-4, 4, dtype=np.int8)
+    half = want.size // 2
+    ops = [
+        TracedOperation(
+            offset,
+            _CMP_GT,
+            1,
+            want[part].astype(np.int32).reshape(1, 1, -1),
+            np.arange(part.start, part.stop, dtype=np.uint32).reshape(1, 1, -1),
+        )
+        for offset, part in ((100, slice(0, half)), (200, slice(half, want.size)))
+    ]
+    layers = [
+        Layer(command_offset=offset, scheduled_id=i, operator="Transpose", tensor="t", ofm_dtype="Int8")
+        for i, offset in enumerate((100, 200))
+    ]
+    placements = {
+        "t": [
+            TensorPlacement(start=0x100, size=want.size, layout="NHWC", dtype="Int8"),
+            TensorPlacement(start=0, size=want.size, layout="NHWC", dtype="Int8"),
+        ]
+    }
+    [result] = compare_layers(layers, ops, {"t": want}, placements)
+    assert result.problem is None and result.operations == 2 and result.exact
