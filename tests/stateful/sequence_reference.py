@@ -5,6 +5,9 @@ a runner compares itself with call by call.
 
     sequence_reference --pte=p.pte --input=calls.tensors --out=expected.tensors
 
+The three flags repeat, one of each per program, so that one process (one
+import of torch and ExecuTorch) writes every program's expected outputs.
+
 The input file holds CALLS x (the method's inputs); all of this module's
 programs have default dim orders, so tensors are read and written as they lie.
 """
@@ -20,9 +23,11 @@ from executorch.runtime import Runtime
 from ethosu_sdk.tensors.tensor_file import StoredTensor, encode, read_tensor_file
 
 FLAGS = flags.FLAGS
-flags.DEFINE_string("pte", None, "Program.")
-flags.DEFINE_string("input", None, "Tensor file: the inputs of every call, call after call.")
-flags.DEFINE_string("out", None, "Tensor file written: the outputs of every call, call after call.")
+flags.DEFINE_multi_string("pte", None, "Program (repeated: one per program).")
+flags.DEFINE_multi_string("input", None, "Tensor file: the inputs of every call, call after call (one per --pte).")
+flags.DEFINE_multi_string(
+    "out", None, "Tensor file written: the outputs of every call, call after call (one per --pte)."
+)
 flags.DEFINE_float(
     "step_of_range",
     0.0,
@@ -43,16 +48,23 @@ def executorch_sequence(pte: str, inputs: List[torch.Tensor], per_call: int) -> 
 
 def main(argv: List[str]) -> None:
     del argv
-    inputs = [torch.from_numpy(t.data.copy()) for t in read_tensor_file(FLAGS.input)]
-    per_call = Runtime.get().load_program(FLAGS.pte).metadata("forward").num_inputs()
-    outputs = executorch_sequence(FLAGS.pte, inputs, per_call)
+    if not len(FLAGS.pte) == len(FLAGS.input) == len(FLAGS.out):
+        raise app.UsageError("--pte, --input and --out: one of each per program")
+    for pte, input_path, out in zip(FLAGS.pte, FLAGS.input, FLAGS.out):
+        write_expected(pte, input_path, out)
+
+
+def write_expected(pte: str, input_path: str, out: str) -> None:
+    inputs = [torch.from_numpy(t.data.copy()) for t in read_tensor_file(input_path)]
+    per_call = Runtime.get().load_program(pte).metadata("forward").num_inputs()
+    outputs = executorch_sequence(pte, inputs, per_call)
     records = [
         StoredTensor(o.numpy(), scale=FLAGS.step_of_range * float(o.abs().max()))
         if FLAGS.step_of_range > 0 and o.is_floating_point()
         else o.numpy()
         for o in outputs
     ]
-    with open(FLAGS.out, "wb") as f:
+    with open(out, "wb") as f:
         f.write(encode(records))
 
 
