@@ -89,14 +89,14 @@ def conformance_cases(cases, tags = [], exported = False, programs = "conformanc
     the genrule `programs` exports them all (the everyday ones; the full
     tier's from `<programs>_full`).
     sample: the everyday tier (tools/rules/tiers.bzl) keeps one case of
-    every third ExecuTorch test file (operator), the NPU and quantization
+    every fourth ExecuTorch test file (operator), the NPU and quantization
     rotating from file to file; the other cases are tagged for the full tier
     (--config=full), their exports, lowerings and firmware too.
     """
     split = one_of_each(
         [tuple(entry) + (entry[1].split("::")[0],) for entry in cases],
         4,
-        period = 3,
+        period = 4,
     ) if sample else [(tuple(entry) + ("",), False) for entry in cases]
     everyday = [entry[:4] for entry, full in split if not full]
     full_only = [entry[:4] for entry, full in split if full]
