@@ -1,7 +1,8 @@
 """Every target lowers the MLP: one delegate of the right backend, compiled
-for the requested configuration, with Vela's figures for it. MLP_TARGETS
+for the requested configuration, with Vela's figures for it. MLP_PROGRAMS
 names the Ethos-U configurations built for this run (the everyday tier a
-sample, the full tier all of them)."""
+sample, the full tier all of them), each with its lowering's name
+(tests/aot/BUILD.bazel: the zoo's MLP where it has one)."""
 
 import json
 import os
@@ -15,9 +16,8 @@ from ethosu_sdk.pte import delegate_payload, read_pte, vela_blocks
 from ethosu_sdk.tensors import read_tensor_file
 
 ETHOS_U = list(ETHOS_U_TARGETS)  # the one list (targets.py; targets.bzl is generated from it)
-BUILT = os.environ.get("MLP_TARGETS", ",".join(ETHOS_U)).split(",")
-# Configurations whose MLP is the zoo's lowering (tests/aot/BUILD.bazel ZOO_MLP).
-ZOO_MLP = {"ethos-u55-128": "mlp_softmax_u55_128", "ethos-u85-256": "mlp_softmax_u85_256"}
+PROGRAMS = dict(pair.split("=") for pair in os.environ["MLP_PROGRAMS"].split(","))
+BUILT = list(PROGRAMS)
 MEMORY = {
     "ethos-u55": ("Ethos_U55_High_End_Embedded", "Shared_Sram"),
     "ethos-u65": ("Ethos_U65_High_End", "Dedicated_Sram_384KB"),
@@ -26,7 +26,7 @@ MEMORY = {
 
 
 def mlp(target: str) -> str:
-    return ZOO_MLP.get(target, "mlp_" + target.replace("-", "_"))
+    return PROGRAMS[target]
 
 
 def load(name):

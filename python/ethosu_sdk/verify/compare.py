@@ -126,10 +126,11 @@ def _placement(placements: Dict[str, List[TensorPlacement]], name: str, want: np
     return candidates[-1] if candidates else None
 
 
-def _group(layers: List[Layer], keys: List[Tuple[str, bool]]) -> List[List[int]]:
+def _group(keys: List[Tuple[str, bool]]) -> List[List[int]]:
+    """Runs of consecutive layers with one key: one tensor, one layer."""
     groups: List[List[int]] = []
-    for i in range(len(layers)):
-        if groups and keys[groups[-1][-1]] == keys[i]:
+    for i, key in enumerate(keys):
+        if groups and keys[groups[-1][-1]] == key:
             groups[-1].append(i)
         else:
             groups.append([i])
@@ -249,7 +250,7 @@ def compare_layers(
         by_layer.setdefault(index, []).append(op)
     results = []
     keys = [(layer.tensor, _writes_namesake(layer, reference, placements)) for layer in layers]
-    groups = _group(layers, keys)
+    groups = _group(keys)
     # A tensor written in parts between other layers (a concatenation whose
     # inputs Vela computes one at a time) is compared where its last part is.
     last_group = {keys[group[0]]: n for n, group in enumerate(groups)}
