@@ -15,8 +15,8 @@ namespace ethosu_sdk::runner {
 // steps unless the record says otherwise (version 1 files always).
 constexpr uint32_t kDefaultToleranceSteps = 1;
 // A record asking for more is damaged (the widest allowance the AOT step
-// writes is 16, a 16-bit TABLE's: python/ethosu_sdk/tosa_tables.py).
-constexpr uint32_t kMaxToleranceSteps = 256;
+// writes is 2^20, a 32-bit TABLE output's: python/ethosu_sdk/tosa_tables.py).
+constexpr uint32_t kMaxToleranceSteps = uint32_t(1) << 24;
 
 struct TensorRecord {
   runtime::Tensor tensor;  // data points into the file

@@ -68,13 +68,13 @@ def output_tolerances(
     outputs = list(next(n for n in graph.nodes if n.op == "output").args[0])
     if len(calls) != len(tosa_graphs):  # no mapping: every output keeps one step
         return [DEFAULT_TOLERANCE_STEPS] * len(outputs)
-    tables = {call: tosa_tables.wide_table_outputs(g) for call, g in zip(calls, tosa_graphs)}
+    tables = {call: tosa_tables.table_output_tolerances(g) for call, g in zip(calls, tosa_graphs)}
     inherited = dict(zip(calls, carried)) if carried is not None and len(carried) == len(calls) else {}
     result = []
     for output in outputs:
         found = _delegate_output(output)
-        through = found is not None and found[1] < len(tables[found[0]]) and tables[found[0]][found[1]]
-        steps = tosa_tables.TABLE_TOLERANCE_STEPS if through else DEFAULT_TOLERANCE_STEPS
+        table = tables[found[0]][found[1]] if found is not None and found[1] < len(tables[found[0]]) else 0
+        steps = table or DEFAULT_TOLERANCE_STEPS
         if found is not None and found[1] < len(inherited.get(found[0], ())):
             steps += inherited[found[0]][found[1]]
         result.append(steps)

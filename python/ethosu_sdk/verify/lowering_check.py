@@ -103,7 +103,8 @@ class LoweredTensor:
     op: Optional[str] = None
     source: Optional[str] = None
     output: Optional[int] = None  # delegate output index, if it is one
-    wide: bool = False  # a 16-bit tensor
+    wide: bool = False  # a 16- or 32-bit tensor
+    bits: int = 8  # its width, from its quantize node's range
     exact: bool = False  # an integer result, not quantized: no tolerance
     elements: int = 0
     histogram: dict[int, int] = dataclasses.field(default_factory=dict)  # (TOSA - PyTorch) -> count, nonzero only
@@ -129,7 +130,7 @@ class LoweredTensor:
     @property
     def drift_scale(self) -> int:
         """Steps of this tensor per step of the int8 drift bounds."""
-        return WIDE_DRIFT_SCALE if self.wide else 1
+        return WIDE_DRIFT_SCALE * tosa_tables.WIDE_STEPS_PER_16_BIT_STEP[self.bits] if self.wide else 1
 
     @property
     def tolerance(self) -> int:
@@ -137,14 +138,14 @@ class LoweredTensor:
         a 16-bit TABLE's allowance, else one."""
         if self.exact:
             return 0
-        own = tosa_tables.TABLE_TOLERANCE_STEPS if self.through_table else TOLERANCE_STEPS
+        own = tosa_tables.table_tolerance_steps(self.bits) if self.through_table else TOLERANCE_STEPS
         return own + self.carried
 
     def rule(self) -> str:
         """The tolerance in words, as the report and the failure line print it."""
         carried = f" + {self.carried} carried from its operands' differences" if self.carried else ""
         if self.through_table:
-            return f"{tosa_tables.TABLE_TOLERANCE_STEPS} steps: {tosa_tables.TABLE_RULE}{carried}"
+            return f"{tosa_tables.table_tolerance_steps(self.bits)} steps: {tosa_tables.TABLE_RULE}{carried}"
         return f"{TOLERANCE_STEPS} step{carried}"
 
     def elements_beyond(self, steps: int) -> int:
@@ -213,9 +214,18 @@ def _decomposition_steps(entries: list[dict[str, Any]]) -> set[int]:
 
 
 def _is_wide(entry: dict[str, Any]) -> bool:
-    """A 16-bit quantize node, from its clamp range."""
+    """A 16- or 32-bit quantize node, from its clamp range."""
+    return _bits(entry) > 8
+
+
+def _bits(entry: dict[str, Any]) -> int:
+    """8, 16 or 32: the width of a quantize node's clamp range."""
     qmin, qmax = entry.get("qmin"), entry.get("qmax")
-    return (qmin is not None and qmin < -128) or (qmax is not None and qmax > 255)
+    if (qmin is not None and qmin < -(1 << 15)) or (qmax is not None and qmax > (1 << 16) - 1):
+        return 32
+    if (qmin is not None and qmin < -128) or (qmax is not None and qmax > 255):
+        return 16
+    return 8
 
 
 def _squeezed(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -268,7 +278,7 @@ def compare(
 ) -> list[LoweredTensor]:
     """Each entry (lowering_reference.py) against the reference model's
     tensor; in the partition graph's order, so the first divergence is the
-    earliest. `table_tensors`: the TOSA graph's 16-bit tensors computed
+    earliest. `table_tensors`: the TOSA graph's 16- and 32-bit tensors computed
     through a 16-bit TABLE (tosa_tables.wide_table_tensors); a delegate
     output among them gets the TABLE's allowance."""
     if len(entries) != len(pytorch):
@@ -290,6 +300,7 @@ def compare(
             entry.get("source"),
             output,
             wide=_is_wide(entry),
+            bits=_bits(entry),
             through_table=output is not None and _is_wide(entry) and (name or "") in table_tensors,
             exact=bool(entry.get("exact")),
             scale=entry.get("scale"),
@@ -349,7 +360,7 @@ def check_partition(
     tables: set[str] = set()
     if entry.get("tosa"):
         with open(os.path.join(directory, entry["tosa"]), "rb") as f:
-            tables = tosa_tables.wide_table_tensors(f.read())
+            tables = set(tosa_tables.wide_table_tensors(f.read()))
     return compare(entries, stored, reference, output_names, tables), None
 
 

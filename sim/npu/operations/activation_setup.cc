@@ -19,6 +19,7 @@ enum U85Function : uint32_t {
   kLutS8S16 = 5,
   kLutS8S32 = 7,
   kLutS16S16 = 8,  // 16-bit index, interpolated (int16 graphs' TABLE)
+  kLutS16S32 = 9,  // the same, the 32-bit result unrounded (TOSA's int16 TABLE)
 };
 
 // U55: clip to ACTIVATION_MIN/MAX or a forced type range, then TABLE_k.
@@ -93,11 +94,20 @@ Status PrepareU85(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
         return StreamError("16-bit LUT output for an OFM of %d bytes", ofm.element_bytes);
       }
       return Status::Ok();
-    default:  // 16-bit interpolating tables, TANH, SIGMOID
-      return Status::Error(ErrorCode::kNpuUnsupported,
-                           "activation function %u (LUT_TANH/LUT_SIGMOID or a 16-bit LUT "
-                           "variant) not supported",
-                           function);
+    case kLutS16S32:
+      a->interpolate16 = true;
+      a->interpolate16_wide = true;
+      *table_bytes = ActivationStage::kInterpolatedTableBytes;
+      *table_offset = int(r.Get(kActivationTable)) * *table_bytes;
+      if (ofm.element_bytes != 4) {
+        return StreamError("32-bit LUT output for an OFM of %d bytes", ofm.element_bytes);
+      }
+      return Status::Ok();
+    default:  // TANH, SIGMOID (Vela emits tables instead) and any other
+      return Status::Error(
+          ErrorCode::kNpuUnsupported,
+          "activation function %u (LUT_TANH/LUT_SIGMOID or another variant) not supported",
+          function);
   }
   // The table field counts tables of this size (Vela divides its 256-byte
   // slot index by the table size in slots).

@@ -25,6 +25,10 @@ struct ActivationStage {
   // 32-bit entries (base in the low half, slope to the next entry in the
   // high half) indexed by a 16-bit value and interpolated.
   bool interpolate16 = false;
+  // U85 LUT_S16_S32: the same table and point, the result kept at 32 bits
+  // with its 7 fraction bits (TOSA TABLE's int16 output, which an int32 OFM
+  // takes as is).
+  bool interpolate16_wide = false;
   static constexpr int kInterpolatedEntries = 512, kInterpolatedEntryBytes = 4;
   static constexpr int kInterpolatedTableBytes = kInterpolatedEntries * kInterpolatedEntryBytes;
 
@@ -58,6 +62,10 @@ struct ActivationStage {
     const int32_t base = int16_t(uint16_t(p[0] | (p[1] << 8)));
     const int32_t slope = int16_t(uint16_t(p[2] | (p[3] << 8)));
     const int32_t fraction = int32_t(offset & ((1u << kFractionBits) - 1));
+    // GUESS (undocumented): LUT_S16_S32 is TOSA TABLE's int16 formula, base
+    // scaled by 2^7 plus the slope times the fraction, unrounded. Pinned by
+    // test_sigmoid_32bit's U85 cases against the TOSA reference model.
+    if (interpolate16_wide) return int64_t(base) * (1 << kFractionBits) + slope * fraction;
     return base + ((slope * fraction + (1 << (kFractionBits - 1))) >> kFractionBits);
   }
 };
