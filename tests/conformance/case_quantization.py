@@ -10,6 +10,10 @@ quantizer as the global config, and, with symmetric_io_quantization, to
 (`set_global(get_symmetric_a8w4_quantization_config(...))`, `set_io`,
 `set_module_type`, ...). collect.py records those calls (`Asked`);
 `resolve` reads the configs' specs (dtype, range, scheme), not their names.
+Where a helper function of the test file makes the calls for part of the
+graph, the case runs that helper on the SDK's quantizer
+(`quantizer_setup`, pipeline_setup.py); the same calls made inline in
+the test function cannot be replayed, and the case is unexpressible.
 
 The SDK calibrates post-training with the observers of its own configs
 (aot/quantization.global_config): where a case's observers or their eps
@@ -38,6 +42,13 @@ class Asked:
     others: list[str] = dataclasses.field(default_factory=list)  # other quantizer calls, one line each
     # The quantize stage's calibration_samples, when the test sets them.
     calibration_samples: Optional[tuple[tuple[Any, ...], ...]] = None
+    # The test file's own helper that configured part of the graph
+    # (`configure_32bit_sigmoid_quantizer(pipeline)`), as ethosu_model's
+    # quantizer_setup (pipeline_setup.reference), and whether it also set the
+    # global config, which then replaces the constructor's in the replay.
+    setup: Optional[str] = None
+    setup_sets_global: bool = False
+    constructor_config: Any = None
 
     @classmethod
     def of_pipeline(cls, values: dict[str, Any]) -> "Asked":
@@ -53,7 +64,7 @@ class Asked:
             config = get_symmetric_a16w8_quantization_config(is_per_channel=per_channel, epsilon=values["epsilon"])
         else:
             config = get_symmetric_quantization_config(is_per_channel=per_channel)
-        return cls(config, config if values.get("symmetric_io_quantization") else None)
+        return cls(config, config if values.get("symmetric_io_quantization") else None, constructor_config=config)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +78,7 @@ class Resolved:
     unexpressible: Optional[str] = None  # why the SDK cannot run the case as ExecuTorch does
     calibration: Optional[str] = None  # how ExecuTorch's observers differ from the SDK's
     calibration_samples: int = 0  # the test's own calibration samples (0: the example input)
+    setup: Optional[str] = None  # quantizer_setup: the test's own helper, run on the SDK's quantizer
 
     def settings(self) -> dict[str, bool]:
         """The settings in ExecuTorch's names (collect.QUANTIZATION_SETTINGS)."""
@@ -86,6 +98,8 @@ class Resolved:
             options["per_channel"] = False
         if self.set_io:
             options["io_quantization"] = "set_io"
+        if self.setup:
+            options["quantizer_setup"] = self.setup
         return options
 
     def label(self) -> str:
@@ -163,7 +177,10 @@ def resolve(asked: Asked) -> Resolved:
     try:
         if asked.others:
             raise _Unexpressible("; ".join(asked.others))
-        activations, weights, per_channel = _config(asked.global_config)
+        # A helper's set_global is replayed with the rest of the helper: the
+        # options are the constructor's.
+        config = asked.constructor_config if asked.setup and asked.setup_sets_global else asked.global_config
+        activations, weights, per_channel = _config(config)
         if asked.io_config is not None:
             io = _activations(asked.io_config.input_activation, "I/O")
             if io != activations:
@@ -172,7 +189,7 @@ def resolve(asked: Asked) -> Resolved:
         return Resolved("int8", "int8", True, False, unexpressible=f"unexpressible quantization: {e}")
     mode = QuantMode.INT8 if activations == "int8" else QuantMode.A16W8
     scheme = quantization.Scheme(weights, per_channel)
-    calibration = _calibration(asked.global_config, quantization.global_config(mode, scheme))
+    calibration = _calibration(config, quantization.global_config(mode, scheme))
     return Resolved(
         mode.value,
         weights,
@@ -180,4 +197,5 @@ def resolve(asked: Asked) -> Resolved:
         asked.io_config is not None,
         calibration=calibration,
         calibration_samples=len(asked.calibration_samples or ()),
+        setup=asked.setup,
     )

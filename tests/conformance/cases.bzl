@@ -57,6 +57,8 @@ def _model(name, npu, quantization, verify, tags):
         target = TARGETS[npu],
         verify = verify,
         tags = tags,
+        # quantizer_setup names a helper of the case's test file (pipeline_setup.py).
+        model_deps = [Label("//tests/conformance:pipeline_setup")] if "quantizer_setup=" in quantization else [],
         **quantization_options(quantization)
     )
 

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import case_quantization
 import numpy as np
+import pipeline_setup
 import torch
 
 OPS_PACKAGE = "executorch.backends.arm.test.ops"
@@ -127,7 +128,8 @@ class _QuantizerSpy(_Anything):
     constructor (`set_global(get_symmetric_a8w4_quantization_config())`,
     `set_io(...)`); a config for part of the graph (a module type or name,
     a node) or a replaced quantizer is recorded as a call the SDK cannot
-    express. Anything else is ignored, as by _Anything."""
+    express, unless a helper function of the test file makes it: the case
+    then runs that helper (quantizer_setup, pipeline_setup.py). Anything else is ignored, as by _Anything."""
 
     _PARTIAL = ("set_module_type", "set_module_name", "set_node_target", "set_node_name", "set_node_finder")
 
@@ -137,6 +139,8 @@ class _QuantizerSpy(_Anything):
     def set_global(self, config: Any) -> "_QuantizerSpy":
         if self._asked:
             self._asked.global_config = config
+            if _helper() is not None:
+                self._asked.setup_sets_global = True
         return self
 
     def set_io(self, config: Any) -> "_QuantizerSpy":
@@ -155,7 +159,11 @@ class _QuantizerSpy(_Anything):
                 what = getattr(args[0], "__name__", args[0]) if args and name != "add_quantizer" else ""
                 config = args[1] if len(args) > 1 else kwargs.get("quantization_config", "")
                 how = "left in float" if config is None else "with a config of its own"
-                self._asked.others.append(f"{name}({what}) {how}")
+                helper = _helper()
+                if helper is None or name == "add_quantizer" or self._asked.setup not in (None, helper):
+                    self._asked.others.append(f"{name}({what}) {how}")
+                else:
+                    self._asked.setup = helper
             return self
 
         return partial
@@ -163,6 +171,26 @@ class _QuantizerSpy(_Anything):
     def __setattr__(self, name: str, value: Any) -> None:
         if self._asked:
             self._asked.others.append(f"quantizer.{name} replaced")
+
+
+def _helper() -> Optional[str]:
+    """The quantizer_setup reference (pipeline_setup.reference) of the test
+    file's helper making the current quantizer call: a module-level function
+    of an ops test file, not a test function, taking only the pipeline. None
+    when the call comes from the test function itself."""
+    frame = inspect.currentframe()
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith(OPS_PACKAGE + "."):
+            code = frame.f_code
+            function = frame.f_globals.get(code.co_name)
+            if getattr(function, "__code__", None) is not code or code.co_name.startswith("test_"):
+                return None
+            if code.co_argcount != 1:
+                return None
+            return pipeline_setup.reference(module.rpartition(".")[2], code.co_name)
+        frame = frame.f_back
+    return None
 
 
 class _StageSpy(_Anything):

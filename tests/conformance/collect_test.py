@@ -68,13 +68,53 @@ def test_symmetric_io_from_the_constructor() -> None:
     assert a16w8 and all(c.quantization == "a16w8 io_quantization=set_io" for c in a16w8)
 
 
-def test_a_config_for_part_of_the_graph_is_unexpressible() -> None:
+def test_a_helpers_config_for_part_of_the_graph_runs_the_helper() -> None:
     # test_sigmoid_32bit's U85 pipelines get a 32-bit global config and a
-    # 16-bit one for nn.Sigmoid: no option of the SDK says that.
+    # 16-bit one for nn.Sigmoid from the file's own helper: the case runs
+    # that helper on the SDK's quantizer (quantizer_setup), the rest of its
+    # options the constructor's.
+    from executorch.backends.arm.quantizer import EthosUQuantizer
+    from executorch.backends.arm.test import common
+
+    from ethosu_sdk.aot import quantization
+
     cases = [c for c in collect.collect(["test_sigmoid_32bit"]) if c.npu == "u85"]
-    assert cases and all(c.quantization == "unexpressible" for c in cases)
-    assert all(c.unexpressible and c.unexpressible.startswith("unexpressible quantization: ") for c in cases)
-    assert all("Sigmoid" in c.unexpressible for c in cases)
+    setup = "pipeline_setup:ops.test_sigmoid_32bit.configure_32bit_sigmoid_quantizer"
+    assert len(cases) == 12 and all(c.unexpressible is None for c in cases)
+    assert all(c.quantization == f"int8 quantizer_setup={setup}" for c in cases)
+    quantizer = EthosUQuantizer(common.get_u85_compile_spec())
+    quantization.load_setup(setup)(quantizer)
+    assert quantizer.global_config.input_activation.dtype == torch.int32
+
+
+_INLINE = """
+import torch
+from executorch.backends.arm.test import common
+from executorch.backends.arm.test.tester.test_pipeline import EthosU85PipelineINT
+
+@common.parametrize("x", {"ones": lambda: torch.ones(2)})
+def test_inline_u85_INT(x):
+    pipeline = EthosU85PipelineINT(torch.nn.Sigmoid(), (x(),), [], [])
+    pipeline.quantizer.set_module_type(torch.nn.Sigmoid, None)
+    pipeline.run()
+"""
+
+
+def test_a_config_for_part_of_the_graph_made_inline_is_unexpressible(tmp_path, monkeypatch) -> None:
+    # The test function's own calls cannot be replayed: no helper to name.
+    import importlib.util
+    import sys
+
+    name = "test_inline_partial_config"
+    path = tmp_path / f"{name}.py"
+    path.write_text(_INLINE)
+    spec = importlib.util.spec_from_file_location(f"{collect.OPS_PACKAGE}.{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(sys.modules, spec.name, module)
+    (case,) = collect.collect([name])
+    assert case.quantization == "unexpressible"
+    assert case.unexpressible == "unexpressible quantization: set_module_type(Sigmoid) left in float"
 
 
 def test_collection_errors_are_records_with_executorchs_xfail() -> None:

@@ -26,6 +26,7 @@ MODEL_OPTION_ATTRS = {
     "weights": attr.string(default = "int8", values = ["int8", "int4"], doc = "Weights of convolutions and linear layers, with --quantize=int8 on an Ethos-U or TOSA target: int8 (symmetric), or int4: A8W4, ExecuTorch's get_symmetric_a8w4_quantization_config, symmetric weights in [-7, 7]; per channel unless --noper_channel."),
     "per_channel": attr.bool(default = True, doc = "Weights of convolutions and linear layers, with --quantize=int8 or a16w8 on an Ethos-U or TOSA target: one scale per output channel; --noper_channel: one scale per weight tensor (ExecuTorch's is_per_channel=False), with --weights=int8 or int4."),
     "io_quantization": attr.string(default = "operators", values = ["operators", "set_io"], doc = "How the quantizer (Ethos-U and TOSA targets) annotates the graph's inputs and outputs: operators: as the operators that read and write them ask; set_io: also with the global config of its own (ExecuTorch's quantizer.set_io, which its Arm test pipelines call symmetric_io_quantization; int8 I/O stays affine)."),
+    "quantizer_setup": attr.string(default = "", doc = "package.module:function (or module:object.function) called with ExecuTorch's Arm quantizer after the SDK has configured it (Ethos-U and TOSA targets): per-module configs the other options do not express, with the quantizer's own API (set_module_type, set_module_name, set_global). With ethosu_model the module comes from model_deps."),
 }
 
 # Option -> the attribute value meaning "not set": left out of the options file.
@@ -47,6 +48,7 @@ MODEL_OPTION_UNSET = {
     "weights": "int8",
     "per_channel": True,
     "io_quantization": "operators",
+    "quantizer_setup": "",
 }
 
 # Options a user gives as a number but the rule holds as a string (Starlark has no float).

@@ -162,6 +162,13 @@ class CompileOptions:
         "I/O stays affine).",
         values=("operators", "set_io"),
     )
+    quantizer_setup: Optional[str] = option(
+        None,
+        "package.module:function (or module:object.function) called with ExecuTorch's Arm quantizer after the "
+        "SDK has configured it (Ethos-U and TOSA targets): per-module configs the other options do not "
+        "express, with the quantizer's own API (set_module_type, set_module_name, set_global). With "
+        "ethosu_model the module comes from model_deps.",
+    )
     # Set by the precision search (precision.py) for each compilation it runs.
     a16w8_modules: tuple[str, ...] = internal(())  # module paths with int16 activations in an int8 compilation
     precision_tuning: Optional[dict] = internal(None)  # the search, recorded in the summary
@@ -263,11 +270,12 @@ class Summary:
     weights: Optional[str] = None  # "int4" with 4-bit weights; the key is absent for int8
     per_channel: Optional[bool] = None  # False with one scale per weight tensor; the key is absent per channel
     io_quantization: Optional[str] = None  # "set_io" with the quantizer's set_io; the key is absent without
+    quantizer_setup: Optional[str] = None  # the function that configured the quantizer; the key is absent without
     format_version: int = FORMAT_VERSION
 
     def to_dict(self) -> dict[str, Json]:
         summary = dataclasses.asdict(self)
-        for absent_when_none in ("accuracy", "weights", "per_channel", "io_quantization"):
+        for absent_when_none in ("accuracy", "weights", "per_channel", "io_quantization", "quantizer_setup"):
             if summary[absent_when_none] is None:
                 del summary[absent_when_none]
         return summary

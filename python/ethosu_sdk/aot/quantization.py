@@ -15,11 +15,13 @@ from ethosu_sdk.aot.targets import QuantMode
 class Scheme:
     """How the weights and the graph's inputs and outputs are quantized,
     beyond the activations' mode (CompileOptions' weights, per_channel and
-    io_quantization; the defaults are the SDK's int8 per-channel weights)."""
+    io_quantization, and the user's quantizer_setup; the defaults are the
+    SDK's int8 per-channel weights)."""
 
     weights: str = "int8"  # "int4": ExecuTorch's A8W4, weights in [-7, 7]
     per_channel: bool = True  # False: one scale per weight tensor
     io_quantization: str = "operators"  # "set_io": the quantizer's set_io with the global config
+    setup: Optional[str] = None  # "module:function" called with the configured quantizer (load_setup)
 
 
 def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] = (), scheme: Scheme = Scheme()):
@@ -46,7 +48,37 @@ def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] =
         quantizer.set_io(config)
     if a16w8_modules:
         _set_a16w8_modules(quantizer, compile_spec, a16w8_modules, scheme.per_channel)
+    if scheme.setup:
+        setup = load_setup(scheme.setup)
+        try:
+            setup(quantizer)
+        except Exception as e:  # the user's code may raise anything
+            raise QuantizationError(f"quantizer_setup {scheme.setup} failed ({type(e).__name__}): {e}") from e
     return quantizer
+
+
+def load_setup(reference: str) -> Callable[[object], object]:
+    """The function named by `package.module:function`, or by
+    `module:object.function` (entry-point syntax: attributes after the colon)."""
+    import importlib
+
+    module_name, sep, path = reference.partition(":")
+    if not sep or not module_name or not path:
+        raise QuantizationError(f"quantizer_setup {reference!r}: give package.module:function")
+    try:
+        found: object = importlib.import_module(module_name)
+    except Exception as e:  # the user's module may raise anything on import
+        raise QuantizationError(
+            f"quantizer_setup {reference!r}: cannot import {module_name} ({type(e).__name__}: {e}); "
+            "with ethosu_model, add its py_library to model_deps"
+        ) from e
+    for name in path.split("."):
+        found = getattr(found, name, None)
+        if found is None:
+            raise QuantizationError(f"quantizer_setup {reference!r}: {module_name} has no {path}")
+    if not callable(found):
+        raise QuantizationError(f"quantizer_setup {reference!r}: {path} is not a function")
+    return found
 
 
 def global_config(mode: QuantMode, scheme: Scheme):

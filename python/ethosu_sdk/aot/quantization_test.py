@@ -1,6 +1,8 @@
 """quantize() on control flow: a `cond` inside a cond's branch quantizes
 per branch where the NPU runs control flow, and fails in one line naming
-the way out where it does not."""
+the way out where it does not. And the user's quantizer_setup: called
+after the SDK's configuration, honoured by ExecuTorch's quantizer, and
+every way to name it wrongly one error line."""
 
 from __future__ import annotations
 
@@ -46,3 +48,67 @@ def test_nested_cond_quantizes_per_branch_where_the_npu_branches() -> None:
 def test_nested_cond_without_npu_control_flow_names_the_way_out() -> None:
     with pytest.raises(QuantizationError, match=r"inside a cond's branch needs an NPU that runs control flow"):
         _quantize("ethos-u55-128")
+
+
+_SETUP_MODULE = """
+import torch
+from executorch.backends.arm.quantizer import get_symmetric_a16w8_quantization_config
+
+seen = []
+
+def sigmoid_in_16_bits(quantizer):
+    seen.append(quantizer.global_config)
+    quantizer.set_module_type(torch.nn.Sigmoid, get_symmetric_a16w8_quantization_config())
+
+def broken(quantizer):
+    raise ValueError("no such config")
+"""
+
+
+class _LinearSigmoid(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.linear = torch.nn.Linear(4, 4)
+        self.sigmoid = torch.nn.Sigmoid()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.sigmoid(self.linear(x))
+
+
+def _sigmoid_output_dtype(setup: str | None) -> torch.dtype:
+    inputs = (torch.randn(2, 4, generator=torch.Generator().manual_seed(0)),)
+    graph = export.export_for_quantization(_LinearSigmoid(), inputs)
+    spec = make_compile_spec(resolve_target("ethos-u85-256"), QuantMode.INT8)
+    quantized = quantization.quantize(graph, spec, QuantMode.INT8, [inputs], scheme=quantization.Scheme(setup=setup))
+    (sigmoid,) = [n for n in quantized.graph.nodes if n.target == torch.ops.aten.sigmoid.default]
+    (quantize,) = sigmoid.users
+    return quantize.args[-1]
+
+
+def test_quantizer_setup_configures_part_of_the_graph(tmp_path, monkeypatch) -> None:
+    (tmp_path / "my_setup.py").write_text(_SETUP_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert _sigmoid_output_dtype(None) == torch.int8
+    assert _sigmoid_output_dtype("my_setup:sigmoid_in_16_bits") == torch.int16
+    import my_setup
+
+    # Called once, after the SDK's int8 global config.
+    ((config,),) = [my_setup.seen]
+    assert config.output_activation.dtype == torch.int8
+    with pytest.raises(QuantizationError, match=r"^quantizer_setup my_setup:broken failed \(ValueError\): no such"):
+        _sigmoid_output_dtype("my_setup:broken")
+
+
+@pytest.mark.parametrize(
+    "reference, message",
+    [
+        ("my_setup", "give package.module:function"),
+        ("no_such_module_here:f", "cannot import no_such_module_here .*add its py_library to model_deps"),
+        ("math:no_such", "math has no no_such"),
+        ("math:pi", "pi is not a function"),
+    ],
+)
+def test_a_wrong_quantizer_setup_is_one_error_line(reference: str, message: str) -> None:
+    with pytest.raises(QuantizationError, match=message) as raised:
+        quantization.load_setup(reference)
+    assert "\n" not in str(raised.value)

@@ -85,4 +85,5 @@ def build(
         weights=options.weights if options.weights != "int8" else None,
         per_channel=False if not options.per_channel else None,
         io_quantization=options.io_quantization if options.io_quantization != "operators" else None,
+        quantizer_setup=options.quantizer_setup,
     )

@@ -85,7 +85,7 @@ def _check_io(options: CompileOptions, mode: QuantMode) -> integer_io.IoMode:
 
 
 def _check_quantizer_options(options: CompileOptions, mode: QuantMode, target: Target) -> None:
-    """--weights=int4, --noper_channel and --io_quantization: settings of
+    """--weights=int4, --noper_channel, --io_quantization and --quantizer_setup: settings of
     ExecuTorch's Arm quantizer, for its targets only (cortex_m has its own)."""
     asked = [
         flag
@@ -93,6 +93,7 @@ def _check_quantizer_options(options: CompileOptions, mode: QuantMode, target: T
             ("--weights=int4", options.weights != "int8"),
             ("--noper_channel", not options.per_channel),
             (f"--io_quantization={options.io_quantization}", options.io_quantization != "operators"),
+            (f"--quantizer_setup={options.quantizer_setup}", options.quantizer_setup is not None),
         )
         if differs
     ]

@@ -126,7 +126,9 @@ def prepare(request: Request, progress: Callable[[str], None]) -> Prepared:
                     mode,
                     samples,
                     a16w8_modules=options.a16w8_modules,
-                    scheme=quantization.Scheme(options.weights, options.per_channel, options.io_quantization),
+                    scheme=quantization.Scheme(
+                        options.weights, options.per_channel, options.io_quantization, options.quantizer_setup
+                    ),
                 )
             with torch.no_grad():
                 produced = quantized(*inputs)
