@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from ethosu_sdk.tensors import StoredTensor, TensorFileError, decode, encode, read_tensor_file, write_tensor_file
+from ethosu_sdk.tensors.tensor_file import MAX_TOLERANCE_STEPS
 
 
 def test_layout_matches_the_spec_byte_for_byte():
@@ -43,7 +44,7 @@ def test_version_1_files_are_read_with_one_step():
     assert (back.scale, back.zero_point, back.tolerance_steps) == (0.25, 1, 1)
 
 
-@pytest.mark.parametrize("steps", [0, 257])
+@pytest.mark.parametrize("steps", [0, MAX_TOLERANCE_STEPS + 1])
 def test_a_tolerance_outside_its_range_is_refused(steps):
     with pytest.raises(TensorFileError, match="tolerance"):
         encode([StoredTensor(np.zeros(2, np.int8), 0.5, 0, tolerance_steps=steps)])
