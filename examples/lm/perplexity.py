@@ -38,6 +38,8 @@ from tiny_lm import CACHE_LENGTH, TinyLm, encode
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from train import read_topics, split  # also defines --corpus
 
+from ethosu_sdk import host_numerics
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 flags.DEFINE_integer("calibration_windows", 16, "Training windows of CACHE_LENGTH for PT2E calibration.")
 flags.DEFINE_enum("variant", "sequence", ["sequence", "u85_step"], "The whole-sequence model or the U85 step.")
@@ -112,6 +114,10 @@ def u85_step_report(lm: TinyLm, held_out: List[torch.Tensor]) -> None:
 
 def main(argv: List[str]) -> None:
     del argv
+    # Before torch computes anything: the int8 step must quantize as the SDK
+    # compiled it, with the same kernels on every host (an AVX-512 host's
+    # float perplexity first once moved the calibration's scales).
+    host_numerics.pin_torch()
     torch.set_num_threads(1)
     lm = TinyLm()
     lm.load_state_dict(torch.load(os.path.join(HERE, "tiny_lm.pt"), weights_only=True))

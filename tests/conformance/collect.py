@@ -129,7 +129,8 @@ class _QuantizerSpy(_Anything):
     `set_io(...)`); a config for part of the graph (a module type or name,
     a node) or a replaced quantizer is recorded as a call the SDK cannot
     express, unless a helper function of the test file makes it: the case
-    then runs that helper (quantizer_setup, pipeline_setup.py). Anything else is ignored, as by _Anything."""
+    then runs that helper (quantizer_setup, pipeline_setup.py). Anything
+    else is ignored, as by _Anything."""
 
     _PARTIAL = ("set_module_type", "set_module_name", "set_node_target", "set_node_name", "set_node_finder")
 
