@@ -115,7 +115,7 @@ def test_images_through_a_preprocessing_function(tmp_path):
     [
         ("no_preprocess", "not a .tensors, .npy or .npz file; for images or other data give a preprocessing function"),
         ("raises", "calibration preprocessing of "),
-        ("missing_function", "has no function 'no_such'"),
+        ("missing_function", "has no 'no_such'"),
         ("wrong_shape", "tensor 0 has shape [1, 32], the model takes [1, 64]"),
     ],
 )

@@ -14,14 +14,13 @@ every calibration file goes through it.
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import importlib.util
 import os
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 import torch
 
+from ethosu_sdk.aot import user_function
 from ethosu_sdk.aot.errors import CalibrationError, first_line
 from ethosu_sdk.tensors import TensorFileError, read_tensor_file
 
@@ -41,25 +40,9 @@ class Calibration:
 
 
 def load_preprocess(reference: str) -> Preprocess:
-    """The function named by `module:function` or `path/to/file.py:function`."""
-    where, sep, name = reference.rpartition(":")
-    if not sep or not where or not name:
-        raise CalibrationError(f"calibration preprocessing {reference!r}: give module:function or FILE.py:function")
-    try:
-        if where.endswith(".py"):
-            spec = importlib.util.spec_from_file_location("ethosu_sdk_calibration_preprocess", where)
-            if spec is None or spec.loader is None:
-                raise ImportError(f"not a Python file: {where}")
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-    except Exception as e:  # the user's module may raise anything on import
-        raise CalibrationError(f"calibration preprocessing {reference!r}: cannot load {where}: {first_line(e)}") from e
-    function = getattr(module, name, None)
-    if not callable(function):
-        raise CalibrationError(f"calibration preprocessing {reference!r}: {where} has no function {name!r}")
-    return function
+    """The function named by `module:function` or `path/to/file.py:function`
+    (user_function.py)."""
+    return user_function.load(reference, "calibration preprocessing", CalibrationError)
 
 
 def _arrays_of(path: str, preprocess: Optional[Preprocess]) -> list[Any]:

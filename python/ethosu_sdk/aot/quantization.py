@@ -7,6 +7,7 @@ from typing import Callable, Iterator, Optional, Sequence
 
 import torch
 
+from ethosu_sdk.aot import user_function
 from ethosu_sdk.aot.errors import QuantizationError
 from ethosu_sdk.aot.targets import QuantMode
 
@@ -58,27 +59,9 @@ def make_quantizer(compile_spec, mode: QuantMode, a16w8_modules: Sequence[str] =
 
 
 def load_setup(reference: str) -> Callable[[object], object]:
-    """The function named by `package.module:function`, or by
-    `module:object.function` (entry-point syntax: attributes after the colon)."""
-    import importlib
-
-    module_name, sep, path = reference.partition(":")
-    if not sep or not module_name or not path:
-        raise QuantizationError(f"quantizer_setup {reference!r}: give package.module:function")
-    try:
-        found: object = importlib.import_module(module_name)
-    except Exception as e:  # the user's module may raise anything on import
-        raise QuantizationError(
-            f"quantizer_setup {reference!r}: cannot import {module_name} ({type(e).__name__}: {e}); "
-            "with ethosu_model, add its py_library to model_deps"
-        ) from e
-    for name in path.split("."):
-        found = getattr(found, name, None)
-        if found is None:
-            raise QuantizationError(f"quantizer_setup {reference!r}: {module_name} has no {path}")
-    if not callable(found):
-        raise QuantizationError(f"quantizer_setup {reference!r}: {path} is not a function")
-    return found
+    """The function named by `package.module:function`, `module:object.function`
+    or `FILE.py:function` (user_function.py)."""
+    return user_function.load(reference, "quantizer_setup", QuantizationError)
 
 
 def global_config(mode: QuantMode, scheme: Scheme):

@@ -99,16 +99,7 @@ def test_quantizer_setup_configures_part_of_the_graph(tmp_path, monkeypatch) -> 
         _sigmoid_output_dtype("my_setup:broken")
 
 
-@pytest.mark.parametrize(
-    "reference, message",
-    [
-        ("my_setup", "give package.module:function"),
-        ("no_such_module_here:f", "cannot import no_such_module_here .*add its py_library to model_deps"),
-        ("math:no_such", "math has no no_such"),
-        ("math:pi", "pi is not a function"),
-    ],
-)
-def test_a_wrong_quantizer_setup_is_one_error_line(reference: str, message: str) -> None:
-    with pytest.raises(QuantizationError, match=message) as raised:
-        quantization.load_setup(reference)
-    assert "\n" not in str(raised.value)
+def test_a_wrong_quantizer_setup_names_the_option() -> None:
+    # Each way a reference can be wrong: user_function_test.
+    with pytest.raises(QuantizationError, match=r"^quantizer_setup 'math:pi': pi is not a function$"):
+        quantization.load_setup("math:pi")
