@@ -87,22 +87,19 @@ Status PrepareU85(const RegisterFile& r, const FeatureMap& ofm, ActivationStage*
       a->entry_bytes = 4;
       break;
     case kLutS16S16:
+    case kLutS16S32: {
+      // One 512-entry interpolated table; S32 keeps the unrounded result.
+      const int out_bytes = function == kLutS16S32 ? 4 : 2;
       a->interpolate16 = true;
+      a->interpolate16_wide = function == kLutS16S32;
       *table_bytes = ActivationStage::kInterpolatedTableBytes;
       *table_offset = int(r.Get(kActivationTable)) * *table_bytes;
-      if (ofm.element_bytes != 2) {
-        return StreamError("16-bit LUT output for an OFM of %d bytes", ofm.element_bytes);
+      if (ofm.element_bytes != out_bytes) {
+        return StreamError("%d-bit LUT output for an OFM of %d bytes", out_bytes * 8,
+                           ofm.element_bytes);
       }
       return Status::Ok();
-    case kLutS16S32:
-      a->interpolate16 = true;
-      a->interpolate16_wide = true;
-      *table_bytes = ActivationStage::kInterpolatedTableBytes;
-      *table_offset = int(r.Get(kActivationTable)) * *table_bytes;
-      if (ofm.element_bytes != 4) {
-        return StreamError("32-bit LUT output for an OFM of %d bytes", ofm.element_bytes);
-      }
-      return Status::Ok();
+    }
     default:  // TANH, SIGMOID (Vela emits tables instead) and any other
       return Status::Error(
           ErrorCode::kNpuUnsupported,
