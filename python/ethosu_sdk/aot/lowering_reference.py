@@ -71,7 +71,8 @@ def _name(target: Any) -> str:
 
 
 def _is_wide_quantize(entry: dict[str, Any]) -> bool:
-    """A 16-bit quantize node, from its clamp range."""
+    """A 16- or 32-bit quantize node, from its clamp range (lowering_check._bits
+    tells the two apart; what this module needs is only "wider than int8")."""
     qmin, qmax = entry.get("qmin"), entry.get("qmax")
     return (qmin is not None and qmin < -128) or (qmax is not None and qmax > 255)
 
@@ -310,7 +311,7 @@ def entries_for(
             **_quant_args(node),
             **_origin(node, roots, first),
         }
-        # 16-bit results only: an int8 step is as coarse as its operands',
+        # 16- and 32-bit results only: an int8 step is as coarse as its operands',
         # and the one-step bound holds there (the pattern sweep, int8).
         combines = _combines(node, magnitudes or {}) if _is_wide_quantize(entry) else None
         if combines is not None:

@@ -103,8 +103,7 @@ class LoweredTensor:
     op: Optional[str] = None
     source: Optional[str] = None
     output: Optional[int] = None  # delegate output index, if it is one
-    wide: bool = False  # a 16- or 32-bit tensor
-    bits: int = 8  # its width, from its quantize node's range
+    bits: int = 8  # its width, from its quantize node's range (_bits)
     exact: bool = False  # an integer result, not quantized: no tolerance
     elements: int = 0
     histogram: dict[int, int] = dataclasses.field(default_factory=dict)  # (TOSA - PyTorch) -> count, nonzero only
@@ -113,6 +112,11 @@ class LoweredTensor:
     scale: Optional[float] = None  # of its quantize node
     carried: int = 0  # steps its compared operands' differences carry into it (module docstring)
     output_tensor_of: Optional[int] = None  # its TOSA tensor is this delegate output's (not compared itself)
+
+    @property
+    def wide(self) -> bool:
+        """A 16- or 32-bit tensor."""
+        return self.bits > 8
 
     @property
     def max_steps(self) -> int:
@@ -165,7 +169,11 @@ class LoweredTensor:
 
     def as_json(self) -> dict[str, Any]:
         return dict(
-            dataclasses.asdict(self), max_steps=self.max_steps, diverges=self.diverges, tolerance=self.tolerance
+            dataclasses.asdict(self),
+            wide=self.wide,
+            max_steps=self.max_steps,
+            diverges=self.diverges,
+            tolerance=self.tolerance,
         )
 
 
@@ -211,11 +219,6 @@ def _decomposition_steps(entries: list[dict[str, Any]]) -> set[int]:
     mapping would guess by size. Only the operator's result is compared
     (a delegate output always is)."""
     return {i for i, entry in enumerate(entries) if entry.get("step_of") is not None and entry.get("output") is None}
-
-
-def _is_wide(entry: dict[str, Any]) -> bool:
-    """A 16- or 32-bit quantize node, from its clamp range."""
-    return _bits(entry) > 8
 
 
 def _bits(entry: dict[str, Any]) -> int:
@@ -291,6 +294,7 @@ def compare(
     for index, (entry, values) in enumerate(zip(entries, pytorch)):
         output = entry.get("output")
         name = output_names[output] if output is not None and output < len(output_names) else entry.get("tosa")
+        bits = _bits(entry)
         result = LoweredTensor(
             name or "",
             entry["node"],
@@ -299,9 +303,8 @@ def compare(
             entry.get("op"),
             entry.get("source"),
             output,
-            wide=_is_wide(entry),
-            bits=_bits(entry),
-            through_table=output is not None and _is_wide(entry) and (name or "") in table_tensors,
+            bits=bits,
+            through_table=output is not None and bits > 8 and (name or "") in table_tensors,
             exact=bool(entry.get("exact")),
             scale=entry.get("scale"),
         )
