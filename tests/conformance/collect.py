@@ -22,6 +22,7 @@ import importlib
 import inspect
 import os
 import re
+import sys
 from typing import Any, Callable, Iterator, Optional
 
 import case_quantization
@@ -30,6 +31,9 @@ import pipeline_setup
 import torch
 
 OPS_PACKAGE = "executorch.backends.arm.test.ops"
+# What a test file's `import conftest` finds under pytest: the Arm test
+# directory's conftest.py, which pytest imports under that top-level name.
+CONFTEST = "executorch.backends.arm.test.conftest"
 ETHOS_U = {"EthosU55PipelineINT": "u55", "EthosU65PipelineINT": "u65", "EthosU85PipelineINT": "u85"}
 # The SDK target each NPU's cases compile for: the configurations ExecuTorch's
 # own compile specs use for these pipelines (common.get_u55/u85_compile_spec).
@@ -277,6 +281,9 @@ def collect_file(file: str, errors: Optional[list[CollectError]] = None, functio
     functions (errors: what could not be collected, one line each)."""
     errors = errors if errors is not None else []
     try:
+        # Outside pytest its option helpers read every option as unset, as a
+        # pytest run without options does.
+        sys.modules.setdefault("conftest", importlib.import_module(CONFTEST))
         # Many test files draw their data with torch.rand at import, and the
         # generator's state there differs from process to process: a fixed
         # seed makes a case's inputs and weights the same in every export,

@@ -23,6 +23,17 @@ def test_cases_of_both_npus_with_settings() -> None:
         case.module.eval()(*case.inputs)  # a real (module, inputs) pair, not a recorder
 
 
+def test_a_file_that_imports_pytests_conftest_is_collected() -> None:
+    # test_transpose_conv2d.py does `import conftest`, the Arm test
+    # directory's conftest.py under pytest; it failed to import before.
+    errors: list[collect.CollectError] = []
+    cases = collect.collect(["test_transpose_conv2d"], errors)
+    assert errors == []
+    assert {c.npu for c in cases} == {"u55", "u85"}
+    for case in cases:
+        case.module.eval()(*case.inputs)
+
+
 def test_executorch_xfails_kept_fvp_ones_dropped() -> None:
     cases = collect.collect(["test_div_tensor_mode"])
     reasons = {c.xfail for c in cases}
