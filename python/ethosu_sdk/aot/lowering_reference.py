@@ -51,6 +51,7 @@ from typing import Any, Optional
 import torch
 
 from ethosu_sdk.aot import verify_data
+from ethosu_sdk.quantized_width import clamp_range_bits
 from ethosu_sdk.tensors import encode
 
 FORMAT_VERSION = 1
@@ -71,10 +72,8 @@ def _name(target: Any) -> str:
 
 
 def _is_wide_quantize(entry: dict[str, Any]) -> bool:
-    """A 16- or 32-bit quantize node, from its clamp range (lowering_check._bits
-    tells the two apart; what this module needs is only "wider than int8")."""
-    qmin, qmax = entry.get("qmin"), entry.get("qmax")
-    return (qmin is not None and qmin < -128) or (qmax is not None and qmax > 255)
+    """A quantize node wider than int8 (16 or 32 bits)."""
+    return clamp_range_bits(entry.get("qmin"), entry.get("qmax")) > 8
 
 
 def _is_quantize(node: torch.fx.Node) -> bool:

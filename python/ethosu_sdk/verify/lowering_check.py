@@ -68,6 +68,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ethosu_sdk import tosa_tables
+from ethosu_sdk.quantized_width import clamp_range_bits
 from ethosu_sdk.tensors import read_tensor_file
 from ethosu_sdk.verify import executorch_faults
 
@@ -103,7 +104,7 @@ class LoweredTensor:
     op: Optional[str] = None
     source: Optional[str] = None
     output: Optional[int] = None  # delegate output index, if it is one
-    bits: int = 8  # its width, from its quantize node's range (_bits)
+    bits: int = 8  # its width, from its quantize node's range (quantized_width)
     exact: bool = False  # an integer result, not quantized: no tolerance
     elements: int = 0
     histogram: dict[int, int] = dataclasses.field(default_factory=dict)  # (TOSA - PyTorch) -> count, nonzero only
@@ -221,16 +222,6 @@ def _decomposition_steps(entries: list[dict[str, Any]]) -> set[int]:
     return {i for i, entry in enumerate(entries) if entry.get("step_of") is not None and entry.get("output") is None}
 
 
-def _bits(entry: dict[str, Any]) -> int:
-    """8, 16 or 32: the width of a quantize node's clamp range."""
-    qmin, qmax = entry.get("qmin"), entry.get("qmax")
-    if (qmin is not None and qmin < -(1 << 15)) or (qmax is not None and qmax > (1 << 16) - 1):
-        return 32
-    if (qmin is not None and qmin < -128) or (qmax is not None and qmax > 255):
-        return 16
-    return 8
-
-
 def _squeezed(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(d for d in shape if d != 1)
 
@@ -294,7 +285,7 @@ def compare(
     for index, (entry, values) in enumerate(zip(entries, pytorch)):
         output = entry.get("output")
         name = output_names[output] if output is not None and output < len(output_names) else entry.get("tosa")
-        bits = _bits(entry)
+        bits = clamp_range_bits(entry.get("qmin"), entry.get("qmax"))
         result = LoweredTensor(
             name or "",
             entry["node"],
